@@ -1,0 +1,543 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <maelys/datalog.h> - the public C API of libmaelys-datalog.
+ *
+ * An embedded Datalog engine for deciding things: a host (maelys-pty, or any
+ * program that links this library) registers a domain - the predicates it
+ * supplies and reads - loads a policy written in the dialect of DESIGN.md
+ * section 3, and then asks it, many times, what follows from a small set of
+ * input facts.
+ *
+ *   domain_register      once per process, for the host's predicate table
+ *   policy_load_*        text -> immutable, reference-counted policy
+ *   session_create       per thread of work; reused for many solves
+ *   input_edb_create     the facts of one question (builders: ADD_FACT)
+ *   session_solve_edb    -> result: what was derived
+ *   result_query / _enumerate / _symbol_text   read the answer
+ *
+ * General rules, true of every function below unless its comment says
+ * otherwise:
+ *   - Every function that can fail returns maelys_datalog_status_t; OK is 0.
+ *     Out-parameters are cleared first, so a failure leaves nothing to free.
+ *   - NULL where a pointer is required gives
+ *     MAELYS_DATALOG_STATUS_INVALID_ARGUMENT, never a crash.
+ *   - `diag` may be NULL.  When given, it is filled on failure with the
+ *     status, a message and (for load errors) source, line and column.  It
+ *     is a fixed buffer, so it works even for STATUS_NO_MEMORY.
+ *   - _free functions accept NULL and return STATUS_OK.
+ *   - Threads: the domain registry is the library's only process-wide state
+ *     and is thread-safe.  A policy is immutable and may be shared by any
+ *     number of threads and sessions.  A session, an input EDB and a result
+ *     are each used by one thread at a time; different sessions (of the same
+ *     policy or not) may run in parallel.
+ *   - The library performs no I/O except reading the file given to
+ *     maelys_datalog_policy_load_file, never logs and never exits.
+ */
+#ifndef MAELYS_DATALOG_H
+#define MAELYS_DATALOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define MAELYS_DATALOG_API __attribute__((visibility("default")))
+#define MAELYS_DATALOG_NODISCARD __attribute__((warn_unused_result))
+#else
+#define MAELYS_DATALOG_API
+#define MAELYS_DATALOG_NODISCARD
+#endif
+
+#define MAELYS_DATALOG_VERSION_MAJOR 0
+#define MAELYS_DATALOG_VERSION_MINOR 1
+#define MAELYS_DATALOG_VERSION_PATCH 0
+
+/* The widest predicate the engine accepts (columns of one tuple). */
+#define MAELYS_DATALOG_MAX_ARITY 16
+
+/*
+ * Status codes.  New codes are appended, never renumbered.  The comment on
+ * each is its one-line meaning; maelys_datalog_status_name() returns the
+ * name after MAELYS_DATALOG_STATUS_, in lower case ("parse", "budget_tuples").
+ */
+typedef enum maelys_datalog_status {
+	/* Success. */
+	MAELYS_DATALOG_STATUS_OK = 0,
+	/* A NULL or malformed argument, or a call the API does not allow. */
+	MAELYS_DATALOG_STATUS_INVALID_ARGUMENT = 1,
+	/* An allocation failed; nothing was half-done. */
+	MAELYS_DATALOG_STATUS_NO_MEMORY = 2,
+	/* An input is larger than a hard limit (source size, arity, string
+	 * length, rule size, ...); the diagnostic names the limit. */
+	MAELYS_DATALOG_STATUS_LIMIT = 3,
+	/* The policy file could not be opened or read. */
+	MAELYS_DATALOG_STATUS_IO = 4,
+	/* Syntax error in the policy text. */
+	MAELYS_DATALOG_STATUS_PARSE = 5,
+	/* A predicate is used that neither the domain nor a .decl declares. */
+	MAELYS_DATALOG_STATUS_UNDECLARED = 6,
+	/* A predicate is used with the wrong number of arguments. */
+	MAELYS_DATALOG_STATUS_ARITY = 7,
+	/* A predicate is used against its role: a rule head or fact on an
+	 * EDB predicate, a rule on a POLICY_FACT, an input fact on a
+	 * non-EDB predicate, or a query of a non-QUERY predicate. */
+	MAELYS_DATALOG_STATUS_ROLE = 8,
+	/* A variable of a head, a negated literal or a built-in is not bound
+	 * by a positive body literal (range restriction). */
+	MAELYS_DATALOG_STATUS_UNSAFE = 9,
+	/* Recursion through negation: the program cannot be stratified; the
+	 * diagnostic names the cycle. */
+	MAELYS_DATALOG_STATUS_NEGATION_CYCLE = 10,
+	/* A string constant of the policy is not in the domain's vocabulary. */
+	MAELYS_DATALOG_STATUS_VOCABULARY = 11,
+	/* A regular expression does not compile (PCRE2's message and offset
+	 * are in the diagnostic). */
+	MAELYS_DATALOG_STATUS_REGEX = 12,
+	/* A declaration conflicts with another one or with a reserved name. */
+	MAELYS_DATALOG_STATUS_REDECLARED = 13,
+	/* No domain of that name is registered. */
+	MAELYS_DATALOG_STATUS_UNKNOWN_DOMAIN = 14,
+	/* A domain name is already registered with a different table. */
+	MAELYS_DATALOG_STATUS_DOMAIN_CONFLICT = 15,
+	/* A domain table is malformed (bad name, arity, role or atom). */
+	MAELYS_DATALOG_STATUS_INVALID_DOMAIN = 16,
+	/* A solve was given more input facts than the session's budget. */
+	MAELYS_DATALOG_STATUS_BUDGET_FACTS = 17,
+	/* A solve derived more tuples than the session's budget. */
+	MAELYS_DATALOG_STATUS_BUDGET_TUPLES = 18,
+	/* A solve needed more fixpoint iterations than the session's budget. */
+	MAELYS_DATALOG_STATUS_BUDGET_ITERATIONS = 19,
+	/* A solve needed more working memory than the session's budget. */
+	MAELYS_DATALOG_STATUS_BUDGET_MEMORY = 20,
+	/* A re_match hit its match, depth or heap limit: an evaluation error,
+	 * never a silent false. */
+	MAELYS_DATALOG_STATUS_REGEX_LIMIT = 21,
+	/* A built-in was applied to a value of the wrong kind (an ordering
+	 * comparison of an integer with a string, a string test on an
+	 * integer). */
+	MAELYS_DATALOG_STATUS_TYPE = 22,
+	/* An enumeration had fewer rows than the relation; *count holds the
+	 * number needed.  A host must treat this as a failure (deny). */
+	MAELYS_DATALOG_STATUS_TRUNCATED = 23,
+} maelys_datalog_status_t;
+
+/* The kind of a term: a symbol (string) or a 64-bit integer. */
+typedef enum maelys_datalog_term_kind {
+	MAELYS_DATALOG_TERM_SYMBOL = 1,
+	MAELYS_DATALOG_TERM_INTEGER = 2,
+} maelys_datalog_term_kind_t;
+
+/* A symbol's id; valid within the result that produced it. */
+typedef uint32_t maelys_datalog_symbol_id_t;
+
+/* One column of a derived fact, as read from a result. */
+typedef struct maelys_datalog_term {
+	maelys_datalog_term_kind_t kind;
+	union {
+		maelys_datalog_symbol_id_t symbol_id; /* kind == SYMBOL */
+		int64_t integer;                      /* kind == INTEGER */
+	} as;
+} maelys_datalog_term_t;
+
+/* One derived fact: rows[i].terms[k] for k < rows[i].arity. */
+typedef struct maelys_datalog_fact_view {
+	size_t arity;
+	maelys_datalog_term_t terms[MAELYS_DATALOG_MAX_ARITY];
+} maelys_datalog_fact_view_t;
+
+/* One column of an input fact or of a query, as given by the caller.  The
+ * string is copied by the call that receives it; it may contain any bytes
+ * (including NUL) and need not be terminated. */
+typedef struct maelys_datalog_arg {
+	maelys_datalog_term_kind_t kind;
+	union {
+		struct {
+			const char *text;
+			size_t length;
+		} symbol;        /* kind == SYMBOL */
+		int64_t integer; /* kind == INTEGER */
+	} as;
+} maelys_datalog_arg_t;
+
+/* Roles of a domain's predicates (DESIGN.md section 3). */
+typedef enum maelys_datalog_predicate_role {
+	/* Supplied by the host with each solve; never a rule head or a fact
+	 * of the policy. */
+	MAELYS_DATALOG_PREDICATE_EDB = 1u << 0,
+	/* Ground facts written in the policy; never a rule head. */
+	MAELYS_DATALOG_PREDICATE_POLICY_FACT = 1u << 1,
+	/* Derived by the policy's rules (and facts). */
+	MAELYS_DATALOG_PREDICATE_IDB = 1u << 2,
+	/* Readable from a result; combinable with IDB only. */
+	MAELYS_DATALOG_PREDICATE_QUERY = 1u << 3,
+} maelys_datalog_predicate_role_t;
+
+/* One row of a domain's predicate table. */
+typedef struct maelys_datalog_predicate {
+	const char *name; /* [a-z][A-Za-z0-9_]*, unique within the domain */
+	size_t arity;     /* 0 .. MAELYS_DATALOG_MAX_ARITY */
+	unsigned role;    /* one role, or IDB | QUERY */
+} maelys_datalog_predicate_t;
+
+/*
+ * A host's vocabulary.  `atoms`, when atom_count > 0, is the complete list of
+ * string constants a policy of this domain may write: anything else is a load
+ * error (STATUS_VOCABULARY), so a typo in a constant cannot silently never
+ * match.  With atom_count == 0 a policy may use any constants.  Runtime values
+ * (input facts) are never checked against it.
+ */
+typedef struct maelys_datalog_domain {
+	const char *name;
+	const maelys_datalog_predicate_t *predicates;
+	size_t predicate_count;
+	const char *const *atoms;
+	size_t atom_count;
+} maelys_datalog_domain_t;
+
+/* Where and why something failed.  Initialise with
+ * MAELYS_DATALOG_DIAGNOSTIC_INIT; every failing call overwrites it whole. */
+#define MAELYS_DATALOG_DIAGNOSTIC_SOURCE_MAX 128
+#define MAELYS_DATALOG_DIAGNOSTIC_MESSAGE_MAX 512
+typedef struct maelys_datalog_diagnostic {
+	maelys_datalog_status_t status; /* the status the call returned */
+	size_t line;   /* 1-based line in `source`; 0 if no position applies */
+	size_t column; /* 1-based byte column; 0 if no position applies */
+	char source[MAELYS_DATALOG_DIAGNOSTIC_SOURCE_MAX]; /* source name */
+	/* "source:line:col: what is wrong" (or just what is wrong) */
+	char message[MAELYS_DATALOG_DIAGNOSTIC_MESSAGE_MAX];
+} maelys_datalog_diagnostic_t;
+
+#define MAELYS_DATALOG_DIAGNOSTIC_INIT                                         \
+	{                                                                      \
+		MAELYS_DATALOG_STATUS_OK, 0u, 0u, "", ""                       \
+	}
+
+/* Opaque handles. */
+typedef struct maelys_datalog_policy maelys_datalog_policy_t;
+typedef struct maelys_datalog_session maelys_datalog_session_t;
+typedef struct maelys_datalog_input_edb maelys_datalog_input_edb_t;
+typedef struct maelys_datalog_result maelys_datalog_result_t;
+
+/* ------------------------------------------------------------------ */
+/* Library                                                             */
+
+/* "MAJOR.MINOR.PATCH" of the linked library.  Never NULL. */
+MAELYS_DATALOG_API const char *maelys_datalog_version(void);
+
+/* The name of a status ("ok", "parse", "budget_tuples", ...); "unknown" for a
+ * value that is not a status.  Static storage, never NULL. */
+MAELYS_DATALOG_API const char *
+maelys_datalog_status_name(maelys_datalog_status_t status);
+
+/* The one-line meaning of a status, as in the comments above.  Static
+ * storage, never NULL. */
+MAELYS_DATALOG_API const char *
+maelys_datalog_status_meaning(maelys_datalog_status_t status);
+
+/* ------------------------------------------------------------------ */
+/* Domains                                                             */
+
+/*
+ * Registers `domain` under domain->name in the process-wide registry.  The
+ * table is copied: the caller's memory need not outlive the call.
+ * Registering the same name again with an equal table (same predicates in the
+ * same order, same atoms) is a no-op returning OK; with a different table it
+ * returns DOMAIN_CONFLICT and changes nothing.  Thread-safe.
+ * Returns OK, INVALID_ARGUMENT (NULL), INVALID_DOMAIN (malformed: bad or
+ * duplicate name, arity above MAELYS_DATALOG_MAX_ARITY, a role that is not
+ * EDB, POLICY_FACT, IDB or IDB|QUERY, a NULL atom), DOMAIN_CONFLICT,
+ * NO_MEMORY.
+ */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_domain_register(const maelys_datalog_domain_t *domain);
+
+/* ------------------------------------------------------------------ */
+/* Policies                                                            */
+
+/* Flags of maelys_datalog_policy_load_text. */
+enum {
+	/* Read Souffle's plain syntax: every identifier in an argument is a
+	 * variable, constants are quoted or numeric, `match`/`contains` are
+	 * Souffle's built-ins. */
+	MAELYS_DATALOG_LOAD_SOUFFLE = 1u << 0,
+	/* Read Souffle's syntax when the text declares types (`.type`, or a
+	 * `.decl` with typed columns), the native dialect otherwise. */
+	MAELYS_DATALOG_LOAD_DETECT_SYNTAX = 1u << 1,
+};
+
+/*
+ * Compiles `text` (`length` bytes, NUL not needed) into a policy for the
+ * registered domain named `domain`.  `source_name` names the text in
+ * diagnostics (NULL: "<inline>").
+ *
+ * `domain` NULL loads a standalone program: every predicate comes from
+ * `.decl`, every predicate is readable, and `.input`, `.output` and
+ * `.printsize` directives are accepted (see policy_get_directive); only
+ * `.input` predicates accept input facts.  In a domain's policy `.decl`
+ * declares the policy's own helper relations (IDB, not readable).
+ *
+ * Load is all-or-nothing: on any error *out is NULL and `diag` names source,
+ * line, column and what is wrong.
+ * Returns OK, INVALID_ARGUMENT, NO_MEMORY, LIMIT, PARSE, UNDECLARED, ARITY,
+ * ROLE, UNSAFE, NEGATION_CYCLE, VOCABULARY, REGEX, REDECLARED,
+ * UNKNOWN_DOMAIN.  Thread-safe.
+ */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_policy_load_text(const char *domain, const char *source_name,
+				const char *text, size_t length, unsigned flags,
+				maelys_datalog_policy_t **out,
+				maelys_datalog_diagnostic_t *diag);
+
+/* policy_load_text with flags 0: the native dialect. */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_policy_load_inline(const char *domain, const char *source_name,
+				  const char *text, size_t length,
+				  maelys_datalog_policy_t **out,
+				  maelys_datalog_diagnostic_t *diag);
+
+/* Reads the file at `path` (its name is the source name) and loads it as
+ * policy_load_inline does.  Returns IO when it cannot be opened or read, or
+ * is not a regular file, and everything policy_load_text returns. */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_policy_load_file(const char *domain, const char *path,
+				maelys_datalog_policy_t **out,
+				maelys_datalog_diagnostic_t *diag);
+
+/* Drops the caller's reference.  Sessions hold their own, so a policy may be
+ * freed right after session_create.  NULL is allowed.  Returns OK. */
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_policy_free(maelys_datalog_policy_t *policy);
+
+/* Kinds of a standalone program's I/O directives. */
+typedef enum maelys_datalog_directive_kind {
+	MAELYS_DATALOG_DIRECTIVE_INPUT = 1,     /* .input rel */
+	MAELYS_DATALOG_DIRECTIVE_OUTPUT = 2,    /* .output rel */
+	MAELYS_DATALOG_DIRECTIVE_PRINTSIZE = 3, /* .printsize rel */
+} maelys_datalog_directive_kind_t;
+
+/* Column types declared by `.decl r(x:symbol, n:number)`. */
+typedef enum maelys_datalog_column_type {
+	MAELYS_DATALOG_COLUMN_ANY = 0, /* untyped column */
+	MAELYS_DATALOG_COLUMN_SYMBOL = 1,
+	MAELYS_DATALOG_COLUMN_NUMBER = 2,
+} maelys_datalog_column_type_t;
+
+/* One directive of a standalone program, in source order.  Strings point
+ * into the policy and live as long as it does. */
+typedef struct maelys_datalog_directive {
+	maelys_datalog_directive_kind_t kind;
+	const char *predicate;
+	size_t arity;
+	const char *filename;  /* filename="..." parameter, or NULL */
+	const char *delimiter; /* delimiter="..." parameter, or NULL (tab) */
+	int to_stdout;         /* IO=stdout */
+	maelys_datalog_column_type_t columns[MAELYS_DATALOG_MAX_ARITY];
+} maelys_datalog_directive_t;
+
+/* The number of directives of a standalone program (0 for a domain policy
+ * or for NULL). */
+MAELYS_DATALOG_API size_t
+maelys_datalog_policy_directive_count(const maelys_datalog_policy_t *policy);
+
+/* Copies directive `index` into *out.  Returns OK, INVALID_ARGUMENT (NULL,
+ * or index out of range). */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_policy_get_directive(const maelys_datalog_policy_t *policy,
+				    size_t index,
+				    maelys_datalog_directive_t *out);
+
+/* ------------------------------------------------------------------ */
+/* Sessions and budgets                                                */
+
+/*
+ * Budgets bound what one solve may use; exceeding one stops the solve with
+ * its own status.  Each has a default and a hard maximum; a session may set
+ * any value from 1 to the maximum (maelys_datalog_budget_max).
+ */
+typedef enum maelys_datalog_budget {
+	/* Input facts accepted by one solve.  STATUS_BUDGET_FACTS. */
+	MAELYS_DATALOG_BUDGET_FACTS = 0,
+	/* Tuples derived by one solve (and by the policy-only strata when
+	 * the session prepares).  STATUS_BUDGET_TUPLES. */
+	MAELYS_DATALOG_BUDGET_TUPLES = 1,
+	/* Fixpoint iterations of one solve, all strata together.
+	 * STATUS_BUDGET_ITERATIONS. */
+	MAELYS_DATALOG_BUDGET_ITERATIONS = 2,
+	/* PCRE2 match limit of one re_match.  STATUS_REGEX_LIMIT. */
+	MAELYS_DATALOG_BUDGET_REGEX_STEPS = 3,
+	/* PCRE2 depth limit of one re_match.  STATUS_REGEX_LIMIT. */
+	MAELYS_DATALOG_BUDGET_REGEX_DEPTH = 4,
+	/* Bytes of working memory of one solve.  STATUS_BUDGET_MEMORY. */
+	MAELYS_DATALOG_BUDGET_MEMORY = 5,
+} maelys_datalog_budget_t;
+
+/* The default and the hard maximum of a budget.  Returns OK or
+ * INVALID_ARGUMENT (unknown budget, NULL). */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_budget_default(maelys_datalog_budget_t budget, uint64_t *value);
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_budget_max(maelys_datalog_budget_t budget, uint64_t *value);
+
+/*
+ * Creates a session of `policy`, taking its own reference to it.  `flags`
+ * must be 0 (reserved).  The session holds the policy-only strata once they
+ * are materialised (at session_prepare or at the first solve) and a pool of
+ * working memory that later solves reuse.
+ * Returns OK, INVALID_ARGUMENT, NO_MEMORY.
+ */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_session_create(maelys_datalog_policy_t *policy, unsigned flags,
+			      maelys_datalog_session_t **out);
+
+/* Releases the session.  Results still alive keep what they read alive and
+ * stay valid until freed.  NULL is allowed.  Returns OK. */
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_session_free(maelys_datalog_session_t *session);
+
+/* Sets a budget for later solves.  Returns OK, INVALID_ARGUMENT (NULL,
+ * unknown budget, value 0), LIMIT (value above the hard maximum; nothing
+ * changes). */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_session_set_budget(maelys_datalog_session_t *session,
+				  maelys_datalog_budget_t budget,
+				  uint64_t value);
+
+/* Reads a budget.  Returns OK, INVALID_ARGUMENT. */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_session_get_budget(const maelys_datalog_session_t *session,
+				  maelys_datalog_budget_t budget,
+				  uint64_t *value);
+
+/*
+ * Evaluates the strata that depend only on the policy (its facts and the
+ * rules over them), once, under the session's budgets.  Optional: the first
+ * solve does it otherwise.  Calling it again after success is a no-op.
+ * Returns OK, INVALID_ARGUMENT, NO_MEMORY, BUDGET_*, REGEX_LIMIT, TYPE.
+ */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_session_prepare(maelys_datalog_session_t *session,
+			       maelys_datalog_diagnostic_t *diag);
+
+/*
+ * Solves the policy with the facts of `edb` and returns what was derived.
+ * `edb` is only read (it may be reused and solved again).  Every input fact
+ * must name an EDB predicate of the policy with its arity.  Only the strata
+ * that the input can change are evaluated.
+ * On success the caller owns *out and frees it with result_free.
+ * Returns OK, INVALID_ARGUMENT, NO_MEMORY, UNDECLARED, ARITY, ROLE, LIMIT,
+ * BUDGET_FACTS, BUDGET_TUPLES, BUDGET_ITERATIONS, BUDGET_MEMORY,
+ * REGEX_LIMIT, TYPE.  Any failure means: nothing was decided (deny).
+ */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_session_solve_edb(maelys_datalog_session_t *session,
+				 const maelys_datalog_input_edb_t *edb,
+				 maelys_datalog_result_t **out,
+				 maelys_datalog_diagnostic_t *diag);
+
+/* ------------------------------------------------------------------ */
+/* Input facts                                                         */
+
+/* Creates an empty set of input facts.  Returns OK, INVALID_ARGUMENT,
+ * NO_MEMORY. */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_input_edb_create(maelys_datalog_input_edb_t **out);
+
+/* Frees it.  NULL is allowed.  Returns OK. */
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_input_edb_free(maelys_datalog_input_edb_t *edb);
+
+/* Removes every fact, keeping the memory for reuse.  Returns OK,
+ * INVALID_ARGUMENT. */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_input_edb_clear(maelys_datalog_input_edb_t *edb);
+
+/* Removes the facts added after the first `count` (to undo a partial
+ * batch).  Returns OK, INVALID_ARGUMENT (NULL, count above the number of
+ * facts). */
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_input_edb_truncate(maelys_datalog_input_edb_t *edb,
+				  size_t count);
+
+/* The number of facts added (duplicates included). 0 for NULL. */
+MAELYS_DATALOG_API size_t
+maelys_datalog_input_edb_count(const maelys_datalog_input_edb_t *edb);
+
+/*
+ * Adds the fact predicate(args[0], ..., args[count-1]); strings are copied.
+ * The predicate is checked against the policy when solved (UNDECLARED, ARITY,
+ * ROLE come from session_solve_edb).  Returns OK, INVALID_ARGUMENT (NULL, a
+ * bad predicate name, a bad term kind, a NULL string with a length), LIMIT
+ * (count above MAELYS_DATALOG_MAX_ARITY, a string over 65,535 bytes, more
+ * than 1,000,000 facts), NO_MEMORY.  On failure nothing was added.
+ */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_input_edb_add(maelys_datalog_input_edb_t *edb,
+			     const char *predicate,
+			     const maelys_datalog_arg_t *args, size_t count,
+			     maelys_datalog_diagnostic_t *diag);
+
+/* ------------------------------------------------------------------ */
+/* Results                                                             */
+
+/*
+ * *found = 1 if the ground fact predicate(args...) was derived, else 0.
+ * Returns OK, INVALID_ARGUMENT, UNDECLARED (no such predicate), ARITY,
+ * ROLE (not a QUERY predicate).
+ */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_result_query(const maelys_datalog_result_t *result,
+			    const char *predicate,
+			    const maelys_datalog_arg_t *args, size_t count,
+			    int *found);
+
+/* *count = the number of facts of predicate/arity.  Returns OK,
+ * INVALID_ARGUMENT, UNDECLARED, ARITY, ROLE. */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_result_count(const maelys_datalog_result_t *result,
+			    const char *predicate, size_t arity,
+			    size_t *count);
+
+/*
+ * Copies every fact of predicate/arity into rows[0 .. *count-1], in the order
+ * they were derived.  If the relation has more than `capacity` facts, the
+ * first `capacity` rows are filled, *count is the number needed and the call
+ * returns TRUNCATED: a host must not act on a truncated answer.
+ * Returns OK, INVALID_ARGUMENT, UNDECLARED, ARITY, ROLE, TRUNCATED.
+ */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_result_enumerate(const maelys_datalog_result_t *result,
+				const char *predicate, size_t arity,
+				maelys_datalog_fact_view_t *rows,
+				size_t capacity, size_t *count);
+
+/* Pages through a large relation: copies up to `capacity` facts starting at
+ * fact number `offset` and sets *written.  An offset at or past the end
+ * writes nothing.  Returns OK, INVALID_ARGUMENT, UNDECLARED, ARITY, ROLE. */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_result_enumerate_at(const maelys_datalog_result_t *result,
+				   const char *predicate, size_t arity,
+				   size_t offset,
+				   maelys_datalog_fact_view_t *rows,
+				   size_t capacity, size_t *written);
+
+/* The text of a symbol of this result: *text points to `*length` bytes
+ * followed by a NUL, valid until the result is freed.  Returns OK,
+ * INVALID_ARGUMENT (NULL, or an id this result does not know). */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_result_symbol_text(const maelys_datalog_result_t *result,
+				  maelys_datalog_symbol_id_t symbol_id,
+				  const char **text, size_t *length);
+
+/* Frees the result; its working memory returns to the session for the next
+ * solve.  NULL is allowed.  Returns OK. */
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_result_free(maelys_datalog_result_t *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MAELYS_DATALOG_H */

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Policies: loading text or a file into an immutable, reference-counted
+ * program, and reading a standalone program's directives.
+ */
+#include "dl_api.h"
+
+#include "dl_diag.h"
+#include "dl_lexer.h"
+#include "dl_limits.h"
+#include "dl_registry.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define DL_LOAD_FLAGS                                                          \
+	(MAELYS_DATALOG_LOAD_SOUFFLE | MAELYS_DATALOG_LOAD_DETECT_SYNTAX)
+
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_policy_load_text(const char *domain, const char *source_name,
+				const char *text, size_t length, unsigned flags,
+				maelys_datalog_policy_t **out,
+				maelys_datalog_diagnostic_t *diag)
+{
+	const maelys_datalog_domain_t *dom = NULL;
+	maelys_datalog_policy_t *p;
+	struct dl_program *prog = NULL;
+	struct dl_ast ast;
+	maelys_datalog_status_t st;
+	bool souffle;
+
+	if (out == NULL)
+		return dl_fail(diag, MAELYS_DATALOG_STATUS_INVALID_ARGUMENT,
+			       "policy_load: out is NULL");
+	*out = NULL;
+	if (text == NULL && length > 0)
+		return dl_fail(diag, MAELYS_DATALOG_STATUS_INVALID_ARGUMENT,
+			       "policy_load: text is NULL");
+	if ((flags & ~(unsigned)DL_LOAD_FLAGS) != 0)
+		return dl_fail(diag, MAELYS_DATALOG_STATUS_INVALID_ARGUMENT,
+			       "policy_load: unknown flags 0x%x", flags);
+	if (source_name == NULL)
+		source_name = "<inline>";
+	if (length > DL_SOURCE_MAX)
+		return dl_fail(diag, MAELYS_DATALOG_STATUS_LIMIT,
+			       "%s: policy of %zu bytes is larger than the "
+			       "limit of %zu",
+			       source_name, length, DL_SOURCE_MAX);
+	if (domain != NULL) {
+		dom = dl_registry_find(domain);
+		if (dom == NULL)
+			return dl_fail(diag,
+				       MAELYS_DATALOG_STATUS_UNKNOWN_DOMAIN,
+				       "no domain named '%s' is registered "
+				       "(maelys_datalog_domain_register)",
+				       domain);
+	}
+	if (text == NULL)
+		text = "";
+	souffle = (flags & MAELYS_DATALOG_LOAD_SOUFFLE) != 0 ||
+		  ((flags & MAELYS_DATALOG_LOAD_DETECT_SYNTAX) != 0 &&
+		   dl_lexer_detect_souffle(text, length));
+	st = dl_parse(&ast, text, length, souffle, source_name, diag);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_program_compile(&ast, dom, source_name, &prog, diag);
+	dl_ast_free(&ast);
+	if (st != MAELYS_DATALOG_STATUS_OK)
+		return st;
+	p = dl_alloc(sizeof *p);
+	if (p == NULL) {
+		dl_program_free(prog);
+		return dl_fail(diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+			       "out of memory loading the policy");
+	}
+	atomic_init(&p->refs, 1);
+	p->prog = prog;
+	*out = p;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_policy_load_inline(const char *domain, const char *source_name,
+				  const char *text, size_t length,
+				  maelys_datalog_policy_t **out,
+				  maelys_datalog_diagnostic_t *diag)
+{
+	return maelys_datalog_policy_load_text(domain, source_name, text,
+					       length, 0, out, diag);
+}
+
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_policy_load_file(const char *domain, const char *path,
+				maelys_datalog_policy_t **out,
+				maelys_datalog_diagnostic_t *diag)
+{
+	FILE *f;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	maelys_datalog_status_t st;
+
+	if (out == NULL || path == NULL)
+		return dl_fail(diag, MAELYS_DATALOG_STATUS_INVALID_ARGUMENT,
+			       "policy_load_file: %s is NULL",
+			       out == NULL ? "out" : "path");
+	*out = NULL;
+	/* only C stdio here (STYLE.md 1): the host checks ownership and
+	 * permissions of a policy before it asks us to read it */
+	f = fopen(path, "rb");
+	if (f == NULL)
+		return dl_fail(diag, MAELYS_DATALOG_STATUS_IO,
+			       "%s: cannot open the policy file", path);
+	for (;;) {
+		size_t n;
+
+		if (len > DL_SOURCE_MAX) {
+			st = dl_fail(diag, MAELYS_DATALOG_STATUS_LIMIT,
+				     "%s: policy larger than the limit of %zu "
+				     "bytes",
+				     path, DL_SOURCE_MAX);
+			goto out;
+		}
+		if (cap - len < 65536 &&
+		    dl_vec_reserve((void **)&buf, &cap, len + 65536, 1) != 0) {
+			st = dl_fail(diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+				     "%s: out of memory reading the policy",
+				     path);
+			goto out;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		st = dl_fail(diag, MAELYS_DATALOG_STATUS_IO,
+			     "%s: error reading the policy file (is it a "
+			     "directory?)",
+			     path);
+		goto out;
+	}
+	st = maelys_datalog_policy_load_inline(domain, path, buf, len, out,
+					       diag);
+out:
+	(void)fclose(f);
+	dl_free(buf);
+	return st;
+}
+
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_policy_free(maelys_datalog_policy_t *policy)
+{
+	if (policy == NULL)
+		return MAELYS_DATALOG_STATUS_OK;
+	if (atomic_fetch_sub(&policy->refs, 1) == 1) {
+		dl_program_free(policy->prog);
+		dl_free(policy);
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+MAELYS_DATALOG_API size_t
+maelys_datalog_policy_directive_count(const maelys_datalog_policy_t *policy)
+{
+	return policy == NULL ? 0 : policy->prog->ndirectives;
+}
+
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_policy_get_directive(const maelys_datalog_policy_t *policy,
+				    size_t index,
+				    maelys_datalog_directive_t *out)
+{
+	if (policy == NULL || out == NULL ||
+	    index >= policy->prog->ndirectives)
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	*out = policy->prog->directives[index];
+	return MAELYS_DATALOG_STATUS_OK;
+}

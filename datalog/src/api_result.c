@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading a result: queries of ground facts, counts, enumeration into fact
+ * views, symbol texts.  Only QUERY predicates are readable (every predicate
+ * of a standalone program is).
+ */
+#include "dl_api.h"
+
+#include <string.h>
+
+maelys_datalog_status_t
+dl_result_pred(const maelys_datalog_result_t *res, const char *name,
+	       size_t arity, uint32_t *out)
+{
+	const struct dl_program *prog = res->session->prog;
+	uint32_t pid = dl_program_find_pred(prog, name, strlen(name));
+	const struct dl_pred *p;
+
+	if (pid == DL_NONE)
+		return MAELYS_DATALOG_STATUS_UNDECLARED;
+	p = &prog->preds[pid];
+	if (p->arity != arity)
+		return MAELYS_DATALOG_STATUS_ARITY;
+	if ((p->role & MAELYS_DATALOG_PREDICATE_QUERY) == 0)
+		return MAELYS_DATALOG_STATUS_ROLE;
+	*out = pid;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_result_query(const maelys_datalog_result_t *result,
+			    const char *predicate,
+			    const maelys_datalog_arg_t *args, size_t count,
+			    int *found)
+{
+	const struct dl_workspace *ws;
+	struct dl_symview syms;
+	uint32_t tuple[MAELYS_DATALOG_MAX_ARITY], pid;
+	maelys_datalog_status_t st;
+	size_t k;
+
+	if (found == NULL)
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	*found = 0;
+	if (result == NULL || predicate == NULL ||
+	    (args == NULL && count > 0))
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	if (count > MAELYS_DATALOG_MAX_ARITY)
+		return MAELYS_DATALOG_STATUS_ARITY;
+	if ((st = dl_result_pred(result, predicate, count, &pid)) !=
+	    MAELYS_DATALOG_STATUS_OK)
+		return st;
+	ws = result->ws;
+	syms.policy = &result->session->prog->symbols;
+	syms.overlay = (struct dl_symtab *)&ws->overlay; /* only looked up */
+	for (k = 0; k < count; k++) {
+		const maelys_datalog_arg_t *a = &args[k];
+		bool known;
+
+		if (a->kind == MAELYS_DATALOG_TERM_INTEGER)
+			known = dl_symview_find_int(&syms, a->as.integer,
+						    &tuple[k]);
+		else if (a->kind == MAELYS_DATALOG_TERM_SYMBOL &&
+			 (a->as.symbol.text != NULL || a->as.symbol.length == 0))
+			known = dl_symview_find_string(
+				&syms, a->as.symbol.text == NULL ? ""
+								 : a->as.symbol.text,
+				a->as.symbol.length, &tuple[k]);
+		else
+			return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+		/* a value no layer knows cannot be in any relation */
+		if (!known)
+			return MAELYS_DATALOG_STATUS_OK;
+	}
+	*found = dl_rel_find(ws->relp[pid], tuple) != DL_ROW_NONE;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_result_count(const maelys_datalog_result_t *result,
+			    const char *predicate, size_t arity,
+			    size_t *count)
+{
+	maelys_datalog_status_t st;
+	uint32_t pid;
+
+	if (count == NULL)
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	*count = 0;
+	if (result == NULL || predicate == NULL)
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	if ((st = dl_result_pred(result, predicate, arity, &pid)) !=
+	    MAELYS_DATALOG_STATUS_OK)
+		return st;
+	*count = result->ws->relp[pid]->count;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static void
+dl_fill_view(const maelys_datalog_result_t *result, const struct dl_rel *r,
+	     uint32_t row, maelys_datalog_fact_view_t *view)
+{
+	struct dl_symview syms = {&result->session->prog->symbols,
+				  (struct dl_symtab *)&result->ws->overlay};
+	const uint32_t *t = r->arity > 0 ? dl_rel_row(r, row) : NULL;
+	uint32_t k;
+
+	memset(view, 0, sizeof *view);
+	view->arity = r->arity;
+	for (k = 0; k < r->arity; k++) {
+		int64_t i;
+
+		if (dl_symview_value_int(&syms, t[k], &i)) {
+			view->terms[k].kind = MAELYS_DATALOG_TERM_INTEGER;
+			view->terms[k].as.integer = i;
+		} else {
+			view->terms[k].kind = MAELYS_DATALOG_TERM_SYMBOL;
+			view->terms[k].as.symbol_id = t[k];
+		}
+	}
+}
+
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_result_enumerate_at(const maelys_datalog_result_t *result,
+				   const char *predicate, size_t arity,
+				   size_t offset,
+				   maelys_datalog_fact_view_t *rows,
+				   size_t capacity, size_t *written)
+{
+	const struct dl_rel *r;
+	maelys_datalog_status_t st;
+	uint32_t pid;
+	size_t i;
+
+	if (written == NULL)
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	*written = 0;
+	if (result == NULL || predicate == NULL ||
+	    (rows == NULL && capacity > 0))
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	if ((st = dl_result_pred(result, predicate, arity, &pid)) !=
+	    MAELYS_DATALOG_STATUS_OK)
+		return st;
+	r = result->ws->relp[pid];
+	for (i = 0; i < capacity && offset < r->count &&
+		    i < r->count - offset;
+	     i++)
+		dl_fill_view(result, r, (uint32_t)(offset + i), &rows[i]);
+	*written = i;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_result_enumerate(const maelys_datalog_result_t *result,
+				const char *predicate, size_t arity,
+				maelys_datalog_fact_view_t *rows,
+				size_t capacity, size_t *count)
+{
+	maelys_datalog_status_t st;
+	size_t total = 0, written = 0;
+
+	if (count == NULL)
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	*count = 0;
+	if ((st = maelys_datalog_result_count(result, predicate, arity,
+					      &total)) !=
+	    MAELYS_DATALOG_STATUS_OK)
+		return st;
+	if ((st = maelys_datalog_result_enumerate_at(result, predicate, arity,
+						     0, rows, capacity,
+						     &written)) !=
+	    MAELYS_DATALOG_STATUS_OK)
+		return st;
+	if (total > capacity) {
+		*count = total; /* the number needed */
+		return MAELYS_DATALOG_STATUS_TRUNCATED;
+	}
+	*count = written;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_result_symbol_text(const maelys_datalog_result_t *result,
+				  maelys_datalog_symbol_id_t symbol_id,
+				  const char **text, size_t *length)
+{
+	struct dl_symview syms;
+	const struct dl_sym *s;
+
+	if (text != NULL)
+		*text = NULL;
+	if (length != NULL)
+		*length = 0;
+	if (result == NULL || text == NULL)
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	syms.policy = &result->session->prog->symbols;
+	syms.overlay = (struct dl_symtab *)&result->ws->overlay;
+	s = dl_symview_get(&syms, symbol_id);
+	if (s == NULL || s->text == NULL)
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	*text = s->text;
+	if (length != NULL)
+		*length = s->len;
+	return MAELYS_DATALOG_STATUS_OK;
+}

@@ -1,0 +1,739 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The checker: turns the syntax tree into the program of dl_program.h and
+ * refuses, with its own status and the position, everything DESIGN.md
+ * section 3 forbids: undeclared predicates (with a suggestion), wrong
+ * arity, role violations, unsafe variables, constants outside the domain's
+ * vocabulary, invalid regular expressions, conflicting declarations.  Then
+ * it hands the program to the stratifier and the planner.  Nothing is kept
+ * of a program that fails any check.
+ */
+#include "dl_program.h"
+
+#include "dl_builtins.h"
+#include "dl_limits.h"
+
+#include <string.h>
+
+struct dl_checker {
+	struct dl_program *prog;
+	const maelys_datalog_domain_t *domain;
+	const char *source;
+	maelys_datalog_diagnostic_t *diag;
+	bool has_vocab;
+	struct dl_symtab vocab;
+	/* variables of the clause being compiled */
+	uint32_t nvars;
+	const char *var_names[DL_VARS_MAX];
+	size_t var_lens[DL_VARS_MAX];
+};
+
+#define DL_TRY(expr)                                                           \
+	do {                                                                   \
+		maelys_datalog_status_t try_st_ = (expr);                      \
+		if (try_st_ != MAELYS_DATALOG_STATUS_OK)                       \
+			return try_st_;                                        \
+	} while (0)
+
+static maelys_datalog_status_t
+dl_ck_nomem(struct dl_checker *ck)
+{
+	return dl_fail(ck->diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+		       "out of memory while checking the policy");
+}
+
+/* Names a built-in or the language keeps for itself. */
+static bool
+dl_is_reserved(const char *name, size_t len)
+{
+	static const char *const words[] = {"not", "re_match", "prefix",
+					    "suffix", "contains", "match"};
+	size_t i;
+
+	for (i = 0; i < sizeof words / sizeof *words; i++) {
+		if (strlen(words[i]) == len && memcmp(words[i], name, len) == 0)
+			return true;
+	}
+	return false;
+}
+
+uint32_t
+dl_program_find_pred(const struct dl_program *prog, const char *name,
+		     size_t len)
+{
+	dl_value id;
+
+	if (!dl_symtab_find_string(&prog->pred_names, name, len,
+				   dl_symbol_hash_string(name, len), &id))
+		return DL_NONE;
+	return id;
+}
+
+static maelys_datalog_status_t
+dl_ck_add_pred(struct dl_checker *ck, const char *name, size_t len,
+	       size_t arity, unsigned role, bool from_domain, struct dl_pos pos,
+	       uint32_t *out)
+{
+	struct dl_program *prog = ck->prog;
+	struct dl_pred *p;
+	dl_value id;
+
+	if (prog->npreds == DL_PREDICATES_MAX)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  ck->source, pos, "more than %zu predicates",
+				  DL_PREDICATES_MAX);
+	if (dl_vec_reserve((void **)&prog->preds, &prog->cap_preds,
+			   prog->npreds + 1, sizeof *prog->preds) != 0 ||
+	    dl_symtab_add_string(&prog->pred_names, name, len,
+				 dl_symbol_hash_string(name, len), &id) != 0)
+		return dl_ck_nomem(ck);
+	p = &prog->preds[prog->npreds];
+	memset(p, 0, sizeof *p);
+	/* the name table's copy is stable and NUL-terminated */
+	p->name = prog->pred_names.syms[id].text;
+	p->arity = (uint32_t)arity;
+	p->role = role;
+	p->from_domain = from_domain;
+	p->pos = pos;
+	*out = (uint32_t)prog->npreds++;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* Levenshtein distance, capped: for "did you mean" only. */
+static size_t
+dl_edit_distance(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t row[DL_IDENT_MAX + 2], i, j;
+
+	if (na > DL_IDENT_MAX || nb > DL_IDENT_MAX)
+		return SIZE_MAX;
+	for (j = 0; j <= nb; j++)
+		row[j] = j;
+	for (i = 1; i <= na; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= nb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[nb];
+}
+
+static maelys_datalog_status_t
+dl_ck_undeclared(struct dl_checker *ck, const struct dl_ast_atom *a)
+{
+	const struct dl_program *prog = ck->prog;
+	size_t i, best = 3, found = SIZE_MAX;
+
+	for (i = 0; i < prog->npreds; i++) {
+		size_t d = dl_edit_distance(a->name, a->name_len,
+					    prog->preds[i].name,
+					    strlen(prog->preds[i].name));
+		if (d < best) {
+			best = d;
+			found = i;
+		}
+	}
+	if (found != SIZE_MAX)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNDECLARED,
+				  ck->source, a->pos,
+				  "undeclared predicate '%s/%zu' (did you mean "
+				  "'%s/%u'?)",
+				  a->name, a->nargs, prog->preds[found].name,
+				  prog->preds[found].arity);
+	return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNDECLARED,
+			  ck->source, a->pos,
+			  "undeclared predicate '%s/%zu' (declare it with "
+			  ".decl or in the host's domain)",
+			  a->name, a->nargs);
+}
+
+static maelys_datalog_status_t
+dl_ck_resolve(struct dl_checker *ck, const struct dl_ast_atom *a,
+	      uint32_t *out)
+{
+	uint32_t id = dl_program_find_pred(ck->prog, a->name, a->name_len);
+	const struct dl_pred *p;
+
+	if (id == DL_NONE)
+		return dl_ck_undeclared(ck, a);
+	p = &ck->prog->preds[id];
+	if (p->arity != a->nargs)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_ARITY,
+				  ck->source, a->pos,
+				  "'%s' has %u argument%s, not %zu", p->name,
+				  p->arity, p->arity == 1 ? "" : "s",
+				  a->nargs);
+	*out = id;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_ck_symbol(struct dl_checker *ck, const char *text, size_t len,
+	     struct dl_pos pos, bool vocab_applies, dl_value *out)
+{
+	uint64_t h = dl_symbol_hash_string(text, len);
+	dl_value dummy;
+
+	if (vocab_applies && ck->has_vocab &&
+	    !dl_symtab_find_string(&ck->vocab, text, len, h, &dummy))
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_VOCABULARY,
+				  ck->source, pos,
+				  "constant \"%.*s\" is not in the vocabulary "
+				  "of domain '%s'",
+				  len > 80 ? 80 : (int)len, text,
+				  ck->domain->name);
+	if (dl_symtab_find_string(&ck->prog->symbols, text, len, h, out))
+		return MAELYS_DATALOG_STATUS_OK;
+	if (dl_symtab_add_string(&ck->prog->symbols, text, len, h, out) != 0)
+		return dl_ck_nomem(ck);
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_ck_integer(struct dl_checker *ck, int64_t i, dl_value *out)
+{
+	struct dl_symview v = {NULL, &ck->prog->symbols};
+
+	if (dl_symview_intern_int(&v, i, out) != 0)
+		return dl_ck_nomem(ck);
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_ck_var(struct dl_checker *ck, const struct dl_ast_term *t, uint32_t *out)
+{
+	uint32_t i;
+
+	for (i = 0; i < ck->nvars; i++) {
+		if (ck->var_lens[i] == t->len &&
+		    memcmp(ck->var_names[i], t->text, t->len) == 0) {
+			*out = i;
+			return MAELYS_DATALOG_STATUS_OK;
+		}
+	}
+	if (ck->nvars == DL_VARS_MAX)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  ck->source, t->pos,
+				  "more than %zu variables in one rule",
+				  DL_VARS_MAX);
+	ck->var_names[ck->nvars] = t->text;
+	ck->var_lens[ck->nvars] = t->len;
+	*out = ck->nvars++;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* A term of an atom, comparison or built-in (not a regex pattern). */
+static maelys_datalog_status_t
+dl_ck_term(struct dl_checker *ck, const struct dl_ast_term *t,
+	   struct dl_cterm *out)
+{
+	out->v = 0;
+	switch (t->kind) {
+	case DL_TERM_VAR:
+		out->kind = DL_CT_VAR;
+		return dl_ck_var(ck, t, &out->v);
+	case DL_TERM_ANON:
+		out->kind = DL_CT_ANON;
+		return MAELYS_DATALOG_STATUS_OK;
+	case DL_TERM_SYMBOL:
+		out->kind = DL_CT_CONST;
+		return dl_ck_symbol(ck, t->text, t->len, t->pos, true, &out->v);
+	case DL_TERM_INT:
+		out->kind = DL_CT_CONST;
+		return dl_ck_integer(ck, t->integer, &out->v);
+	}
+	return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+}
+
+static maelys_datalog_status_t
+dl_ck_regex(struct dl_checker *ck, const struct dl_ast_lit *l, uint32_t *out)
+{
+	const struct dl_ast_term *pat = &l->atom.args[1];
+	struct dl_program *prog = ck->prog;
+	char err[256];
+	size_t off = 0;
+	void *code = NULL;
+
+	if (pat->len > DL_REGEX_LEN_MAX)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  ck->source, pat->pos,
+				  "regular expression of %zu bytes is longer "
+				  "than the limit of %zu",
+				  pat->len, DL_REGEX_LEN_MAX);
+	if (prog->nregexes == DL_REGEX_MAX)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  ck->source, pat->pos,
+				  "more than %zu regular expressions",
+				  DL_REGEX_MAX);
+	if (dl_vec_reserve((void **)&prog->regexes, &prog->cap_regexes,
+			   prog->nregexes + 1, sizeof *prog->regexes) != 0)
+		return dl_ck_nomem(ck);
+	if (dl_regex_compile(pat->text, pat->len,
+			     l->builtin == DL_BUILTIN_RE_FULLMATCH, &code, err,
+			     sizeof err, &off) != MAELYS_DATALOG_STATUS_OK) {
+		struct dl_pos at = pat->pos;
+
+		/* point at the offending byte when the pattern has no
+		 * escapes to shift it; the offset is in the message anyway */
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_REGEX,
+				  ck->source, at,
+				  "invalid regular expression \"%.*s\": %s "
+				  "at offset %zu",
+				  pat->len > 80 ? 80 : (int)pat->len, pat->text,
+				  err, off);
+	}
+	prog->regexes[prog->nregexes].code = code;
+	*out = (uint32_t)prog->nregexes++;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_ck_literal(struct dl_checker *ck, const struct dl_ast_lit *l,
+	      struct dl_clit *out)
+{
+	size_t i;
+
+	memset(out, 0, sizeof *out);
+	out->kind = l->kind;
+	out->negated = l->negated;
+	out->pos = l->pos;
+	switch (l->kind) {
+	case DL_LIT_ATOM: {
+		const struct dl_pred *p;
+
+		DL_TRY(dl_ck_resolve(ck, &l->atom, &out->pred));
+		p = &ck->prog->preds[out->pred];
+		(void)p;
+		out->nargs = (uint32_t)l->atom.nargs;
+		for (i = 0; i < l->atom.nargs; i++)
+			DL_TRY(dl_ck_term(ck, &l->atom.args[i], &out->args[i]));
+		return MAELYS_DATALOG_STATUS_OK;
+	}
+	case DL_LIT_CMP:
+		out->op = l->op;
+		out->nargs = 2;
+		if (l->lhs.kind == DL_TERM_ANON || l->rhs.kind == DL_TERM_ANON)
+			return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
+					  ck->source,
+					  l->lhs.kind == DL_TERM_ANON
+						  ? l->lhs.pos
+						  : l->rhs.pos,
+					  "'_' in a comparison never has a "
+					  "value");
+		DL_TRY(dl_ck_term(ck, &l->lhs, &out->args[0]));
+		return dl_ck_term(ck, &l->rhs, &out->args[1]);
+	case DL_LIT_CALL:
+		out->builtin = l->builtin;
+		out->nargs = 2;
+		for (i = 0; i < 2; i++) {
+			if (l->atom.args[i].kind == DL_TERM_ANON)
+				return dl_fail_at(
+					ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
+					ck->source, l->atom.args[i].pos,
+					"'_' as an argument of %s never has a "
+					"value",
+					l->atom.name);
+		}
+		DL_TRY(dl_ck_term(ck, &l->atom.args[0], &out->args[0]));
+		if (l->builtin == DL_BUILTIN_RE_MATCH ||
+		    l->builtin == DL_BUILTIN_RE_FULLMATCH) {
+			/* the pattern is not vocabulary: it is compiled */
+			out->args[1].kind = DL_CT_CONST;
+			DL_TRY(dl_ck_symbol(ck, l->atom.args[1].text,
+					    l->atom.args[1].len,
+					    l->atom.args[1].pos, false,
+					    &out->args[1].v));
+			return dl_ck_regex(ck, l, &out->regex);
+		}
+		return dl_ck_term(ck, &l->atom.args[1], &out->args[1]);
+	}
+	return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+}
+
+/* Range restriction (DESIGN.md 3): every variable of the head, of a negated
+ * literal and of a built-in is bound by a positive body literal, directly or
+ * through X = bound-term. */
+static maelys_datalog_status_t
+dl_ck_safety(struct dl_checker *ck, const struct dl_ast_clause *c,
+	     const struct dl_rule *r)
+{
+	bool bound[DL_VARS_MAX];
+	bool changed = true;
+	uint32_t i, k;
+
+	memset(bound, 0, sizeof bound);
+	for (i = 0; i < r->nbody; i++) {
+		const struct dl_clit *l = &r->body[i];
+
+		if (l->kind != DL_LIT_ATOM || l->negated)
+			continue;
+		for (k = 0; k < l->nargs; k++)
+			if (l->args[k].kind == DL_CT_VAR)
+				bound[l->args[k].v] = true;
+	}
+	while (changed) {
+		changed = false;
+		for (i = 0; i < r->nbody; i++) {
+			const struct dl_clit *l = &r->body[i];
+			const struct dl_cterm *a = &l->args[0], *b = &l->args[1];
+			bool ab, bb;
+
+			if (l->kind != DL_LIT_CMP || l->negated ||
+			    l->op != DL_CMP_EQ)
+				continue;
+			ab = a->kind == DL_CT_CONST || bound[a->v];
+			bb = b->kind == DL_CT_CONST || bound[b->v];
+			if (ab && !bb) {
+				bound[b->v] = true;
+				changed = true;
+			} else if (bb && !ab) {
+				bound[a->v] = true;
+				changed = true;
+			}
+		}
+	}
+	for (k = 0; k < c->head.nargs; k++) {
+		const struct dl_cterm *t = &r->head[k];
+
+		if (t->kind == DL_CT_VAR && !bound[t->v])
+			return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
+					  ck->source, c->head.args[k].pos,
+					  "variable %s of the head is not bound "
+					  "by a positive body literal",
+					  ck->var_names[t->v]);
+	}
+	for (i = 0; i < r->nbody; i++) {
+		const struct dl_clit *l = &r->body[i];
+		const struct dl_ast_lit *al = &c->body[i];
+
+		if (l->kind == DL_LIT_ATOM && !l->negated)
+			continue;
+		for (k = 0; k < l->nargs; k++) {
+			const struct dl_cterm *t = &l->args[k];
+			struct dl_pos pos;
+
+			if (t->kind != DL_CT_VAR || bound[t->v])
+				continue;
+			pos = al->kind == DL_LIT_CMP
+				      ? (k == 0 ? al->lhs.pos : al->rhs.pos)
+				      : al->atom.args[k].pos;
+			return dl_fail_at(
+				ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
+				ck->source, pos,
+				"variable %s of a %s is not bound by a positive "
+				"body literal",
+				ck->var_names[t->v],
+				l->kind == DL_LIT_ATOM ? "negated literal"
+				: l->kind == DL_LIT_CMP ? "comparison"
+							: "built-in");
+		}
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_ck_fact(struct dl_checker *ck, const struct dl_ast_clause *c, uint32_t pid)
+{
+	struct dl_pred *p = &ck->prog->preds[pid];
+	dl_value vals[MAELYS_DATALOG_MAX_ARITY];
+	size_t k, need;
+
+	for (k = 0; k < c->head.nargs; k++) {
+		const struct dl_ast_term *t = &c->head.args[k];
+		struct dl_cterm ct;
+
+		if (t->kind == DL_TERM_VAR || t->kind == DL_TERM_ANON)
+			return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
+					  ck->source, t->pos,
+					  "a fact must be ground: %s%.*s has no "
+					  "value",
+					  t->kind == DL_TERM_ANON ? "'_'"
+								  : "variable ",
+					  t->kind == DL_TERM_ANON ? 0 : (int)t->len,
+					  t->kind == DL_TERM_ANON ? "" : t->text);
+		DL_TRY(dl_ck_term(ck, t, &ct));
+		vals[k] = ct.v;
+	}
+	if (!dl_size_add(p->nfacts, 1, &need) || !dl_size_mul(need, p->arity, &need))
+		return dl_ck_nomem(ck);
+	if (p->arity > 0 &&
+	    dl_vec_reserve((void **)&p->facts, &p->cap_facts, need,
+			   sizeof *p->facts) != 0)
+		return dl_ck_nomem(ck);
+	if (p->arity > 0)
+		memcpy(p->facts + p->nfacts * p->arity, vals,
+		       p->arity * sizeof *vals);
+	p->nfacts++;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
+{
+	struct dl_program *prog = ck->prog;
+	struct dl_rule r;
+	uint32_t pid;
+	const struct dl_pred *p;
+	size_t i;
+
+	DL_TRY(dl_ck_resolve(ck, &c->head, &pid));
+	p = &prog->preds[pid];
+	if ((p->role & MAELYS_DATALOG_PREDICATE_EDB) != 0)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_ROLE,
+				  ck->source, c->head.pos,
+				  "'%s' is an EDB predicate: the host supplies "
+				  "its facts, so it cannot be a %s",
+				  p->name, c->nbody == 0 ? "fact of the policy"
+							 : "rule head");
+	if (c->nbody == 0)
+		return dl_ck_fact(ck, c, pid);
+	if ((p->role & MAELYS_DATALOG_PREDICATE_POLICY_FACT) != 0)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_ROLE,
+				  ck->source, c->head.pos,
+				  "'%s' is a POLICY_FACT predicate: it may only "
+				  "have ground facts, not rules",
+				  p->name);
+	memset(&r, 0, sizeof r);
+	r.head_pred = pid;
+	r.pos = c->pos;
+	ck->nvars = 0;
+	r.body = dl_arena_alloc(&prog->arena, c->nbody * sizeof *r.body);
+	if (r.body == NULL)
+		return dl_ck_nomem(ck);
+	r.nbody = (uint32_t)c->nbody;
+	for (i = 0; i < c->nbody; i++)
+		DL_TRY(dl_ck_literal(ck, &c->body[i], &r.body[i]));
+	for (i = 0; i < c->head.nargs; i++) {
+		if (c->head.args[i].kind == DL_TERM_ANON)
+			return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
+					  ck->source, c->head.args[i].pos,
+					  "'_' in a rule head has no value");
+		DL_TRY(dl_ck_term(ck, &c->head.args[i], &r.head[i]));
+	}
+	r.nvars = ck->nvars;
+	DL_TRY(dl_ck_safety(ck, c, &r));
+	if (r.nvars > prog->max_vars)
+		prog->max_vars = r.nvars;
+	if (dl_vec_reserve((void **)&prog->rules, &prog->cap_rules,
+			   prog->nrules + 1, sizeof r) != 0)
+		return dl_ck_nomem(ck);
+	prog->rules[prog->nrules++] = r;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_ck_domain(struct dl_checker *ck)
+{
+	const maelys_datalog_domain_t *d = ck->domain;
+	struct dl_pos none = {0, 0};
+	size_t i;
+	uint32_t id;
+
+	for (i = 0; i < d->predicate_count; i++) {
+		const maelys_datalog_predicate_t *dp = &d->predicates[i];
+
+		DL_TRY(dl_ck_add_pred(ck, dp->name, strlen(dp->name), dp->arity,
+				      dp->role, true, none, &id));
+	}
+	ck->has_vocab = d->atom_count > 0;
+	for (i = 0; i < d->atom_count; i++) {
+		size_t n = strlen(d->atoms[i]);
+		uint64_t h = dl_symbol_hash_string(d->atoms[i], n);
+		dl_value v;
+
+		if (!dl_symtab_find_string(&ck->vocab, d->atoms[i], n, h, &v) &&
+		    dl_symtab_add_string(&ck->vocab, d->atoms[i], n, h, &v) != 0)
+			return dl_ck_nomem(ck);
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_ck_decls(struct dl_checker *ck, const struct dl_ast *ast)
+{
+	unsigned role = MAELYS_DATALOG_PREDICATE_IDB;
+	size_t i;
+	uint32_t id;
+
+	if (ck->prog->standalone)
+		role |= MAELYS_DATALOG_PREDICATE_QUERY;
+	for (i = 0; i < ast->ndecls; i++) {
+		const struct dl_ast_decl *d = &ast->decls[i];
+		uint32_t old;
+
+		if (dl_is_reserved(d->name, d->name_len))
+			return dl_fail_at(ck->diag,
+					  MAELYS_DATALOG_STATUS_REDECLARED,
+					  ck->source, d->pos,
+					  "'%s' is a built-in and cannot be "
+					  "declared",
+					  d->name);
+		old = dl_program_find_pred(ck->prog, d->name, d->name_len);
+		if (old != DL_NONE) {
+			const struct dl_pred *op = &ck->prog->preds[old];
+
+			if (op->from_domain)
+				return dl_fail_at(
+					ck->diag, MAELYS_DATALOG_STATUS_REDECLARED,
+					ck->source, d->pos,
+					"'%s' is declared by domain '%s'",
+					d->name, ck->domain->name);
+			return dl_fail_at(ck->diag,
+					  MAELYS_DATALOG_STATUS_REDECLARED,
+					  ck->source, d->pos,
+					  "'%s' is already declared at line %zu",
+					  d->name, op->pos.line);
+		}
+		DL_TRY(dl_ck_add_pred(ck, d->name, d->name_len, d->arity, role,
+				      false, d->pos, &id));
+		memcpy(ck->prog->preds[id].columns, d->columns,
+		       sizeof d->columns);
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static const char *
+dl_ck_copy(struct dl_checker *ck, const char *s)
+{
+	return s == NULL ? NULL
+			 : dl_arena_strndup(&ck->prog->arena, s, strlen(s));
+}
+
+static maelys_datalog_status_t
+dl_ck_directives(struct dl_checker *ck, const struct dl_ast *ast)
+{
+	struct dl_program *prog = ck->prog;
+	size_t i;
+
+	if (ast->ndirectives == 0)
+		return MAELYS_DATALOG_STATUS_OK;
+	if (!prog->standalone)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_PARSE,
+				  ck->source, ast->directives[0].pos,
+				  ".input, .output and .printsize belong to "
+				  "standalone programs, not to a policy of "
+				  "domain '%s'",
+				  ck->domain->name);
+	prog->directives = dl_arena_alloc(
+		&prog->arena, ast->ndirectives * sizeof *prog->directives);
+	if (prog->directives == NULL)
+		return dl_ck_nomem(ck);
+	for (i = 0; i < ast->ndirectives; i++) {
+		const struct dl_ast_directive *d = &ast->directives[i];
+		maelys_datalog_directive_t *out = &prog->directives[i];
+		uint32_t id = dl_program_find_pred(prog, d->name, d->name_len);
+		struct dl_pred *p;
+
+		if (id == DL_NONE)
+			return dl_fail_at(ck->diag,
+					  MAELYS_DATALOG_STATUS_UNDECLARED,
+					  ck->source, d->pos,
+					  "undeclared relation '%s' in a "
+					  "directive",
+					  d->name);
+		p = &prog->preds[id];
+		if (d->kind == MAELYS_DATALOG_DIRECTIVE_INPUT)
+			p->role |= DL_ROLE_INPUT;
+		memset(out, 0, sizeof *out);
+		out->kind = d->kind;
+		out->predicate = p->name;
+		out->arity = p->arity;
+		out->filename = dl_ck_copy(ck, d->filename);
+		out->delimiter = dl_ck_copy(ck, d->delimiter);
+		if ((d->filename != NULL && out->filename == NULL) ||
+		    (d->delimiter != NULL && out->delimiter == NULL))
+			return dl_ck_nomem(ck);
+		out->to_stdout = d->to_stdout;
+		memcpy(out->columns, p->columns, sizeof out->columns);
+	}
+	prog->ndirectives = ast->ndirectives;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+void
+dl_program_free(struct dl_program *prog)
+{
+	size_t i;
+
+	if (prog == NULL)
+		return;
+	for (i = 0; i < prog->nrules; i++)
+		dl_plan_free_rule(&prog->rules[i]);
+	for (i = 0; i < prog->npreds; i++)
+		dl_free(prog->preds[i].facts);
+	for (i = 0; i < prog->nregexes; i++)
+		dl_regex_free(prog->regexes[i].code);
+	for (i = 0; i < prog->nstrata; i++) {
+		dl_free(prog->strata[i].preds);
+		dl_free(prog->strata[i].rules);
+	}
+	dl_free(prog->strata);
+	dl_free(prog->regexes);
+	dl_free(prog->rules);
+	dl_free(prog->preds);
+	dl_symtab_free(&prog->symbols);
+	dl_symtab_free(&prog->pred_names);
+	dl_arena_free(&prog->arena);
+	dl_free(prog);
+}
+
+maelys_datalog_status_t
+dl_program_compile(const struct dl_ast *ast,
+		   const maelys_datalog_domain_t *domain,
+		   const char *source_name, struct dl_program **out,
+		   maelys_datalog_diagnostic_t *diag)
+{
+	struct dl_checker ck;
+	struct dl_program *prog;
+	maelys_datalog_status_t st = MAELYS_DATALOG_STATUS_OK;
+	size_t i;
+
+	*out = NULL;
+	prog = dl_calloc(1, sizeof *prog);
+	if (prog == NULL)
+		return dl_fail(diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+			       "out of memory while checking the policy");
+	dl_arena_init(&prog->arena);
+	dl_symtab_init(&prog->symbols, 0);
+	dl_symtab_init(&prog->pred_names, 0);
+	prog->standalone = domain == NULL;
+	memset(&ck, 0, sizeof ck);
+	ck.prog = prog;
+	ck.domain = domain;
+	ck.diag = diag;
+	dl_symtab_init(&ck.vocab, 0);
+	prog->source_name = dl_arena_strndup(&prog->arena, source_name,
+					     strlen(source_name));
+	ck.source = prog->source_name;
+	if (prog->source_name == NULL)
+		st = dl_ck_nomem(&ck);
+	if (st == MAELYS_DATALOG_STATUS_OK && domain != NULL)
+		st = dl_ck_domain(&ck);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_ck_decls(&ck, ast);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_ck_directives(&ck, ast);
+	for (i = 0; st == MAELYS_DATALOG_STATUS_OK && i < ast->nclauses; i++)
+		st = dl_ck_clause(&ck, &ast->clauses[i]);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_stratify(prog, diag);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_plan_program(prog, diag);
+	dl_symtab_free(&ck.vocab);
+	if (st != MAELYS_DATALOG_STATUS_OK) {
+		dl_program_free(prog);
+		return st;
+	}
+	*out = prog;
+	return MAELYS_DATALOG_STATUS_OK;
+}

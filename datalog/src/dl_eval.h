@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The evaluator: runs the strata of a program over a set of relations
+ * (one per predicate), bottom-up and semi-naively, under budgets.  It owns
+ * no memory: the session gives it the relations, the symbol view, the
+ * matcher and the registers.
+ */
+#ifndef DL_EVAL_H
+#define DL_EVAL_H
+
+#include "dl_builtins.h"
+#include "dl_program.h"
+#include "dl_relation.h"
+
+struct dl_eval {
+	const struct dl_program *prog;
+	struct dl_rel **rels; /* by predicate */
+	struct dl_symview syms;
+	struct dl_membudget *mb;
+	struct dl_matcher *matcher;
+	uint32_t *regs; /* prog->max_vars registers */
+	uint64_t tuples, tuples_max;         /* derived so far / budget */
+	uint64_t iterations, iterations_max; /* semi-naive iterations */
+	maelys_datalog_diagnostic_t *diag;
+};
+
+/* Evaluates every stratum whose `runtime` flag equals `runtime`, in order.
+ * Returns OK, NO_MEMORY, BUDGET_TUPLES, BUDGET_ITERATIONS, BUDGET_MEMORY,
+ * REGEX_LIMIT, TYPE, LIMIT (a relation over 2^31 rows). */
+maelys_datalog_status_t dl_eval_strata(struct dl_eval *ev, bool runtime);
+
+/* Maps an insertion failure of dl_rel_insert to a status and diagnostic. */
+maelys_datalog_status_t dl_eval_insert_failed(struct dl_eval *ev, int rc,
+					      const struct dl_pred *p);
+
+#endif /* DL_EVAL_H */

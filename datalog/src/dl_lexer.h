@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The lexer: policy bytes -> tokens with positions.  It knows both surface
+ * syntaxes (the native dialect and Souffle's plain subset); they differ only
+ * in `%` comments (native) and `?` in identifiers (Souffle).
+ */
+#ifndef DL_LEXER_H
+#define DL_LEXER_H
+
+#include "dl_diag.h"
+#include "dl_mem.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum dl_tok_kind {
+	DL_TOK_EOF = 0,
+	DL_TOK_IDENT,     /* text, len */
+	DL_TOK_STRING,    /* text, len: decoded, NUL-terminated, in the arena */
+	DL_TOK_INTEGER,   /* integer */
+	DL_TOK_DIRECTIVE, /* text, len: the name after '.' */
+	DL_TOK_LPAREN,
+	DL_TOK_RPAREN,
+	DL_TOK_COMMA,
+	DL_TOK_DOT,
+	DL_TOK_COLON,
+	DL_TOK_IF, /* :- */
+	DL_TOK_BANG,
+	DL_TOK_EQ,
+	DL_TOK_NE,
+	DL_TOK_LT,
+	DL_TOK_LE,
+	DL_TOK_GT,
+	DL_TOK_GE,
+	DL_TOK_SUBTYPE, /* <: */
+	DL_TOK_OTHER,   /* an operator we know but do not support: text */
+};
+
+struct dl_token {
+	enum dl_tok_kind kind;
+	const char *text;
+	size_t len;
+	int64_t integer;
+	struct dl_pos pos;
+};
+
+struct dl_lexer {
+	const char *src;
+	size_t len, off;
+	struct dl_pos pos;
+	bool souffle;
+	struct dl_arena *arena; /* decoded strings */
+	const char *source_name;
+	maelys_datalog_diagnostic_t *diag;
+};
+
+void dl_lexer_init(struct dl_lexer *lx, const char *src, size_t len,
+		   bool souffle, struct dl_arena *arena,
+		   const char *source_name,
+		   maelys_datalog_diagnostic_t *diag);
+/* Reads the next token.  Returns OK or PARSE / LIMIT / NO_MEMORY with the
+ * diagnostic filled. */
+maelys_datalog_status_t dl_lexer_next(struct dl_lexer *lx,
+				      struct dl_token *tok);
+
+/* Whether `src` uses Souffle's typed declarations (`.type`, or a `.decl`
+ * with a `name:type` column): MAELYS_DATALOG_LOAD_DETECT_SYNTAX. */
+bool dl_lexer_detect_souffle(const char *src, size_t len);
+
+const char *dl_tok_describe(enum dl_tok_kind kind);
+
+#endif /* DL_LEXER_H */

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The compiled, immutable program (what a maelys_datalog_policy_t holds):
+ * predicates with their roles, ground facts and the indexes their plans need;
+ * rules with resolved terms; strata in evaluation order; compiled regular
+ * expressions; a standalone program's directives.  Built once by
+ * dl_program_compile (check.c -> stratify.c -> plan.c) and then only read,
+ * by any number of threads.
+ */
+#ifndef DL_PROGRAM_H
+#define DL_PROGRAM_H
+
+#include "dl_ast.h"
+#include "dl_limits.h"
+#include "dl_symbols.h"
+
+#include <maelys/datalog.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DL_NONE UINT32_MAX
+/* A standalone program's .input relation: accepts input facts. */
+#define DL_ROLE_INPUT (1u << 8)
+
+struct dl_pred {
+	const char *name; /* in the program's arena */
+	uint32_t arity;
+	unsigned role; /* maelys_datalog_predicate_role_t bits | DL_ROLE_INPUT */
+	bool from_domain;
+	maelys_datalog_column_type_t columns[MAELYS_DATALOG_MAX_ARITY];
+	struct dl_pos pos; /* of its .decl; 0:0 for a domain's */
+	/* ground facts written in the policy: nfacts * arity values */
+	dl_value *facts;
+	size_t nfacts, cap_facts;
+	uint32_t stratum;
+	/* depends on input facts (or is one): evaluated at every solve;
+	 * otherwise evaluated once per session */
+	bool runtime;
+	/* column masks of the hash indexes the plans probe */
+	uint32_t index_masks[DL_INDEXES_MAX];
+	uint32_t nindexes;
+};
+
+enum dl_cterm_kind { DL_CT_VAR, DL_CT_CONST, DL_CT_ANON };
+
+/* A resolved term: a rule variable's number, or a value. */
+struct dl_cterm {
+	uint8_t kind; /* enum dl_cterm_kind */
+	uint32_t v;
+};
+
+struct dl_clit {
+	enum dl_lit_kind kind;
+	bool negated;
+	uint32_t pred; /* ATOM */
+	uint32_t nargs;
+	struct dl_cterm args[MAELYS_DATALOG_MAX_ARITY]; /* ATOM; CMP and
+							   CALL use 0, 1 */
+	enum dl_builtin builtin;                        /* CALL */
+	uint32_t regex;                                 /* CALL re_* */
+	enum dl_cmp_op op;                              /* CMP */
+	struct dl_pos pos;
+};
+
+struct dl_plan;
+
+struct dl_rule {
+	uint32_t head_pred;
+	struct dl_cterm head[MAELYS_DATALOG_MAX_ARITY];
+	struct dl_clit *body;
+	uint32_t nbody;
+	uint32_t nvars;
+	struct dl_pos pos;
+	/* uses a predicate of its own stratum positively: evaluated
+	 * semi-naively, one plan per such literal; otherwise one plan */
+	bool recursive;
+	struct dl_plan *plans;
+	uint32_t nplans;
+};
+
+struct dl_stratum {
+	uint32_t *preds;
+	uint32_t npreds;
+	uint32_t *rules;
+	uint32_t nrules;
+	bool recursive;
+	bool runtime;
+};
+
+struct dl_regex {
+	void *code; /* pcre2_code_8 *, shared read-only by all sessions */
+};
+
+struct dl_program {
+	struct dl_arena arena;
+	struct dl_symtab symbols;    /* the policy's constants */
+	struct dl_symtab pred_names; /* name -> predicate index */
+	const char *source_name;
+	bool standalone; /* loaded without a domain */
+	struct dl_pred *preds;
+	size_t npreds, cap_preds;
+	struct dl_rule *rules;
+	size_t nrules, cap_rules;
+	struct dl_stratum *strata;
+	size_t nstrata;
+	struct dl_regex *regexes;
+	size_t nregexes, cap_regexes;
+	maelys_datalog_directive_t *directives;
+	size_t ndirectives;
+	uint32_t max_vars; /* the most variables of any rule */
+};
+
+/* AST -> program, with every load-time check.  On failure the program is
+ * freed and *out is NULL. */
+maelys_datalog_status_t
+dl_program_compile(const struct dl_ast *ast,
+		   const maelys_datalog_domain_t *domain,
+		   const char *source_name, struct dl_program **out,
+		   maelys_datalog_diagnostic_t *diag);
+void dl_program_free(struct dl_program *prog);
+
+/* The predicate called `name` with any arity, or DL_NONE. */
+uint32_t dl_program_find_pred(const struct dl_program *prog, const char *name,
+			      size_t len);
+
+/* stratify.c: strata, recursion through negation, runtime flags. */
+maelys_datalog_status_t dl_stratify(struct dl_program *prog,
+				    maelys_datalog_diagnostic_t *diag);
+/* plan.c: join plans for every rule and the index masks they need. */
+maelys_datalog_status_t dl_plan_program(struct dl_program *prog,
+					maelys_datalog_diagnostic_t *diag);
+void dl_plan_free_rule(struct dl_rule *rule);
+
+#endif /* DL_PROGRAM_H */

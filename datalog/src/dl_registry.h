@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The domain registry: the library's only process-wide state (STYLE.md 7).
+ * Entries are deep copies, never changed or freed once registered, so a
+ * pointer returned by dl_registry_find stays valid for the process.
+ */
+#ifndef DL_REGISTRY_H
+#define DL_REGISTRY_H
+
+#include <maelys/datalog.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+
+const maelys_datalog_domain_t *dl_registry_find(const char *name);
+
+/* Whether `name` is a valid predicate name ([A-Za-z_][A-Za-z0-9_]*, at most
+ * DL_IDENT_MAX bytes). */
+bool dl_valid_pred_name(const char *name, size_t len);
+
+#endif /* DL_REGISTRY_H */

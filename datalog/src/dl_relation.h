@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Relations: sets of fixed-width tuples of 32-bit values.
+ *
+ * Rows live in geometric blocks (16, 32, 64, ... rows) that are allocated
+ * once and never move, so a row id is stable while the relation grows under
+ * a running join, and no tuple is ever allocated on its own.  Row ids grow in
+ * insertion order, which is what semi-naive evaluation needs: "the tuples of
+ * the last iteration" is a range of row ids.
+ *
+ * A relation has an open-addressed set of row ids (duplicate elimination,
+ * lookups with every column bound) and the hash indexes its plans probe, one
+ * per set of bound columns.  An index maps a key to a chain of row ids linked
+ * in insertion order, so a probe restricted to rows below a bound stops at
+ * the first row past it.
+ */
+#ifndef DL_RELATION_H
+#define DL_RELATION_H
+
+#include "dl_hash.h"
+#include "dl_symbols.h"
+
+#include <maelys/datalog.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define DL_ROW_NONE UINT32_MAX
+#define DL_BLOCK0_SHIFT 4
+#define DL_MAX_BLOCKS 27 /* 16 * (2^27 - 1) rows: about 2^31 */
+#define DL_REL_ROWS_MAX (UINT32_C(1) << 31)
+
+/* Memory accounting shared by the relations of one solve. */
+struct dl_membudget {
+	size_t used;
+	size_t limit;
+};
+
+struct dl_index {
+	uint32_t mask;
+	uint32_t ncols;
+	uint8_t cols[MAELYS_DATALOG_MAX_ARITY];
+	uint32_t *slots; /* pairs: first row, last row; DL_ROW_NONE = empty */
+	size_t nslots, used;
+	uint32_t *next[DL_MAX_BLOCKS]; /* per row: the next row of its key */
+};
+
+struct dl_rel {
+	uint32_t arity;
+	uint32_t count;
+	/* semi-naive markers: rows [db, de) are the delta of the iteration
+	 * being evaluated, [0, de) what it may see */
+	uint32_t db, de;
+	uint32_t nblocks;
+	uint32_t *blocks[DL_MAX_BLOCKS];
+	uint32_t *set; /* row ids; DL_ROW_NONE = empty */
+	size_t set_slots;
+	struct dl_index *idx;
+	uint32_t nidx;
+	size_t bytes; /* accounted in the membudget */
+};
+
+enum dl_rel_result {
+	DL_REL_DUPLICATE = 0,
+	DL_REL_INSERTED = 1,
+	DL_REL_NO_MEMORY = -1,
+	DL_REL_OVER_BUDGET = -2,
+	DL_REL_TOO_BIG = -3,
+};
+
+int dl_rel_init(struct dl_rel *r, uint32_t arity, const uint32_t *masks,
+		uint32_t nmasks);
+void dl_rel_free(struct dl_rel *r, struct dl_membudget *mb);
+/* Empties the relation; keeps its memory unless `shrink`, which returns
+ * large blocks and tables. */
+void dl_rel_clear(struct dl_rel *r, bool shrink, struct dl_membudget *mb);
+
+static inline uint32_t
+dl_block_of(uint32_t row, uint32_t *offset)
+{
+	uint64_t j = (uint64_t)row + (UINT64_C(1) << DL_BLOCK0_SHIFT);
+	unsigned b = 63u - (unsigned)__builtin_clzll(j);
+
+	*offset = (uint32_t)(j - (UINT64_C(1) << b));
+	return b - DL_BLOCK0_SHIFT;
+}
+
+static inline const uint32_t *
+dl_rel_row(const struct dl_rel *r, uint32_t row)
+{
+	uint32_t off, b = dl_block_of(row, &off);
+
+	return r->blocks[b] + (size_t)off * r->arity;
+}
+
+/* Inserts a tuple (arity values).  Returns enum dl_rel_result. */
+int dl_rel_insert(struct dl_rel *r, const uint32_t *tuple,
+		  struct dl_membudget *mb);
+
+static inline uint64_t
+dl_tuple_hash(const uint32_t *t, uint32_t n)
+{
+	uint64_t h = DL_HASH_SEED;
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		h = dl_hash_step(h, t[i]);
+	return dl_hash_finish(h);
+}
+
+/* The row holding `tuple`, or DL_ROW_NONE. */
+static inline uint32_t
+dl_rel_find(const struct dl_rel *r, const uint32_t *tuple)
+{
+	size_t mask, pos;
+
+	if (r->arity == 0)
+		return r->count > 0 ? 0 : DL_ROW_NONE;
+	if (r->set_slots == 0)
+		return DL_ROW_NONE;
+	mask = r->set_slots - 1;
+	for (pos = (size_t)dl_tuple_hash(tuple, r->arity) & mask;;
+	     pos = (pos + 1) & mask) {
+		uint32_t row = r->set[pos];
+
+		if (row == DL_ROW_NONE)
+			return DL_ROW_NONE;
+		if (memcmp(dl_rel_row(r, row), tuple,
+			   r->arity * sizeof *tuple) == 0)
+			return row;
+	}
+}
+
+/* The first row whose index columns equal `key` (in index column order). */
+static inline uint32_t
+dl_index_first(const struct dl_rel *r, uint32_t i, const uint32_t *key)
+{
+	const struct dl_index *x = &r->idx[i];
+	size_t mask, pos;
+	uint32_t k;
+
+	if (x->nslots == 0)
+		return DL_ROW_NONE;
+	mask = x->nslots - 1;
+	for (pos = (size_t)dl_tuple_hash(key, x->ncols) & mask;;
+	     pos = (pos + 1) & mask) {
+		uint32_t head = x->slots[2 * pos];
+		const uint32_t *row;
+
+		if (head == DL_ROW_NONE)
+			return DL_ROW_NONE;
+		row = dl_rel_row(r, head);
+		for (k = 0; k < x->ncols; k++)
+			if (row[x->cols[k]] != key[k])
+				break;
+		if (k == x->ncols)
+			return head;
+	}
+}
+
+static inline uint32_t
+dl_index_next(const struct dl_rel *r, uint32_t i, uint32_t row)
+{
+	uint32_t off, b = dl_block_of(row, &off);
+
+	return r->idx[i].next[b][off];
+}
+
+#endif /* DL_RELATION_H */

@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Bottom-up evaluation.  A plan runs as nested loops: dl_run executes one
+ * operation and recurses into the next for each binding it produces, so the
+ * recursion depth is the length of the plan (at most a body plus one).
+ * Recursive strata iterate semi-naively until no relation of the stratum
+ * grows; each iteration moves the [db, de) markers of its relations.
+ */
+#include "dl_eval.h"
+
+#include "dl_plan.h"
+
+static inline uint32_t
+dl_term_value(const struct dl_eval *ev, const struct dl_cterm *t)
+{
+	return t->kind == DL_CT_CONST ? t->v : ev->regs[t->v];
+}
+
+static inline void
+dl_range_bounds(const struct dl_rel *r, uint8_t range, uint32_t *lo,
+		uint32_t *hi)
+{
+	switch ((enum dl_range)range) {
+	case DL_RANGE_ALL:
+		*lo = 0;
+		*hi = r->count;
+		return;
+	case DL_RANGE_FULL:
+		*lo = 0;
+		*hi = r->de;
+		return;
+	case DL_RANGE_OLD:
+		*lo = 0;
+		*hi = r->db;
+		return;
+	case DL_RANGE_DELTA:
+		*lo = r->db;
+		*hi = r->de;
+		return;
+	}
+	*lo = *hi = 0;
+}
+
+/* Applies the column actions of a SCAN/PROBE/LOOKUP to a row. */
+static inline bool
+dl_match_row(struct dl_eval *ev, const struct dl_op *op, const uint32_t *row)
+{
+	uint32_t i;
+
+	for (i = 0; i < op->nout; i++) {
+		const struct dl_out *o = &op->out[i];
+		uint32_t v = row[o->col];
+
+		switch ((enum dl_out_action)o->action) {
+		case DL_OUT_BIND:
+			ev->regs[o->v] = v;
+			break;
+		case DL_OUT_CHECK_VAR:
+			if (ev->regs[o->v] != v)
+				return false;
+			break;
+		case DL_OUT_CHECK_CONST:
+			if (o->v != v)
+				return false;
+			break;
+		}
+	}
+	return true;
+}
+
+maelys_datalog_status_t
+dl_eval_insert_failed(struct dl_eval *ev, int rc, const struct dl_pred *p)
+{
+	if (rc == DL_REL_OVER_BUDGET)
+		return dl_fail(ev->diag, MAELYS_DATALOG_STATUS_BUDGET_MEMORY,
+			       "working memory over the budget of %zu bytes "
+			       "while adding to '%s' "
+			       "(MAELYS_DATALOG_BUDGET_MEMORY)",
+			       ev->mb->limit, p->name);
+	if (rc == DL_REL_TOO_BIG)
+		return dl_fail(ev->diag, MAELYS_DATALOG_STATUS_LIMIT,
+			       "relation '%s' would exceed %lu rows", p->name,
+			       (unsigned long)DL_REL_ROWS_MAX);
+	return dl_fail(ev->diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+		       "out of memory while adding to '%s'", p->name);
+}
+
+static maelys_datalog_status_t
+dl_emit(struct dl_eval *ev, const struct dl_op *op)
+{
+	uint32_t tuple[MAELYS_DATALOG_MAX_ARITY], k;
+	int rc;
+
+	for (k = 0; k < op->nkey; k++)
+		tuple[k] = dl_term_value(ev, &op->key[k]);
+	rc = dl_rel_insert(ev->rels[op->pred], tuple, ev->mb);
+	if (rc == DL_REL_DUPLICATE)
+		return MAELYS_DATALOG_STATUS_OK;
+	if (rc < 0)
+		return dl_eval_insert_failed(ev, rc, &ev->prog->preds[op->pred]);
+	if (++ev->tuples > ev->tuples_max)
+		return dl_fail_at(ev->diag, MAELYS_DATALOG_STATUS_BUDGET_TUPLES,
+				  ev->prog->source_name, op->pos,
+				  "derived more than %llu tuples "
+				  "(MAELYS_DATALOG_BUDGET_TUPLES) in the rule "
+				  "for '%s'",
+				  (unsigned long long)ev->tuples_max,
+				  ev->prog->preds[op->pred].name);
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_test_failed(struct dl_eval *ev, const struct dl_op *op,
+	       const struct dl_test *t)
+{
+	return dl_fail_at(ev->diag, t->status, ev->prog->source_name, op->pos,
+			  "%s", t->why);
+}
+
+static maelys_datalog_status_t dl_run(struct dl_eval *ev, const struct dl_op *op);
+
+static maelys_datalog_status_t
+dl_run_scan(struct dl_eval *ev, const struct dl_op *op)
+{
+	const struct dl_rel *r = ev->rels[op->pred];
+	uint32_t lo, hi, row;
+
+	dl_range_bounds(r, op->range, &lo, &hi);
+	if (r->arity == 0) {
+		if (lo < hi)
+			return dl_run(ev, op + 1);
+		return MAELYS_DATALOG_STATUS_OK;
+	}
+	row = lo;
+	while (row < hi) {
+		/* walk a block at a time: one address computation per block */
+		uint32_t off, b = dl_block_of(row, &off);
+		size_t rows_in_block = (size_t)1 << (b + DL_BLOCK0_SHIFT);
+		uint32_t end = (uint32_t)(rows_in_block - off) < hi - row
+				       ? row + (uint32_t)(rows_in_block - off)
+				       : hi;
+		const uint32_t *t = r->blocks[b] + (size_t)off * r->arity;
+
+		for (; row < end; row++, t += r->arity) {
+			maelys_datalog_status_t st;
+
+			if (!dl_match_row(ev, op, t))
+				continue;
+			if ((st = dl_run(ev, op + 1)) != MAELYS_DATALOG_STATUS_OK)
+				return st;
+		}
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_run_probe(struct dl_eval *ev, const struct dl_op *op)
+{
+	const struct dl_rel *r = ev->rels[op->pred];
+	uint32_t key[MAELYS_DATALOG_MAX_ARITY], lo, hi, row, k;
+
+	dl_range_bounds(r, op->range, &lo, &hi);
+	for (k = 0; k < op->nkey; k++)
+		key[k] = dl_term_value(ev, &op->key[k]);
+	for (row = dl_index_first(r, op->index, key);
+	     row != DL_ROW_NONE && row < hi;
+	     row = dl_index_next(r, op->index, row)) {
+		maelys_datalog_status_t st;
+
+		if (row < lo || !dl_match_row(ev, op, dl_rel_row(r, row)))
+			continue;
+		if ((st = dl_run(ev, op + 1)) != MAELYS_DATALOG_STATUS_OK)
+			return st;
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static uint32_t
+dl_find_key(const struct dl_eval *ev, const struct dl_op *op)
+{
+	uint32_t tuple[MAELYS_DATALOG_MAX_ARITY], k;
+
+	for (k = 0; k < op->nkey; k++)
+		tuple[k] = dl_term_value(ev, &op->key[k]);
+	return dl_rel_find(ev->rels[op->pred], tuple);
+}
+
+static maelys_datalog_status_t
+dl_run(struct dl_eval *ev, const struct dl_op *op)
+{
+	switch ((enum dl_op_kind)op->kind) {
+	case DL_OP_SCAN:
+		return dl_run_scan(ev, op);
+	case DL_OP_PROBE:
+		return dl_run_probe(ev, op);
+	case DL_OP_LOOKUP: {
+		uint32_t lo, hi, row = dl_find_key(ev, op);
+
+		dl_range_bounds(ev->rels[op->pred], op->range, &lo, &hi);
+		if (row == DL_ROW_NONE || row < lo || row >= hi)
+			return MAELYS_DATALOG_STATUS_OK;
+		return dl_run(ev, op + 1);
+	}
+	case DL_OP_ABSENT:
+		if (dl_find_key(ev, op) != DL_ROW_NONE)
+			return MAELYS_DATALOG_STATUS_OK;
+		return dl_run(ev, op + 1);
+	case DL_OP_ABSENT_PROBE: {
+		uint32_t key[MAELYS_DATALOG_MAX_ARITY], k;
+
+		for (k = 0; k < op->nkey; k++)
+			key[k] = dl_term_value(ev, &op->key[k]);
+		if (dl_index_first(ev->rels[op->pred], op->index, key) !=
+		    DL_ROW_NONE)
+			return MAELYS_DATALOG_STATUS_OK;
+		return dl_run(ev, op + 1);
+	}
+	case DL_OP_ABSENT_ANY:
+		if (ev->rels[op->pred]->count > 0)
+			return MAELYS_DATALOG_STATUS_OK;
+		return dl_run(ev, op + 1);
+	case DL_OP_CMP: {
+		struct dl_test t = dl_builtin_compare(
+			&ev->syms, (enum dl_cmp_op)op->cmp,
+			dl_term_value(ev, &op->key[0]),
+			dl_term_value(ev, &op->key[1]));
+
+		if (t.status != MAELYS_DATALOG_STATUS_OK)
+			return dl_test_failed(ev, op, &t);
+		if (t.value == op->negated)
+			return MAELYS_DATALOG_STATUS_OK;
+		return dl_run(ev, op + 1);
+	}
+	case DL_OP_CALL: {
+		const void *re = NULL;
+		struct dl_test t;
+
+		if (op->builtin == DL_BUILTIN_RE_MATCH ||
+		    op->builtin == DL_BUILTIN_RE_FULLMATCH)
+			re = ev->prog->regexes[op->regex].code;
+		t = dl_builtin_call(&ev->syms, ev->matcher, re,
+				    (enum dl_builtin)op->builtin,
+				    dl_term_value(ev, &op->key[0]),
+				    dl_term_value(ev, &op->key[1]));
+		if (t.status != MAELYS_DATALOG_STATUS_OK)
+			return dl_test_failed(ev, op, &t);
+		if (t.value == op->negated)
+			return MAELYS_DATALOG_STATUS_OK;
+		return dl_run(ev, op + 1);
+	}
+	case DL_OP_BIND:
+		ev->regs[op->var] = dl_term_value(ev, &op->key[0]);
+		return dl_run(ev, op + 1);
+	case DL_OP_EMIT:
+		return dl_emit(ev, op);
+	}
+	return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+}
+
+static maelys_datalog_status_t
+dl_run_plan(struct dl_eval *ev, const struct dl_plan *plan)
+{
+	uint32_t i, lo, hi;
+
+	/* a plan over an empty relation derives nothing: skip it at once,
+	 * which is what keeps a decision proportional to what it touches */
+	for (i = 0; i < plan->nneed; i++) {
+		dl_range_bounds(ev->rels[plan->need_pred[i]],
+				plan->need_range[i], &lo, &hi);
+		if (lo >= hi)
+			return MAELYS_DATALOG_STATUS_OK;
+	}
+	return dl_run(ev, plan->ops);
+}
+
+static maelys_datalog_status_t
+dl_insert_facts(struct dl_eval *ev, uint32_t pid)
+{
+	const struct dl_pred *p = &ev->prog->preds[pid];
+	struct dl_rel *r = ev->rels[pid];
+	size_t i;
+
+	for (i = 0; i < p->nfacts; i++) {
+		int rc = dl_rel_insert(r, p->facts + i * p->arity, ev->mb);
+
+		if (rc < 0)
+			return dl_eval_insert_failed(ev, rc, p);
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_eval_stratum(struct dl_eval *ev, const struct dl_stratum *s)
+{
+	const struct dl_program *prog = ev->prog;
+	maelys_datalog_status_t st;
+	uint32_t i, k;
+
+	for (i = 0; i < s->npreds; i++)
+		if ((st = dl_insert_facts(ev, s->preds[i])) !=
+		    MAELYS_DATALOG_STATUS_OK)
+			return st;
+	for (i = 0; i < s->nrules; i++) {
+		const struct dl_rule *r = &prog->rules[s->rules[i]];
+
+		if (!r->recursive &&
+		    (st = dl_run_plan(ev, &r->plans[0])) != MAELYS_DATALOG_STATUS_OK)
+			return st;
+	}
+	if (!s->recursive)
+		return MAELYS_DATALOG_STATUS_OK;
+	for (i = 0; i < s->npreds; i++) {
+		struct dl_rel *r = ev->rels[s->preds[i]];
+
+		r->db = 0;
+		r->de = r->count;
+	}
+	for (;;) {
+		bool grew = false;
+
+		for (i = 0; i < s->npreds; i++) {
+			const struct dl_rel *r = ev->rels[s->preds[i]];
+
+			if (r->de > r->db)
+				grew = true;
+		}
+		if (!grew)
+			break;
+		if (++ev->iterations > ev->iterations_max)
+			return dl_fail_at(
+				ev->diag, MAELYS_DATALOG_STATUS_BUDGET_ITERATIONS,
+				prog->source_name, prog->preds[s->preds[0]].pos,
+				"more than %llu fixpoint iterations "
+				"(MAELYS_DATALOG_BUDGET_ITERATIONS) evaluating "
+				"'%s'",
+				(unsigned long long)ev->iterations_max,
+				prog->preds[s->preds[0]].name);
+		for (i = 0; i < s->nrules; i++) {
+			const struct dl_rule *r = &prog->rules[s->rules[i]];
+
+			if (!r->recursive)
+				continue;
+			for (k = 0; k < r->nplans; k++)
+				if ((st = dl_run_plan(ev, &r->plans[k])) !=
+				    MAELYS_DATALOG_STATUS_OK)
+					return st;
+		}
+		for (i = 0; i < s->npreds; i++) {
+			struct dl_rel *r = ev->rels[s->preds[i]];
+
+			r->db = r->de;
+			r->de = r->count;
+		}
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+maelys_datalog_status_t
+dl_eval_strata(struct dl_eval *ev, bool runtime)
+{
+	size_t i;
+
+	for (i = 0; i < ev->prog->nstrata; i++) {
+		const struct dl_stratum *s = &ev->prog->strata[i];
+		maelys_datalog_status_t st;
+
+		if (s->runtime != runtime)
+			continue;
+		if ((st = dl_eval_stratum(ev, s)) != MAELYS_DATALOG_STATUS_OK)
+			return st;
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}

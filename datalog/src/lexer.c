@@ -1,0 +1,477 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tokenising policy text.  Bytes are classified with our own ASCII tests,
+ * never <ctype.h> (locale-dependent, undefined for negative char).  Strings
+ * are decoded here (escapes \" \\ \n \t only), so the parser sees values.
+ */
+#include "dl_lexer.h"
+
+#include "dl_limits.h"
+
+#include <string.h>
+
+static bool
+dl_is_alpha(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool
+dl_is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+void
+dl_lexer_init(struct dl_lexer *lx, const char *src, size_t len, bool souffle,
+	      struct dl_arena *arena, const char *source_name,
+	      maelys_datalog_diagnostic_t *diag)
+{
+	lx->src = src;
+	lx->len = len;
+	lx->off = 0;
+	lx->pos.line = 1;
+	lx->pos.column = 1;
+	lx->souffle = souffle;
+	lx->arena = arena;
+	lx->source_name = source_name;
+	lx->diag = diag;
+}
+
+static int
+dl_peek(const struct dl_lexer *lx, size_t ahead)
+{
+	if (lx->len - lx->off <= ahead)
+		return -1;
+	return (unsigned char)lx->src[lx->off + ahead];
+}
+
+static void
+dl_advance(struct dl_lexer *lx, size_t n)
+{
+	while (n-- > 0 && lx->off < lx->len) {
+		if (lx->src[lx->off] == '\n') {
+			lx->pos.line++;
+			lx->pos.column = 1;
+		} else {
+			lx->pos.column++;
+		}
+		lx->off++;
+	}
+}
+
+static maelys_datalog_status_t
+dl_lex_error(struct dl_lexer *lx, struct dl_pos pos, const char *what)
+{
+	return dl_fail_at(lx->diag, MAELYS_DATALOG_STATUS_PARSE,
+			  lx->source_name, pos, "%s", what);
+}
+
+/* Skips blanks and comments. */
+static maelys_datalog_status_t
+dl_skip_space(struct dl_lexer *lx)
+{
+	for (;;) {
+		int c = dl_peek(lx, 0);
+
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+		    c == '\f' || c == '\v') {
+			dl_advance(lx, 1);
+		} else if ((c == '/' && dl_peek(lx, 1) == '/') ||
+			   (c == '%' && !lx->souffle)) {
+			while (lx->off < lx->len && lx->src[lx->off] != '\n')
+				dl_advance(lx, 1);
+		} else if (c == '/' && dl_peek(lx, 1) == '*') {
+			struct dl_pos start = lx->pos;
+
+			dl_advance(lx, 2);
+			for (;;) {
+				if (lx->off >= lx->len)
+					return dl_lex_error(
+						lx, start,
+						"unterminated /* comment");
+				if (dl_peek(lx, 0) == '*' &&
+				    dl_peek(lx, 1) == '/') {
+					dl_advance(lx, 2);
+					break;
+				}
+				dl_advance(lx, 1);
+			}
+		} else {
+			return MAELYS_DATALOG_STATUS_OK;
+		}
+	}
+}
+
+static maelys_datalog_status_t
+dl_lex_string(struct dl_lexer *lx, struct dl_token *tok)
+{
+	size_t i, n = 0, cap;
+	char *buf;
+
+	/* first pass: find the end and the decoded length */
+	for (i = lx->off + 1;; i++) {
+		unsigned char c;
+
+		if (i >= lx->len)
+			return dl_lex_error(lx, tok->pos,
+					    "unterminated string");
+		c = (unsigned char)lx->src[i];
+		if (c == '"')
+			break;
+		if (c == '\n')
+			return dl_lex_error(lx, tok->pos,
+					    "unterminated string (newline "
+					    "inside quotes; write \\n)");
+		if (c == '\\')
+			i++;
+		n++;
+	}
+	if (n > DL_STRING_LEN_MAX)
+		return dl_fail_at(lx->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  lx->source_name, tok->pos,
+				  "string of %zu bytes is longer than the "
+				  "limit of %zu",
+				  n, (size_t)DL_STRING_LEN_MAX);
+	cap = n + 1;
+	buf = dl_arena_alloc(lx->arena, cap);
+	if (buf == NULL)
+		return dl_fail(lx->diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+			       "out of memory reading a string");
+	dl_advance(lx, 1);
+	n = 0;
+	for (;;) {
+		int c = dl_peek(lx, 0);
+
+		if (c == '"')
+			break;
+		if (c == 0)
+			return dl_lex_error(lx, lx->pos,
+					    "NUL byte inside a string (write "
+					    "it as data, not policy)");
+		if (c == '\\') {
+			struct dl_pos at = lx->pos;
+			int e = dl_peek(lx, 1);
+
+			if (e == '"' || e == '\\')
+				buf[n++] = (char)e;
+			else if (e == 'n')
+				buf[n++] = '\n';
+			else if (e == 't')
+				buf[n++] = '\t';
+			else
+				return dl_lex_error(lx, at,
+						    "unknown escape in string "
+						    "(only \\\" \\\\ \\n \\t)");
+			dl_advance(lx, 2);
+			continue;
+		}
+		buf[n++] = (char)c;
+		dl_advance(lx, 1);
+	}
+	dl_advance(lx, 1); /* closing quote */
+	buf[n] = '\0';
+	tok->kind = DL_TOK_STRING;
+	tok->text = buf;
+	tok->len = n;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_lex_integer(struct dl_lexer *lx, struct dl_token *tok)
+{
+	bool neg = false;
+	uint64_t v = 0;
+	uint64_t limit;
+
+	if (dl_peek(lx, 0) == '-') {
+		neg = true;
+		dl_advance(lx, 1);
+	}
+	limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	while (dl_peek(lx, 0) >= 0 && dl_is_digit((unsigned char)dl_peek(lx, 0))) {
+		unsigned d = (unsigned)(dl_peek(lx, 0) - '0');
+
+		if (v > (limit - d) / 10)
+			return dl_fail_at(lx->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					  lx->source_name, tok->pos,
+					  "integer out of the 64-bit range");
+		v = v * 10 + d;
+		dl_advance(lx, 1);
+	}
+	if (dl_peek(lx, 0) >= 0 && dl_is_alpha((unsigned char)dl_peek(lx, 0)))
+		return dl_lex_error(lx, tok->pos,
+				    "a number runs into a name (write a space "
+				    "between them)");
+	tok->kind = DL_TOK_INTEGER;
+	if (neg)
+		tok->integer = v == (uint64_t)INT64_MAX + 1
+				       ? INT64_MIN
+				       : -(int64_t)v;
+	else
+		tok->integer = (int64_t)v;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static bool
+dl_ident_char(const struct dl_lexer *lx, int c)
+{
+	if (c < 0)
+		return false;
+	return dl_is_alpha((unsigned char)c) || dl_is_digit((unsigned char)c) ||
+	       (lx->souffle && c == '?');
+}
+
+static size_t
+dl_ident_length(const struct dl_lexer *lx, size_t ahead)
+{
+	size_t n = 0;
+
+	while (dl_ident_char(lx, dl_peek(lx, ahead + n)))
+		n++;
+	return n;
+}
+
+/* The names after '.' that start a directive. */
+static const char *const dl_directive_names[] = {
+	"decl", "input", "output", "printsize", "type",
+	/* known to Souffle, refused by the parser with a clear message */
+	"comp", "init", "functor", "pragma", "plan", "limitsize", "override",
+	"include", "once",
+};
+
+static bool
+dl_is_directive(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof dl_directive_names / sizeof *dl_directive_names;
+	     i++) {
+		if (strlen(dl_directive_names[i]) == n &&
+		    memcmp(dl_directive_names[i], s, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+maelys_datalog_status_t
+dl_lexer_next(struct dl_lexer *lx, struct dl_token *tok)
+{
+	maelys_datalog_status_t st;
+	int c, c1;
+
+	memset(tok, 0, sizeof *tok);
+	if ((st = dl_skip_space(lx)) != MAELYS_DATALOG_STATUS_OK)
+		return st;
+	tok->pos = lx->pos;
+	tok->text = lx->src + lx->off;
+	c = dl_peek(lx, 0);
+	if (c < 0) {
+		tok->kind = DL_TOK_EOF;
+		return MAELYS_DATALOG_STATUS_OK;
+	}
+	c1 = dl_peek(lx, 1);
+	if (dl_is_alpha((unsigned char)c) || (lx->souffle && c == '?')) {
+		size_t n = dl_ident_length(lx, 0);
+
+		if (n > DL_IDENT_MAX)
+			return dl_fail_at(lx->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					  lx->source_name, tok->pos,
+					  "identifier of %zu bytes is longer "
+					  "than the limit of %zu",
+					  n, DL_IDENT_MAX);
+		tok->kind = DL_TOK_IDENT;
+		tok->len = n;
+		dl_advance(lx, n);
+		return MAELYS_DATALOG_STATUS_OK;
+	}
+	if (dl_is_digit((unsigned char)c) ||
+	    (c == '-' && c1 >= 0 && dl_is_digit((unsigned char)c1)))
+		return dl_lex_integer(lx, tok);
+	if (c == '"')
+		return dl_lex_string(lx, tok);
+	if (c == '.' && c1 >= 0 && dl_is_alpha((unsigned char)c1)) {
+		size_t n = dl_ident_length(lx, 1);
+
+		if (dl_is_directive(lx->src + lx->off + 1, n)) {
+			tok->kind = DL_TOK_DIRECTIVE;
+			tok->text = lx->src + lx->off + 1;
+			tok->len = n;
+			dl_advance(lx, n + 1);
+			return MAELYS_DATALOG_STATUS_OK;
+		}
+	}
+	tok->len = 1;
+	switch (c) {
+	case '(':
+		tok->kind = DL_TOK_LPAREN;
+		break;
+	case ')':
+		tok->kind = DL_TOK_RPAREN;
+		break;
+	case ',':
+		tok->kind = DL_TOK_COMMA;
+		break;
+	case '.':
+		tok->kind = DL_TOK_DOT;
+		break;
+	case ':':
+		if (c1 == '-') {
+			tok->kind = DL_TOK_IF;
+			tok->len = 2;
+		} else {
+			tok->kind = DL_TOK_COLON;
+		}
+		break;
+	case '!':
+		if (c1 == '=') {
+			tok->kind = DL_TOK_NE;
+			tok->len = 2;
+		} else {
+			tok->kind = DL_TOK_BANG;
+		}
+		break;
+	case '=':
+		tok->kind = DL_TOK_EQ;
+		break;
+	case '<':
+		if (c1 == '=') {
+			tok->kind = DL_TOK_LE;
+			tok->len = 2;
+		} else if (c1 == ':') {
+			tok->kind = DL_TOK_SUBTYPE;
+			tok->len = 2;
+		} else {
+			tok->kind = DL_TOK_LT;
+		}
+		break;
+	case '>':
+		if (c1 == '=') {
+			tok->kind = DL_TOK_GE;
+			tok->len = 2;
+		} else {
+			tok->kind = DL_TOK_GT;
+		}
+		break;
+	case ';':
+	case '|':
+	case '+':
+	case '-':
+	case '*':
+	case '/':
+	case '%':
+	case '$':
+	case '@':
+	case '#':
+	case '[':
+	case ']':
+	case '{':
+	case '}':
+	case '^':
+	case '&':
+	case '~':
+	case '\'':
+		tok->kind = DL_TOK_OTHER;
+		break;
+	default:
+		if (c >= 0x20 && c < 0x7f)
+			return dl_fail_at(lx->diag, MAELYS_DATALOG_STATUS_PARSE,
+					  lx->source_name, tok->pos,
+					  "unexpected character '%c'", c);
+		return dl_fail_at(lx->diag, MAELYS_DATALOG_STATUS_PARSE,
+				  lx->source_name, tok->pos,
+				  "unexpected byte 0x%02x outside a string "
+				  "or comment",
+				  (unsigned)c);
+	}
+	dl_advance(lx, tok->len);
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+bool
+dl_lexer_detect_souffle(const char *src, size_t len)
+{
+	struct dl_arena arena;
+	struct dl_lexer lx;
+	struct dl_token t[5];
+	bool found = false;
+	size_t i;
+
+	dl_arena_init(&arena);
+	dl_lexer_init(&lx, src, len, false, &arena, NULL, NULL);
+	memset(t, 0, sizeof t);
+	for (;;) {
+		struct dl_token tok;
+
+		/* a lexical error ends the search: the parser will report it */
+		if (dl_lexer_next(&lx, &tok) != MAELYS_DATALOG_STATUS_OK ||
+		    tok.kind == DL_TOK_EOF)
+			break;
+		for (i = 0; i + 1 < 5; i++)
+			t[i] = t[i + 1];
+		t[4] = tok;
+		if (tok.kind == DL_TOK_DIRECTIVE && tok.len == 4 &&
+		    memcmp(tok.text, "type", 4) == 0) {
+			found = true;
+			break;
+		}
+		/* .decl name ( col : */
+		if (t[0].kind == DL_TOK_DIRECTIVE && t[0].len == 4 &&
+		    memcmp(t[0].text, "decl", 4) == 0 &&
+		    t[1].kind == DL_TOK_IDENT && t[2].kind == DL_TOK_LPAREN &&
+		    t[3].kind == DL_TOK_IDENT && t[4].kind == DL_TOK_COLON) {
+			found = true;
+			break;
+		}
+	}
+	dl_arena_free(&arena);
+	return found;
+}
+
+const char *
+dl_tok_describe(enum dl_tok_kind kind)
+{
+	switch (kind) {
+	case DL_TOK_EOF:
+		return "end of input";
+	case DL_TOK_IDENT:
+		return "a name";
+	case DL_TOK_STRING:
+		return "a string";
+	case DL_TOK_INTEGER:
+		return "an integer";
+	case DL_TOK_DIRECTIVE:
+		return "a directive";
+	case DL_TOK_LPAREN:
+		return "'('";
+	case DL_TOK_RPAREN:
+		return "')'";
+	case DL_TOK_COMMA:
+		return "','";
+	case DL_TOK_DOT:
+		return "'.'";
+	case DL_TOK_COLON:
+		return "':'";
+	case DL_TOK_IF:
+		return "':-'";
+	case DL_TOK_BANG:
+		return "'!'";
+	case DL_TOK_EQ:
+		return "'='";
+	case DL_TOK_NE:
+		return "'!='";
+	case DL_TOK_LT:
+		return "'<'";
+	case DL_TOK_LE:
+		return "'<='";
+	case DL_TOK_GT:
+		return "'>'";
+	case DL_TOK_GE:
+		return "'>='";
+	case DL_TOK_SUBTYPE:
+		return "'<:'";
+	case DL_TOK_OTHER:
+		return "an unsupported operator";
+	}
+	return "a token";
+}

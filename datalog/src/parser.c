@@ -1,0 +1,647 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Recursive-descent parser: tokens -> struct dl_ast.  It checks only the
+ * shape of the text; names, arities, roles and safety are the checker's.
+ *
+ *   program   := { directive | clause }
+ *   clause    := atom [ ":-" literal { "," literal } ] "."
+ *   literal   := ["not" "(" | "!"] atom-or-call [")"] | term cmp term
+ *   atom      := name [ "(" [ term { "," term } ] ")" ]
+ *   term      := Variable | _ | "string" | integer | lowercase-symbol
+ *   directive := ".decl" name "(" [col {"," col}] ")" {qualifier}
+ *              | ".type" name ("<:" | "=") type
+ *              | (".input" | ".output") name ["(" params ")"] {"," ...}
+ *              | ".printsize" name {"," name}
+ *
+ * In Souffle's syntax every identifier in an argument is a variable and the
+ * built-ins are Souffle's (match, contains); in ours a lower-case identifier
+ * is the symbol of that name.
+ */
+#include "dl_ast.h"
+
+#include "dl_lexer.h"
+#include "dl_limits.h"
+
+#include <string.h>
+
+struct dl_parser {
+	struct dl_lexer lx;
+	struct dl_token tok;  /* the current token */
+	struct dl_token next; /* lookahead, valid when has_next */
+	bool has_next;
+	struct dl_ast *ast;
+	const char *source_name;
+	maelys_datalog_diagnostic_t *diag;
+};
+
+#define DL_TRY(expr)                                                           \
+	do {                                                                   \
+		maelys_datalog_status_t try_st_ = (expr);                      \
+		if (try_st_ != MAELYS_DATALOG_STATUS_OK)                       \
+			return try_st_;                                        \
+	} while (0)
+
+static maelys_datalog_status_t
+dl_p_advance(struct dl_parser *p)
+{
+	if (p->has_next) {
+		p->tok = p->next;
+		p->has_next = false;
+		return MAELYS_DATALOG_STATUS_OK;
+	}
+	return dl_lexer_next(&p->lx, &p->tok);
+}
+
+static maelys_datalog_status_t
+dl_p_peek(struct dl_parser *p, const struct dl_token **out)
+{
+	if (!p->has_next) {
+		DL_TRY(dl_lexer_next(&p->lx, &p->next));
+		p->has_next = true;
+	}
+	*out = &p->next;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static bool
+dl_tok_is(const struct dl_token *t, const char *word)
+{
+	size_t n = strlen(word);
+
+	return t->kind == DL_TOK_IDENT && t->len == n &&
+	       memcmp(t->text, word, n) == 0;
+}
+
+static maelys_datalog_status_t
+dl_p_error(struct dl_parser *p, const char *expected)
+{
+	if (p->tok.kind == DL_TOK_OTHER)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
+				  p->source_name, p->tok.pos,
+				  "expected %s, found '%.*s' (arithmetic, "
+				  "disjunction and other operators are not "
+				  "part of this dialect)",
+				  expected, (int)p->tok.len, p->tok.text);
+	if (p->tok.kind == DL_TOK_IDENT || p->tok.kind == DL_TOK_DIRECTIVE)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
+				  p->source_name, p->tok.pos,
+				  "expected %s, found '%s%.*s'", expected,
+				  p->tok.kind == DL_TOK_DIRECTIVE ? "." : "",
+				  (int)p->tok.len, p->tok.text);
+	return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE, p->source_name,
+			  p->tok.pos, "expected %s, found %s", expected,
+			  dl_tok_describe(p->tok.kind));
+}
+
+static maelys_datalog_status_t
+dl_p_expect(struct dl_parser *p, enum dl_tok_kind kind)
+{
+	if (p->tok.kind != kind)
+		return dl_p_error(p, dl_tok_describe(kind));
+	return dl_p_advance(p);
+}
+
+static maelys_datalog_status_t
+dl_p_nomem(struct dl_parser *p)
+{
+	return dl_fail(p->diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+		       "out of memory while parsing");
+}
+
+static maelys_datalog_status_t
+dl_p_strdup(struct dl_parser *p, const char *s, size_t n, const char **out)
+{
+	*out = dl_arena_strndup(&p->ast->arena, s, n);
+	return *out == NULL ? dl_p_nomem(p) : MAELYS_DATALOG_STATUS_OK;
+}
+
+static bool
+dl_is_upper_start(const struct dl_token *t)
+{
+	unsigned char c = (unsigned char)t->text[0];
+
+	return (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static maelys_datalog_status_t
+dl_p_term(struct dl_parser *p, struct dl_ast_term *t)
+{
+	memset(t, 0, sizeof *t);
+	t->pos = p->tok.pos;
+	switch (p->tok.kind) {
+	case DL_TOK_IDENT:
+		if (p->tok.len == 1 && p->tok.text[0] == '_') {
+			t->kind = DL_TERM_ANON;
+		} else if (p->ast->souffle || dl_is_upper_start(&p->tok)) {
+			t->kind = DL_TERM_VAR;
+			DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &t->text));
+			t->len = p->tok.len;
+		} else {
+			t->kind = DL_TERM_SYMBOL;
+			DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &t->text));
+			t->len = p->tok.len;
+		}
+		break;
+	case DL_TOK_STRING:
+		t->kind = DL_TERM_SYMBOL;
+		t->text = p->tok.text; /* already decoded into the arena */
+		t->len = p->tok.len;
+		break;
+	case DL_TOK_INTEGER:
+		t->kind = DL_TERM_INT;
+		t->integer = p->tok.integer;
+		break;
+	default:
+		return dl_p_error(p, "a variable, a string or an integer");
+	}
+	return dl_p_advance(p);
+}
+
+/* name [ "(" terms ")" ]; p->tok is the name. */
+static maelys_datalog_status_t
+dl_p_atom(struct dl_parser *p, struct dl_ast_atom *a, bool need_parens)
+{
+	struct dl_ast_term args[MAELYS_DATALOG_MAX_ARITY];
+	size_t n = 0;
+
+	memset(a, 0, sizeof *a);
+	if (p->tok.kind != DL_TOK_IDENT)
+		return dl_p_error(p, "a predicate name");
+	a->pos = p->tok.pos;
+	DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &a->name));
+	a->name_len = p->tok.len;
+	DL_TRY(dl_p_advance(p));
+	if (p->tok.kind != DL_TOK_LPAREN) {
+		if (need_parens)
+			return dl_p_error(p, "'('");
+		return MAELYS_DATALOG_STATUS_OK; /* arity 0 */
+	}
+	DL_TRY(dl_p_advance(p));
+	if (p->tok.kind != DL_TOK_RPAREN) {
+		for (;;) {
+			if (n == MAELYS_DATALOG_MAX_ARITY)
+				return dl_fail_at(
+					p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					p->source_name, p->tok.pos,
+					"more than %d arguments (the limit "
+					"of MAELYS_DATALOG_MAX_ARITY)",
+					MAELYS_DATALOG_MAX_ARITY);
+			DL_TRY(dl_p_term(p, &args[n]));
+			n++;
+			if (p->tok.kind != DL_TOK_COMMA)
+				break;
+			DL_TRY(dl_p_advance(p));
+		}
+	}
+	DL_TRY(dl_p_expect(p, DL_TOK_RPAREN));
+	if (n > 0) {
+		a->args = dl_arena_alloc(&p->ast->arena, n * sizeof *args);
+		if (a->args == NULL)
+			return dl_p_nomem(p);
+		memcpy(a->args, args, n * sizeof *args);
+	}
+	a->nargs = n;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* Whether `name` is a built-in of the current syntax, and which. */
+static bool
+dl_p_builtin(const struct dl_parser *p, const char *name, size_t len,
+	     enum dl_builtin *out)
+{
+	static const struct {
+		const char *name;
+		enum dl_builtin builtin;
+		bool souffle;
+	} table[] = {
+		{"re_match", DL_BUILTIN_RE_MATCH, false},
+		{"prefix", DL_BUILTIN_PREFIX, false},
+		{"suffix", DL_BUILTIN_SUFFIX, false},
+		{"contains", DL_BUILTIN_CONTAINS, false},
+		{"match", DL_BUILTIN_RE_FULLMATCH, true},
+		{"contains", DL_BUILTIN_CONTAINS, true},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof table / sizeof *table; i++) {
+		if (table[i].souffle == p->ast->souffle &&
+		    strlen(table[i].name) == len &&
+		    memcmp(table[i].name, name, len) == 0) {
+			*out = table[i].builtin;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool
+dl_is_cmp(enum dl_tok_kind k, enum dl_cmp_op *op)
+{
+	switch (k) {
+	case DL_TOK_EQ:
+		*op = DL_CMP_EQ;
+		return true;
+	case DL_TOK_NE:
+		*op = DL_CMP_NE;
+		return true;
+	case DL_TOK_LT:
+		*op = DL_CMP_LT;
+		return true;
+	case DL_TOK_LE:
+		*op = DL_CMP_LE;
+		return true;
+	case DL_TOK_GT:
+		*op = DL_CMP_GT;
+		return true;
+	case DL_TOK_GE:
+		*op = DL_CMP_GE;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* An atom or a built-in call, possibly under negation. */
+static maelys_datalog_status_t
+dl_p_atom_or_call(struct dl_parser *p, struct dl_ast_lit *lit)
+{
+	enum dl_builtin b;
+
+	DL_TRY(dl_p_atom(p, &lit->atom, false));
+	if (!dl_p_builtin(p, lit->atom.name, lit->atom.name_len, &b)) {
+		lit->kind = DL_LIT_ATOM;
+		return MAELYS_DATALOG_STATUS_OK;
+	}
+	lit->kind = DL_LIT_CALL;
+	lit->builtin = b;
+	if (lit->atom.nargs != 2)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_ARITY,
+				  p->source_name, lit->atom.pos,
+				  "built-in %s takes 2 arguments, not %zu",
+				  lit->atom.name, lit->atom.nargs);
+	if (p->ast->souffle) {
+		/* Souffle: match("re", Text) and contains(Needle, Text) */
+		struct dl_ast_term t = lit->atom.args[0];
+
+		lit->atom.args[0] = lit->atom.args[1];
+		lit->atom.args[1] = t;
+	}
+	if ((b == DL_BUILTIN_RE_MATCH || b == DL_BUILTIN_RE_FULLMATCH) &&
+	    lit->atom.args[1].kind != DL_TERM_SYMBOL)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
+				  p->source_name, lit->atom.args[1].pos,
+				  "the pattern of %s must be a string constant "
+				  "(it is compiled once, at load)",
+				  lit->atom.name);
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_p_literal(struct dl_parser *p, struct dl_ast_lit *lit)
+{
+	const struct dl_token *nx;
+	enum dl_cmp_op op;
+
+	memset(lit, 0, sizeof *lit);
+	lit->pos = p->tok.pos;
+	if (p->tok.kind == DL_TOK_BANG) {
+		DL_TRY(dl_p_advance(p));
+		lit->negated = true;
+		return dl_p_atom_or_call(p, lit);
+	}
+	if (dl_tok_is(&p->tok, "not")) {
+		DL_TRY(dl_p_peek(p, &nx));
+		if (nx->kind == DL_TOK_LPAREN) {
+			DL_TRY(dl_p_advance(p));
+			DL_TRY(dl_p_advance(p));
+			lit->negated = true;
+			DL_TRY(dl_p_atom_or_call(p, lit));
+			return dl_p_expect(p, DL_TOK_RPAREN);
+		}
+	}
+	if (p->tok.kind == DL_TOK_IDENT) {
+		DL_TRY(dl_p_peek(p, &nx));
+		if (nx->kind == DL_TOK_LPAREN)
+			return dl_p_atom_or_call(p, lit);
+		if (!dl_is_cmp(nx->kind, &op)) {
+			if (p->ast->souffle || dl_is_upper_start(&p->tok))
+				return dl_fail_at(
+					p->diag, MAELYS_DATALOG_STATUS_PARSE,
+					p->source_name, p->tok.pos,
+					"a variable alone is not a literal "
+					"(expected a comparison after '%.*s')",
+					(int)p->tok.len, p->tok.text);
+			/* a bare lower-case name: an atom of arity 0 */
+			lit->kind = DL_LIT_ATOM;
+			return dl_p_atom(p, &lit->atom, false);
+		}
+	}
+	lit->kind = DL_LIT_CMP;
+	DL_TRY(dl_p_term(p, &lit->lhs));
+	if (!dl_is_cmp(p->tok.kind, &lit->op))
+		return dl_p_error(p, "a comparison (= != < <= > >=)");
+	DL_TRY(dl_p_advance(p));
+	return dl_p_term(p, &lit->rhs);
+}
+
+static maelys_datalog_status_t
+dl_p_clause(struct dl_parser *p)
+{
+	struct dl_ast_lit body[DL_BODY_MAX];
+	struct dl_ast_clause c;
+	size_t n = 0;
+
+	memset(&c, 0, sizeof c);
+	c.pos = p->tok.pos;
+	DL_TRY(dl_p_atom(p, &c.head, false));
+	if (p->tok.kind == DL_TOK_COMMA || p->tok.kind == DL_TOK_OTHER)
+		return dl_p_error(p, "':-' or '.' (a clause has one head)");
+	if (p->tok.kind == DL_TOK_IF) {
+		DL_TRY(dl_p_advance(p));
+		for (;;) {
+			if (n == DL_BODY_MAX)
+				return dl_fail_at(
+					p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					p->source_name, p->tok.pos,
+					"rule body longer than %zu literals",
+					DL_BODY_MAX);
+			DL_TRY(dl_p_literal(p, &body[n]));
+			n++;
+			if (p->tok.kind != DL_TOK_COMMA)
+				break;
+			DL_TRY(dl_p_advance(p));
+		}
+	}
+	if (p->tok.kind != DL_TOK_DOT)
+		return dl_p_error(p, n == 0 ? "':-' or '.'" : "',' or '.'");
+	DL_TRY(dl_p_advance(p));
+	if (n > 0) {
+		c.body = dl_arena_alloc(&p->ast->arena, n * sizeof *body);
+		if (c.body == NULL)
+			return dl_p_nomem(p);
+		memcpy(c.body, body, n * sizeof *body);
+	}
+	c.nbody = n;
+	if (p->ast->nclauses == DL_CLAUSES_MAX)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  p->source_name, c.pos,
+				  "more than %zu clauses", DL_CLAUSES_MAX);
+	if (dl_vec_reserve((void **)&p->ast->clauses, &p->ast->cap_clauses,
+			   p->ast->nclauses + 1, sizeof c) != 0)
+		return dl_p_nomem(p);
+	p->ast->clauses[p->ast->nclauses++] = c;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* A column type: symbol, number, or a .type alias declared before. */
+static maelys_datalog_status_t
+dl_p_type_name(struct dl_parser *p, maelys_datalog_column_type_t *out)
+{
+	size_t i;
+
+	if (p->tok.kind != DL_TOK_IDENT)
+		return dl_p_error(p, "a type name");
+	if (dl_tok_is(&p->tok, "symbol")) {
+		*out = MAELYS_DATALOG_COLUMN_SYMBOL;
+	} else if (dl_tok_is(&p->tok, "number") ||
+		   dl_tok_is(&p->tok, "unsigned")) {
+		*out = MAELYS_DATALOG_COLUMN_NUMBER;
+	} else {
+		for (i = 0; i < p->ast->ntypes; i++) {
+			const struct dl_ast_type *t = &p->ast->types[i];
+
+			if (t->name_len == p->tok.len &&
+			    memcmp(t->name, p->tok.text, p->tok.len) == 0)
+				break;
+		}
+		if (i == p->ast->ntypes)
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
+					  p->source_name, p->tok.pos,
+					  "unknown type '%.*s' (symbol, number "
+					  "or a .type declared before)",
+					  (int)p->tok.len, p->tok.text);
+		*out = p->ast->types[i].base;
+	}
+	return dl_p_advance(p);
+}
+
+static maelys_datalog_status_t
+dl_p_decl(struct dl_parser *p)
+{
+	struct dl_ast_decl d;
+
+	memset(&d, 0, sizeof d);
+	if (p->tok.kind != DL_TOK_IDENT)
+		return dl_p_error(p, "a predicate name after .decl");
+	d.pos = p->tok.pos;
+	DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &d.name));
+	d.name_len = p->tok.len;
+	DL_TRY(dl_p_advance(p));
+	DL_TRY(dl_p_expect(p, DL_TOK_LPAREN));
+	if (p->tok.kind != DL_TOK_RPAREN) {
+		for (;;) {
+			if (d.arity == MAELYS_DATALOG_MAX_ARITY)
+				return dl_fail_at(
+					p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					p->source_name, p->tok.pos,
+					"more than %d columns", MAELYS_DATALOG_MAX_ARITY);
+			if (p->tok.kind != DL_TOK_IDENT)
+				return dl_p_error(p, "a column name");
+			DL_TRY(dl_p_advance(p));
+			d.columns[d.arity] = MAELYS_DATALOG_COLUMN_ANY;
+			if (p->tok.kind == DL_TOK_COLON) {
+				DL_TRY(dl_p_advance(p));
+				DL_TRY(dl_p_type_name(p, &d.columns[d.arity]));
+			}
+			d.arity++;
+			if (p->tok.kind != DL_TOK_COMMA)
+				break;
+			DL_TRY(dl_p_advance(p));
+		}
+	}
+	DL_TRY(dl_p_expect(p, DL_TOK_RPAREN));
+	/* Souffle's qualifiers: representations change nothing here; the
+	 * others change semantics we do not offer.  A name followed by '('
+	 * is the next clause, not a qualifier. */
+	for (;;) {
+		const struct dl_token *nx;
+
+		if (p->tok.kind != DL_TOK_IDENT)
+			break;
+		DL_TRY(dl_p_peek(p, &nx));
+		if (nx->kind == DL_TOK_LPAREN)
+			break;
+		if (dl_tok_is(&p->tok, "btree") || dl_tok_is(&p->tok, "brie") ||
+		    dl_tok_is(&p->tok, "btree_delete")) {
+			DL_TRY(dl_p_advance(p));
+			continue;
+		}
+		if (dl_tok_is(&p->tok, "eqrel") || dl_tok_is(&p->tok, "inline") ||
+		    dl_tok_is(&p->tok, "no_inline") ||
+		    dl_tok_is(&p->tok, "magic") ||
+		    dl_tok_is(&p->tok, "no_magic") ||
+		    dl_tok_is(&p->tok, "overridable") ||
+		    dl_tok_is(&p->tok, "choice"))
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
+					  p->source_name, p->tok.pos,
+					  "unsupported qualifier '%.*s' after "
+					  ".decl",
+					  (int)p->tok.len, p->tok.text);
+		break;
+	}
+	if (dl_vec_reserve((void **)&p->ast->decls, &p->ast->cap_decls,
+			   p->ast->ndecls + 1, sizeof d) != 0)
+		return dl_p_nomem(p);
+	p->ast->decls[p->ast->ndecls++] = d;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_p_type(struct dl_parser *p)
+{
+	struct dl_ast_type t;
+
+	if (p->tok.kind != DL_TOK_IDENT)
+		return dl_p_error(p, "a type name after .type");
+	DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &t.name));
+	t.name_len = p->tok.len;
+	DL_TRY(dl_p_advance(p));
+	if (p->tok.kind != DL_TOK_SUBTYPE && p->tok.kind != DL_TOK_EQ)
+		return dl_p_error(p, "'<:' or '='");
+	DL_TRY(dl_p_advance(p));
+	DL_TRY(dl_p_type_name(p, &t.base));
+	if (p->tok.kind == DL_TOK_OTHER)
+		return dl_p_error(p, "a declaration (union, record and ADT "
+				     "types are not supported)");
+	if (dl_vec_reserve((void **)&p->ast->types, &p->ast->cap_types,
+			   p->ast->ntypes + 1, sizeof t) != 0)
+		return dl_p_nomem(p);
+	p->ast->types[p->ast->ntypes++] = t;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* (key=value, ...) after .input/.output: IO, filename, delimiter. */
+static maelys_datalog_status_t
+dl_p_io_params(struct dl_parser *p, struct dl_ast_directive *d)
+{
+	DL_TRY(dl_p_advance(p)); /* ( */
+	while (p->tok.kind != DL_TOK_RPAREN) {
+		struct dl_token key = p->tok;
+
+		if (key.kind != DL_TOK_IDENT)
+			return dl_p_error(p, "a parameter name");
+		DL_TRY(dl_p_advance(p));
+		DL_TRY(dl_p_expect(p, DL_TOK_EQ));
+		if (dl_tok_is(&key, "IO")) {
+			if (dl_tok_is(&p->tok, "stdout"))
+				d->to_stdout = true;
+			else if (!dl_tok_is(&p->tok, "file"))
+				return dl_p_error(p, "IO=file or IO=stdout");
+		} else if (dl_tok_is(&key, "filename") ||
+			   dl_tok_is(&key, "delimiter")) {
+			if (p->tok.kind != DL_TOK_STRING)
+				return dl_p_error(p, "a string");
+			if (key.text[0] == 'f')
+				d->filename = p->tok.text;
+			else
+				d->delimiter = p->tok.text;
+		} else {
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
+					  p->source_name, key.pos,
+					  "unsupported I/O parameter '%.*s' "
+					  "(IO, filename, delimiter)",
+					  (int)key.len, key.text);
+		}
+		DL_TRY(dl_p_advance(p));
+		if (p->tok.kind != DL_TOK_COMMA)
+			break;
+		DL_TRY(dl_p_advance(p));
+	}
+	return dl_p_expect(p, DL_TOK_RPAREN);
+}
+
+static maelys_datalog_status_t
+dl_p_io(struct dl_parser *p, maelys_datalog_directive_kind_t kind)
+{
+	for (;;) {
+		struct dl_ast_directive d;
+
+		memset(&d, 0, sizeof d);
+		d.kind = kind;
+		if (p->tok.kind != DL_TOK_IDENT)
+			return dl_p_error(p, "a relation name");
+		d.pos = p->tok.pos;
+		DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &d.name));
+		d.name_len = p->tok.len;
+		DL_TRY(dl_p_advance(p));
+		if (p->tok.kind == DL_TOK_LPAREN &&
+		    kind != MAELYS_DATALOG_DIRECTIVE_PRINTSIZE)
+			DL_TRY(dl_p_io_params(p, &d));
+		if (dl_vec_reserve((void **)&p->ast->directives,
+				   &p->ast->cap_directives,
+				   p->ast->ndirectives + 1, sizeof d) != 0)
+			return dl_p_nomem(p);
+		p->ast->directives[p->ast->ndirectives++] = d;
+		if (p->tok.kind != DL_TOK_COMMA)
+			return MAELYS_DATALOG_STATUS_OK;
+		DL_TRY(dl_p_advance(p));
+	}
+}
+
+static maelys_datalog_status_t
+dl_p_directive(struct dl_parser *p)
+{
+	struct dl_token d = p->tok;
+
+	DL_TRY(dl_p_advance(p));
+	if (d.len == 4 && memcmp(d.text, "decl", 4) == 0)
+		return dl_p_decl(p);
+	if (d.len == 4 && memcmp(d.text, "type", 4) == 0)
+		return dl_p_type(p);
+	if (d.len == 5 && memcmp(d.text, "input", 5) == 0)
+		return dl_p_io(p, MAELYS_DATALOG_DIRECTIVE_INPUT);
+	if (d.len == 6 && memcmp(d.text, "output", 6) == 0)
+		return dl_p_io(p, MAELYS_DATALOG_DIRECTIVE_OUTPUT);
+	if (d.len == 9 && memcmp(d.text, "printsize", 9) == 0)
+		return dl_p_io(p, MAELYS_DATALOG_DIRECTIVE_PRINTSIZE);
+	return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE, p->source_name,
+			  d.pos, "unsupported directive .%.*s", (int)d.len,
+			  d.text);
+}
+
+maelys_datalog_status_t
+dl_parse(struct dl_ast *ast, const char *src, size_t len, bool souffle,
+	 const char *source_name, maelys_datalog_diagnostic_t *diag)
+{
+	struct dl_parser p;
+
+	memset(ast, 0, sizeof *ast);
+	dl_arena_init(&ast->arena);
+	ast->souffle = souffle;
+	memset(&p, 0, sizeof p);
+	p.ast = ast;
+	p.source_name = source_name;
+	p.diag = diag;
+	dl_lexer_init(&p.lx, src, len, souffle, &ast->arena, source_name, diag);
+	DL_TRY(dl_p_advance(&p));
+	while (p.tok.kind != DL_TOK_EOF) {
+		if (p.tok.kind == DL_TOK_DIRECTIVE)
+			DL_TRY(dl_p_directive(&p));
+		else if (p.tok.kind == DL_TOK_IDENT)
+			DL_TRY(dl_p_clause(&p));
+		else
+			return dl_p_error(&p, "a clause or a directive");
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+void
+dl_ast_free(struct dl_ast *ast)
+{
+	dl_free(ast->clauses);
+	dl_free(ast->decls);
+	dl_free(ast->directives);
+	dl_free(ast->types);
+	dl_arena_free(&ast->arena);
+	memset(ast, 0, sizeof *ast);
+}

@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The planner: each rule becomes one join plan, or, when it is recursive,
+ * one plan per positive literal of its own stratum (semi-naive evaluation:
+ * that literal reads only the last iteration's new tuples, the recursive
+ * literals before it the older ones, those after it everything so far).
+ *
+ * Order: the delta literal first; then, repeatedly, every filter whose
+ * variables are bound (negations, comparisons, built-ins, X = t bindings),
+ * and the positive literal with the most bound columns (ties: the earlier
+ * one).  A literal with bound columns is probed through a hash index on
+ * exactly those columns, registered here on its predicate so that relations
+ * maintain it; all columns bound is a set lookup; none is a scan.
+ */
+#include "dl_plan.h"
+
+#include <string.h>
+
+struct dl_planner {
+	struct dl_program *prog;
+	const struct dl_rule *rule;
+	maelys_datalog_diagnostic_t *diag;
+	bool bound[DL_VARS_MAX];
+	bool placed[DL_BODY_MAX];
+	struct dl_op *ops;
+	uint32_t nops;
+	struct dl_plan *plan;
+};
+
+static maelys_datalog_status_t
+dl_plan_index(struct dl_planner *pl, uint32_t pred, uint32_t mask,
+	      struct dl_pos pos, uint32_t *out)
+{
+	struct dl_pred *p = &pl->prog->preds[pred];
+	uint32_t i;
+
+	for (i = 0; i < p->nindexes; i++) {
+		if (p->index_masks[i] == mask) {
+			*out = i;
+			return MAELYS_DATALOG_STATUS_OK;
+		}
+	}
+	if (p->nindexes == DL_INDEXES_MAX)
+		return dl_fail_at(pl->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  pl->prog->source_name, pos,
+				  "'%s' would need more than %d hash indexes",
+				  p->name, DL_INDEXES_MAX);
+	p->index_masks[p->nindexes] = mask;
+	*out = p->nindexes++;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static bool
+dl_term_bound(const struct dl_planner *pl, const struct dl_cterm *t)
+{
+	return t->kind == DL_CT_CONST ||
+	       (t->kind == DL_CT_VAR && pl->bound[t->v]);
+}
+
+static struct dl_op *
+dl_plan_new_op(struct dl_planner *pl, enum dl_op_kind kind,
+	       const struct dl_clit *l)
+{
+	struct dl_op *op = &pl->ops[pl->nops++];
+
+	memset(op, 0, sizeof *op);
+	op->kind = (uint8_t)kind;
+	op->pred = DL_NONE;
+	op->index = DL_NONE;
+	if (l != NULL)
+		op->pos = l->pos;
+	return op;
+}
+
+/* A positive atom: SCAN, PROBE or LOOKUP; binds its variables. */
+static maelys_datalog_status_t
+dl_plan_atom(struct dl_planner *pl, uint32_t i, enum dl_range range)
+{
+	const struct dl_clit *l = &pl->rule->body[i];
+	bool seen[DL_VARS_MAX];
+	struct dl_op *op;
+	uint32_t mask = 0, all, k;
+
+	all = l->nargs == 32 ? UINT32_MAX : (UINT32_C(1) << l->nargs) - 1;
+	/* the delta literal is scanned: its rows are a range, not a key */
+	if (range != DL_RANGE_DELTA) {
+		for (k = 0; k < l->nargs; k++)
+			if (dl_term_bound(pl, &l->args[k]))
+				mask |= UINT32_C(1) << k;
+	}
+	op = dl_plan_new_op(pl, mask == 0 ? DL_OP_SCAN
+			    : mask == all ? DL_OP_LOOKUP
+					  : DL_OP_PROBE,
+			    l);
+	op->pred = l->pred;
+	op->range = (uint8_t)range;
+	if (op->kind == DL_OP_PROBE) {
+		maelys_datalog_status_t st =
+			dl_plan_index(pl, l->pred, mask, l->pos, &op->index);
+
+		if (st != MAELYS_DATALOG_STATUS_OK)
+			return st;
+	}
+	memset(seen, 0, sizeof seen);
+	for (k = 0; k < l->nargs; k++) {
+		const struct dl_cterm *t = &l->args[k];
+		struct dl_out *o;
+
+		if ((mask >> k) & 1u) {
+			op->key[op->nkey++] = *t;
+			continue;
+		}
+		if (t->kind == DL_CT_ANON)
+			continue;
+		o = &op->out[op->nout++];
+		o->col = (uint8_t)k;
+		o->v = t->v;
+		if (t->kind == DL_CT_CONST)
+			o->action = DL_OUT_CHECK_CONST;
+		else if (pl->bound[t->v] || seen[t->v])
+			o->action = DL_OUT_CHECK_VAR;
+		else
+			o->action = DL_OUT_BIND;
+		if (t->kind == DL_CT_VAR)
+			seen[t->v] = true;
+	}
+	for (k = 0; k < l->nargs; k++)
+		if (l->args[k].kind == DL_CT_VAR)
+			pl->bound[l->args[k].v] = true;
+	pl->placed[i] = true;
+	if (pl->plan->nneed < DL_BODY_MAX) {
+		pl->plan->need_pred[pl->plan->nneed] = l->pred;
+		pl->plan->need_range[pl->plan->nneed] = (uint8_t)range;
+		pl->plan->nneed++;
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* A negated atom whose variables are bound. */
+static maelys_datalog_status_t
+dl_plan_absent(struct dl_planner *pl, uint32_t i)
+{
+	const struct dl_clit *l = &pl->rule->body[i];
+	struct dl_op *op;
+	uint32_t mask = 0, all, k;
+
+	all = (UINT32_C(1) << l->nargs) - 1;
+	for (k = 0; k < l->nargs; k++)
+		if (l->args[k].kind != DL_CT_ANON)
+			mask |= UINT32_C(1) << k;
+	op = dl_plan_new_op(pl, mask == all ? DL_OP_ABSENT
+			    : mask == 0   ? DL_OP_ABSENT_ANY
+					  : DL_OP_ABSENT_PROBE,
+			    l);
+	op->pred = l->pred;
+	op->range = DL_RANGE_ALL;
+	if (op->kind == DL_OP_ABSENT_PROBE) {
+		maelys_datalog_status_t st =
+			dl_plan_index(pl, l->pred, mask, l->pos, &op->index);
+
+		if (st != MAELYS_DATALOG_STATUS_OK)
+			return st;
+	}
+	for (k = 0; k < l->nargs; k++)
+		if ((mask >> k) & 1u)
+			op->key[op->nkey++] = l->args[k];
+	pl->placed[i] = true;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* Places every filter that is ready; returns whether it placed any. */
+static maelys_datalog_status_t
+dl_plan_filters(struct dl_planner *pl, bool *progress)
+{
+	const struct dl_rule *r = pl->rule;
+	uint32_t i, k;
+
+	*progress = false;
+	for (i = 0; i < r->nbody; i++) {
+		const struct dl_clit *l = &r->body[i];
+		bool ready = true;
+
+		if (pl->placed[i] || (l->kind == DL_LIT_ATOM && !l->negated))
+			continue;
+		if (l->kind == DL_LIT_CMP && !l->negated &&
+		    l->op == DL_CMP_EQ) {
+			bool a = dl_term_bound(pl, &l->args[0]);
+			bool b = dl_term_bound(pl, &l->args[1]);
+
+			if (a != b) {
+				struct dl_op *op =
+					dl_plan_new_op(pl, DL_OP_BIND, l);
+				const struct dl_cterm *src =
+					a ? &l->args[0] : &l->args[1];
+				const struct dl_cterm *dst =
+					a ? &l->args[1] : &l->args[0];
+
+				op->key[0] = *src;
+				op->var = dst->v;
+				pl->bound[dst->v] = true;
+				pl->placed[i] = true;
+				*progress = true;
+				continue;
+			}
+		}
+		for (k = 0; k < l->nargs; k++)
+			if (l->args[k].kind == DL_CT_VAR &&
+			    !pl->bound[l->args[k].v])
+				ready = false;
+		if (!ready)
+			continue;
+		if (l->kind == DL_LIT_ATOM) {
+			maelys_datalog_status_t st = dl_plan_absent(pl, i);
+
+			if (st != MAELYS_DATALOG_STATUS_OK)
+				return st;
+		} else {
+			struct dl_op *op = dl_plan_new_op(
+				pl, l->kind == DL_LIT_CMP ? DL_OP_CMP
+							  : DL_OP_CALL,
+				l);
+
+			op->key[0] = l->args[0];
+			op->key[1] = l->args[1];
+			op->nkey = 2;
+			op->cmp = (uint8_t)l->op;
+			op->builtin = (uint8_t)l->builtin;
+			op->negated = l->negated;
+			op->regex = l->regex;
+			pl->placed[i] = true;
+		}
+		*progress = true;
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static bool
+dl_lit_recursive(const struct dl_program *prog, const struct dl_rule *r,
+		 const struct dl_clit *l)
+{
+	return l->kind == DL_LIT_ATOM && !l->negated &&
+	       prog->preds[l->pred].stratum == prog->preds[r->head_pred].stratum;
+}
+
+static enum dl_range
+dl_plan_range(const struct dl_planner *pl, uint32_t i, uint32_t delta)
+{
+	if (!dl_lit_recursive(pl->prog, pl->rule, &pl->rule->body[i]))
+		return DL_RANGE_ALL;
+	if (i == delta)
+		return DL_RANGE_DELTA;
+	return i < delta ? DL_RANGE_OLD : DL_RANGE_FULL;
+}
+
+static maelys_datalog_status_t
+dl_plan_one(struct dl_program *prog, const struct dl_rule *r, uint32_t delta,
+	    struct dl_plan *plan, maelys_datalog_diagnostic_t *diag)
+{
+	struct dl_planner pl;
+	maelys_datalog_status_t st;
+	bool progress;
+	uint32_t i, k;
+	struct dl_op *emit;
+
+	memset(&pl, 0, sizeof pl);
+	pl.prog = prog;
+	pl.rule = r;
+	pl.diag = diag;
+	pl.plan = plan;
+	memset(plan, 0, sizeof *plan);
+	/* one op per literal, plus the emit */
+	plan->ops = dl_calloc(r->nbody + 1, sizeof *plan->ops);
+	if (plan->ops == NULL)
+		return dl_fail(diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+			       "out of memory while planning");
+	pl.ops = plan->ops;
+	if (delta != DL_NONE &&
+	    (st = dl_plan_atom(&pl, delta, DL_RANGE_DELTA)) !=
+		    MAELYS_DATALOG_STATUS_OK)
+		return st;
+	for (;;) {
+		uint32_t best = DL_NONE, best_score = 0;
+
+		if ((st = dl_plan_filters(&pl, &progress)) !=
+		    MAELYS_DATALOG_STATUS_OK)
+			return st;
+		for (i = 0; i < r->nbody; i++) {
+			const struct dl_clit *l = &r->body[i];
+			uint32_t score = 1;
+
+			if (pl.placed[i] || l->kind != DL_LIT_ATOM || l->negated)
+				continue;
+			for (k = 0; k < l->nargs; k++)
+				if (dl_term_bound(&pl, &l->args[k]))
+					score++;
+			if (best == DL_NONE || score > best_score) {
+				best = i;
+				best_score = score;
+			}
+		}
+		if (best == DL_NONE)
+			break;
+		if ((st = dl_plan_atom(&pl, best, dl_plan_range(&pl, best, delta))) !=
+		    MAELYS_DATALOG_STATUS_OK)
+			return st;
+	}
+	for (i = 0; i < r->nbody; i++) {
+		if (!pl.placed[i])
+			/* the checker's safety analysis makes this unreachable */
+			return dl_fail_at(diag, MAELYS_DATALOG_STATUS_UNSAFE,
+					  prog->source_name, r->body[i].pos,
+					  "literal cannot be ordered: a variable "
+					  "is never bound");
+	}
+	emit = dl_plan_new_op(&pl, DL_OP_EMIT, NULL);
+	emit->pos = r->pos;
+	emit->pred = r->head_pred;
+	emit->nkey = (uint8_t)prog->preds[r->head_pred].arity;
+	for (k = 0; k < emit->nkey; k++)
+		emit->key[k] = r->head[k];
+	plan->nops = pl.nops;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+void
+dl_plan_free_rule(struct dl_rule *rule)
+{
+	uint32_t i;
+
+	if (rule->plans == NULL)
+		return;
+	for (i = 0; i < rule->nplans; i++)
+		dl_free(rule->plans[i].ops);
+	dl_free(rule->plans);
+	rule->plans = NULL;
+	rule->nplans = 0;
+}
+
+maelys_datalog_status_t
+dl_plan_program(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
+{
+	size_t r;
+	uint32_t i;
+
+	for (r = 0; r < prog->nrules; r++) {
+		struct dl_rule *rule = &prog->rules[r];
+		uint32_t n = 0;
+
+		if (rule->recursive) {
+			for (i = 0; i < rule->nbody; i++)
+				if (dl_lit_recursive(prog, rule, &rule->body[i]))
+					n++;
+		} else {
+			n = 1;
+		}
+		rule->plans = dl_calloc(n, sizeof *rule->plans);
+		if (rule->plans == NULL)
+			return dl_fail(diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+				       "out of memory while planning");
+		if (!rule->recursive) {
+			maelys_datalog_status_t st;
+
+			rule->nplans = 1;
+			st = dl_plan_one(prog, rule, DL_NONE, &rule->plans[0],
+					 diag);
+			if (st != MAELYS_DATALOG_STATUS_OK)
+				return st;
+			continue;
+		}
+		for (i = 0; i < rule->nbody; i++) {
+			maelys_datalog_status_t st;
+
+			if (!dl_lit_recursive(prog, rule, &rule->body[i]))
+				continue;
+			st = dl_plan_one(prog, rule, i,
+					 &rule->plans[rule->nplans++], diag);
+			if (st != MAELYS_DATALOG_STATUS_OK)
+				return st;
+		}
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Stratification: the predicate graph (head -> body predicate, marked when
+ * negated) split into strongly connected components with Tarjan's algorithm
+ * (iterative: a policy's graph can be deep).  Tarjan emits a component after
+ * every component it depends on, which is the evaluation order.  A negated
+ * edge inside a component is recursion through negation: refused, naming the
+ * cycle.  Each component is a stratum; a stratum that depends on input facts
+ * (EDB or .input predicates), directly or through a lower stratum, is
+ * "runtime" and evaluated at every solve; the others once per session.
+ */
+#include "dl_program.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct dl_edge {
+	uint32_t to;
+	bool negated;
+	uint32_t rule, lit; /* where the edge comes from, for diagnostics */
+};
+
+struct dl_graph {
+	uint32_t *first; /* npreds + 1 offsets into edges */
+	struct dl_edge *edges;
+	size_t nedges;
+};
+
+static int
+dl_graph_build(const struct dl_program *prog, struct dl_graph *g)
+{
+	size_t n = prog->npreds, r, i, total = 0;
+	uint32_t *fill;
+
+	g->first = dl_calloc(n + 1, sizeof *g->first);
+	if (g->first == NULL)
+		return -1;
+	for (r = 0; r < prog->nrules; r++) {
+		const struct dl_rule *rule = &prog->rules[r];
+
+		for (i = 0; i < rule->nbody; i++)
+			if (rule->body[i].kind == DL_LIT_ATOM) {
+				g->first[rule->head_pred + 1]++;
+				total++;
+			}
+	}
+	for (i = 0; i < n; i++)
+		g->first[i + 1] += g->first[i];
+	g->edges = dl_calloc(total, sizeof *g->edges);
+	fill = dl_calloc(n, sizeof *fill);
+	if (g->edges == NULL || fill == NULL) {
+		dl_free(fill);
+		return -1;
+	}
+	g->nedges = total;
+	for (r = 0; r < prog->nrules; r++) {
+		const struct dl_rule *rule = &prog->rules[r];
+
+		for (i = 0; i < rule->nbody; i++) {
+			const struct dl_clit *l = &rule->body[i];
+			struct dl_edge *e;
+
+			if (l->kind != DL_LIT_ATOM)
+				continue;
+			e = &g->edges[g->first[rule->head_pred] +
+				      fill[rule->head_pred]++];
+			e->to = l->pred;
+			e->negated = l->negated;
+			e->rule = (uint32_t)r;
+			e->lit = (uint32_t)i;
+		}
+	}
+	dl_free(fill);
+	return 0;
+}
+
+static void
+dl_graph_free(struct dl_graph *g)
+{
+	dl_free(g->first);
+	dl_free(g->edges);
+}
+
+/* Tarjan's SCC, iterative.  scc[v] = component number; components are
+ * numbered in emission order (dependencies first).  Returns the count, or
+ * -1 on no memory. */
+static long
+dl_tarjan(const struct dl_graph *g, size_t n, uint32_t *scc)
+{
+	uint32_t *index = dl_alloc((n + 1) * sizeof *index);
+	uint32_t *low = dl_alloc((n + 1) * sizeof *low);
+	uint32_t *stack = dl_alloc((n + 1) * sizeof *stack);
+	uint32_t *call = dl_alloc((n + 1) * sizeof *call); /* node */
+	uint32_t *iter = dl_alloc((n + 1) * sizeof *iter); /* next edge */
+	bool *on = dl_calloc(n + 1, sizeof *on);
+	uint32_t next_index = 0, sp = 0, cp, ncomp = 0;
+	size_t v0;
+	long result = -1;
+
+	if (index == NULL || low == NULL || stack == NULL || call == NULL ||
+	    iter == NULL || on == NULL)
+		goto out;
+	for (v0 = 0; v0 < n; v0++)
+		index[v0] = DL_NONE;
+	for (v0 = 0; v0 < n; v0++) {
+		if (index[v0] != DL_NONE)
+			continue;
+		cp = 0;
+		call[cp] = (uint32_t)v0;
+		iter[cp] = g->first[v0];
+		cp++;
+		index[v0] = low[v0] = next_index++;
+		stack[sp++] = (uint32_t)v0;
+		on[v0] = true;
+		while (cp > 0) {
+			uint32_t v = call[cp - 1];
+
+			if (iter[cp - 1] < g->first[v + 1]) {
+				uint32_t w = g->edges[iter[cp - 1]++].to;
+
+				if (index[w] == DL_NONE) {
+					index[w] = low[w] = next_index++;
+					stack[sp++] = w;
+					on[w] = true;
+					call[cp] = w;
+					iter[cp] = g->first[w];
+					cp++;
+				} else if (on[w] && index[w] < low[v]) {
+					low[v] = index[w];
+				}
+				continue;
+			}
+			/* v is finished */
+			if (low[v] == index[v]) {
+				uint32_t w;
+
+				do {
+					w = stack[--sp];
+					on[w] = false;
+					scc[w] = ncomp;
+				} while (w != v);
+				ncomp++;
+			}
+			cp--;
+			if (cp > 0) {
+				uint32_t u = call[cp - 1];
+
+				if (low[v] < low[u])
+					low[u] = low[v];
+			}
+		}
+	}
+	result = (long)ncomp;
+out:
+	dl_free(index);
+	dl_free(low);
+	dl_free(stack);
+	dl_free(call);
+	dl_free(iter);
+	dl_free(on);
+	return result;
+}
+
+/* "a -> not b -> c -> a": the shortest way from `from` back to `to` inside
+ * their component, after the negated edge to -> from. */
+static void
+dl_name_cycle(const struct dl_program *prog, const struct dl_graph *g,
+	      const uint32_t *scc, uint32_t to, uint32_t from, char *buf,
+	      size_t len)
+{
+	size_t n = prog->npreds, head = 0, tail = 0, off;
+	uint32_t *parent = dl_alloc(n * sizeof *parent);
+	uint32_t *queue = dl_alloc(n * sizeof *queue);
+	uint32_t path[64], npath = 0, v;
+	int w;
+
+	w = snprintf(buf, len, "%s -> not %s", prog->preds[to].name,
+		     prog->preds[from].name);
+	off = w < 0 ? 0 : (size_t)w;
+	if (parent == NULL || queue == NULL)
+		goto out;
+	for (v = 0; v < n; v++)
+		parent[v] = DL_NONE;
+	parent[from] = from;
+	queue[tail++] = from;
+	while (head < tail && parent[to] == DL_NONE) {
+		uint32_t u = queue[head++], e;
+
+		for (e = g->first[u]; e < g->first[u + 1]; e++) {
+			uint32_t x = g->edges[e].to;
+
+			if (scc[x] != scc[from] || parent[x] != DL_NONE)
+				continue;
+			parent[x] = u;
+			queue[tail++] = x;
+		}
+	}
+	if (parent[to] == DL_NONE)
+		goto out;
+	for (v = to; v != from && npath < 64; v = parent[v])
+		path[npath++] = v;
+	while (npath > 0 && off < len) {
+		v = path[--npath];
+		w = snprintf(buf + off, len - off, " -> %s",
+			     prog->preds[v].name);
+		if (w < 0)
+			break;
+		off += (size_t)w;
+	}
+out:
+	dl_free(parent);
+	dl_free(queue);
+}
+
+maelys_datalog_status_t
+dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
+{
+	struct dl_graph g = {NULL, NULL, 0};
+	uint32_t *scc = NULL, *npreds = NULL, *nrules = NULL;
+	size_t i, r, k;
+	long ncomp;
+	maelys_datalog_status_t st = MAELYS_DATALOG_STATUS_NO_MEMORY;
+
+	scc = dl_calloc(prog->npreds + 1, sizeof *scc);
+	if (scc == NULL || dl_graph_build(prog, &g) != 0)
+		goto nomem;
+	ncomp = dl_tarjan(&g, prog->npreds, scc);
+	if (ncomp < 0)
+		goto nomem;
+	for (r = 0; r < prog->nrules; r++) {
+		const struct dl_rule *rule = &prog->rules[r];
+
+		for (i = 0; i < rule->nbody; i++) {
+			const struct dl_clit *l = &rule->body[i];
+			char cycle[400];
+
+			if (l->kind != DL_LIT_ATOM || !l->negated ||
+			    scc[l->pred] != scc[rule->head_pred])
+				continue;
+			dl_name_cycle(prog, &g, scc, rule->head_pred, l->pred,
+				      cycle, sizeof cycle);
+			st = dl_fail_at(diag,
+					MAELYS_DATALOG_STATUS_NEGATION_CYCLE,
+					prog->source_name, l->pos,
+					"recursion through negation: %s",
+					cycle);
+			goto out;
+		}
+	}
+	prog->strata = dl_calloc((size_t)ncomp + 1, sizeof *prog->strata);
+	npreds = dl_calloc((size_t)ncomp + 1, sizeof *npreds);
+	nrules = dl_calloc((size_t)ncomp + 1, sizeof *nrules);
+	if (prog->strata == NULL || npreds == NULL || nrules == NULL)
+		goto nomem;
+	prog->nstrata = (size_t)ncomp;
+	for (i = 0; i < prog->npreds; i++) {
+		prog->preds[i].stratum = scc[i];
+		npreds[scc[i]]++;
+	}
+	for (r = 0; r < prog->nrules; r++)
+		nrules[scc[prog->rules[r].head_pred]]++;
+	for (k = 0; k < prog->nstrata; k++) {
+		struct dl_stratum *s = &prog->strata[k];
+
+		s->preds = dl_calloc(npreds[k], sizeof *s->preds);
+		s->rules = dl_calloc(nrules[k], sizeof *s->rules);
+		if (s->preds == NULL || s->rules == NULL)
+			goto nomem;
+		s->recursive = npreds[k] > 1;
+	}
+	for (i = 0; i < prog->npreds; i++) {
+		struct dl_stratum *s = &prog->strata[scc[i]];
+
+		s->preds[s->npreds++] = (uint32_t)i;
+		if ((prog->preds[i].role & (MAELYS_DATALOG_PREDICATE_EDB |
+					    DL_ROLE_INPUT)) != 0)
+			s->runtime = true;
+	}
+	for (r = 0; r < prog->nrules; r++) {
+		struct dl_rule *rule = &prog->rules[r];
+		struct dl_stratum *s = &prog->strata[scc[rule->head_pred]];
+
+		s->rules[s->nrules++] = (uint32_t)r;
+		for (i = 0; i < rule->nbody; i++) {
+			const struct dl_clit *l = &rule->body[i];
+
+			if (l->kind == DL_LIT_ATOM && !l->negated &&
+			    scc[l->pred] == scc[rule->head_pred]) {
+				rule->recursive = true;
+				s->recursive = true;
+			}
+		}
+	}
+	/* strata come dependencies first, so one pass settles "runtime" */
+	for (k = 0; k < prog->nstrata; k++) {
+		struct dl_stratum *s = &prog->strata[k];
+
+		for (r = 0; r < s->nrules && !s->runtime; r++) {
+			const struct dl_rule *rule = &prog->rules[s->rules[r]];
+
+			for (i = 0; i < rule->nbody; i++) {
+				const struct dl_clit *l = &rule->body[i];
+
+				if (l->kind == DL_LIT_ATOM &&
+				    prog->strata[scc[l->pred]].runtime)
+					s->runtime = true;
+			}
+		}
+		for (i = 0; i < s->npreds; i++)
+			prog->preds[s->preds[i]].runtime = s->runtime;
+	}
+	st = MAELYS_DATALOG_STATUS_OK;
+	goto out;
+nomem:
+	st = dl_fail(diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+		     "out of memory while stratifying the policy");
+out:
+	dl_free(npreds);
+	dl_free(nrules);
+	dl_free(scc);
+	dl_graph_free(&g);
+	return st;
+}
