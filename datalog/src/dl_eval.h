@@ -12,6 +12,9 @@
 #include "dl_program.h"
 #include "dl_relation.h"
 
+/* Head tuples inserted together (see dl_flush in eval.c). */
+#define DL_EMIT_BATCH 128
+
 struct dl_eval {
 	const struct dl_program *prog;
 	struct dl_rel **rels; /* by predicate */
@@ -22,6 +25,11 @@ struct dl_eval {
 	uint64_t tuples, tuples_max;         /* derived so far / budget */
 	uint64_t iterations, iterations_max; /* semi-naive iterations */
 	maelys_datalog_diagnostic_t *diag;
+	/* head tuples emitted by the running plan, not yet inserted */
+	const struct dl_op *pending_op;
+	uint32_t npending;
+	uint32_t pending_hash[DL_EMIT_BATCH];
+	uint32_t pending[DL_EMIT_BATCH * MAELYS_DATALOG_MAX_ARITY];
 };
 
 /* Evaluates every stratum whose `runtime` flag equals `runtime`, in order.

@@ -38,11 +38,19 @@ struct dl_membudget {
 	size_t limit;
 };
 
+/* Hash tables store a 32-bit hash beside each entry: a probe compares rows
+ * only when the hashes agree, and growing never rehashes a tuple. */
+struct dl_index_slot {
+	uint32_t hash;
+	uint32_t head; /* first row of the key, + 1; 0 = empty slot */
+	uint32_t tail; /* last row of the key */
+};
+
 struct dl_index {
 	uint32_t mask;
 	uint32_t ncols;
 	uint8_t cols[MAELYS_DATALOG_MAX_ARITY];
-	uint32_t *slots; /* pairs: first row, last row; DL_ROW_NONE = empty */
+	struct dl_index_slot *slots;
 	size_t nslots, used;
 	uint32_t *next[DL_MAX_BLOCKS]; /* per row: the next row of its key */
 };
@@ -55,8 +63,8 @@ struct dl_rel {
 	uint32_t db, de;
 	uint32_t nblocks;
 	uint32_t *blocks[DL_MAX_BLOCKS];
-	uint32_t *set; /* row ids; DL_ROW_NONE = empty */
-	size_t set_slots;
+	uint64_t *set; /* hash << 32 | (row + 1); 0 = empty */
+	size_t set_slots, set_used;
 	struct dl_index *idx;
 	uint32_t nidx;
 	size_t bytes; /* accounted in the membudget */
@@ -98,8 +106,11 @@ dl_rel_row(const struct dl_rel *r, uint32_t row)
 /* Inserts a tuple (arity values).  Returns enum dl_rel_result. */
 int dl_rel_insert(struct dl_rel *r, const uint32_t *tuple,
 		  struct dl_membudget *mb);
+/* The same with the tuple's dl_tuple_hash already computed. */
+int dl_rel_insert_hashed(struct dl_rel *r, const uint32_t *tuple, uint32_t h,
+			 struct dl_membudget *mb);
 
-static inline uint64_t
+static inline uint32_t
 dl_tuple_hash(const uint32_t *t, uint32_t n)
 {
 	uint64_t h = DL_HASH_SEED;
@@ -107,7 +118,19 @@ dl_tuple_hash(const uint32_t *t, uint32_t n)
 
 	for (i = 0; i < n; i++)
 		h = dl_hash_step(h, t[i]);
-	return dl_hash_finish(h);
+	h = dl_hash_finish(h);
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static inline bool
+dl_tuple_eq(const uint32_t *a, const uint32_t *b, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
 }
 
 /* The row holding `tuple`, or DL_ROW_NONE. */
@@ -115,20 +138,24 @@ static inline uint32_t
 dl_rel_find(const struct dl_rel *r, const uint32_t *tuple)
 {
 	size_t mask, pos;
+	uint32_t h;
 
 	if (r->arity == 0)
 		return r->count > 0 ? 0 : DL_ROW_NONE;
 	if (r->set_slots == 0)
 		return DL_ROW_NONE;
+	h = dl_tuple_hash(tuple, r->arity);
 	mask = r->set_slots - 1;
-	for (pos = (size_t)dl_tuple_hash(tuple, r->arity) & mask;;
-	     pos = (pos + 1) & mask) {
-		uint32_t row = r->set[pos];
+	for (pos = (size_t)h & mask;; pos = (pos + 1) & mask) {
+		uint64_t e = r->set[pos];
+		uint32_t row;
 
-		if (row == DL_ROW_NONE)
+		if (e == 0)
 			return DL_ROW_NONE;
-		if (memcmp(dl_rel_row(r, row), tuple,
-			   r->arity * sizeof *tuple) == 0)
+		if ((uint32_t)(e >> 32) != h)
+			continue;
+		row = (uint32_t)e - 1;
+		if (dl_tuple_eq(dl_rel_row(r, row), tuple, r->arity))
 			return row;
 	}
 }
@@ -139,25 +166,48 @@ dl_index_first(const struct dl_rel *r, uint32_t i, const uint32_t *key)
 {
 	const struct dl_index *x = &r->idx[i];
 	size_t mask, pos;
-	uint32_t k;
+	uint32_t k, h;
 
 	if (x->nslots == 0)
 		return DL_ROW_NONE;
+	h = dl_tuple_hash(key, x->ncols);
 	mask = x->nslots - 1;
-	for (pos = (size_t)dl_tuple_hash(key, x->ncols) & mask;;
-	     pos = (pos + 1) & mask) {
-		uint32_t head = x->slots[2 * pos];
+	for (pos = (size_t)h & mask;; pos = (pos + 1) & mask) {
+		const struct dl_index_slot *s = &x->slots[pos];
 		const uint32_t *row;
 
-		if (head == DL_ROW_NONE)
+		if (s->head == 0)
 			return DL_ROW_NONE;
-		row = dl_rel_row(r, head);
+		if (s->hash != h)
+			continue;
+		row = dl_rel_row(r, s->head - 1);
 		for (k = 0; k < x->ncols; k++)
 			if (row[x->cols[k]] != key[k])
 				break;
 		if (k == x->ncols)
-			return head;
+			return s->head - 1;
 	}
+}
+
+/* Hints for batched inserts: bring the set slot a tuple hashes to, then the
+ * row that slot names, into the cache before the insert needs them. */
+static inline void
+dl_rel_prefetch_slot(const struct dl_rel *r, uint32_t h)
+{
+	if (r->set_slots > 0)
+		__builtin_prefetch(&r->set[(size_t)h & (r->set_slots - 1)]);
+}
+
+static inline void
+dl_rel_prefetch_row(const struct dl_rel *r, uint32_t h)
+{
+	uint64_t e;
+
+	if (r->set_slots == 0)
+		return;
+	e = r->set[(size_t)h & (r->set_slots - 1)];
+	if (e != 0 && (uint32_t)(e >> 32) == h)
+		__builtin_prefetch(dl_rel_row(r, (uint32_t)e - 1));
 }
 
 static inline uint32_t

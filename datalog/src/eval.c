@@ -85,27 +85,63 @@ dl_eval_insert_failed(struct dl_eval *ev, int rc, const struct dl_pred *p)
 		       "out of memory while adding to '%s'", p->name);
 }
 
+/* Inserts the tuples a plan has emitted so far.  Each insert is a random
+ * access into a large table; prefetching every slot of the batch first,
+ * then every row a slot points at, lets those misses overlap instead of
+ * following one another. */
+static maelys_datalog_status_t
+dl_flush(struct dl_eval *ev)
+{
+	struct dl_rel *r;
+	const struct dl_op *op = ev->pending_op;
+	uint32_t i, n = ev->npending, arity;
+
+	if (n == 0)
+		return MAELYS_DATALOG_STATUS_OK;
+	ev->npending = 0;
+	r = ev->rels[op->pred];
+	arity = r->arity;
+	for (i = 0; i < n; i++)
+		dl_rel_prefetch_row(r, ev->pending_hash[i]);
+	for (i = 0; i < n; i++) {
+		int rc = dl_rel_insert_hashed(r, &ev->pending[i * arity],
+					      ev->pending_hash[i], ev->mb);
+
+		if (rc == DL_REL_DUPLICATE)
+			continue;
+		if (rc < 0)
+			return dl_eval_insert_failed(ev, rc,
+						     &ev->prog->preds[op->pred]);
+		if (++ev->tuples > ev->tuples_max)
+			return dl_fail_at(
+				ev->diag, MAELYS_DATALOG_STATUS_BUDGET_TUPLES,
+				ev->prog->source_name, op->pos,
+				"derived more than %llu tuples "
+				"(MAELYS_DATALOG_BUDGET_TUPLES) in the rule for "
+				"'%s'",
+				(unsigned long long)ev->tuples_max,
+				ev->prog->preds[op->pred].name);
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* Emitting queues the head tuple; the plan's relation reads never reach
+ * the rows a plan derives (semi-naive ranges end at the iteration's start),
+ * so inserting them a batch later changes nothing but the speed. */
 static maelys_datalog_status_t
 dl_emit(struct dl_eval *ev, const struct dl_op *op)
 {
-	uint32_t tuple[MAELYS_DATALOG_MAX_ARITY], k;
-	int rc;
+	const struct dl_rel *r = ev->rels[op->pred];
+	uint32_t *t = &ev->pending[ev->npending * op->nkey], k, h;
 
 	for (k = 0; k < op->nkey; k++)
-		tuple[k] = dl_term_value(ev, &op->key[k]);
-	rc = dl_rel_insert(ev->rels[op->pred], tuple, ev->mb);
-	if (rc == DL_REL_DUPLICATE)
-		return MAELYS_DATALOG_STATUS_OK;
-	if (rc < 0)
-		return dl_eval_insert_failed(ev, rc, &ev->prog->preds[op->pred]);
-	if (++ev->tuples > ev->tuples_max)
-		return dl_fail_at(ev->diag, MAELYS_DATALOG_STATUS_BUDGET_TUPLES,
-				  ev->prog->source_name, op->pos,
-				  "derived more than %llu tuples "
-				  "(MAELYS_DATALOG_BUDGET_TUPLES) in the rule "
-				  "for '%s'",
-				  (unsigned long long)ev->tuples_max,
-				  ev->prog->preds[op->pred].name);
+		t[k] = dl_term_value(ev, &op->key[k]);
+	h = dl_tuple_hash(t, op->nkey);
+	dl_rel_prefetch_slot(r, h);
+	ev->pending_hash[ev->npending++] = h;
+	ev->pending_op = op;
+	if (ev->npending == DL_EMIT_BATCH)
+		return dl_flush(ev);
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
@@ -260,6 +296,7 @@ dl_run(struct dl_eval *ev, const struct dl_op *op)
 static maelys_datalog_status_t
 dl_run_plan(struct dl_eval *ev, const struct dl_plan *plan)
 {
+	maelys_datalog_status_t st;
 	uint32_t i, lo, hi;
 
 	/* a plan over an empty relation derives nothing: skip it at once,
@@ -270,7 +307,12 @@ dl_run_plan(struct dl_eval *ev, const struct dl_plan *plan)
 		if (lo >= hi)
 			return MAELYS_DATALOG_STATUS_OK;
 	}
-	return dl_run(ev, plan->ops);
+	st = dl_run(ev, plan->ops);
+	if (st != MAELYS_DATALOG_STATUS_OK) {
+		ev->npending = 0;
+		return st;
+	}
+	return dl_flush(ev);
 }
 
 static maelys_datalog_status_t

@@ -15,22 +15,30 @@ dl_block_rows(uint32_t b)
 	return (size_t)1 << (b + DL_BLOCK0_SHIFT);
 }
 
-/* Allocates `bytes` under the budget; NULL with *over set when the budget
- * would be exceeded. */
+/* Allocates `bytes` under the budget (zeroed when `zero`: large zeroed
+ * blocks come from the kernel untouched, so a sparse table costs no time);
+ * NULL with *over set when the budget would be exceeded. */
 static void *
-dl_rel_alloc(struct dl_membudget *mb, size_t bytes, bool *over)
+dl_rel_alloc_z(struct dl_membudget *mb, size_t bytes, bool zero, bool *over)
 {
 	void *p;
 
 	*over = false;
-	if (mb != NULL && bytes > mb->limit - (mb->used < mb->limit ? mb->used : mb->limit)) {
+	if (mb != NULL &&
+	    bytes > mb->limit - (mb->used < mb->limit ? mb->used : mb->limit)) {
 		*over = true;
 		return NULL;
 	}
-	p = dl_alloc(bytes);
+	p = zero ? dl_calloc(1, bytes) : dl_alloc(bytes);
 	if (p != NULL && mb != NULL)
 		mb->used += bytes;
 	return p;
+}
+
+static void *
+dl_rel_alloc(struct dl_membudget *mb, size_t bytes, bool *over)
+{
+	return dl_rel_alloc_z(mb, bytes, false, over);
 }
 
 static void
@@ -71,13 +79,13 @@ dl_rel_init(struct dl_rel *r, uint32_t arity, const uint32_t *masks,
 static size_t
 dl_set_bytes(size_t slots)
 {
-	return slots * sizeof(uint32_t);
+	return slots * sizeof(uint64_t);
 }
 
 static size_t
 dl_index_bytes(size_t slots)
 {
-	return slots * 2 * sizeof(uint32_t);
+	return slots * sizeof(struct dl_index_slot);
 }
 
 void
@@ -145,14 +153,15 @@ dl_rel_clear(struct dl_rel *r, bool shrink, struct dl_membudget *mb)
 			}
 		}
 	}
+	r->set_used = 0;
 	if (r->set != NULL)
-		memset(r->set, 0xff, dl_set_bytes(r->set_slots));
+		memset(r->set, 0, dl_set_bytes(r->set_slots));
 	for (i = 0; i < r->nidx; i++) {
 		struct dl_index *x = &r->idx[i];
 
 		x->used = 0;
 		if (x->slots != NULL)
-			memset(x->slots, 0xff, dl_index_bytes(x->nslots));
+			memset(x->slots, 0, dl_index_bytes(x->nslots));
 	}
 }
 
@@ -207,24 +216,34 @@ dl_rel_reserve_row(struct dl_rel *r, struct dl_membudget *mb)
 	return 0;
 }
 
+/* Tables are kept at most 3/4 full: with the hash in every slot a probe
+ * past a foreign entry costs a comparison of two integers, not a row. */
+static bool
+dl_table_full(size_t used, size_t slots)
+{
+	return used + 1 > slots - slots / 4;
+}
+
 static int
 dl_set_grow(struct dl_rel *r, struct dl_membudget *mb)
 {
-	size_t n = r->set_slots == 0 ? 16 : r->set_slots * 2, mask = n - 1;
-	uint32_t *set, row;
+	size_t n = r->set_slots == 0 ? 16 : r->set_slots * 2, mask = n - 1, i;
+	uint64_t *set;
 	bool over;
 
-	set = dl_rel_alloc(mb, dl_set_bytes(n), &over);
+	set = dl_rel_alloc_z(mb, dl_set_bytes(n), true, &over);
 	if (set == NULL)
 		return dl_fail_code(over);
-	memset(set, 0xff, dl_set_bytes(n));
-	for (row = 0; row < r->count; row++) {
-		size_t pos = (size_t)dl_tuple_hash(dl_rel_row(r, row), r->arity) &
-			     mask;
+	for (i = 0; i < r->set_slots; i++) {
+		uint64_t e = r->set[i];
+		size_t pos;
 
-		while (set[pos] != DL_ROW_NONE)
-			pos = (pos + 1) & mask;
-		set[pos] = row;
+		if (e == 0)
+			continue;
+		for (pos = (size_t)(e >> 32) & mask; set[pos] != 0;
+		     pos = (pos + 1) & mask)
+			;
+		set[pos] = e;
 	}
 	dl_rel_release(mb, r->set, dl_set_bytes(r->set_slots));
 	r->set = set;
@@ -232,41 +251,37 @@ dl_set_grow(struct dl_rel *r, struct dl_membudget *mb)
 	return 0;
 }
 
-static uint64_t
+static uint32_t
 dl_index_row_hash(const struct dl_rel *r, const struct dl_index *x,
 		  uint32_t row)
 {
 	const uint32_t *t = dl_rel_row(r, row);
-	uint64_t h = DL_HASH_SEED;
-	uint32_t k;
+	uint32_t key[MAELYS_DATALOG_MAX_ARITY], k;
 
 	for (k = 0; k < x->ncols; k++)
-		h = dl_hash_step(h, t[x->cols[k]]);
-	return dl_hash_finish(h);
+		key[k] = t[x->cols[k]];
+	return dl_tuple_hash(key, x->ncols);
 }
 
 static int
-dl_index_grow(struct dl_rel *r, struct dl_index *x, struct dl_membudget *mb)
+dl_index_grow(struct dl_index *x, struct dl_membudget *mb)
 {
 	size_t n = x->nslots == 0 ? 16 : x->nslots * 2, mask = n - 1, i;
-	uint32_t *slots;
+	struct dl_index_slot *slots;
 	bool over;
 
-	slots = dl_rel_alloc(mb, dl_index_bytes(n), &over);
+	slots = dl_rel_alloc_z(mb, dl_index_bytes(n), true, &over);
 	if (slots == NULL)
 		return dl_fail_code(over);
-	memset(slots, 0xff, dl_index_bytes(n));
 	for (i = 0; i < x->nslots; i++) {
-		uint32_t head = x->slots[2 * i];
 		size_t pos;
 
-		if (head == DL_ROW_NONE)
+		if (x->slots[i].head == 0)
 			continue;
-		pos = (size_t)dl_index_row_hash(r, x, head) & mask;
-		while (slots[2 * pos] != DL_ROW_NONE)
-			pos = (pos + 1) & mask;
-		slots[2 * pos] = head;
-		slots[2 * pos + 1] = x->slots[2 * i + 1];
+		for (pos = (size_t)x->slots[i].hash & mask;
+		     slots[pos].head != 0; pos = (pos + 1) & mask)
+			;
+		slots[pos] = x->slots[i];
 	}
 	dl_rel_release(mb, x->slots, dl_index_bytes(x->nslots));
 	x->slots = slots;
@@ -280,30 +295,32 @@ dl_index_add(struct dl_rel *r, struct dl_index *x, uint32_t row)
 {
 	const uint32_t *t = dl_rel_row(r, row);
 	size_t mask = x->nslots - 1, pos;
-	uint32_t off, b = dl_block_of(row, &off), k;
+	uint32_t off, b = dl_block_of(row, &off), k, h;
 
 	x->next[b][off] = DL_ROW_NONE;
-	for (pos = (size_t)dl_index_row_hash(r, x, row) & mask;;
-	     pos = (pos + 1) & mask) {
-		uint32_t head = x->slots[2 * pos];
-		const uint32_t *h;
+	h = dl_index_row_hash(r, x, row);
+	for (pos = (size_t)h & mask;; pos = (pos + 1) & mask) {
+		struct dl_index_slot *s = &x->slots[pos];
+		const uint32_t *first;
 
-		if (head == DL_ROW_NONE) {
-			x->slots[2 * pos] = row;
-			x->slots[2 * pos + 1] = row;
+		if (s->head == 0) {
+			s->hash = h;
+			s->head = row + 1;
+			s->tail = row;
 			x->used++;
 			return;
 		}
-		h = dl_rel_row(r, head);
+		if (s->hash != h)
+			continue;
+		first = dl_rel_row(r, s->head - 1);
 		for (k = 0; k < x->ncols; k++)
-			if (h[x->cols[k]] != t[x->cols[k]])
+			if (first[x->cols[k]] != t[x->cols[k]])
 				break;
 		if (k == x->ncols) {
-			uint32_t tail = x->slots[2 * pos + 1], toff;
-			uint32_t tb = dl_block_of(tail, &toff);
+			uint32_t toff, tb = dl_block_of(s->tail, &toff);
 
 			x->next[tb][toff] = row;
-			x->slots[2 * pos + 1] = row;
+			s->tail = row;
 			return;
 		}
 	}
@@ -312,6 +329,14 @@ dl_index_add(struct dl_rel *r, struct dl_index *x, uint32_t row)
 int
 dl_rel_insert(struct dl_rel *r, const uint32_t *tuple,
 	      struct dl_membudget *mb)
+{
+	return dl_rel_insert_hashed(r, tuple, dl_tuple_hash(tuple, r->arity),
+				    mb);
+}
+
+int
+dl_rel_insert_hashed(struct dl_rel *r, const uint32_t *tuple, uint32_t h,
+		     struct dl_membudget *mb)
 {
 	size_t mask, pos;
 	uint32_t i, row;
@@ -331,16 +356,18 @@ dl_rel_insert(struct dl_rel *r, const uint32_t *tuple,
 		return DL_REL_INSERTED;
 	}
 	/* grow first so the slot found below stays valid */
-	if ((r->count + 1) * 2 > r->set_slots && (rc = dl_set_grow(r, mb)) != 0)
+	if (dl_table_full(r->set_used, r->set_slots) &&
+	    (rc = dl_set_grow(r, mb)) != 0)
 		return rc;
 	mask = r->set_slots - 1;
-	for (pos = (size_t)dl_tuple_hash(tuple, r->arity) & mask;;
-	     pos = (pos + 1) & mask) {
-		row = r->set[pos];
-		if (row == DL_ROW_NONE)
+	for (pos = (size_t)h & mask;; pos = (pos + 1) & mask) {
+		uint64_t e = r->set[pos];
+
+		if (e == 0)
 			break;
-		if (memcmp(dl_rel_row(r, row), tuple,
-			   r->arity * sizeof *tuple) == 0)
+		if ((uint32_t)(e >> 32) == h &&
+		    dl_tuple_eq(dl_rel_row(r, (uint32_t)e - 1), tuple,
+				r->arity))
 			return DL_REL_DUPLICATE;
 	}
 	if ((rc = dl_rel_reserve_row(r, mb)) != 0)
@@ -348,18 +375,20 @@ dl_rel_insert(struct dl_rel *r, const uint32_t *tuple,
 	for (i = 0; i < r->nidx; i++) {
 		struct dl_index *x = &r->idx[i];
 
-		if ((x->used + 1) * 2 > x->nslots &&
-		    (rc = dl_index_grow(r, x, mb)) != 0)
+		if (dl_table_full(x->used, x->nslots) &&
+		    (rc = dl_index_grow(x, mb)) != 0)
 			return rc;
 	}
 	row = r->count;
 	{
-		uint32_t off, b = dl_block_of(row, &off);
+		uint32_t off, b = dl_block_of(row, &off), k;
+		uint32_t *dst = r->blocks[b] + (size_t)off * r->arity;
 
-		memcpy(r->blocks[b] + (size_t)off * r->arity, tuple,
-		       r->arity * sizeof *tuple);
+		for (k = 0; k < r->arity; k++)
+			dst[k] = tuple[k];
 	}
-	r->set[pos] = row;
+	r->set[pos] = (uint64_t)h << 32 | (uint64_t)(row + 1);
+	r->set_used++;
 	r->count++;
 	for (i = 0; i < r->nidx; i++)
 		dl_index_add(r, &r->idx[i], row);
