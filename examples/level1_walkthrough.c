@@ -33,47 +33,45 @@
  * what the policy may state as facts (POLICY_FACT), what it derives and what
  * the host may read back (IDB | QUERY). */
 static const maelys_datalog_predicate_t level1_predicates[] = {
-	{"command", 1, MAELYS_DATALOG_PREDICATE_EDB},
-	{"arg", 1, MAELYS_DATALOG_PREDICATE_EDB},
-	{"user", 1, MAELYS_DATALOG_PREDICATE_EDB},
-	{"cwd", 1, MAELYS_DATALOG_PREDICATE_EDB},
-	{"time_of_day", 1, MAELYS_DATALOG_PREDICATE_EDB},
-	{"shell_metachar", 1, MAELYS_DATALOG_PREDICATE_EDB},
-	{"forbidden_cmd", 1, MAELYS_DATALOG_PREDICATE_POLICY_FACT},
-	{"trusted_user", 1, MAELYS_DATALOG_PREDICATE_POLICY_FACT},
-	{"deny_any", 1,
-	 MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-	{"allow", 1,
-	 MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-	{"deny", 2,
-	 MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
+    {"command", 1, MAELYS_DATALOG_PREDICATE_EDB},
+    {"arg", 1, MAELYS_DATALOG_PREDICATE_EDB},
+    {"user", 1, MAELYS_DATALOG_PREDICATE_EDB},
+    {"cwd", 1, MAELYS_DATALOG_PREDICATE_EDB},
+    {"time_of_day", 1, MAELYS_DATALOG_PREDICATE_EDB},
+    {"shell_metachar", 1, MAELYS_DATALOG_PREDICATE_EDB},
+    {"forbidden_cmd", 1, MAELYS_DATALOG_PREDICATE_POLICY_FACT},
+    {"trusted_user", 1, MAELYS_DATALOG_PREDICATE_POLICY_FACT},
+    {"deny_any", 1,
+     MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
+    {"allow", 1, MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
+    {"deny", 2, MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
 };
 
 /* The policy's own constants: a typo in the policy ("shutdwon") is then a
  * load error instead of a rule that silently never matches. */
 static const char *const level1_atoms[] = {
-	"shutdown",
-	"reboot",
-	"poweroff",
-	"alice",
-	"root",
-	"__line__",
-	"shell metacharacter in line",
-	"command is forbidden by policy",
-	"curl",
-	"curl is restricted to trusted users",
+    "shutdown",
+    "reboot",
+    "poweroff",
+    "alice",
+    "root",
+    "__line__",
+    "shell metacharacter in line",
+    "command is forbidden by policy",
+    "curl",
+    "curl is restricted to trusted users",
 };
 
 static const maelys_datalog_domain_t level1_domain = {
-	"level1_example",
-	level1_predicates,
-	sizeof level1_predicates / sizeof level1_predicates[0],
-	level1_atoms,
-	sizeof level1_atoms / sizeof level1_atoms[0],
+    "level1_example",
+    level1_predicates,
+    sizeof level1_predicates / sizeof level1_predicates[0],
+    level1_atoms,
+    sizeof level1_atoms / sizeof level1_atoms[0],
 };
 
 #define LINE_MAX_BYTES 4096
-#define TOKENS_MAX 63
+#define TOKENS_MAX     63
 
 /* The metacharacters of the walkthrough's restricted grammar, each with the
  * name the policy sees in shell_metachar(M). */
@@ -81,8 +79,8 @@ static const struct {
 	char c;
 	const char *name;
 } metachars[] = {
-	{'|', "pipe"},      {'>', "redirect"}, {'<', "redirect"},
-	{';', "semicolon"}, {'`', "backtick"}, {'$', "var_expand"},
+    {'|', "pipe"},      {'>', "redirect"}, {'<', "redirect"},
+    {';', "semicolon"}, {'`', "backtick"}, {'$', "var_expand"},
 };
 
 /* Scans the raw line before it is split.  Returns NULL when the line may be
@@ -137,8 +135,8 @@ report(const char *what, maelys_datalog_status_t st,
 	fprintf(stderr, "level1_walkthrough: %s: %s: %s\n", what,
 		maelys_datalog_status_name(st),
 		diag != NULL && diag->message[0] != '\0'
-			? diag->message
-			: maelys_datalog_status_meaning(st));
+		    ? diag->message
+		    : maelys_datalog_status_meaning(st));
 }
 
 /* Prints each deny(Op, Reason) derived for the line.  Reading the reasons
@@ -150,9 +148,8 @@ print_reasons(const maelys_datalog_result_t *result)
 	size_t count = 0, i;
 	maelys_datalog_status_t st;
 
-	st = maelys_datalog_result_enumerate(result, "deny", 2, rows,
-					     sizeof rows / sizeof rows[0],
-					     &count);
+	st = maelys_datalog_result_enumerate(
+	    result, "deny", 2, rows, sizeof rows / sizeof rows[0], &count);
 	if (st != MAELYS_DATALOG_STATUS_OK) {
 		report("reading deny reasons", st, NULL);
 		return;
@@ -162,11 +159,11 @@ print_reasons(const maelys_datalog_result_t *result)
 		size_t oplen = 0, rlen = 0;
 
 		if (maelys_datalog_result_symbol_text(
-			    result, rows[i].terms[0].as.symbol_id, &op,
-			    &oplen) != MAELYS_DATALOG_STATUS_OK ||
+			result, rows[i].terms[0].as.symbol_id, &op, &oplen) !=
+			MAELYS_DATALOG_STATUS_OK ||
 		    maelys_datalog_result_symbol_text(
-			    result, rows[i].terms[1].as.symbol_id, &reason,
-			    &rlen) != MAELYS_DATALOG_STATUS_OK)
+			result, rows[i].terms[1].as.symbol_id, &reason,
+			&rlen) != MAELYS_DATALOG_STATUS_OK)
 			continue;
 		printf("  deny(%s): %s\n", op, reason);
 	}
@@ -208,17 +205,16 @@ decide(maelys_datalog_session_t *session, const char *user, const char *line)
 	st = maelys_datalog_input_edb_create(&edb);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = MAELYS_DATALOG_ADD_FACTS(
-			edb, &diag, MAELYS_DATALOG_FACT("command", tokens[0]),
-			MAELYS_DATALOG_FACT("user", user));
+		    edb, &diag, MAELYS_DATALOG_FACT("command", tokens[0]),
+		    MAELYS_DATALOG_FACT("user", user));
 	for (i = 1; st == MAELYS_DATALOG_STATUS_OK && i < ntok; i++)
 		st = MAELYS_DATALOG_ADD_FACT(edb, &diag, "arg", tokens[i]);
 	for (k = 0; st == MAELYS_DATALOG_STATUS_OK &&
 		    k < sizeof metachars / sizeof metachars[0];
 	     k++)
 		if (found[k])
-			st = MAELYS_DATALOG_ADD_FACT(edb, &diag,
-						     "shell_metachar",
-						     metachars[k].name);
+			st = MAELYS_DATALOG_ADD_FACT(
+			    edb, &diag, "shell_metachar", metachars[k].name);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = maelys_datalog_session_solve_edb(session, edb, &result,
 						      &diag);
@@ -226,7 +222,8 @@ decide(maelys_datalog_session_t *session, const char *user, const char *line)
 		st = MAELYS_DATALOG_QUERY(result, &allowed, "allow", tokens[0]);
 
 	if (st != MAELYS_DATALOG_STATUS_OK) {
-		/* fail closed: an error decides nothing, so the line is denied */
+		/* fail closed: an error decides nothing, so the line is denied
+		 */
 		report("deciding the line", st, &diag);
 		printf("maelys-pty: '%s' denied: the policy could not be "
 		       "evaluated\n",
@@ -238,7 +235,8 @@ decide(maelys_datalog_session_t *session, const char *user, const char *line)
 		int line_denied = 0;
 
 		if (MAELYS_DATALOG_QUERY(result, &line_denied, "deny_any",
-					 "__line__") != MAELYS_DATALOG_STATUS_OK)
+					 "__line__") !=
+		    MAELYS_DATALOG_STATUS_OK)
 			line_denied = 0;
 		printf("maelys-pty: '%s' denied by policy\n",
 		       line_denied ? "__line__" : tokens[0]);
@@ -250,21 +248,22 @@ decide(maelys_datalog_session_t *session, const char *user, const char *line)
 }
 
 static const char *const walkthrough_lines[] = {
-	"shutdown now",
-	"echo hello | grep hello",
-	"git commit -m \"feat: solver\"",
-	"CMD=rm; $CMD /",
-	"git push origin feature/x",
+    "shutdown now",
+    "echo hello | grep hello",
+    "git commit -m \"feat: solver\"",
+    "CMD=rm; $CMD /",
+    "git push origin feature/x",
 };
 
 static int
 usage(FILE *f, int status)
 {
-	fprintf(f, "usage: level1_walkthrough [--user NAME] [-i] "
-		   "[POLICY.dl]\n"
-		   "Decides the Level 1 walkthrough's five lines with POLICY "
-		   "(default %s);\n"
-		   "-i then decides lines typed on standard input.\n",
+	fprintf(f,
+		"usage: level1_walkthrough [--user NAME] [-i] "
+		"[POLICY.dl]\n"
+		"Decides the Level 1 walkthrough's five lines with POLICY "
+		"(default %s);\n"
+		"-i then decides lines typed on standard input.\n",
 		LEVEL1_DEFAULT_POLICY);
 	return status;
 }

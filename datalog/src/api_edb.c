@@ -45,8 +45,7 @@ maelys_datalog_input_edb_clear(maelys_datalog_input_edb_t *edb)
 }
 
 MAELYS_DATALOG_API maelys_datalog_status_t
-maelys_datalog_input_edb_truncate(maelys_datalog_input_edb_t *edb,
-				  size_t count)
+maelys_datalog_input_edb_truncate(maelys_datalog_input_edb_t *edb, size_t count)
 {
 	if (edb == NULL || count > edb->nfacts)
 		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
@@ -71,7 +70,8 @@ dl_edb_push_bytes(maelys_datalog_input_edb_t *edb, const char *s, size_t n,
 {
 	size_t need;
 
-	if (!dl_size_add(edb->nbytes, n, &need) || !dl_size_add(need, 1, &need) ||
+	if (!dl_size_add(edb->nbytes, n, &need) ||
+	    !dl_size_add(need, 1, &need) ||
 	    dl_vec_reserve((void **)&edb->bytes, &edb->cap_bytes, need, 1) != 0)
 		return -1;
 	*off = edb->nbytes;
@@ -94,7 +94,7 @@ maelys_datalog_input_edb_add(maelys_datalog_input_edb_t *edb,
 	if (edb == NULL || predicate == NULL || (args == NULL && count > 0))
 		return dl_fail(diag, MAELYS_DATALOG_STATUS_INVALID_ARGUMENT,
 			       "input_edb_add: %s is NULL",
-			       edb == NULL ? "edb"
+			       edb == NULL         ? "edb"
 			       : predicate == NULL ? "predicate"
 						   : "args");
 	name_len = strlen(predicate);

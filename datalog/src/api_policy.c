@@ -169,8 +169,7 @@ maelys_datalog_policy_get_directive(const maelys_datalog_policy_t *policy,
 				    size_t index,
 				    maelys_datalog_directive_t *out)
 {
-	if (policy == NULL || out == NULL ||
-	    index >= policy->prog->ndirectives)
+	if (policy == NULL || out == NULL || index >= policy->prog->ndirectives)
 		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
 	*out = policy->prog->directives[index];
 	return MAELYS_DATALOG_STATUS_OK;

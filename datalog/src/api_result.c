@@ -42,8 +42,7 @@ maelys_datalog_result_query(const maelys_datalog_result_t *result,
 	if (found == NULL)
 		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
 	*found = 0;
-	if (result == NULL || predicate == NULL ||
-	    (args == NULL && count > 0))
+	if (result == NULL || predicate == NULL || (args == NULL && count > 0))
 		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
 	if (count > MAELYS_DATALOG_MAX_ARITY)
 		return MAELYS_DATALOG_STATUS_ARITY;
@@ -61,11 +60,12 @@ maelys_datalog_result_query(const maelys_datalog_result_t *result,
 			known = dl_symview_find_int(&syms, a->as.integer,
 						    &tuple[k]);
 		else if (a->kind == MAELYS_DATALOG_TERM_SYMBOL &&
-			 (a->as.symbol.text != NULL || a->as.symbol.length == 0))
+			 (a->as.symbol.text != NULL ||
+			  a->as.symbol.length == 0))
 			known = dl_symview_find_string(
-				&syms, a->as.symbol.text == NULL ? ""
-								 : a->as.symbol.text,
-				a->as.symbol.length, &tuple[k]);
+			    &syms,
+			    a->as.symbol.text == NULL ? "" : a->as.symbol.text,
+			    a->as.symbol.length, &tuple[k]);
 		else
 			return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
 		/* a value no layer knows cannot be in any relation */
@@ -78,8 +78,7 @@ maelys_datalog_result_query(const maelys_datalog_result_t *result,
 
 MAELYS_DATALOG_API maelys_datalog_status_t
 maelys_datalog_result_count(const maelys_datalog_result_t *result,
-			    const char *predicate, size_t arity,
-			    size_t *count)
+			    const char *predicate, size_t arity, size_t *count)
 {
 	maelys_datalog_status_t st;
 	uint32_t pid;
@@ -142,8 +141,7 @@ maelys_datalog_result_enumerate_at(const maelys_datalog_result_t *result,
 	    MAELYS_DATALOG_STATUS_OK)
 		return st;
 	r = result->ws->relp[pid];
-	for (i = 0; i < capacity && offset < r->count &&
-		    i < r->count - offset;
+	for (i = 0; i < capacity && offset < r->count && i < r->count - offset;
 	     i++)
 		dl_fill_view(result, r, (uint32_t)(offset + i), &rows[i]);
 	*written = i;
@@ -162,13 +160,11 @@ maelys_datalog_result_enumerate(const maelys_datalog_result_t *result,
 	if (count == NULL)
 		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
 	*count = 0;
-	if ((st = maelys_datalog_result_count(result, predicate, arity,
-					      &total)) !=
-	    MAELYS_DATALOG_STATUS_OK)
+	if ((st = maelys_datalog_result_count(
+		 result, predicate, arity, &total)) != MAELYS_DATALOG_STATUS_OK)
 		return st;
-	if ((st = maelys_datalog_result_enumerate_at(result, predicate, arity,
-						     0, rows, capacity,
-						     &written)) !=
+	if ((st = maelys_datalog_result_enumerate_at(
+		 result, predicate, arity, 0, rows, capacity, &written)) !=
 	    MAELYS_DATALOG_STATUS_OK)
 		return st;
 	if (total > capacity) {

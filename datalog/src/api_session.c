@@ -12,8 +12,7 @@
 
 #include <string.h>
 
-static void
-dl_session_destroy(maelys_datalog_session_t *s);
+static void dl_session_destroy(maelys_datalog_session_t *s);
 
 MAELYS_DATALOG_API maelys_datalog_status_t
 maelys_datalog_session_create(maelys_datalog_policy_t *policy, unsigned flags,
@@ -38,7 +37,8 @@ maelys_datalog_session_create(maelys_datalog_policy_t *policy, unsigned flags,
 	s->policy = policy;
 	s->prog = policy->prog;
 	for (i = 0; i < DL_NBUDGETS; i++)
-		s->budgets[i] = dl_budget_default_of((maelys_datalog_budget_t)i);
+		s->budgets[i] =
+		    dl_budget_default_of((maelys_datalog_budget_t)i);
 	*out = s;
 	return MAELYS_DATALOG_STATUS_OK;
 }
@@ -286,7 +286,7 @@ dl_load_edb(maelys_datalog_session_t *s, struct dl_workspace *ws,
 			       "(MAELYS_DATALOG_BUDGET_FACTS)",
 			       edb->nfacts,
 			       (unsigned long long)
-				       s->budgets[MAELYS_DATALOG_BUDGET_FACTS]);
+				   s->budgets[MAELYS_DATALOG_BUDGET_FACTS]);
 	for (i = 0; i < edb->nfacts; i++) {
 		const struct dl_edb_fact *f = &edb->facts[i];
 		const char *name = edb->bytes + f->name_off;
@@ -312,22 +312,23 @@ dl_load_edb(maelys_datalog_session_t *s, struct dl_workspace *ws,
 				       "input fact '%s' has %u columns; the "
 				       "predicate has %u",
 				       p->name, f->nargs, p->arity);
-		if ((p->role & (MAELYS_DATALOG_PREDICATE_EDB | DL_ROLE_INPUT)) ==
-		    0)
+		if ((p->role &
+		     (MAELYS_DATALOG_PREDICATE_EDB | DL_ROLE_INPUT)) == 0)
 			return dl_fail(diag, MAELYS_DATALOG_STATUS_ROLE,
 				       "input fact for '%s', which is not an "
 				       "EDB predicate: input may only supply "
 				       "EDB facts",
 				       p->name);
 		for (k = 0; k < f->nargs; k++) {
-			const struct dl_edb_arg *a = &edb->args[f->first_arg + k];
+			const struct dl_edb_arg *a =
+			    &edb->args[f->first_arg + k];
 
 			rc = a->kind == MAELYS_DATALOG_TERM_INTEGER
-				     ? dl_symview_intern_int(&syms, a->integer,
-							     &tuple[k])
-				     : dl_symview_intern_string(
-					       &syms, edb->bytes + a->off,
-					       a->len, &tuple[k]);
+				 ? dl_symview_intern_int(&syms, a->integer,
+							 &tuple[k])
+				 : dl_symview_intern_string(&syms,
+							    edb->bytes + a->off,
+							    a->len, &tuple[k]);
 			if (rc != 0)
 				return dl_fail(diag,
 					       MAELYS_DATALOG_STATUS_NO_MEMORY,
@@ -337,7 +338,9 @@ dl_load_edb(maelys_datalog_session_t *s, struct dl_workspace *ws,
 		if (rc < 0)
 			return dl_eval_insert_failed(ev, rc, p);
 	}
-	if (dl_symtab_bytes(&ws->overlay) > ws->mb.limit - (ws->mb.used < ws->mb.limit ? ws->mb.used : ws->mb.limit))
+	if (dl_symtab_bytes(&ws->overlay) >
+	    ws->mb.limit -
+		(ws->mb.used < ws->mb.limit ? ws->mb.used : ws->mb.limit))
 		return dl_fail(diag, MAELYS_DATALOG_STATUS_BUDGET_MEMORY,
 			       "input strings take more than the memory "
 			       "budget of %zu bytes",
@@ -369,7 +372,7 @@ maelys_datalog_session_solve_edb(maelys_datalog_session_t *session,
 			       "solve_edb: the session was freed");
 	if (!session->prepared &&
 	    (st = maelys_datalog_session_prepare(session, diag)) !=
-		    MAELYS_DATALOG_STATUS_OK)
+		MAELYS_DATALOG_STATUS_OK)
 		return st;
 	ws = session->pool;
 	if (ws != NULL) {

@@ -7,16 +7,15 @@
 static const struct {
 	uint64_t def, max;
 } dl_budgets[DL_NBUDGETS] = {
-	/* FACTS: a command line brings tens of facts */
-	[MAELYS_DATALOG_BUDGET_FACTS] = {10000, DL_EDB_FACTS_MAX},
-	/* TUPLES: generous for a policy, bounded for a hostile input */
-	[MAELYS_DATALOG_BUDGET_TUPLES] = {1000000, UINT64_C(4000000000)},
-	[MAELYS_DATALOG_BUDGET_ITERATIONS] = {100000, UINT64_C(4000000000)},
-	/* PCRE2 match limit: ms of backtracking, not seconds */
-	[MAELYS_DATALOG_BUDGET_REGEX_STEPS] = {1000000, UINT32_MAX},
-	[MAELYS_DATALOG_BUDGET_REGEX_DEPTH] = {10000, UINT32_MAX},
-	[MAELYS_DATALOG_BUDGET_MEMORY] = {UINT64_C(64) << 20,
-					  UINT64_C(1) << 40},
+    /* FACTS: a command line brings tens of facts */
+    [MAELYS_DATALOG_BUDGET_FACTS] = {10000, DL_EDB_FACTS_MAX},
+    /* TUPLES: generous for a policy, bounded for a hostile input */
+    [MAELYS_DATALOG_BUDGET_TUPLES] = {1000000, UINT64_C(4000000000)},
+    [MAELYS_DATALOG_BUDGET_ITERATIONS] = {100000, UINT64_C(4000000000)},
+    /* PCRE2 match limit: ms of backtracking, not seconds */
+    [MAELYS_DATALOG_BUDGET_REGEX_STEPS] = {1000000, UINT32_MAX},
+    [MAELYS_DATALOG_BUDGET_REGEX_DEPTH] = {10000, UINT32_MAX},
+    [MAELYS_DATALOG_BUDGET_MEMORY] = {UINT64_C(64) << 20, UINT64_C(1) << 40},
 };
 
 bool

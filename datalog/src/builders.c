@@ -26,7 +26,8 @@ MAELYS_DATALOG_API maelys_datalog_arg_t
 maelys_datalog_arg_symbol(const char *text)
 {
 	/* NULL with a non-zero length: rejected by every call that gets it */
-	return maelys_datalog_arg_symbol_n(text, text == NULL ? 1 : strlen(text));
+	return maelys_datalog_arg_symbol_n(text,
+					   text == NULL ? 1 : strlen(text));
 }
 
 MAELYS_DATALOG_API maelys_datalog_arg_t
@@ -50,8 +51,9 @@ dl_builder_fail(maelys_datalog_diagnostic_t *diag, maelys_datalog_status_t st,
 		memset(diag, 0, sizeof *diag);
 		diag->status = st;
 		(void)snprintf(diag->message, sizeof diag->message,
-			       "fact %.64s: %s%s%zu", predicate == NULL ? "?" : predicate,
-			       what, column > 0 ? " " : "", column);
+			       "fact %.64s: %s%s%zu",
+			       predicate == NULL ? "?" : predicate, what,
+			       column > 0 ? " " : "", column);
 	}
 	return st;
 }
@@ -74,8 +76,8 @@ dl_strings_to_args(const char *predicate, const char *const *strings,
 	for (i = 0; i < count; i++) {
 		if (strings[i] == NULL)
 			return dl_builder_fail(
-				diag, MAELYS_DATALOG_STATUS_INVALID_ARGUMENT,
-				predicate, "NULL string in column", i + 1);
+			    diag, MAELYS_DATALOG_STATUS_INVALID_ARGUMENT,
+			    predicate, "NULL string in column", i + 1);
 		args[i] = maelys_datalog_arg_symbol(strings[i]);
 	}
 	return MAELYS_DATALOG_STATUS_OK;
@@ -89,7 +91,7 @@ maelys_datalog_input_edb_add_strings(maelys_datalog_input_edb_t *edb,
 {
 	maelys_datalog_arg_t terms[MAELYS_DATALOG_MAX_ARITY];
 	maelys_datalog_status_t st =
-		dl_strings_to_args(predicate, args, count, terms, diag);
+	    dl_strings_to_args(predicate, args, count, terms, diag);
 
 	if (st != MAELYS_DATALOG_STATUS_OK)
 		return st;
@@ -98,9 +100,8 @@ maelys_datalog_input_edb_add_strings(maelys_datalog_input_edb_t *edb,
 
 MAELYS_DATALOG_API maelys_datalog_status_t
 maelys_datalog_input_edb_add_string_facts(
-	maelys_datalog_input_edb_t *edb,
-	const maelys_datalog_string_fact_t *facts, size_t count,
-	maelys_datalog_diagnostic_t *diag)
+    maelys_datalog_input_edb_t *edb, const maelys_datalog_string_fact_t *facts,
+    size_t count, maelys_datalog_diagnostic_t *diag)
 {
 	maelys_datalog_status_t st;
 	size_t i, before;
@@ -113,8 +114,8 @@ maelys_datalog_input_edb_add_string_facts(
 	before = maelys_datalog_input_edb_count(edb);
 	for (i = 0; i < count; i++) {
 		st = maelys_datalog_input_edb_add_strings(
-			edb, facts[i].predicate, facts[i].args, facts[i].count,
-			diag);
+		    edb, facts[i].predicate, facts[i].args, facts[i].count,
+		    diag);
 		if (st != MAELYS_DATALOG_STATUS_OK) {
 			(void)maelys_datalog_input_edb_truncate(edb, before);
 			return st;

@@ -27,12 +27,11 @@ dl_regex_compile(const char *pattern, size_t len, bool full, void **code,
 	*code = NULL;
 	if (full)
 		opts |= PCRE2_ANCHORED | PCRE2_ENDANCHORED;
-	re = pcre2_compile((PCRE2_SPTR)pattern, len, opts, &errcode, &off,
-			   NULL);
+	re =
+	    pcre2_compile((PCRE2_SPTR)pattern, len, opts, &errcode, &off, NULL);
 	if (re == NULL) {
-		if (errlen > 0 &&
-		    pcre2_get_error_message(errcode, (PCRE2_UCHAR *)err,
-					    errlen) < 0)
+		if (errlen > 0 && pcre2_get_error_message(
+				      errcode, (PCRE2_UCHAR *)err, errlen) < 0)
 			err[0] = '\0';
 		*erroff = (size_t)off;
 		return MAELYS_DATALOG_STATUS_REGEX;
@@ -68,9 +67,12 @@ dl_matcher_set_limits(struct dl_matcher *m, uint64_t steps, uint64_t depth,
 {
 	pcre2_match_context *ctx = m->context;
 
-	(void)pcre2_set_match_limit(ctx, (uint32_t)(steps > UINT32_MAX ? UINT32_MAX : steps));
-	(void)pcre2_set_depth_limit(ctx, (uint32_t)(depth > UINT32_MAX ? UINT32_MAX : depth));
-	(void)pcre2_set_heap_limit(ctx, (uint32_t)(heap_kib > UINT32_MAX ? UINT32_MAX : heap_kib));
+	(void)pcre2_set_match_limit(
+	    ctx, (uint32_t)(steps > UINT32_MAX ? UINT32_MAX : steps));
+	(void)pcre2_set_depth_limit(
+	    ctx, (uint32_t)(depth > UINT32_MAX ? UINT32_MAX : depth));
+	(void)pcre2_set_heap_limit(
+	    ctx, (uint32_t)(heap_kib > UINT32_MAX ? UINT32_MAX : heap_kib));
 }
 
 void
@@ -99,8 +101,8 @@ dl_test_error(maelys_datalog_status_t st, const char *why)
 }
 
 struct dl_test
-dl_builtin_compare(const struct dl_symview *syms, enum dl_cmp_op op,
-		   dl_value a, dl_value b)
+dl_builtin_compare(const struct dl_symview *syms, enum dl_cmp_op op, dl_value a,
+		   dl_value b)
 {
 	int64_t ia, ib;
 	bool a_int, b_int;
@@ -168,15 +170,16 @@ dl_builtin_call(const struct dl_symview *syms, struct dl_matcher *m,
 				     "a string built-in applied to an integer");
 	if (builtin == DL_BUILTIN_RE_MATCH ||
 	    builtin == DL_BUILTIN_RE_FULLMATCH) {
-		rc = pcre2_match((const pcre2_code *)regex,
-				 (PCRE2_SPTR)t->text, t->len, 0, 0,
-				 (pcre2_match_data *)m->match_data,
-				 (pcre2_match_context *)m->context);
+		rc =
+		    pcre2_match((const pcre2_code *)regex, (PCRE2_SPTR)t->text,
+				t->len, 0, 0, (pcre2_match_data *)m->match_data,
+				(pcre2_match_context *)m->context);
 		if (rc >= 0)
 			return dl_test_value(true);
 		if (rc == PCRE2_ERROR_NOMATCH)
 			return dl_test_value(false);
-		if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
+		if (rc == PCRE2_ERROR_MATCHLIMIT ||
+		    rc == PCRE2_ERROR_DEPTHLIMIT ||
 		    rc == PCRE2_ERROR_HEAPLIMIT ||
 		    rc == PCRE2_ERROR_JIT_STACKLIMIT)
 			return dl_test_error(MAELYS_DATALOG_STATUS_REGEX_LIMIT,
@@ -199,9 +202,9 @@ dl_builtin_call(const struct dl_symview *syms, struct dl_matcher *m,
 		return dl_test_value(a->len == 0 ||
 				     memcmp(t->text, a->text, a->len) == 0);
 	case DL_BUILTIN_SUFFIX:
-		return dl_test_value(a->len == 0 ||
-				     memcmp(t->text + (t->len - a->len),
-					    a->text, a->len) == 0);
+		return dl_test_value(
+		    a->len == 0 ||
+		    memcmp(t->text + (t->len - a->len), a->text, a->len) == 0);
 	case DL_BUILTIN_CONTAINS: {
 		size_t i;
 

@@ -46,7 +46,7 @@ dl_ck_nomem(struct dl_checker *ck)
 static bool
 dl_is_reserved(const char *name, size_t len)
 {
-	static const char *const words[] = {"not", "re_match", "prefix",
+	static const char *const words[] = {"not",    "re_match", "prefix",
 					    "suffix", "contains", "match"};
 	size_t i;
 
@@ -135,9 +135,9 @@ dl_ck_undeclared(struct dl_checker *ck, const struct dl_ast_atom *a)
 	size_t i, best = 3, found = SIZE_MAX;
 
 	for (i = 0; i < prog->npreds; i++) {
-		size_t d = dl_edit_distance(a->name, a->name_len,
-					    prog->preds[i].name,
-					    strlen(prog->preds[i].name));
+		size_t d =
+		    dl_edit_distance(a->name, a->name_len, prog->preds[i].name,
+				     strlen(prog->preds[i].name));
 		if (d < best) {
 			best = d;
 			found = i;
@@ -158,8 +158,7 @@ dl_ck_undeclared(struct dl_checker *ck, const struct dl_ast_atom *a)
 }
 
 static maelys_datalog_status_t
-dl_ck_resolve(struct dl_checker *ck, const struct dl_ast_atom *a,
-	      uint32_t *out)
+dl_ck_resolve(struct dl_checker *ck, const struct dl_ast_atom *a, uint32_t *out)
 {
 	uint32_t id = dl_program_find_pred(ck->prog, a->name, a->name_len);
 	const struct dl_pred *p;
@@ -171,8 +170,7 @@ dl_ck_resolve(struct dl_checker *ck, const struct dl_ast_atom *a,
 		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_ARITY,
 				  ck->source, a->pos,
 				  "'%s' has %u argument%s, not %zu", p->name,
-				  p->arity, p->arity == 1 ? "" : "s",
-				  a->nargs);
+				  p->arity, p->arity == 1 ? "" : "s", a->nargs);
 	*out = id;
 	return MAELYS_DATALOG_STATUS_OK;
 }
@@ -186,12 +184,11 @@ dl_ck_symbol(struct dl_checker *ck, const char *text, size_t len,
 
 	if (vocab_applies && ck->has_vocab &&
 	    !dl_symtab_find_string(&ck->vocab, text, len, h, &dummy))
-		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_VOCABULARY,
-				  ck->source, pos,
-				  "constant \"%.*s\" is not in the vocabulary "
-				  "of domain '%s'",
-				  len > 80 ? 80 : (int)len, text,
-				  ck->domain->name);
+		return dl_fail_at(
+		    ck->diag, MAELYS_DATALOG_STATUS_VOCABULARY, ck->source, pos,
+		    "constant \"%.*s\" is not in the vocabulary "
+		    "of domain '%s'",
+		    len > 80 ? 80 : (int)len, text, ck->domain->name);
 	if (dl_symtab_find_string(&ck->prog->symbols, text, len, h, out))
 		return MAELYS_DATALOG_STATUS_OK;
 	if (dl_symtab_add_string(&ck->prog->symbols, text, len, h, out) != 0)
@@ -222,10 +219,9 @@ dl_ck_var(struct dl_checker *ck, const struct dl_ast_term *t, uint32_t *out)
 		}
 	}
 	if (ck->nvars == DL_VARS_MAX)
-		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_LIMIT,
-				  ck->source, t->pos,
-				  "more than %zu variables in one rule",
-				  DL_VARS_MAX);
+		return dl_fail_at(
+		    ck->diag, MAELYS_DATALOG_STATUS_LIMIT, ck->source, t->pos,
+		    "more than %zu variables in one rule", DL_VARS_MAX);
 	ck->var_names[ck->nvars] = t->text;
 	ck->var_lens[ck->nvars] = t->len;
 	*out = ck->nvars++;
@@ -271,10 +267,9 @@ dl_ck_regex(struct dl_checker *ck, const struct dl_ast_lit *l, uint32_t *out)
 				  "than the limit of %zu",
 				  pat->len, DL_REGEX_LEN_MAX);
 	if (prog->nregexes == DL_REGEX_MAX)
-		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_LIMIT,
-				  ck->source, pat->pos,
-				  "more than %zu regular expressions",
-				  DL_REGEX_MAX);
+		return dl_fail_at(
+		    ck->diag, MAELYS_DATALOG_STATUS_LIMIT, ck->source, pat->pos,
+		    "more than %zu regular expressions", DL_REGEX_MAX);
 	if (dl_vec_reserve((void **)&prog->regexes, &prog->cap_regexes,
 			   prog->nregexes + 1, sizeof *prog->regexes) != 0)
 		return dl_ck_nomem(ck);
@@ -285,12 +280,11 @@ dl_ck_regex(struct dl_checker *ck, const struct dl_ast_lit *l, uint32_t *out)
 
 		/* point at the offending byte when the pattern has no
 		 * escapes to shift it; the offset is in the message anyway */
-		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_REGEX,
-				  ck->source, at,
-				  "invalid regular expression \"%.*s\": %s "
-				  "at offset %zu",
-				  pat->len > 80 ? 80 : (int)pat->len, pat->text,
-				  err, off);
+		return dl_fail_at(
+		    ck->diag, MAELYS_DATALOG_STATUS_REGEX, ck->source, at,
+		    "invalid regular expression \"%.*s\": %s "
+		    "at offset %zu",
+		    pat->len > 80 ? 80 : (int)pat->len, pat->text, err, off);
 	}
 	prog->regexes[prog->nregexes].code = code;
 	*out = (uint32_t)prog->nregexes++;
@@ -323,13 +317,12 @@ dl_ck_literal(struct dl_checker *ck, const struct dl_ast_lit *l,
 		out->op = l->op;
 		out->nargs = 2;
 		if (l->lhs.kind == DL_TERM_ANON || l->rhs.kind == DL_TERM_ANON)
-			return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
-					  ck->source,
-					  l->lhs.kind == DL_TERM_ANON
-						  ? l->lhs.pos
-						  : l->rhs.pos,
-					  "'_' in a comparison never has a "
-					  "value");
+			return dl_fail_at(
+			    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE, ck->source,
+			    l->lhs.kind == DL_TERM_ANON ? l->lhs.pos
+							: l->rhs.pos,
+			    "'_' in a comparison never has a "
+			    "value");
 		DL_TRY(dl_ck_term(ck, &l->lhs, &out->args[0]));
 		return dl_ck_term(ck, &l->rhs, &out->args[1]);
 	case DL_LIT_CALL:
@@ -338,21 +331,20 @@ dl_ck_literal(struct dl_checker *ck, const struct dl_ast_lit *l,
 		for (i = 0; i < 2; i++) {
 			if (l->atom.args[i].kind == DL_TERM_ANON)
 				return dl_fail_at(
-					ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
-					ck->source, l->atom.args[i].pos,
-					"'_' as an argument of %s never has a "
-					"value",
-					l->atom.name);
+				    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
+				    ck->source, l->atom.args[i].pos,
+				    "'_' as an argument of %s never has a "
+				    "value",
+				    l->atom.name);
 		}
 		DL_TRY(dl_ck_term(ck, &l->atom.args[0], &out->args[0]));
 		if (l->builtin == DL_BUILTIN_RE_MATCH ||
 		    l->builtin == DL_BUILTIN_RE_FULLMATCH) {
 			/* the pattern is not vocabulary: it is compiled */
 			out->args[1].kind = DL_CT_CONST;
-			DL_TRY(dl_ck_symbol(ck, l->atom.args[1].text,
-					    l->atom.args[1].len,
-					    l->atom.args[1].pos, false,
-					    &out->args[1].v));
+			DL_TRY(dl_ck_symbol(
+			    ck, l->atom.args[1].text, l->atom.args[1].len,
+			    l->atom.args[1].pos, false, &out->args[1].v));
 			return dl_ck_regex(ck, l, &out->regex);
 		}
 		return dl_ck_term(ck, &l->atom.args[1], &out->args[1]);
@@ -385,7 +377,8 @@ dl_ck_safety(struct dl_checker *ck, const struct dl_ast_clause *c,
 		changed = false;
 		for (i = 0; i < r->nbody; i++) {
 			const struct dl_clit *l = &r->body[i];
-			const struct dl_cterm *a = &l->args[0], *b = &l->args[1];
+			const struct dl_cterm *a = &l->args[0],
+					      *b = &l->args[1];
 			bool ab, bb;
 
 			if (l->kind != DL_LIT_CMP || l->negated ||
@@ -406,11 +399,12 @@ dl_ck_safety(struct dl_checker *ck, const struct dl_ast_clause *c,
 		const struct dl_cterm *t = &r->head[k];
 
 		if (t->kind == DL_CT_VAR && !bound[t->v])
-			return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
-					  ck->source, c->head.args[k].pos,
-					  "variable %s of the head is not bound "
-					  "by a positive body literal",
-					  ck->var_names[t->v]);
+			return dl_fail_at(
+			    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE, ck->source,
+			    c->head.args[k].pos,
+			    "variable %s of the head is not bound "
+			    "by a positive body literal",
+			    ck->var_names[t->v]);
 	}
 	for (i = 0; i < r->nbody; i++) {
 		const struct dl_clit *l = &r->body[i];
@@ -425,17 +419,17 @@ dl_ck_safety(struct dl_checker *ck, const struct dl_ast_clause *c,
 			if (t->kind != DL_CT_VAR || bound[t->v])
 				continue;
 			pos = al->kind == DL_LIT_CMP
-				      ? (k == 0 ? al->lhs.pos : al->rhs.pos)
-				      : al->atom.args[k].pos;
+				  ? (k == 0 ? al->lhs.pos : al->rhs.pos)
+				  : al->atom.args[k].pos;
 			return dl_fail_at(
-				ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
-				ck->source, pos,
-				"variable %s of a %s is not bound by a positive "
-				"body literal",
-				ck->var_names[t->v],
-				l->kind == DL_LIT_ATOM ? "negated literal"
-				: l->kind == DL_LIT_CMP ? "comparison"
-							: "built-in");
+			    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE, ck->source,
+			    pos,
+			    "variable %s of a %s is not bound by a positive "
+			    "body literal",
+			    ck->var_names[t->v],
+			    l->kind == DL_LIT_ATOM  ? "negated literal"
+			    : l->kind == DL_LIT_CMP ? "comparison"
+						    : "built-in");
 		}
 	}
 	return MAELYS_DATALOG_STATUS_OK;
@@ -453,22 +447,22 @@ dl_ck_fact(struct dl_checker *ck, const struct dl_ast_clause *c, uint32_t pid)
 		struct dl_cterm ct;
 
 		if (t->kind == DL_TERM_VAR || t->kind == DL_TERM_ANON)
-			return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
-					  ck->source, t->pos,
-					  "a fact must be ground: %s%.*s has no "
-					  "value",
-					  t->kind == DL_TERM_ANON ? "'_'"
-								  : "variable ",
-					  t->kind == DL_TERM_ANON ? 0 : (int)t->len,
-					  t->kind == DL_TERM_ANON ? "" : t->text);
+			return dl_fail_at(
+			    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE, ck->source,
+			    t->pos,
+			    "a fact must be ground: %s%.*s has no "
+			    "value",
+			    t->kind == DL_TERM_ANON ? "'_'" : "variable ",
+			    t->kind == DL_TERM_ANON ? 0 : (int)t->len,
+			    t->kind == DL_TERM_ANON ? "" : t->text);
 		DL_TRY(dl_ck_term(ck, t, &ct));
 		vals[k] = ct.v;
 	}
-	if (!dl_size_add(p->nfacts, 1, &need) || !dl_size_mul(need, p->arity, &need))
+	if (!dl_size_add(p->nfacts, 1, &need) ||
+	    !dl_size_mul(need, p->arity, &need))
 		return dl_ck_nomem(ck);
-	if (p->arity > 0 &&
-	    dl_vec_reserve((void **)&p->facts, &p->cap_facts, need,
-			   sizeof *p->facts) != 0)
+	if (p->arity > 0 && dl_vec_reserve((void **)&p->facts, &p->cap_facts,
+					   need, sizeof *p->facts) != 0)
 		return dl_ck_nomem(ck);
 	if (p->arity > 0)
 		memcpy(p->facts + p->nfacts * p->arity, vals,
@@ -493,16 +487,18 @@ dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 				  ck->source, c->head.pos,
 				  "'%s' is an EDB predicate: the host supplies "
 				  "its facts, so it cannot be a %s",
-				  p->name, c->nbody == 0 ? "fact of the policy"
-							 : "rule head");
+				  p->name,
+				  c->nbody == 0 ? "fact of the policy"
+						: "rule head");
 	if (c->nbody == 0)
 		return dl_ck_fact(ck, c, pid);
 	if ((p->role & MAELYS_DATALOG_PREDICATE_POLICY_FACT) != 0)
-		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_ROLE,
-				  ck->source, c->head.pos,
-				  "'%s' is a POLICY_FACT predicate: it may only "
-				  "have ground facts, not rules",
-				  p->name);
+		return dl_fail_at(
+		    ck->diag, MAELYS_DATALOG_STATUS_ROLE, ck->source,
+		    c->head.pos,
+		    "'%s' is a POLICY_FACT predicate: it may only "
+		    "have ground facts, not rules",
+		    p->name);
 	memset(&r, 0, sizeof r);
 	r.head_pred = pid;
 	r.pos = c->pos;
@@ -515,7 +511,8 @@ dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 		DL_TRY(dl_ck_literal(ck, &c->body[i], &r.body[i]));
 	for (i = 0; i < c->head.nargs; i++) {
 		if (c->head.args[i].kind == DL_TERM_ANON)
-			return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
+			return dl_fail_at(ck->diag,
+					  MAELYS_DATALOG_STATUS_UNSAFE,
 					  ck->source, c->head.args[i].pos,
 					  "'_' in a rule head has no value");
 		DL_TRY(dl_ck_term(ck, &c->head.args[i], &r.head[i]));
@@ -552,7 +549,8 @@ dl_ck_domain(struct dl_checker *ck)
 		dl_value v;
 
 		if (!dl_symtab_find_string(&ck->vocab, d->atoms[i], n, h, &v) &&
-		    dl_symtab_add_string(&ck->vocab, d->atoms[i], n, h, &v) != 0)
+		    dl_symtab_add_string(&ck->vocab, d->atoms[i], n, h, &v) !=
+			0)
 			return dl_ck_nomem(ck);
 	}
 	return MAELYS_DATALOG_STATUS_OK;
@@ -584,15 +582,15 @@ dl_ck_decls(struct dl_checker *ck, const struct dl_ast *ast)
 
 			if (op->from_domain)
 				return dl_fail_at(
-					ck->diag, MAELYS_DATALOG_STATUS_REDECLARED,
-					ck->source, d->pos,
-					"'%s' is declared by domain '%s'",
-					d->name, ck->domain->name);
-			return dl_fail_at(ck->diag,
-					  MAELYS_DATALOG_STATUS_REDECLARED,
-					  ck->source, d->pos,
-					  "'%s' is already declared at line %zu",
-					  d->name, op->pos.line);
+				    ck->diag, MAELYS_DATALOG_STATUS_REDECLARED,
+				    ck->source, d->pos,
+				    "'%s' is declared by domain '%s'", d->name,
+				    ck->domain->name);
+			return dl_fail_at(
+			    ck->diag, MAELYS_DATALOG_STATUS_REDECLARED,
+			    ck->source, d->pos,
+			    "'%s' is already declared at line %zu", d->name,
+			    op->pos.line);
 		}
 		DL_TRY(dl_ck_add_pred(ck, d->name, d->name_len, d->arity, role,
 				      false, d->pos, &id));
@@ -625,7 +623,7 @@ dl_ck_directives(struct dl_checker *ck, const struct dl_ast *ast)
 				  "domain '%s'",
 				  ck->domain->name);
 	prog->directives = dl_arena_alloc(
-		&prog->arena, ast->ndirectives * sizeof *prog->directives);
+	    &prog->arena, ast->ndirectives * sizeof *prog->directives);
 	if (prog->directives == NULL)
 		return dl_ck_nomem(ck);
 	for (i = 0; i < ast->ndirectives; i++) {
@@ -712,8 +710,8 @@ dl_program_compile(const struct dl_ast *ast,
 	ck.domain = domain;
 	ck.diag = diag;
 	dl_symtab_init(&ck.vocab, 0);
-	prog->source_name = dl_arena_strndup(&prog->arena, source_name,
-					     strlen(source_name));
+	prog->source_name =
+	    dl_arena_strndup(&prog->arena, source_name, strlen(source_name));
 	ck.source = prog->source_name;
 	if (prog->source_name == NULL)
 		st = dl_ck_nomem(&ck);

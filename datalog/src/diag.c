@@ -19,8 +19,8 @@ dl_diag_clear(maelys_datalog_diagnostic_t *diag)
 }
 
 static void
-dl_diag_vformat(maelys_datalog_diagnostic_t *diag, size_t off,
-		const char *fmt, va_list ap)
+dl_diag_vformat(maelys_datalog_diagnostic_t *diag, size_t off, const char *fmt,
+		va_list ap)
 {
 	if (off >= sizeof diag->message)
 		return;
@@ -61,8 +61,8 @@ dl_fail_at(maelys_datalog_diagnostic_t *diag, maelys_datalog_status_t status,
 	if (source == NULL)
 		source = "<inline>";
 	(void)snprintf(diag->source, sizeof diag->source, "%s", source);
-	n = snprintf(diag->message, sizeof diag->message, "%s:%zu:%zu: ",
-		     diag->source, pos.line, pos.column);
+	n = snprintf(diag->message, sizeof diag->message,
+		     "%s:%zu:%zu: ", diag->source, pos.line, pos.column);
 	if (n < 0)
 		n = 0;
 	va_start(ap, fmt);

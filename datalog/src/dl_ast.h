@@ -46,7 +46,14 @@ enum dl_lit_kind {
 	DL_LIT_CALL, /* a built-in: builtin(args) */
 };
 
-enum dl_cmp_op { DL_CMP_EQ, DL_CMP_NE, DL_CMP_LT, DL_CMP_LE, DL_CMP_GT, DL_CMP_GE };
+enum dl_cmp_op {
+	DL_CMP_EQ,
+	DL_CMP_NE,
+	DL_CMP_LT,
+	DL_CMP_LE,
+	DL_CMP_GT,
+	DL_CMP_GE
+};
 
 enum dl_builtin {
 	DL_BUILTIN_RE_MATCH,     /* re_match(Text, "re"): a match anywhere */
@@ -59,9 +66,9 @@ enum dl_builtin {
 struct dl_ast_lit {
 	enum dl_lit_kind kind;
 	bool negated;
-	struct dl_ast_atom atom;  /* ATOM, and CALL (args in our order) */
-	enum dl_builtin builtin;  /* CALL */
-	enum dl_cmp_op op;        /* CMP */
+	struct dl_ast_atom atom;     /* ATOM, and CALL (args in our order) */
+	enum dl_builtin builtin;     /* CALL */
+	enum dl_cmp_op op;           /* CMP */
 	struct dl_ast_term lhs, rhs; /* CMP */
 	struct dl_pos pos;
 };

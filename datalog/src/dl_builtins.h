@@ -31,8 +31,8 @@ struct dl_matcher {
 };
 
 int dl_matcher_init(struct dl_matcher *m);
-void dl_matcher_set_limits(struct dl_matcher *m, uint64_t steps,
-			   uint64_t depth, uint64_t heap_kib);
+void dl_matcher_set_limits(struct dl_matcher *m, uint64_t steps, uint64_t depth,
+			   uint64_t heap_kib);
 void dl_matcher_free(struct dl_matcher *m);
 
 /* The outcome of a built-in: true, false, or an error status. */

@@ -24,8 +24,8 @@ struct dl_pos {
 };
 
 maelys_datalog_status_t dl_fail(maelys_datalog_diagnostic_t *diag,
-				maelys_datalog_status_t status,
-				const char *fmt, ...) DL_PRINTF(3, 4);
+				maelys_datalog_status_t status, const char *fmt,
+				...) DL_PRINTF(3, 4);
 
 /* "source:line:col: message", with source, line and column also stored in
  * their own fields. */

@@ -21,7 +21,7 @@ struct dl_eval {
 	struct dl_symview syms;
 	struct dl_membudget *mb;
 	struct dl_matcher *matcher;
-	uint32_t *regs; /* prog->max_vars registers */
+	uint32_t *regs;                      /* prog->max_vars registers */
 	uint64_t tuples, tuples_max;         /* derived so far / budget */
 	uint64_t iterations, iterations_max; /* semi-naive iterations */
 	maelys_datalog_diagnostic_t *diag;

@@ -32,7 +32,8 @@ dl_hash_bytes(const void *data, size_t len)
 
 	while (len >= 8) {
 		memcpy(&w, p, 8);
-		h = (h ^ w) * UINT64_C(0x100000001b3) + UINT64_C(0x2545f4914f6cdd1d);
+		h = (h ^ w) * UINT64_C(0x100000001b3) +
+		    UINT64_C(0x2545f4914f6cdd1d);
 		h ^= h >> 29;
 		p += 8;
 		len -= 8;

@@ -57,8 +57,7 @@ struct dl_lexer {
 
 void dl_lexer_init(struct dl_lexer *lx, const char *src, size_t len,
 		   bool souffle, struct dl_arena *arena,
-		   const char *source_name,
-		   maelys_datalog_diagnostic_t *diag);
+		   const char *source_name, maelys_datalog_diagnostic_t *diag);
 /* Reads the next token.  Returns OK or PARSE / LIMIT / NO_MEMORY with the
  * diagnostic filled. */
 maelys_datalog_status_t dl_lexer_next(struct dl_lexer *lx,

@@ -10,26 +10,26 @@
 #include <maelys/datalog.h>
 
 /* Bytes of policy source. */
-#define DL_SOURCE_MAX ((size_t)64 << 20)
+#define DL_SOURCE_MAX     ((size_t)64 << 20)
 /* Bytes of a string constant (the same bound as a symbol). */
 #define DL_STRING_LEN_MAX ((size_t)65535)
 /* Bytes of an identifier (predicate, variable, type). */
-#define DL_IDENT_MAX ((size_t)255)
+#define DL_IDENT_MAX      ((size_t)255)
 /* Literals in one rule body. */
-#define DL_BODY_MAX ((size_t)64)
+#define DL_BODY_MAX       ((size_t)64)
 /* Distinct variables in one rule. */
-#define DL_VARS_MAX ((size_t)256)
+#define DL_VARS_MAX       ((size_t)256)
 /* Clauses (rules and facts) of a policy. */
-#define DL_CLAUSES_MAX ((size_t)4000000)
+#define DL_CLAUSES_MAX    ((size_t)4000000)
 /* Predicates of a policy (domain plus .decl). */
 #define DL_PREDICATES_MAX ((size_t)65536)
 /* Hash indexes one predicate may need. */
-#define DL_INDEXES_MAX 64
+#define DL_INDEXES_MAX    64
 /* Regular expressions of a policy. */
-#define DL_REGEX_MAX ((size_t)4096)
+#define DL_REGEX_MAX      ((size_t)4096)
 /* Bytes of one regular expression. */
-#define DL_REGEX_LEN_MAX ((size_t)4096)
+#define DL_REGEX_LEN_MAX  ((size_t)4096)
 /* Input facts in one input EDB (beyond the session's budget, a hard cap). */
-#define DL_EDB_FACTS_MAX ((size_t)100000000)
+#define DL_EDB_FACTS_MAX  ((size_t)100000000)
 
 #endif /* DL_LIMITS_H */

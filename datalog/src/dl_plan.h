@@ -54,11 +54,11 @@ struct dl_op {
 	 * EMIT: every column; CMP, CALL, BIND: key[0] and key[1] */
 	struct dl_cterm key[MAELYS_DATALOG_MAX_ARITY];
 	struct dl_out out[MAELYS_DATALOG_MAX_ARITY]; /* SCAN, PROBE, LOOKUP */
-	uint8_t cmp;     /* CMP: enum dl_cmp_op */
-	uint8_t builtin; /* CALL: enum dl_builtin */
-	bool negated;    /* CMP, CALL */
-	uint32_t regex;  /* CALL */
-	uint32_t var;    /* BIND: the variable bound */
+	uint8_t cmp;                                 /* CMP: enum dl_cmp_op */
+	uint8_t builtin;                             /* CALL: enum dl_builtin */
+	bool negated;                                /* CMP, CALL */
+	uint32_t regex;                              /* CALL */
+	uint32_t var; /* BIND: the variable bound */
 	struct dl_pos pos;
 };
 

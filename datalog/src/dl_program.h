@@ -20,14 +20,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DL_NONE UINT32_MAX
+#define DL_NONE       UINT32_MAX
 /* A standalone program's .input relation: accepts input facts. */
 #define DL_ROLE_INPUT (1u << 8)
 
 struct dl_pred {
 	const char *name; /* in the program's arena */
 	uint32_t arity;
-	unsigned role; /* maelys_datalog_predicate_role_t bits | DL_ROLE_INPUT */
+	unsigned
+	    role; /* maelys_datalog_predicate_role_t bits | DL_ROLE_INPUT */
 	bool from_domain;
 	maelys_datalog_column_type_t columns[MAELYS_DATALOG_MAX_ARITY];
 	struct dl_pos pos; /* of its .decl; 0:0 for a domain's */

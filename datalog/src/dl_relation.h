@@ -27,9 +27,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#define DL_ROW_NONE UINT32_MAX
+#define DL_ROW_NONE     UINT32_MAX
 #define DL_BLOCK0_SHIFT 4
-#define DL_MAX_BLOCKS 27 /* 16 * (2^27 - 1) rows: about 2^31 */
+#define DL_MAX_BLOCKS   27 /* 16 * (2^27 - 1) rows: about 2^31 */
 #define DL_REL_ROWS_MAX (UINT32_C(1) << 31)
 
 /* Memory accounting shared by the relations of one solve. */

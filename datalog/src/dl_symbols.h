@@ -29,7 +29,7 @@ typedef uint32_t dl_value;
 #define DL_INLINE_INT_MIN (-(INT64_C(1) << 30))
 #define DL_INLINE_INT_MAX ((INT64_C(1) << 30) - 1)
 /* The largest symbol id: ids stay below the integer flag. */
-#define DL_SYMBOL_ID_MAX UINT32_C(0x7ffffffe)
+#define DL_SYMBOL_ID_MAX  UINT32_C(0x7ffffffe)
 /* The longest string a symbol may have (a hard limit, STATUS_LIMIT). */
 #define DL_SYMBOL_LEN_MAX ((size_t)65535)
 
@@ -60,8 +60,8 @@ struct dl_sym {
 };
 
 struct dl_symtab {
-	uint32_t base;        /* id of syms[0] */
-	struct dl_sym *syms;  /* by id - base */
+	uint32_t base;       /* id of syms[0] */
+	struct dl_sym *syms; /* by id - base */
 	size_t count, cap;
 	uint32_t *slots;      /* open addressing: id - base + 1, 0 = empty */
 	size_t nslots;        /* a power of two, or 0 */
@@ -76,8 +76,8 @@ void dl_symtab_reset(struct dl_symtab *t);
 size_t dl_symtab_bytes(const struct dl_symtab *t);
 
 /* Finds a string; returns its value or false. */
-bool dl_symtab_find_string(const struct dl_symtab *t, const char *s,
-			   size_t len, uint64_t hash, dl_value *out);
+bool dl_symtab_find_string(const struct dl_symtab *t, const char *s, size_t len,
+			   uint64_t hash, dl_value *out);
 bool dl_symtab_find_int(const struct dl_symtab *t, int64_t i, uint64_t hash,
 			dl_value *out);
 /* Interns into this table (the caller has looked in lower layers first).
@@ -103,16 +103,13 @@ const struct dl_sym *dl_symview_get(const struct dl_symview *v, dl_value id);
  * memory, or overlay NULL and the value unknown: *found false). */
 int dl_symview_intern_string(const struct dl_symview *v, const char *s,
 			     size_t len, dl_value *out);
-int dl_symview_intern_int(const struct dl_symview *v, int64_t i,
-			  dl_value *out);
+int dl_symview_intern_int(const struct dl_symview *v, int64_t i, dl_value *out);
 /* Looks a value up without interning; false if no layer has it. */
 bool dl_symview_find_string(const struct dl_symview *v, const char *s,
 			    size_t len, dl_value *out);
-bool dl_symview_find_int(const struct dl_symview *v, int64_t i,
-			 dl_value *out);
+bool dl_symview_find_int(const struct dl_symview *v, int64_t i, dl_value *out);
 
 /* Whether a value is an integer (inline or boxed), and which. */
-bool dl_symview_value_int(const struct dl_symview *v, dl_value x,
-			  int64_t *out);
+bool dl_symview_value_int(const struct dl_symview *v, dl_value x, int64_t *out);
 
 #endif /* DL_SYMBOLS_H */

@@ -110,17 +110,17 @@ dl_flush(struct dl_eval *ev)
 		if (rc == DL_REL_DUPLICATE)
 			continue;
 		if (rc < 0)
-			return dl_eval_insert_failed(ev, rc,
-						     &ev->prog->preds[op->pred]);
+			return dl_eval_insert_failed(
+			    ev, rc, &ev->prog->preds[op->pred]);
 		if (++ev->tuples > ev->tuples_max)
 			return dl_fail_at(
-				ev->diag, MAELYS_DATALOG_STATUS_BUDGET_TUPLES,
-				ev->prog->source_name, op->pos,
-				"derived more than %llu tuples "
-				"(MAELYS_DATALOG_BUDGET_TUPLES) in the rule for "
-				"'%s'",
-				(unsigned long long)ev->tuples_max,
-				ev->prog->preds[op->pred].name);
+			    ev->diag, MAELYS_DATALOG_STATUS_BUDGET_TUPLES,
+			    ev->prog->source_name, op->pos,
+			    "derived more than %llu tuples "
+			    "(MAELYS_DATALOG_BUDGET_TUPLES) in the rule for "
+			    "'%s'",
+			    (unsigned long long)ev->tuples_max,
+			    ev->prog->preds[op->pred].name);
 	}
 	return MAELYS_DATALOG_STATUS_OK;
 }
@@ -153,7 +153,8 @@ dl_test_failed(struct dl_eval *ev, const struct dl_op *op,
 			  "%s", t->why);
 }
 
-static maelys_datalog_status_t dl_run(struct dl_eval *ev, const struct dl_op *op);
+static maelys_datalog_status_t dl_run(struct dl_eval *ev,
+				      const struct dl_op *op);
 
 static maelys_datalog_status_t
 dl_run_scan(struct dl_eval *ev, const struct dl_op *op)
@@ -173,8 +174,8 @@ dl_run_scan(struct dl_eval *ev, const struct dl_op *op)
 		uint32_t off, b = dl_block_of(row, &off);
 		size_t rows_in_block = (size_t)1 << (b + DL_BLOCK0_SHIFT);
 		uint32_t end = (uint32_t)(rows_in_block - off) < hi - row
-				       ? row + (uint32_t)(rows_in_block - off)
-				       : hi;
+				   ? row + (uint32_t)(rows_in_block - off)
+				   : hi;
 		const uint32_t *t = r->blocks[b] + (size_t)off * r->arity;
 
 		for (; row < end; row++, t += r->arity) {
@@ -182,7 +183,8 @@ dl_run_scan(struct dl_eval *ev, const struct dl_op *op)
 
 			if (!dl_match_row(ev, op, t))
 				continue;
-			if ((st = dl_run(ev, op + 1)) != MAELYS_DATALOG_STATUS_OK)
+			if ((st = dl_run(ev, op + 1)) !=
+			    MAELYS_DATALOG_STATUS_OK)
 				return st;
 		}
 	}
@@ -256,10 +258,10 @@ dl_run(struct dl_eval *ev, const struct dl_op *op)
 			return MAELYS_DATALOG_STATUS_OK;
 		return dl_run(ev, op + 1);
 	case DL_OP_CMP: {
-		struct dl_test t = dl_builtin_compare(
-			&ev->syms, (enum dl_cmp_op)op->cmp,
-			dl_term_value(ev, &op->key[0]),
-			dl_term_value(ev, &op->key[1]));
+		struct dl_test t =
+		    dl_builtin_compare(&ev->syms, (enum dl_cmp_op)op->cmp,
+				       dl_term_value(ev, &op->key[0]),
+				       dl_term_value(ev, &op->key[1]));
 
 		if (t.status != MAELYS_DATALOG_STATUS_OK)
 			return dl_test_failed(ev, op, &t);
@@ -345,8 +347,8 @@ dl_eval_stratum(struct dl_eval *ev, const struct dl_stratum *s)
 	for (i = 0; i < s->nrules; i++) {
 		const struct dl_rule *r = &prog->rules[s->rules[i]];
 
-		if (!r->recursive &&
-		    (st = dl_run_plan(ev, &r->plans[0])) != MAELYS_DATALOG_STATUS_OK)
+		if (!r->recursive && (st = dl_run_plan(ev, &r->plans[0])) !=
+					 MAELYS_DATALOG_STATUS_OK)
 			return st;
 	}
 	if (!s->recursive)
@@ -370,13 +372,13 @@ dl_eval_stratum(struct dl_eval *ev, const struct dl_stratum *s)
 			break;
 		if (++ev->iterations > ev->iterations_max)
 			return dl_fail_at(
-				ev->diag, MAELYS_DATALOG_STATUS_BUDGET_ITERATIONS,
-				prog->source_name, prog->preds[s->preds[0]].pos,
-				"more than %llu fixpoint iterations "
-				"(MAELYS_DATALOG_BUDGET_ITERATIONS) evaluating "
-				"'%s'",
-				(unsigned long long)ev->iterations_max,
-				prog->preds[s->preds[0]].name);
+			    ev->diag, MAELYS_DATALOG_STATUS_BUDGET_ITERATIONS,
+			    prog->source_name, prog->preds[s->preds[0]].pos,
+			    "more than %llu fixpoint iterations "
+			    "(MAELYS_DATALOG_BUDGET_ITERATIONS) evaluating "
+			    "'%s'",
+			    (unsigned long long)ev->iterations_max,
+			    prog->preds[s->preds[0]].name);
 		for (i = 0; i < s->nrules; i++) {
 			const struct dl_rule *r = &prog->rules[s->rules[i]];
 

@@ -88,8 +88,8 @@ dl_skip_space(struct dl_lexer *lx)
 			for (;;) {
 				if (lx->off >= lx->len)
 					return dl_lex_error(
-						lx, start,
-						"unterminated /* comment");
+					    lx, start,
+					    "unterminated /* comment");
 				if (dl_peek(lx, 0) == '*' &&
 				    dl_peek(lx, 1) == '/') {
 					dl_advance(lx, 2);
@@ -189,7 +189,8 @@ dl_lex_integer(struct dl_lexer *lx, struct dl_token *tok)
 		dl_advance(lx, 1);
 	}
 	limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-	while (dl_peek(lx, 0) >= 0 && dl_is_digit((unsigned char)dl_peek(lx, 0))) {
+	while (dl_peek(lx, 0) >= 0 &&
+	       dl_is_digit((unsigned char)dl_peek(lx, 0))) {
 		unsigned d = (unsigned)(dl_peek(lx, 0) - '0');
 
 		if (v > (limit - d) / 10)
@@ -205,9 +206,8 @@ dl_lex_integer(struct dl_lexer *lx, struct dl_token *tok)
 				    "between them)");
 	tok->kind = DL_TOK_INTEGER;
 	if (neg)
-		tok->integer = v == (uint64_t)INT64_MAX + 1
-				       ? INT64_MIN
-				       : -(int64_t)v;
+		tok->integer =
+		    v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
 	else
 		tok->integer = (int64_t)v;
 	return MAELYS_DATALOG_STATUS_OK;
@@ -234,10 +234,21 @@ dl_ident_length(const struct dl_lexer *lx, size_t ahead)
 
 /* The names after '.' that start a directive. */
 static const char *const dl_directive_names[] = {
-	"decl", "input", "output", "printsize", "type",
-	/* known to Souffle, refused by the parser with a clear message */
-	"comp", "init", "functor", "pragma", "plan", "limitsize", "override",
-	"include", "once",
+    "decl",
+    "input",
+    "output",
+    "printsize",
+    "type",
+    /* known to Souffle, refused by the parser with a clear message */
+    "comp",
+    "init",
+    "functor",
+    "pragma",
+    "plan",
+    "limitsize",
+    "override",
+    "include",
+    "once",
 };
 
 static bool

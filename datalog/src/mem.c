@@ -102,7 +102,7 @@ struct dl_arena_chunk {
 	_Alignas(16) unsigned char data[];
 };
 
-#define DL_ALIGN ((size_t)16)
+#define DL_ALIGN           ((size_t)16)
 #define DL_ARENA_CHUNK_MIN ((size_t)4096)
 
 void

@@ -134,11 +134,13 @@ dl_p_term(struct dl_parser *p, struct dl_ast_term *t)
 			t->kind = DL_TERM_ANON;
 		} else if (p->ast->souffle || dl_is_upper_start(&p->tok)) {
 			t->kind = DL_TERM_VAR;
-			DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &t->text));
+			DL_TRY(
+			    dl_p_strdup(p, p->tok.text, p->tok.len, &t->text));
 			t->len = p->tok.len;
 		} else {
 			t->kind = DL_TERM_SYMBOL;
-			DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &t->text));
+			DL_TRY(
+			    dl_p_strdup(p, p->tok.text, p->tok.len, &t->text));
 			t->len = p->tok.len;
 		}
 		break;
@@ -181,11 +183,11 @@ dl_p_atom(struct dl_parser *p, struct dl_ast_atom *a, bool need_parens)
 		for (;;) {
 			if (n == MAELYS_DATALOG_MAX_ARITY)
 				return dl_fail_at(
-					p->diag, MAELYS_DATALOG_STATUS_LIMIT,
-					p->source_name, p->tok.pos,
-					"more than %d arguments (the limit "
-					"of MAELYS_DATALOG_MAX_ARITY)",
-					MAELYS_DATALOG_MAX_ARITY);
+				    p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				    p->source_name, p->tok.pos,
+				    "more than %d arguments (the limit "
+				    "of MAELYS_DATALOG_MAX_ARITY)",
+				    MAELYS_DATALOG_MAX_ARITY);
 			DL_TRY(dl_p_term(p, &args[n]));
 			n++;
 			if (p->tok.kind != DL_TOK_COMMA)
@@ -214,12 +216,12 @@ dl_p_builtin(const struct dl_parser *p, const char *name, size_t len,
 		enum dl_builtin builtin;
 		bool souffle;
 	} table[] = {
-		{"re_match", DL_BUILTIN_RE_MATCH, false},
-		{"prefix", DL_BUILTIN_PREFIX, false},
-		{"suffix", DL_BUILTIN_SUFFIX, false},
-		{"contains", DL_BUILTIN_CONTAINS, false},
-		{"match", DL_BUILTIN_RE_FULLMATCH, true},
-		{"contains", DL_BUILTIN_CONTAINS, true},
+	    {"re_match", DL_BUILTIN_RE_MATCH, false},
+	    {"prefix", DL_BUILTIN_PREFIX, false},
+	    {"suffix", DL_BUILTIN_SUFFIX, false},
+	    {"contains", DL_BUILTIN_CONTAINS, false},
+	    {"match", DL_BUILTIN_RE_FULLMATCH, true},
+	    {"contains", DL_BUILTIN_CONTAINS, true},
 	};
 	size_t i;
 
@@ -326,11 +328,11 @@ dl_p_literal(struct dl_parser *p, struct dl_ast_lit *lit)
 		if (!dl_is_cmp(nx->kind, &op)) {
 			if (p->ast->souffle || dl_is_upper_start(&p->tok))
 				return dl_fail_at(
-					p->diag, MAELYS_DATALOG_STATUS_PARSE,
-					p->source_name, p->tok.pos,
-					"a variable alone is not a literal "
-					"(expected a comparison after '%.*s')",
-					(int)p->tok.len, p->tok.text);
+				    p->diag, MAELYS_DATALOG_STATUS_PARSE,
+				    p->source_name, p->tok.pos,
+				    "a variable alone is not a literal "
+				    "(expected a comparison after '%.*s')",
+				    (int)p->tok.len, p->tok.text);
 			/* a bare lower-case name: an atom of arity 0 */
 			lit->kind = DL_LIT_ATOM;
 			return dl_p_atom(p, &lit->atom, false);
@@ -361,10 +363,10 @@ dl_p_clause(struct dl_parser *p)
 		for (;;) {
 			if (n == DL_BODY_MAX)
 				return dl_fail_at(
-					p->diag, MAELYS_DATALOG_STATUS_LIMIT,
-					p->source_name, p->tok.pos,
-					"rule body longer than %zu literals",
-					DL_BODY_MAX);
+				    p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				    p->source_name, p->tok.pos,
+				    "rule body longer than %zu literals",
+				    DL_BODY_MAX);
 			DL_TRY(dl_p_literal(p, &body[n]));
 			n++;
 			if (p->tok.kind != DL_TOK_COMMA)
@@ -441,10 +443,11 @@ dl_p_decl(struct dl_parser *p)
 	if (p->tok.kind != DL_TOK_RPAREN) {
 		for (;;) {
 			if (d.arity == MAELYS_DATALOG_MAX_ARITY)
-				return dl_fail_at(
-					p->diag, MAELYS_DATALOG_STATUS_LIMIT,
-					p->source_name, p->tok.pos,
-					"more than %d columns", MAELYS_DATALOG_MAX_ARITY);
+				return dl_fail_at(p->diag,
+						  MAELYS_DATALOG_STATUS_LIMIT,
+						  p->source_name, p->tok.pos,
+						  "more than %d columns",
+						  MAELYS_DATALOG_MAX_ARITY);
 			if (p->tok.kind != DL_TOK_IDENT)
 				return dl_p_error(p, "a column name");
 			DL_TRY(dl_p_advance(p));
@@ -476,7 +479,8 @@ dl_p_decl(struct dl_parser *p)
 			DL_TRY(dl_p_advance(p));
 			continue;
 		}
-		if (dl_tok_is(&p->tok, "eqrel") || dl_tok_is(&p->tok, "inline") ||
+		if (dl_tok_is(&p->tok, "eqrel") ||
+		    dl_tok_is(&p->tok, "inline") ||
 		    dl_tok_is(&p->tok, "no_inline") ||
 		    dl_tok_is(&p->tok, "magic") ||
 		    dl_tok_is(&p->tok, "no_magic") ||

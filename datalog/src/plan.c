@@ -88,7 +88,8 @@ dl_plan_atom(struct dl_planner *pl, uint32_t i, enum dl_range range)
 			if (dl_term_bound(pl, &l->args[k]))
 				mask |= UINT32_C(1) << k;
 	}
-	op = dl_plan_new_op(pl, mask == 0 ? DL_OP_SCAN
+	op = dl_plan_new_op(pl,
+			    mask == 0     ? DL_OP_SCAN
 			    : mask == all ? DL_OP_LOOKUP
 					  : DL_OP_PROBE,
 			    l);
@@ -96,7 +97,7 @@ dl_plan_atom(struct dl_planner *pl, uint32_t i, enum dl_range range)
 	op->range = (uint8_t)range;
 	if (op->kind == DL_OP_PROBE) {
 		maelys_datalog_status_t st =
-			dl_plan_index(pl, l->pred, mask, l->pos, &op->index);
+		    dl_plan_index(pl, l->pred, mask, l->pos, &op->index);
 
 		if (st != MAELYS_DATALOG_STATUS_OK)
 			return st;
@@ -148,15 +149,16 @@ dl_plan_absent(struct dl_planner *pl, uint32_t i)
 	for (k = 0; k < l->nargs; k++)
 		if (l->args[k].kind != DL_CT_ANON)
 			mask |= UINT32_C(1) << k;
-	op = dl_plan_new_op(pl, mask == all ? DL_OP_ABSENT
-			    : mask == 0   ? DL_OP_ABSENT_ANY
-					  : DL_OP_ABSENT_PROBE,
+	op = dl_plan_new_op(pl,
+			    mask == all ? DL_OP_ABSENT
+			    : mask == 0 ? DL_OP_ABSENT_ANY
+					: DL_OP_ABSENT_PROBE,
 			    l);
 	op->pred = l->pred;
 	op->range = DL_RANGE_ALL;
 	if (op->kind == DL_OP_ABSENT_PROBE) {
 		maelys_datalog_status_t st =
-			dl_plan_index(pl, l->pred, mask, l->pos, &op->index);
+		    dl_plan_index(pl, l->pred, mask, l->pos, &op->index);
 
 		if (st != MAELYS_DATALOG_STATUS_OK)
 			return st;
@@ -189,11 +191,11 @@ dl_plan_filters(struct dl_planner *pl, bool *progress)
 
 			if (a != b) {
 				struct dl_op *op =
-					dl_plan_new_op(pl, DL_OP_BIND, l);
+				    dl_plan_new_op(pl, DL_OP_BIND, l);
 				const struct dl_cterm *src =
-					a ? &l->args[0] : &l->args[1];
+				    a ? &l->args[0] : &l->args[1];
 				const struct dl_cterm *dst =
-					a ? &l->args[1] : &l->args[0];
+				    a ? &l->args[1] : &l->args[0];
 
 				op->key[0] = *src;
 				op->var = dst->v;
@@ -216,9 +218,8 @@ dl_plan_filters(struct dl_planner *pl, bool *progress)
 				return st;
 		} else {
 			struct dl_op *op = dl_plan_new_op(
-				pl, l->kind == DL_LIT_CMP ? DL_OP_CMP
-							  : DL_OP_CALL,
-				l);
+			    pl, l->kind == DL_LIT_CMP ? DL_OP_CMP : DL_OP_CALL,
+			    l);
 
 			op->key[0] = l->args[0];
 			op->key[1] = l->args[1];
@@ -239,7 +240,8 @@ dl_lit_recursive(const struct dl_program *prog, const struct dl_rule *r,
 		 const struct dl_clit *l)
 {
 	return l->kind == DL_LIT_ATOM && !l->negated &&
-	       prog->preds[l->pred].stratum == prog->preds[r->head_pred].stratum;
+	       prog->preds[l->pred].stratum ==
+		   prog->preds[r->head_pred].stratum;
 }
 
 static enum dl_range
@@ -276,7 +278,7 @@ dl_plan_one(struct dl_program *prog, const struct dl_rule *r, uint32_t delta,
 	pl.ops = plan->ops;
 	if (delta != DL_NONE &&
 	    (st = dl_plan_atom(&pl, delta, DL_RANGE_DELTA)) !=
-		    MAELYS_DATALOG_STATUS_OK)
+		MAELYS_DATALOG_STATUS_OK)
 		return st;
 	for (;;) {
 		uint32_t best = DL_NONE, best_score = 0;
@@ -288,7 +290,8 @@ dl_plan_one(struct dl_program *prog, const struct dl_rule *r, uint32_t delta,
 			const struct dl_clit *l = &r->body[i];
 			uint32_t score = 1;
 
-			if (pl.placed[i] || l->kind != DL_LIT_ATOM || l->negated)
+			if (pl.placed[i] || l->kind != DL_LIT_ATOM ||
+			    l->negated)
 				continue;
 			for (k = 0; k < l->nargs; k++)
 				if (dl_term_bound(&pl, &l->args[k]))
@@ -300,17 +303,20 @@ dl_plan_one(struct dl_program *prog, const struct dl_rule *r, uint32_t delta,
 		}
 		if (best == DL_NONE)
 			break;
-		if ((st = dl_plan_atom(&pl, best, dl_plan_range(&pl, best, delta))) !=
+		if ((st = dl_plan_atom(&pl, best,
+				       dl_plan_range(&pl, best, delta))) !=
 		    MAELYS_DATALOG_STATUS_OK)
 			return st;
 	}
 	for (i = 0; i < r->nbody; i++) {
 		if (!pl.placed[i])
-			/* the checker's safety analysis makes this unreachable */
-			return dl_fail_at(diag, MAELYS_DATALOG_STATUS_UNSAFE,
-					  prog->source_name, r->body[i].pos,
-					  "literal cannot be ordered: a variable "
-					  "is never bound");
+			/* the checker's safety analysis makes this unreachable
+			 */
+			return dl_fail_at(
+			    diag, MAELYS_DATALOG_STATUS_UNSAFE,
+			    prog->source_name, r->body[i].pos,
+			    "literal cannot be ordered: a variable "
+			    "is never bound");
 	}
 	emit = dl_plan_new_op(&pl, DL_OP_EMIT, NULL);
 	emit->pos = r->pos;
@@ -348,7 +354,8 @@ dl_plan_program(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 
 		if (rule->recursive) {
 			for (i = 0; i < rule->nbody; i++)
-				if (dl_lit_recursive(prog, rule, &rule->body[i]))
+				if (dl_lit_recursive(prog, rule,
+						     &rule->body[i]))
 					n++;
 		} else {
 			n = 1;

@@ -61,7 +61,7 @@ dl_valid_pred_name(const char *name, size_t len)
 static bool
 dl_is_reserved_name(const char *name)
 {
-	static const char *const words[] = {"not", "re_match", "prefix",
+	static const char *const words[] = {"not",    "re_match", "prefix",
 					    "suffix", "contains", "match"};
 	size_t i;
 
@@ -111,7 +111,8 @@ dl_domain_validate(const maelys_datalog_domain_t *d)
 				return MAELYS_DATALOG_STATUS_INVALID_DOMAIN;
 	}
 	for (i = 0; i < d->atom_count; i++)
-		if (d->atoms[i] == NULL || strlen(d->atoms[i]) > DL_STRING_LEN_MAX)
+		if (d->atoms[i] == NULL ||
+		    strlen(d->atoms[i]) > DL_STRING_LEN_MAX)
 			return MAELYS_DATALOG_STATUS_INVALID_DOMAIN;
 	return MAELYS_DATALOG_STATUS_OK;
 }
@@ -203,8 +204,8 @@ maelys_datalog_domain_register(const maelys_datalog_domain_t *domain)
 	for (e = dl_registry_head; e != NULL; e = e->next) {
 		if (strcmp(e->domain.name, domain->name) == 0) {
 			st = dl_domain_equal(&e->domain, domain)
-				     ? MAELYS_DATALOG_STATUS_OK
-				     : MAELYS_DATALOG_STATUS_DOMAIN_CONFLICT;
+				 ? MAELYS_DATALOG_STATUS_OK
+				 : MAELYS_DATALOG_STATUS_DOMAIN_CONFLICT;
 			(void)mtx_unlock(&dl_registry_lock);
 			return st;
 		}

@@ -110,7 +110,7 @@ dl_rel_free(struct dl_rel *r, struct dl_membudget *mb)
 
 /* Tables larger than this and blocks past this many are returned when a
  * relation is cleared with `shrink`. */
-#define DL_SHRINK_SLOTS ((size_t)1 << 14)
+#define DL_SHRINK_SLOTS  ((size_t)1 << 14)
 #define DL_SHRINK_BLOCKS 10u
 
 void
@@ -126,12 +126,12 @@ dl_rel_clear(struct dl_rel *r, bool shrink, struct dl_membudget *mb)
 		for (b = DL_SHRINK_BLOCKS; b < r->nblocks; b++) {
 			dl_rel_release(mb, r->blocks[b],
 				       dl_block_rows(b) * r->arity *
-					       sizeof(uint32_t));
+					   sizeof(uint32_t));
 			r->blocks[b] = NULL;
 			for (i = 0; i < r->nidx; i++) {
 				dl_rel_release(mb, r->idx[i].next[b],
 					       dl_block_rows(b) *
-						       sizeof(uint32_t));
+						   sizeof(uint32_t));
 				r->idx[i].next[b] = NULL;
 			}
 		}
@@ -186,27 +186,26 @@ dl_rel_reserve_row(struct dl_rel *r, struct dl_membudget *mb)
 	if (b >= DL_MAX_BLOCKS)
 		return DL_REL_TOO_BIG;
 	if (r->arity > 0) {
-		r->blocks[b] = dl_rel_alloc(mb, dl_block_rows(b) * r->arity *
-							sizeof(uint32_t),
-					    &over);
+		r->blocks[b] = dl_rel_alloc(
+		    mb, dl_block_rows(b) * r->arity * sizeof(uint32_t), &over);
 		if (r->blocks[b] == NULL)
 			return dl_fail_code(over);
 	}
 	for (i = 0; i < r->nidx; i++) {
 		r->idx[i].next[b] = dl_rel_alloc(
-			mb, dl_block_rows(b) * sizeof(uint32_t), &over);
+		    mb, dl_block_rows(b) * sizeof(uint32_t), &over);
 		if (r->idx[i].next[b] == NULL) {
 			/* leave the relation as it was: no half block */
 			while (i-- > 0) {
 				dl_rel_release(mb, r->idx[i].next[b],
 					       dl_block_rows(b) *
-						       sizeof(uint32_t));
+						   sizeof(uint32_t));
 				r->idx[i].next[b] = NULL;
 			}
 			if (r->arity > 0) {
 				dl_rel_release(mb, r->blocks[b],
 					       dl_block_rows(b) * r->arity *
-						       sizeof(uint32_t));
+						   sizeof(uint32_t));
 				r->blocks[b] = NULL;
 			}
 			return dl_fail_code(over);
@@ -327,8 +326,7 @@ dl_index_add(struct dl_rel *r, struct dl_index *x, uint32_t row)
 }
 
 int
-dl_rel_insert(struct dl_rel *r, const uint32_t *tuple,
-	      struct dl_membudget *mb)
+dl_rel_insert(struct dl_rel *r, const uint32_t *tuple, struct dl_membudget *mb)
 {
 	return dl_rel_insert_hashed(r, tuple, dl_tuple_hash(tuple, r->arity),
 				    mb);

@@ -3,13 +3,13 @@
 #include <maelys/datalog.h>
 
 #define DL_STR2(x) #x
-#define DL_STR(x) DL_STR2(x)
+#define DL_STR(x)  DL_STR2(x)
 
 MAELYS_DATALOG_API const char *
 maelys_datalog_version(void)
 {
 	return DL_STR(MAELYS_DATALOG_VERSION_MAJOR) "." DL_STR(
-		MAELYS_DATALOG_VERSION_MINOR) "." DL_STR(MAELYS_DATALOG_VERSION_PATCH);
+	    MAELYS_DATALOG_VERSION_MINOR) "." DL_STR(MAELYS_DATALOG_VERSION_PATCH);
 }
 
 /* No default: -Wswitch flags a status that has no name. */
@@ -118,7 +118,8 @@ maelys_datalog_status_meaning(maelys_datalog_status_t status)
 	case MAELYS_DATALOG_STATUS_BUDGET_MEMORY:
 		return "more working memory than the session's budget";
 	case MAELYS_DATALOG_STATUS_REGEX_LIMIT:
-		return "a regular expression hit its match, depth or heap limit";
+		return "a regular expression hit its match, depth or heap "
+		       "limit";
 	case MAELYS_DATALOG_STATUS_TYPE:
 		return "a built-in was applied to a value of the wrong kind";
 	case MAELYS_DATALOG_STATUS_TRUNCATED:

@@ -239,11 +239,10 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 				continue;
 			dl_name_cycle(prog, &g, scc, rule->head_pred, l->pred,
 				      cycle, sizeof cycle);
-			st = dl_fail_at(diag,
-					MAELYS_DATALOG_STATUS_NEGATION_CYCLE,
-					prog->source_name, l->pos,
-					"recursion through negation: %s",
-					cycle);
+			st = dl_fail_at(
+			    diag, MAELYS_DATALOG_STATUS_NEGATION_CYCLE,
+			    prog->source_name, l->pos,
+			    "recursion through negation: %s", cycle);
 			goto out;
 		}
 	}
@@ -272,8 +271,8 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 		struct dl_stratum *s = &prog->strata[scc[i]];
 
 		s->preds[s->npreds++] = (uint32_t)i;
-		if ((prog->preds[i].role & (MAELYS_DATALOG_PREDICATE_EDB |
-					    DL_ROLE_INPUT)) != 0)
+		if ((prog->preds[i].role &
+		     (MAELYS_DATALOG_PREDICATE_EDB | DL_ROLE_INPUT)) != 0)
 			s->runtime = true;
 	}
 	for (r = 0; r < prog->nrules; r++) {

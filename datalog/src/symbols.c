@@ -126,8 +126,8 @@ dl_symtab_rehash(struct dl_symtab *t, size_t nslots)
 }
 
 static int
-dl_symtab_append(struct dl_symtab *t, const char *text, size_t len,
-		 int64_t i, uint64_t hash, dl_value *out)
+dl_symtab_append(struct dl_symtab *t, const char *text, size_t len, int64_t i,
+		 uint64_t hash, dl_value *out)
 {
 	struct dl_sym *e;
 	size_t pos, mask;
@@ -175,8 +175,7 @@ dl_symtab_add_string(struct dl_symtab *t, const char *s, size_t len,
 }
 
 int
-dl_symtab_add_int(struct dl_symtab *t, int64_t i, uint64_t hash,
-		  dl_value *out)
+dl_symtab_add_int(struct dl_symtab *t, int64_t i, uint64_t hash, dl_value *out)
 {
 	return dl_symtab_append(t, NULL, 0, i, hash, out);
 }
@@ -200,19 +199,21 @@ dl_symview_find_string(const struct dl_symview *v, const char *s, size_t len,
 {
 	uint64_t h = dl_symbol_hash_string(s, len);
 
-	if (v->policy != NULL && dl_symtab_find_string(v->policy, s, len, h, out))
+	if (v->policy != NULL &&
+	    dl_symtab_find_string(v->policy, s, len, h, out))
 		return true;
 	return v->overlay != NULL &&
 	       dl_symtab_find_string(v->overlay, s, len, h, out);
 }
 
 int
-dl_symview_intern_string(const struct dl_symview *v, const char *s,
-			 size_t len, dl_value *out)
+dl_symview_intern_string(const struct dl_symview *v, const char *s, size_t len,
+			 dl_value *out)
 {
 	uint64_t h = dl_symbol_hash_string(s, len);
 
-	if (v->policy != NULL && dl_symtab_find_string(v->policy, s, len, h, out))
+	if (v->policy != NULL &&
+	    dl_symtab_find_string(v->policy, s, len, h, out))
 		return 0;
 	if (v->overlay == NULL)
 		return -1;

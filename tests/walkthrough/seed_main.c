@@ -27,11 +27,11 @@ main(int argc, char **argv)
 		const char *line;
 		int allowed;
 	} cases[] = {
-		{"shutdown now", 0},
-		{"echo hello | grep hello", 0},
-		{"git commit -m \"feat: solver\"", 0},
-		{"CMD=rm; $CMD /", 0},
-		{"git push origin feature/x", 1},
+	    {"shutdown now", 0},
+	    {"echo hello | grep hello", 0},
+	    {"git commit -m \"feat: solver\"", 0},
+	    {"CMD=rm; $CMD /", 0},
+	    {"git push origin feature/x", 1},
 	};
 	static char source[1 << 16];
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;

@@ -44,7 +44,7 @@ extern "C" {
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
-#define MAELYS_DATALOG_API __attribute__((visibility("default")))
+#define MAELYS_DATALOG_API       __attribute__((visibility("default")))
 #define MAELYS_DATALOG_NODISCARD __attribute__((warn_unused_result))
 #else
 #define MAELYS_DATALOG_API
@@ -199,7 +199,7 @@ typedef struct maelys_datalog_domain {
 
 /* Where and why something failed.  Initialise with
  * MAELYS_DATALOG_DIAGNOSTIC_INIT; every failing call overwrites it whole. */
-#define MAELYS_DATALOG_DIAGNOSTIC_SOURCE_MAX 128
+#define MAELYS_DATALOG_DIAGNOSTIC_SOURCE_MAX  128
 #define MAELYS_DATALOG_DIAGNOSTIC_MESSAGE_MAX 512
 typedef struct maelys_datalog_diagnostic {
 	maelys_datalog_status_t status; /* the status the call returned */
@@ -457,9 +457,8 @@ maelys_datalog_input_edb_clear(maelys_datalog_input_edb_t *edb);
 /* Removes the facts added after the first `count` (to undo a partial
  * batch).  Returns OK, INVALID_ARGUMENT (NULL, count above the number of
  * facts). */
-MAELYS_DATALOG_API maelys_datalog_status_t
-maelys_datalog_input_edb_truncate(maelys_datalog_input_edb_t *edb,
-				  size_t count);
+MAELYS_DATALOG_API maelys_datalog_status_t maelys_datalog_input_edb_truncate(
+    maelys_datalog_input_edb_t *edb, size_t count);
 
 /* The number of facts added (duplicates included). 0 for NULL. */
 MAELYS_DATALOG_API size_t
@@ -497,8 +496,7 @@ maelys_datalog_result_query(const maelys_datalog_result_t *result,
  * INVALID_ARGUMENT, UNDECLARED, ARITY, ROLE. */
 MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
 maelys_datalog_result_count(const maelys_datalog_result_t *result,
-			    const char *predicate, size_t arity,
-			    size_t *count);
+			    const char *predicate, size_t arity, size_t *count);
 
 /*
  * Copies every fact of predicate/arity into rows[0 .. *count-1], in the order

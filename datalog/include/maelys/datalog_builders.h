@@ -39,14 +39,16 @@ typedef struct maelys_datalog_string_fact {
 
 /* An argument holding the symbol `text` (NUL-terminated; NULL gives a term
  * that every call rejects with INVALID_ARGUMENT). */
-MAELYS_DATALOG_API maelys_datalog_arg_t maelys_datalog_arg_symbol(const char *text);
+MAELYS_DATALOG_API maelys_datalog_arg_t
+maelys_datalog_arg_symbol(const char *text);
 
 /* An argument holding `length` bytes of `text` as a symbol. */
 MAELYS_DATALOG_API maelys_datalog_arg_t
 maelys_datalog_arg_symbol_n(const char *text, size_t length);
 
 /* An argument holding the integer `value`. */
-MAELYS_DATALOG_API maelys_datalog_arg_t maelys_datalog_arg_integer(int64_t value);
+MAELYS_DATALOG_API maelys_datalog_arg_t
+maelys_datalog_arg_integer(int64_t value);
 
 /* input_edb_add with every column a NUL-terminated string.  Returns what
  * input_edb_add returns; INVALID_ARGUMENT if an element of args is NULL. */
@@ -60,9 +62,8 @@ maelys_datalog_input_edb_add_strings(maelys_datalog_input_edb_t *edb,
  * Returns what input_edb_add returns. */
 MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
 maelys_datalog_input_edb_add_string_facts(
-	maelys_datalog_input_edb_t *edb,
-	const maelys_datalog_string_fact_t *facts, size_t count,
-	maelys_datalog_diagnostic_t *diag);
+    maelys_datalog_input_edb_t *edb, const maelys_datalog_string_fact_t *facts,
+    size_t count, maelys_datalog_diagnostic_t *diag);
 
 /* result_query with every column a NUL-terminated string. */
 MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
@@ -79,28 +80,28 @@ maelys_datalog_result_query_strings(const maelys_datalog_result_t *result,
 /* maelys_datalog_input_edb_add_strings(edb, predicate, {...}, n, diag) */
 #define MAELYS_DATALOG_ADD_FACT(edb, diag, predicate, ...)                     \
 	maelys_datalog_input_edb_add_strings(                                  \
-		(edb), (predicate), MAELYS_DATALOG_STRINGS_(__VA_ARGS__),     \
-		MAELYS_DATALOG_NSTRINGS_(__VA_ARGS__), (diag))
+	    (edb), (predicate), MAELYS_DATALOG_STRINGS_(__VA_ARGS__),          \
+	    MAELYS_DATALOG_NSTRINGS_(__VA_ARGS__), (diag))
 
 /* One element of MAELYS_DATALOG_ADD_FACTS. */
 #define MAELYS_DATALOG_FACT(predicate, ...)                                    \
 	((maelys_datalog_string_fact_t){                                       \
-		(predicate), MAELYS_DATALOG_STRINGS_(__VA_ARGS__),             \
-		MAELYS_DATALOG_NSTRINGS_(__VA_ARGS__)})
+	    (predicate), MAELYS_DATALOG_STRINGS_(__VA_ARGS__),                 \
+	    MAELYS_DATALOG_NSTRINGS_(__VA_ARGS__)})
 
 /* maelys_datalog_input_edb_add_string_facts(edb, {FACT, ...}, n, diag) */
 #define MAELYS_DATALOG_ADD_FACTS(edb, diag, ...)                               \
 	maelys_datalog_input_edb_add_string_facts(                             \
-		(edb), (const maelys_datalog_string_fact_t[]){__VA_ARGS__},   \
-		sizeof((const maelys_datalog_string_fact_t[]){__VA_ARGS__}) / \
-			sizeof(maelys_datalog_string_fact_t),                  \
-		(diag))
+	    (edb), (const maelys_datalog_string_fact_t[]){__VA_ARGS__},        \
+	    sizeof((const maelys_datalog_string_fact_t[]){__VA_ARGS__}) /      \
+		sizeof(maelys_datalog_string_fact_t),                          \
+	    (diag))
 
 /* maelys_datalog_result_query_strings(result, predicate, {...}, n, found) */
 #define MAELYS_DATALOG_QUERY(result, found, predicate, ...)                    \
 	maelys_datalog_result_query_strings(                                   \
-		(result), (predicate), MAELYS_DATALOG_STRINGS_(__VA_ARGS__),  \
-		MAELYS_DATALOG_NSTRINGS_(__VA_ARGS__), (found))
+	    (result), (predicate), MAELYS_DATALOG_STRINGS_(__VA_ARGS__),       \
+	    MAELYS_DATALOG_NSTRINGS_(__VA_ARGS__), (found))
 
 #ifdef __cplusplus
 }
