@@ -90,6 +90,8 @@ dl_eval_setup(maelys_datalog_session_t *s, struct dl_eval *ev,
 	ev->regs = regs;
 	ev->tuples_max = s->budgets[MAELYS_DATALOG_BUDGET_TUPLES];
 	ev->iterations_max = s->budgets[MAELYS_DATALOG_BUDGET_ITERATIONS];
+	ev->steps_max = s->budgets[MAELYS_DATALOG_BUDGET_STEPS];
+	ev->steps_left = ev->steps_max;
 	ev->diag = diag;
 	mb->limit = dl_budget_size(s, MAELYS_DATALOG_BUDGET_MEMORY);
 	dl_matcher_set_limits(&s->matcher,

@@ -16,6 +16,8 @@ static const struct {
     [MAELYS_DATALOG_BUDGET_REGEX_STEPS] = {1000000, UINT32_MAX},
     [MAELYS_DATALOG_BUDGET_REGEX_DEPTH] = {10000, UINT32_MAX},
     [MAELYS_DATALOG_BUDGET_MEMORY] = {UINT64_C(64) << 20, UINT64_C(1) << 40},
+    /* STEPS: tens of milliseconds of joins at most for one decision */
+    [MAELYS_DATALOG_BUDGET_STEPS] = {UINT64_C(20000000), UINT64_C(1) << 62},
 };
 
 bool

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define DL_NBUDGETS 6
+#define DL_NBUDGETS 7
 
 /* Whether `b` names a budget. */
 bool dl_budget_valid(maelys_datalog_budget_t b);

@@ -24,6 +24,8 @@ struct dl_eval {
 	uint32_t *regs;                      /* prog->max_vars registers */
 	uint64_t tuples, tuples_max;         /* derived so far / budget */
 	uint64_t iterations, iterations_max; /* semi-naive iterations */
+	uint64_t steps_left;                 /* join steps still allowed */
+	uint64_t steps_max;
 	maelys_datalog_diagnostic_t *diag;
 	/* head tuples emitted by the running plan, not yet inserted */
 	const struct dl_op *pending_op;
@@ -34,7 +36,7 @@ struct dl_eval {
 
 /* Evaluates every stratum whose `runtime` flag equals `runtime`, in order.
  * Returns OK, NO_MEMORY, BUDGET_TUPLES, BUDGET_ITERATIONS, BUDGET_MEMORY,
- * REGEX_LIMIT, TYPE, LIMIT (a relation over 2^31 rows). */
+ * BUDGET_STEPS, REGEX_LIMIT, TYPE, LIMIT (a relation over 2^31 rows). */
 maelys_datalog_status_t dl_eval_strata(struct dl_eval *ev, bool runtime);
 
 /* Maps an insertion failure of dl_rel_insert to a status and diagnostic. */

@@ -85,6 +85,29 @@ dl_eval_insert_failed(struct dl_eval *ev, int rc, const struct dl_pred *p)
 		       "out of memory while adding to '%s'", p->name);
 }
 
+/* Counts one join step; false once the budget is spent (then the caller
+ * returns dl_steps_exceeded). */
+static inline bool
+dl_step(struct dl_eval *ev)
+{
+	if (ev->steps_left == 0)
+		return false;
+	ev->steps_left--;
+	return true;
+}
+
+static maelys_datalog_status_t
+dl_steps_exceeded(struct dl_eval *ev, const struct dl_op *op)
+{
+	return dl_fail_at(ev->diag, MAELYS_DATALOG_STATUS_BUDGET_STEPS,
+			  ev->prog->source_name, op->pos,
+			  "more than %llu join steps "
+			  "(MAELYS_DATALOG_BUDGET_STEPS) evaluating '%s'",
+			  (unsigned long long)ev->steps_max,
+			  op->pred != DL_NONE ? ev->prog->preds[op->pred].name
+					      : "a rule");
+}
+
 /* Inserts the tuples a plan has emitted so far.  Each insert is a random
  * access into a large table; prefetching every slot of the batch first,
  * then every row a slot points at, lets those misses overlap instead of
@@ -134,6 +157,8 @@ dl_emit(struct dl_eval *ev, const struct dl_op *op)
 	const struct dl_rel *r = ev->rels[op->pred];
 	uint32_t *t = &ev->pending[ev->npending * op->nkey], k, h;
 
+	if (!dl_step(ev))
+		return dl_steps_exceeded(ev, op);
 	for (k = 0; k < op->nkey; k++)
 		t[k] = dl_term_value(ev, &op->key[k]);
 	h = dl_tuple_hash(t, op->nkey);
@@ -181,6 +206,8 @@ dl_run_scan(struct dl_eval *ev, const struct dl_op *op)
 		for (; row < end; row++, t += r->arity) {
 			maelys_datalog_status_t st;
 
+			if (!dl_step(ev))
+				return dl_steps_exceeded(ev, op);
 			if (!dl_match_row(ev, op, t))
 				continue;
 			if ((st = dl_run(ev, op + 1)) !=
@@ -205,6 +232,8 @@ dl_run_probe(struct dl_eval *ev, const struct dl_op *op)
 	     row = dl_index_next(r, op->index, row)) {
 		maelys_datalog_status_t st;
 
+		if (!dl_step(ev))
+			return dl_steps_exceeded(ev, op);
 		if (row < lo || !dl_match_row(ev, op, dl_rel_row(r, row)))
 			continue;
 		if ((st = dl_run(ev, op + 1)) != MAELYS_DATALOG_STATUS_OK)

@@ -65,6 +65,8 @@ maelys_datalog_status_name(maelys_datalog_status_t status)
 		return "type";
 	case MAELYS_DATALOG_STATUS_TRUNCATED:
 		return "truncated";
+	case MAELYS_DATALOG_STATUS_BUDGET_STEPS:
+		return "budget_steps";
 	}
 	return "unknown";
 }
@@ -124,6 +126,8 @@ maelys_datalog_status_meaning(maelys_datalog_status_t status)
 		return "a built-in was applied to a value of the wrong kind";
 	case MAELYS_DATALOG_STATUS_TRUNCATED:
 		return "an enumeration had fewer rows than the relation";
+	case MAELYS_DATALOG_STATUS_BUDGET_STEPS:
+		return "more join work than the session's budget";
 	}
 	return "not a status of this library";
 }

@@ -122,6 +122,10 @@ typedef enum maelys_datalog_status {
 	/* An enumeration had fewer rows than the relation; *count holds the
 	 * number needed.  A host must treat this as a failure (deny). */
 	MAELYS_DATALOG_STATUS_TRUNCATED = 23,
+	/* A solve did more join work (rows visited and tuples derived) than
+	 * the session's budget, e.g. a cross product deriving the same tuple
+	 * over and over. */
+	MAELYS_DATALOG_STATUS_BUDGET_STEPS = 24,
 } maelys_datalog_status_t;
 
 /* The kind of a term: a symbol (string) or a 64-bit integer. */
@@ -372,6 +376,10 @@ typedef enum maelys_datalog_budget {
 	MAELYS_DATALOG_BUDGET_REGEX_DEPTH = 4,
 	/* Bytes of working memory of one solve.  STATUS_BUDGET_MEMORY. */
 	MAELYS_DATALOG_BUDGET_MEMORY = 5,
+	/* Join steps of one solve: rows visited by scans and probes plus
+	 * tuples derived (duplicates included).  Bounds the time of a solve
+	 * whatever it derives.  STATUS_BUDGET_STEPS. */
+	MAELYS_DATALOG_BUDGET_STEPS = 6,
 } maelys_datalog_budget_t;
 
 /* The default and the hard maximum of a budget.  Returns OK or
@@ -415,7 +423,8 @@ maelys_datalog_session_get_budget(const maelys_datalog_session_t *session,
  * Evaluates the strata that depend only on the policy (its facts and the
  * rules over them), once, under the session's budgets.  Optional: the first
  * solve does it otherwise.  Calling it again after success is a no-op.
- * Returns OK, INVALID_ARGUMENT, NO_MEMORY, BUDGET_*, REGEX_LIMIT, TYPE.
+ * Returns OK, INVALID_ARGUMENT, NO_MEMORY, BUDGET_TUPLES, BUDGET_ITERATIONS,
+ * BUDGET_MEMORY, BUDGET_STEPS, REGEX_LIMIT, TYPE.
  */
 MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
 maelys_datalog_session_prepare(maelys_datalog_session_t *session,
@@ -429,7 +438,8 @@ maelys_datalog_session_prepare(maelys_datalog_session_t *session,
  * On success the caller owns *out and frees it with result_free.
  * Returns OK, INVALID_ARGUMENT, NO_MEMORY, UNDECLARED, ARITY, ROLE, LIMIT,
  * BUDGET_FACTS, BUDGET_TUPLES, BUDGET_ITERATIONS, BUDGET_MEMORY,
- * REGEX_LIMIT, TYPE.  Any failure means: nothing was decided (deny).
+ * BUDGET_STEPS, REGEX_LIMIT, TYPE.  Any failure means: nothing was decided
+ * (deny).
  */
 MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
 maelys_datalog_session_solve_edb(maelys_datalog_session_t *session,
