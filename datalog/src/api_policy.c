@@ -42,18 +42,20 @@ maelys_datalog_policy_load_text(const char *domain, const char *source_name,
 	if (source_name == NULL)
 		source_name = "<inline>";
 	if (length > DL_SOURCE_MAX)
-		return dl_fail(diag, MAELYS_DATALOG_STATUS_LIMIT,
-			       "%s: policy of %zu bytes is larger than the "
-			       "limit of %zu",
-			       source_name, length, DL_SOURCE_MAX);
+		return dl_fail_src(diag, MAELYS_DATALOG_STATUS_LIMIT,
+				   source_name,
+				   "policy of %zu bytes is larger than the "
+				   "limit of %zu",
+				   length, DL_SOURCE_MAX);
 	if (domain != NULL) {
 		dom = dl_registry_find(domain);
 		if (dom == NULL)
-			return dl_fail(diag,
-				       MAELYS_DATALOG_STATUS_UNKNOWN_DOMAIN,
-				       "no domain named '%s' is registered "
-				       "(maelys_datalog_domain_register)",
-				       domain);
+			return dl_fail_src(diag,
+					   MAELYS_DATALOG_STATUS_UNKNOWN_DOMAIN,
+					   source_name,
+					   "no domain named '%s' is registered "
+					   "(maelys_datalog_domain_register)",
+					   domain);
 	}
 	if (text == NULL)
 		text = "";
@@ -107,23 +109,24 @@ maelys_datalog_policy_load_file(const char *domain, const char *path,
 	 * permissions of a policy before it asks us to read it */
 	f = fopen(path, "rb");
 	if (f == NULL)
-		return dl_fail(diag, MAELYS_DATALOG_STATUS_IO,
-			       "%s: cannot open the policy file", path);
+		return dl_fail_src(diag, MAELYS_DATALOG_STATUS_IO, path,
+				   "cannot open the policy file");
 	for (;;) {
 		size_t n;
 
 		if (len > DL_SOURCE_MAX) {
-			st = dl_fail(diag, MAELYS_DATALOG_STATUS_LIMIT,
-				     "%s: policy larger than the limit of %zu "
-				     "bytes",
-				     path, DL_SOURCE_MAX);
+			st =
+			    dl_fail_src(diag, MAELYS_DATALOG_STATUS_LIMIT, path,
+					"policy larger than the limit of %zu "
+					"bytes",
+					DL_SOURCE_MAX);
 			goto out;
 		}
 		if (cap - len < 65536 &&
 		    dl_vec_reserve((void **)&buf, &cap, len + 65536, 1) != 0) {
-			st = dl_fail(diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
-				     "%s: out of memory reading the policy",
-				     path);
+			st = dl_fail_src(diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+					 path,
+					 "out of memory reading the policy");
 			goto out;
 		}
 		n = fread(buf + len, 1, cap - len, f);
@@ -132,10 +135,9 @@ maelys_datalog_policy_load_file(const char *domain, const char *path,
 			break;
 	}
 	if (ferror(f)) {
-		st = dl_fail(diag, MAELYS_DATALOG_STATUS_IO,
-			     "%s: error reading the policy file (is it a "
-			     "directory?)",
-			     path);
+		st = dl_fail_src(diag, MAELYS_DATALOG_STATUS_IO, path,
+				 "error reading the policy file (is it a "
+				 "directory?)");
 		goto out;
 	}
 	st = maelys_datalog_policy_load_inline(domain, path, buf, len, out,

@@ -70,3 +70,26 @@ dl_fail_at(maelys_datalog_diagnostic_t *diag, maelys_datalog_status_t status,
 	va_end(ap);
 	return status;
 }
+
+maelys_datalog_status_t
+dl_fail_src(maelys_datalog_diagnostic_t *diag, maelys_datalog_status_t status,
+	    const char *source, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (diag == NULL)
+		return status;
+	dl_diag_clear(diag);
+	diag->status = status;
+	if (source == NULL)
+		source = "<inline>";
+	(void)snprintf(diag->source, sizeof diag->source, "%s", source);
+	n = snprintf(diag->message, sizeof diag->message, "%s: ", diag->source);
+	if (n < 0)
+		n = 0;
+	va_start(ap, fmt);
+	dl_diag_vformat(diag, (size_t)n, fmt, ap);
+	va_end(ap);
+	return status;
+}

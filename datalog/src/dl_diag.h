@@ -34,6 +34,13 @@ maelys_datalog_status_t dl_fail_at(maelys_datalog_diagnostic_t *diag,
 				   const char *source, struct dl_pos pos,
 				   const char *fmt, ...) DL_PRINTF(5, 6);
 
+/* "source: message", with the source stored in its field (no position
+ * applies: line and column stay 0). */
+maelys_datalog_status_t dl_fail_src(maelys_datalog_diagnostic_t *diag,
+				    maelys_datalog_status_t status,
+				    const char *source, const char *fmt, ...)
+    DL_PRINTF(4, 5);
+
 /* Clears the diagnostic (status OK, empty message). */
 void dl_diag_clear(maelys_datalog_diagnostic_t *diag);
 

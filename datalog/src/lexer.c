@@ -404,36 +404,35 @@ dl_lexer_detect_souffle(const char *src, size_t len)
 {
 	struct dl_arena arena;
 	struct dl_lexer lx;
-	struct dl_token t[5];
+	struct dl_token prev, tok;
 	bool found = false;
-	size_t i;
+	/* 0: outside a .decl; 1: after .decl; 2: after its name;
+	 * 3: inside its parentheses */
+	int decl = 0;
 
 	dl_arena_init(&arena);
 	dl_lexer_init(&lx, src, len, false, &arena, NULL, NULL);
-	memset(t, 0, sizeof t);
-	for (;;) {
-		struct dl_token tok;
-
-		/* a lexical error ends the search: the parser will report it */
-		if (dl_lexer_next(&lx, &tok) != MAELYS_DATALOG_STATUS_OK ||
-		    tok.kind == DL_TOK_EOF)
-			break;
-		for (i = 0; i + 1 < 5; i++)
-			t[i] = t[i + 1];
-		t[4] = tok;
-		if (tok.kind == DL_TOK_DIRECTIVE && tok.len == 4 &&
-		    memcmp(tok.text, "type", 4) == 0) {
-			found = true;
-			break;
+	memset(&prev, 0, sizeof prev);
+	/* a lexical error ends the search: the parser will report it */
+	while (!found && dl_lexer_next(&lx, &tok) == MAELYS_DATALOG_STATUS_OK &&
+	       tok.kind != DL_TOK_EOF) {
+		if (tok.kind == DL_TOK_DIRECTIVE) {
+			if (tok.len == 4 && memcmp(tok.text, "type", 4) == 0)
+				found = true;
+			decl = tok.len == 4 && memcmp(tok.text, "decl", 4) == 0;
+		} else if (decl == 1) {
+			decl = tok.kind == DL_TOK_IDENT ? 2 : 0;
+		} else if (decl == 2) {
+			decl = tok.kind == DL_TOK_LPAREN ? 3 : 0;
+		} else if (decl == 3) {
+			/* any column typed "name : type" */
+			if (tok.kind == DL_TOK_COLON &&
+			    prev.kind == DL_TOK_IDENT)
+				found = true;
+			else if (tok.kind == DL_TOK_RPAREN)
+				decl = 0;
 		}
-		/* .decl name ( col : */
-		if (t[0].kind == DL_TOK_DIRECTIVE && t[0].len == 4 &&
-		    memcmp(t[0].text, "decl", 4) == 0 &&
-		    t[1].kind == DL_TOK_IDENT && t[2].kind == DL_TOK_LPAREN &&
-		    t[3].kind == DL_TOK_IDENT && t[4].kind == DL_TOK_COLON) {
-			found = true;
-			break;
-		}
+		prev = tok;
 	}
 	dl_arena_free(&arena);
 	return found;

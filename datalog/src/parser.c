@@ -464,15 +464,17 @@ dl_p_decl(struct dl_parser *p)
 	}
 	DL_TRY(dl_p_expect(p, DL_TOK_RPAREN));
 	/* Souffle's qualifiers: representations change nothing here; the
-	 * others change semantics we do not offer.  A name followed by '('
-	 * is the next clause, not a qualifier. */
+	 * others change semantics we do not offer.  A name that goes on as a
+	 * clause (followed by '(', '.', ':-' or ',') is the next clause, such
+	 * as a zero-arity fact `choice.`, not a qualifier. */
 	for (;;) {
 		const struct dl_token *nx;
 
 		if (p->tok.kind != DL_TOK_IDENT)
 			break;
 		DL_TRY(dl_p_peek(p, &nx));
-		if (nx->kind == DL_TOK_LPAREN)
+		if (nx->kind == DL_TOK_LPAREN || nx->kind == DL_TOK_DOT ||
+		    nx->kind == DL_TOK_IF || nx->kind == DL_TOK_COMMA)
 			break;
 		if (dl_tok_is(&p->tok, "btree") || dl_tok_is(&p->tok, "brie") ||
 		    dl_tok_is(&p->tok, "btree_delete")) {

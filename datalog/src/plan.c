@@ -283,9 +283,13 @@ dl_plan_one(struct dl_program *prog, const struct dl_rule *r, uint32_t delta,
 	for (;;) {
 		uint32_t best = DL_NONE, best_score = 0;
 
-		if ((st = dl_plan_filters(&pl, &progress)) !=
-		    MAELYS_DATALOG_STATUS_OK)
-			return st;
+		/* until no filter is ready: a binding X = Y can make the
+		 * filter before it in the body ready */
+		do {
+			if ((st = dl_plan_filters(&pl, &progress)) !=
+			    MAELYS_DATALOG_STATUS_OK)
+				return st;
+		} while (progress);
 		for (i = 0; i < r->nbody; i++) {
 			const struct dl_clit *l = &r->body[i];
 			uint32_t score = 1;
