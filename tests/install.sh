@@ -29,6 +29,15 @@ cflags="$(pkg-config --cflags maelys-datalog)"
 libs="$(pkg-config --libs maelys-datalog)"
 libdir="$(pkg-config --variable=libdir maelys-datalog)"
 
+# A sanitizer build installs an instrumented library: programs linking it
+# need the sanitizer runtimes too (ASan insists on coming first).
+san=""
+if nm -D "$build/datalog/libmaelys-datalog.so" | grep -q ' U __asan_'; then
+	san="-fsanitize=address,undefined"
+fi
+cflags="$cflags $san"
+libs="$libs $san"
+
 # shellcheck disable=SC2086 # flags from pkg-config are word lists
 cc -std=c11 -Wall -Wextra -Werror -pedantic $cflags \
 	-I"$src/tests/walkthrough" "$src/tests/walkthrough/seed_main.c" \

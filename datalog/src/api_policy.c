@@ -100,11 +100,12 @@ maelys_datalog_policy_load_file(const char *domain, const char *path,
 	size_t len = 0, cap = 0;
 	maelys_datalog_status_t st;
 
+	if (out != NULL)
+		*out = NULL; /* cleared first, even when path is NULL */
 	if (out == NULL || path == NULL)
 		return dl_fail(diag, MAELYS_DATALOG_STATUS_INVALID_ARGUMENT,
 			       "policy_load_file: %s is NULL",
 			       out == NULL ? "out" : "path");
-	*out = NULL;
 	/* only C stdio here (STYLE.md 1): the host checks ownership and
 	 * permissions of a policy before it asks us to read it */
 	f = fopen(path, "rb");

@@ -61,6 +61,8 @@ maelys_datalog_session_get_budget(const maelys_datalog_session_t *session,
 				  maelys_datalog_budget_t budget,
 				  uint64_t *value)
 {
+	if (value != NULL)
+		*value = 0;
 	if (session == NULL || value == NULL || !dl_budget_valid(budget))
 		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
 	*value = session->budgets[budget];
@@ -94,10 +96,12 @@ dl_eval_setup(maelys_datalog_session_t *s, struct dl_eval *ev,
 	ev->steps_left = ev->steps_max;
 	ev->diag = diag;
 	mb->limit = dl_budget_size(s, MAELYS_DATALOG_BUDGET_MEMORY);
-	dl_matcher_set_limits(&s->matcher,
-			      s->budgets[MAELYS_DATALOG_BUDGET_REGEX_STEPS],
-			      s->budgets[MAELYS_DATALOG_BUDGET_REGEX_DEPTH],
-			      s->budgets[MAELYS_DATALOG_BUDGET_MEMORY] / 1024);
+	dl_matcher_set_limits(
+	    &s->matcher, s->budgets[MAELYS_DATALOG_BUDGET_REGEX_STEPS],
+	    s->budgets[MAELYS_DATALOG_BUDGET_REGEX_DEPTH],
+	    s->budgets[MAELYS_DATALOG_BUDGET_MEMORY] / 1024,
+	    s->budgets[MAELYS_DATALOG_BUDGET_REGEX_DEPTH] <
+		dl_budget_default_of(MAELYS_DATALOG_BUDGET_REGEX_DEPTH));
 }
 
 static void
@@ -344,8 +348,9 @@ dl_load_edb(maelys_datalog_session_t *s, struct dl_workspace *ws,
 	    ws->mb.limit -
 		(ws->mb.used < ws->mb.limit ? ws->mb.used : ws->mb.limit))
 		return dl_fail(diag, MAELYS_DATALOG_STATUS_BUDGET_MEMORY,
-			       "input strings take more than the memory "
-			       "budget of %zu bytes",
+			       "input strings take more than the working "
+			       "memory budget of %zu bytes "
+			       "(MAELYS_DATALOG_BUDGET_MEMORY)",
 			       ws->mb.limit);
 	return MAELYS_DATALOG_STATUS_OK;
 }

@@ -41,6 +41,8 @@ dl_budget_max_of(maelys_datalog_budget_t b)
 MAELYS_DATALOG_API maelys_datalog_status_t
 maelys_datalog_budget_default(maelys_datalog_budget_t budget, uint64_t *value)
 {
+	if (value != NULL)
+		*value = 0;
 	if (value == NULL || !dl_budget_valid(budget))
 		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
 	*value = dl_budgets[budget].def;
@@ -50,6 +52,8 @@ maelys_datalog_budget_default(maelys_datalog_budget_t budget, uint64_t *value)
 MAELYS_DATALOG_API maelys_datalog_status_t
 maelys_datalog_budget_max(maelys_datalog_budget_t budget, uint64_t *value)
 {
+	if (value != NULL)
+		*value = 0;
 	if (value == NULL || !dl_budget_valid(budget))
 		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
 	*value = dl_budgets[budget].max;

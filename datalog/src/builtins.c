@@ -63,7 +63,7 @@ dl_matcher_init(struct dl_matcher *m)
 
 void
 dl_matcher_set_limits(struct dl_matcher *m, uint64_t steps, uint64_t depth,
-		      uint64_t heap_kib)
+		      uint64_t heap_kib, bool depth_lowered)
 {
 	pcre2_match_context *ctx = m->context;
 
@@ -73,6 +73,7 @@ dl_matcher_set_limits(struct dl_matcher *m, uint64_t steps, uint64_t depth,
 	    ctx, (uint32_t)(depth > UINT32_MAX ? UINT32_MAX : depth));
 	(void)pcre2_set_heap_limit(
 	    ctx, (uint32_t)(heap_kib > UINT32_MAX ? UINT32_MAX : heap_kib));
+	m->interpreted = depth_lowered;
 }
 
 void
@@ -170,26 +171,37 @@ dl_builtin_call(const struct dl_symview *syms, struct dl_matcher *m,
 				     "a string built-in applied to an integer");
 	if (builtin == DL_BUILTIN_RE_MATCH ||
 	    builtin == DL_BUILTIN_RE_FULLMATCH) {
-		rc =
-		    pcre2_match((const pcre2_code *)regex, (PCRE2_SPTR)t->text,
-				t->len, 0, 0, (pcre2_match_data *)m->match_data,
-				(pcre2_match_context *)m->context);
+		rc = pcre2_match((const pcre2_code *)regex, (PCRE2_SPTR)t->text,
+				 t->len, 0, m->interpreted ? PCRE2_NO_JIT : 0,
+				 (pcre2_match_data *)m->match_data,
+				 (pcre2_match_context *)m->context);
 		if (rc >= 0)
 			return dl_test_value(true);
-		if (rc == PCRE2_ERROR_NOMATCH)
+		switch (rc) {
+		case PCRE2_ERROR_NOMATCH:
 			return dl_test_value(false);
-		if (rc == PCRE2_ERROR_MATCHLIMIT ||
-		    rc == PCRE2_ERROR_DEPTHLIMIT ||
-		    rc == PCRE2_ERROR_HEAPLIMIT ||
-		    rc == PCRE2_ERROR_JIT_STACKLIMIT)
+		case PCRE2_ERROR_MATCHLIMIT:
+			return dl_test_error(
+			    MAELYS_DATALOG_STATUS_REGEX_LIMIT,
+			    "re_match hit its match limit "
+			    "(MAELYS_DATALOG_BUDGET_REGEX_STEPS)");
+		case PCRE2_ERROR_DEPTHLIMIT:
+		case PCRE2_ERROR_JIT_STACKLIMIT:
+			return dl_test_error(
+			    MAELYS_DATALOG_STATUS_REGEX_LIMIT,
+			    "re_match hit its depth limit "
+			    "(MAELYS_DATALOG_BUDGET_REGEX_DEPTH)");
+		case PCRE2_ERROR_HEAPLIMIT:
 			return dl_test_error(MAELYS_DATALOG_STATUS_REGEX_LIMIT,
-					     "re_match hit its match, depth or "
-					     "heap limit");
-		if (rc == PCRE2_ERROR_NOMEMORY)
+					     "re_match hit its heap limit "
+					     "(MAELYS_DATALOG_BUDGET_MEMORY)");
+		case PCRE2_ERROR_NOMEMORY:
 			return dl_test_error(MAELYS_DATALOG_STATUS_NO_MEMORY,
 					     "re_match ran out of memory");
-		return dl_test_error(MAELYS_DATALOG_STATUS_REGEX_LIMIT,
-				     "re_match failed to run");
+		default:
+			return dl_test_error(MAELYS_DATALOG_STATUS_REGEX_LIMIT,
+					     "re_match failed to run");
+		}
 	}
 	a = dl_string_of(syms, arg);
 	if (a == NULL)

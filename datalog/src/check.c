@@ -128,28 +128,39 @@ dl_edit_distance(const char *a, size_t na, const char *b, size_t nb)
 	return row[nb];
 }
 
+/* The declared predicate whose name is closest to `name` (at most two
+ * edits away), or DL_NONE: for "did you mean". */
+static uint32_t
+dl_ck_suggest(const struct dl_checker *ck, const char *name, size_t len)
+{
+	const struct dl_program *prog = ck->prog;
+	size_t i, best = 3;
+	uint32_t found = DL_NONE;
+
+	for (i = 0; i < prog->npreds; i++) {
+		size_t d = dl_edit_distance(name, len, prog->preds[i].name,
+					    strlen(prog->preds[i].name));
+		if (d < best) {
+			best = d;
+			found = (uint32_t)i;
+		}
+	}
+	return found;
+}
+
 static maelys_datalog_status_t
 dl_ck_undeclared(struct dl_checker *ck, const struct dl_ast_atom *a)
 {
-	const struct dl_program *prog = ck->prog;
-	size_t i, best = 3, found = SIZE_MAX;
+	uint32_t found = dl_ck_suggest(ck, a->name, a->name_len);
 
-	for (i = 0; i < prog->npreds; i++) {
-		size_t d =
-		    dl_edit_distance(a->name, a->name_len, prog->preds[i].name,
-				     strlen(prog->preds[i].name));
-		if (d < best) {
-			best = d;
-			found = i;
-		}
-	}
-	if (found != SIZE_MAX)
+	if (found != DL_NONE)
 		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNDECLARED,
 				  ck->source, a->pos,
 				  "undeclared predicate '%s/%zu' (did you mean "
 				  "'%s/%u'?)",
-				  a->name, a->nargs, prog->preds[found].name,
-				  prog->preds[found].arity);
+				  a->name, a->nargs,
+				  ck->prog->preds[found].name,
+				  ck->prog->preds[found].arity);
 	return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNDECLARED,
 			  ck->source, a->pos,
 			  "undeclared predicate '%s/%zu' (declare it with "
@@ -632,13 +643,17 @@ dl_ck_directives(struct dl_checker *ck, const struct dl_ast *ast)
 		uint32_t id = dl_program_find_pred(prog, d->name, d->name_len);
 		struct dl_pred *p;
 
-		if (id == DL_NONE)
-			return dl_fail_at(ck->diag,
-					  MAELYS_DATALOG_STATUS_UNDECLARED,
-					  ck->source, d->pos,
-					  "undeclared relation '%s' in a "
-					  "directive",
-					  d->name);
+		if (id == DL_NONE) {
+			uint32_t near = dl_ck_suggest(ck, d->name, d->name_len);
+
+			return dl_fail_at(
+			    ck->diag, MAELYS_DATALOG_STATUS_UNDECLARED,
+			    ck->source, d->pos,
+			    "undeclared relation '%s' in a directive%s%s%s",
+			    d->name, near != DL_NONE ? " (did you mean '" : "",
+			    near != DL_NONE ? prog->preds[near].name : "",
+			    near != DL_NONE ? "'?)" : "");
+		}
 		p = &prog->preds[id];
 		if (d->kind == MAELYS_DATALOG_DIRECTIVE_INPUT)
 			p->role |= DL_ROLE_INPUT;

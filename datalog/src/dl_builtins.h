@@ -28,11 +28,16 @@ void dl_regex_free(void *code);
 struct dl_matcher {
 	void *match_data; /* pcre2_match_data_8 * */
 	void *context;    /* pcre2_match_context_8 * */
+	/* match with the interpreter, not JIT code: PCRE2's JIT ignores the
+	 * depth limit, so a depth budget below the default needs this */
+	bool interpreted;
 };
 
 int dl_matcher_init(struct dl_matcher *m);
+/* depth_lowered: the depth budget is below its default, so matches run in
+ * the interpreter, where PCRE2 enforces it (its JIT does not). */
 void dl_matcher_set_limits(struct dl_matcher *m, uint64_t steps, uint64_t depth,
-			   uint64_t heap_kib);
+			   uint64_t heap_kib, bool depth_lowered);
 void dl_matcher_free(struct dl_matcher *m);
 
 /* The outcome of a built-in: true, false, or an error status. */

@@ -77,7 +77,7 @@ dl_domain_validate(const maelys_datalog_domain_t *d)
 	size_t i, j, n;
 
 	if (d->name == NULL)
-		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+		return MAELYS_DATALOG_STATUS_INVALID_DOMAIN;
 	n = strlen(d->name);
 	if (n == 0 || n > DL_IDENT_MAX)
 		return MAELYS_DATALOG_STATUS_INVALID_DOMAIN;
@@ -94,7 +94,10 @@ dl_domain_validate(const maelys_datalog_domain_t *d)
 		const maelys_datalog_predicate_t *p = &d->predicates[i];
 		unsigned role = p->role;
 
+		/* [a-z] first: an upper-case or _ name would read as a
+		 * variable in a policy */
 		if (p->name == NULL ||
+		    !(p->name[0] >= 'a' && p->name[0] <= 'z') ||
 		    !dl_valid_pred_name(p->name, strlen(p->name)) ||
 		    dl_is_reserved_name(p->name) ||
 		    p->arity > MAELYS_DATALOG_MAX_ARITY)

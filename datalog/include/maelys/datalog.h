@@ -480,7 +480,7 @@ maelys_datalog_input_edb_count(const maelys_datalog_input_edb_t *edb);
  * ROLE come from session_solve_edb).  Returns OK, INVALID_ARGUMENT (NULL, a
  * bad predicate name, a bad term kind, a NULL string with a length), LIMIT
  * (count above MAELYS_DATALOG_MAX_ARITY, a string over 65,535 bytes, more
- * than 1,000,000 facts), NO_MEMORY.  On failure nothing was added.
+ * than 100,000,000 facts), NO_MEMORY.  On failure nothing was added.
  */
 MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
 maelys_datalog_input_edb_add(maelys_datalog_input_edb_t *edb,

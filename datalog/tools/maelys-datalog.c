@@ -1,0 +1,700 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * maelys-datalog: the standalone runner of libmaelys-datalog.
+ *
+ *   maelys-datalog run [--souffle|--native] [-F DIR] [-D DIR] PROG.dl
+ *   maelys-datalog check [--souffle|--native] PROG.dl
+ *
+ * `run` loads a standalone program (.decl, .input, .output, .printsize), reads
+ * the facts of each .input relation from DIR/rel.facts, solves once and then
+ * carries out the .output and .printsize directives in source order, as
+ * Souffle and the other Datalog tools do with the same files.  It is how the
+ * engine is compared with other engines and how other projects' Datalog test
+ * suites run against it.  `check` only loads and reports.
+ *
+ * A standalone run is not a decision of a host: every session budget starts
+ * at its hard maximum, and only --max-tuples / --max-memory lower them.
+ * Exit status: 0 success, 1 load, input, evaluation or output error, 2 usage.
+ * Only the public API is used; file formats live in facts_io.c.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "facts_io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <maelys/datalog.h>
+
+#define PROGRAM_NAME "maelys-datalog"
+
+/* The largest program text read; the engine's own (smaller) source limit
+ * then gives its LIMIT diagnostic.  Only a guard against reading a huge
+ * file whole. */
+#define RUN_PROGRAM_READ_MAX ((size_t)1 << 30)
+
+enum { RUN_OK = 0, RUN_ERROR = 1, RUN_USAGE = 2 };
+
+struct options {
+	const char *command;   /* "run" or "check" */
+	const char *program;   /* PROG.dl */
+	const char *facts_dir; /* -F, default "." */
+	const char *out_dir;   /* -D, default "."; "-" is stdout */
+	unsigned flags;        /* maelys_datalog_policy_load_text flags */
+	uint64_t max_tuples;   /* 0: the hard maximum */
+	uint64_t max_memory;   /* 0: the hard maximum */
+};
+
+static const char usage_text[] =
+    "Usage: " PROGRAM_NAME " run [OPTIONS] PROG.dl\n"
+    "       " PROGRAM_NAME " check [--souffle|--native] PROG.dl\n"
+    "       " PROGRAM_NAME " --help | --version\n"
+    "\n"
+    "run:   load PROG.dl, read the facts of each `.input rel` from\n"
+    "       FACTS_DIR/rel.facts (tab-separated), solve, then write each\n"
+    "       `.output rel` to OUT_DIR/rel.csv and print `.printsize rel` as\n"
+    "       \"rel<TAB>count\" on stdout, in source order.\n"
+    "check: load PROG.dl and report: \"PROG.dl: ok\", or the diagnostic.\n"
+    "\n"
+    "Options:\n"
+    "  --souffle             read Souffle's syntax (default: Souffle's when\n"
+    "                        the program declares types, ours otherwise)\n"
+    "  --native              read the native dialect\n"
+    "  -F DIR, --facts=DIR   directory of the .facts files (default .)\n"
+    "  -D DIR, --output=DIR  directory of the .csv files (default .);\n"
+    "                        `-D -` prints the outputs on stdout\n"
+    "  --max-tuples N        stop with budget_tuples after N derived tuples\n"
+    "  --max-memory BYTES    stop with budget_memory above BYTES of working\n"
+    "                        memory (suffix K, M, G or T: powers of 1024)\n"
+    "  -h, --help            print this help\n"
+    "  -V, --version         print the library version\n"
+    "\n"
+    "Exit status: 0 success, 1 load, input, evaluation or output error,\n"
+    "2 usage error.  See maelys-datalog(1).\n";
+
+/* Says what is wrong (unless `what` is NULL: already said) and how to get
+ * help; returns the usage exit status. */
+static int
+usage_error(const char *what, const char *arg)
+{
+	if (what != NULL && arg != NULL)
+		fprintf(stderr, PROGRAM_NAME ": %s '%s'\n", what, arg);
+	else if (what != NULL)
+		fprintf(stderr, PROGRAM_NAME ": %s\n", what);
+	fputs("Try '" PROGRAM_NAME " --help' for more information.\n", stderr);
+	return RUN_USAGE;
+}
+
+/* "maelys-datalog: <status name>: <diagnostic message>" */
+static int
+report_status(maelys_datalog_status_t st,
+	      const maelys_datalog_diagnostic_t *diag)
+{
+	const char *msg = diag != NULL && diag->message[0] != '\0'
+			      ? diag->message
+			      : maelys_datalog_status_meaning(st);
+
+	fprintf(stderr, PROGRAM_NAME ": %s: %s\n",
+		maelys_datalog_status_name(st), msg);
+	return RUN_ERROR;
+}
+
+static int
+report_error(const char *msg)
+{
+	fprintf(stderr, PROGRAM_NAME ": %s\n", msg);
+	return RUN_ERROR;
+}
+
+/*
+ * An option that takes a value, in any of the forms "-F DIR", "-FDIR",
+ * "--facts=DIR" and "--facts DIR".  Returns 1 and sets *val (advancing *i
+ * past a separate value), 0 when argv[*i] is not this option, -1 when the
+ * value is missing.
+ */
+static int
+option_value(int argc, char **argv, int *i, const char *shortopt,
+	     const char *longopt, const char **val)
+{
+	const char *a = argv[*i];
+	size_t n;
+
+	if ((shortopt != NULL && strcmp(a, shortopt) == 0) ||
+	    strcmp(a, longopt) == 0) {
+		if (*i + 1 >= argc)
+			return -1;
+		*val = argv[++*i];
+		return 1;
+	}
+	if (shortopt != NULL && strncmp(a, shortopt, 2) == 0 && a[2] != '\0') {
+		*val = a + 2;
+		return 1;
+	}
+	n = strlen(longopt);
+	if (strncmp(a, longopt, n) == 0 && a[n] == '=') {
+		*val = a + n + 1;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * A budget value: decimal digits, for memory optionally followed by K, M, G
+ * or T (powers of 1024); from 1 to the budget's hard maximum.  Returns 0, or
+ * a usage error's exit status after saying why.
+ */
+static int
+parse_budget(const char *opt, const char *s, maelys_datalog_budget_t b,
+	     bool suffixes, uint64_t *out)
+{
+	uint64_t v = 0, max = 0, mul = 1;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9')
+		return usage_error("not a number:", s);
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return usage_error("number too large:", s);
+		v = v * 10 + d;
+	}
+	if (suffixes && *p != '\0' && p[1] == '\0') {
+		const char *units = "KMGT", *u = strchr(units, *p);
+
+		if (u != NULL) {
+			mul = (uint64_t)1 << (10 * (u - units + 1));
+			p++;
+		}
+	}
+	if (*p != '\0')
+		return usage_error("not a number:", s);
+	if (v > UINT64_MAX / mul)
+		return usage_error("number too large:", s);
+	v *= mul;
+	if (maelys_datalog_budget_max(b, &max) != MAELYS_DATALOG_STATUS_OK)
+		return usage_error("unknown budget for", opt);
+	if (v == 0 || v > max) {
+		fprintf(stderr,
+			PROGRAM_NAME ": %s %s: must be from 1 to %llu\n", opt,
+			s, (unsigned long long)max);
+		return usage_error(NULL, NULL);
+	}
+	*out = v;
+	return 0;
+}
+
+/* Returns -1 when the arguments are good, else the exit status. */
+static int
+parse_args(int argc, char **argv, struct options *o)
+{
+	bool only_positional = false;
+	int i;
+
+	memset(o, 0, sizeof *o);
+	o->facts_dir = ".";
+	o->out_dir = ".";
+	o->flags = MAELYS_DATALOG_LOAD_DETECT_SYNTAX;
+	if (argc < 2)
+		return usage_error("missing command (run or check)", NULL);
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		fputs(usage_text, stdout);
+		return RUN_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf(PROGRAM_NAME " %s\n", maelys_datalog_version());
+		return RUN_OK;
+	}
+	if (strcmp(argv[1], "run") != 0 && strcmp(argv[1], "check") != 0)
+		return usage_error("unknown command (run or check):", argv[1]);
+	o->command = argv[1];
+	for (i = 2; i < argc; i++) {
+		const char *a = argv[i], *val = NULL;
+		bool run = strcmp(o->command, "run") == 0;
+		int r, st;
+
+		if (only_positional || a[0] != '-' || strcmp(a, "-") == 0) {
+			if (o->program != NULL)
+				return usage_error("more than one program:", a);
+			o->program = a;
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			only_positional = true;
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			fputs(usage_text, stdout);
+			return RUN_OK;
+		} else if (strcmp(a, "--souffle") == 0) {
+			o->flags = MAELYS_DATALOG_LOAD_SOUFFLE;
+		} else if (strcmp(a, "--native") == 0) {
+			o->flags = 0;
+		} else if (run && (r = option_value(argc, argv, &i, "-F",
+						    "--facts", &val)) != 0) {
+			if (r < 0)
+				return usage_error("missing directory after",
+						   a);
+			o->facts_dir = val;
+		} else if (run && (r = option_value(argc, argv, &i, "-D",
+						    "--output", &val)) != 0) {
+			if (r < 0)
+				return usage_error("missing directory after",
+						   a);
+			o->out_dir = val;
+		} else if (run &&
+			   (r = option_value(argc, argv, &i, NULL,
+					     "--max-tuples", &val)) != 0) {
+			if (r < 0)
+				return usage_error("missing number after", a);
+			st = parse_budget("--max-tuples", val,
+					  MAELYS_DATALOG_BUDGET_TUPLES, false,
+					  &o->max_tuples);
+			if (st != 0)
+				return st;
+		} else if (run &&
+			   (r = option_value(argc, argv, &i, NULL,
+					     "--max-memory", &val)) != 0) {
+			if (r < 0)
+				return usage_error("missing number after", a);
+			st = parse_budget("--max-memory", val,
+					  MAELYS_DATALOG_BUDGET_MEMORY, true,
+					  &o->max_memory);
+			if (st != 0)
+				return st;
+		} else {
+			return usage_error(
+			    run ? "unknown option"
+				: "check does not take the option",
+			    a);
+		}
+	}
+	if (o->program == NULL)
+		return usage_error("missing program (PROG.dl)", NULL);
+	if (o->facts_dir[0] == '\0' || o->out_dir[0] == '\0')
+		return usage_error("empty directory name", NULL);
+	return -1;
+}
+
+/* Reads the whole file at `path`.  Returns 0, or the exit status after
+ * saying why. */
+static int
+read_program(const char *path, char **text, size_t *len)
+{
+	struct stat sb;
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+	int fd, rc = RUN_ERROR;
+
+	*text = NULL;
+	*len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, PROGRAM_NAME ": %s: cannot open: %s\n", path,
+			strerror(errno));
+		return RUN_ERROR;
+	}
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		fprintf(stderr, PROGRAM_NAME ": %s: not a regular file\n",
+			path);
+		goto out;
+	}
+	cap = sb.st_size > 0 && (uint64_t)sb.st_size < RUN_PROGRAM_READ_MAX
+		  ? (size_t)sb.st_size + 1
+		  : 4096;
+	for (;;) {
+		ssize_t got;
+
+		if (n == cap || buf == NULL) {
+			char *nb;
+
+			if (n == cap)
+				cap *= 2;
+			if (cap > RUN_PROGRAM_READ_MAX + 1) {
+				fprintf(stderr,
+					PROGRAM_NAME ": %s: larger than %zu "
+						     "bytes\n",
+					path, RUN_PROGRAM_READ_MAX);
+				goto out;
+			}
+			nb = realloc(buf, cap);
+			if (nb == NULL) {
+				fprintf(stderr,
+					PROGRAM_NAME ": %s: out of memory\n",
+					path);
+				goto out;
+			}
+			buf = nb;
+		}
+		got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			fprintf(stderr, PROGRAM_NAME ": %s: read error: %s\n",
+				path, strerror(errno));
+			goto out;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	*text = buf;
+	*len = n;
+	buf = NULL;
+	rc = 0;
+out:
+	free(buf);
+	(void)close(fd);
+	return rc;
+}
+
+/* Reads and loads the program.  Returns 0, or the exit status after
+ * saying why. */
+static int
+load_program(const struct options *o, maelys_datalog_policy_t **policy)
+{
+	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	maelys_datalog_status_t st;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	*policy = NULL;
+	if ((rc = read_program(o->program, &text, &len)) != 0)
+		return rc;
+	st = maelys_datalog_policy_load_text(NULL, o->program, text, len,
+					     o->flags, policy, &diag);
+	free(text);
+	if (st != MAELYS_DATALOG_STATUS_OK)
+		return report_status(st, &diag);
+	return 0;
+}
+
+/* dir/name, or name itself when it is absolute (as Souffle does).  NULL
+ * when out of memory. */
+static char *
+path_join(const char *dir, const char *name, const char *suffix)
+{
+	size_t dl = strlen(dir), nl = strlen(name), sl = strlen(suffix);
+	bool slash = dl > 0 && dir[dl - 1] != '/';
+	char *p;
+
+	if (name[0] == '/')
+		dl = 0, slash = false;
+	p = malloc(dl + (slash ? 1 : 0) + nl + sl + 1);
+	if (p == NULL)
+		return NULL;
+	memcpy(p, dir, dl);
+	if (slash)
+		p[dl++] = '/';
+	memcpy(p + dl, name, nl);
+	memcpy(p + dl + nl, suffix, sl + 1);
+	return p;
+}
+
+/* The file of an .input or file .output directive: its filename=, else
+ * rel.facts / rel.csv, relative to `dir` unless absolute. */
+static char *
+directive_path(const maelys_datalog_directive_t *d, const char *dir,
+	       const char *suffix)
+{
+	if (d->filename != NULL)
+		return path_join(dir, d->filename, "");
+	return path_join(dir, d->predicate, suffix);
+}
+
+/* Checks what can be checked before any work: directive parameters and the
+ * output directory. */
+static int
+check_directives(const struct options *o, const maelys_datalog_policy_t *policy)
+{
+	size_t n = maelys_datalog_policy_directive_count(policy), i;
+	bool files_out = false;
+	struct stat sb;
+
+	for (i = 0; i < n; i++) {
+		maelys_datalog_directive_t d;
+
+		if (maelys_datalog_policy_get_directive(policy, i, &d) !=
+		    MAELYS_DATALOG_STATUS_OK)
+			return report_error("cannot read the directives");
+		if (d.kind == MAELYS_DATALOG_DIRECTIVE_INPUT && d.to_stdout) {
+			fprintf(stderr,
+				PROGRAM_NAME ": %s: .input %s: IO=stdout is "
+					     "for .output (inputs are files)\n",
+				o->program, d.predicate);
+			return RUN_ERROR;
+		}
+		if (d.delimiter != NULL && d.delimiter[0] == '\0') {
+			fprintf(stderr,
+				PROGRAM_NAME ": %s: %s %s: empty delimiter\n",
+				o->program,
+				d.kind == MAELYS_DATALOG_DIRECTIVE_INPUT
+				    ? ".input"
+				    : ".output",
+				d.predicate);
+			return RUN_ERROR;
+		}
+		if (d.kind == MAELYS_DATALOG_DIRECTIVE_OUTPUT && !d.to_stdout &&
+		    (d.filename == NULL || d.filename[0] != '/'))
+			files_out = true;
+	}
+	if (!files_out || strcmp(o->out_dir, "-") == 0)
+		return 0;
+	if (stat(o->out_dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+		int e = stat(o->out_dir, &sb) != 0 ? errno : ENOTDIR;
+
+		fprintf(stderr, PROGRAM_NAME ": %s: output directory: %s\n",
+			o->out_dir, strerror(e));
+		return RUN_ERROR;
+	}
+	return 0;
+}
+
+static int
+read_inputs(const struct options *o, const maelys_datalog_policy_t *policy,
+	    maelys_datalog_input_edb_t *edb)
+{
+	size_t n = maelys_datalog_policy_directive_count(policy), i;
+	char err[FACTS_IO_ERROR_MAX];
+
+	for (i = 0; i < n; i++) {
+		maelys_datalog_directive_t d;
+		char *path;
+		int rc;
+
+		if (maelys_datalog_policy_get_directive(policy, i, &d) !=
+		    MAELYS_DATALOG_STATUS_OK)
+			return report_error("cannot read the directives");
+		if (d.kind != MAELYS_DATALOG_DIRECTIVE_INPUT)
+			continue;
+		if ((path = directive_path(&d, o->facts_dir, ".facts")) == NULL)
+			return report_error("out of memory");
+		rc = facts_io_read(edb, path, &d, err, sizeof err);
+		free(path);
+		if (rc != 0)
+			return report_error(err);
+	}
+	return 0;
+}
+
+/* Souffle's framing of a relation printed on stdout (WriteCoutCSV), so
+ * the output of a run can be compared with Souffle's byte for byte. */
+static int
+write_stdout(const maelys_datalog_result_t *res,
+	     const maelys_datalog_directive_t *d)
+{
+	char err[FACTS_IO_ERROR_MAX];
+
+	printf("---------------\n%s\n===============\n", d->predicate);
+	if (facts_io_write(stdout, res, d->predicate, d->arity, d->delimiter,
+			   err, sizeof err) != 0)
+		return report_error(err);
+	fputs("===============\n", stdout);
+	return 0;
+}
+
+static int
+write_file(const struct options *o, const maelys_datalog_result_t *res,
+	   const maelys_datalog_directive_t *d)
+{
+	char err[FACTS_IO_ERROR_MAX];
+	char *path = directive_path(d, o->out_dir, ".csv");
+	FILE *f;
+	int rc = RUN_ERROR, werr;
+
+	if (path == NULL)
+		return report_error("out of memory");
+	f = fopen(path, "w");
+	if (f == NULL) {
+		fprintf(stderr, PROGRAM_NAME ": %s: cannot write: %s\n", path,
+			strerror(errno));
+		free(path);
+		return RUN_ERROR;
+	}
+	if (facts_io_write(f, res, d->predicate, d->arity, d->delimiter, err,
+			   sizeof err) != 0) {
+		(void)fclose(f);
+		report_error(err);
+		goto out;
+	}
+	werr = ferror(f);
+	if (fclose(f) != 0 || werr) {
+		fprintf(stderr, PROGRAM_NAME ": %s: write error: %s\n", path,
+			strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	free(path);
+	return rc;
+}
+
+static int
+print_size(const maelys_datalog_result_t *res,
+	   const maelys_datalog_directive_t *d)
+{
+	size_t count = 0;
+	maelys_datalog_status_t st =
+	    maelys_datalog_result_count(res, d->predicate, d->arity, &count);
+
+	if (st != MAELYS_DATALOG_STATUS_OK)
+		return report_status(st, NULL);
+	printf("%s\t%zu\n", d->predicate, count);
+	return 0;
+}
+
+static int
+write_outputs(const struct options *o, const maelys_datalog_policy_t *policy,
+	      const maelys_datalog_result_t *res)
+{
+	size_t n = maelys_datalog_policy_directive_count(policy), i;
+	bool to_stdout = strcmp(o->out_dir, "-") == 0;
+
+	for (i = 0; i < n; i++) {
+		maelys_datalog_directive_t d;
+		int rc = 0;
+
+		if (maelys_datalog_policy_get_directive(policy, i, &d) !=
+		    MAELYS_DATALOG_STATUS_OK)
+			return report_error("cannot read the directives");
+		if (d.kind == MAELYS_DATALOG_DIRECTIVE_PRINTSIZE)
+			rc = print_size(res, &d);
+		else if (d.kind != MAELYS_DATALOG_DIRECTIVE_OUTPUT)
+			continue;
+		else if (d.to_stdout || to_stdout)
+			rc = write_stdout(res, &d);
+		else
+			rc = write_file(o, res, &d);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Every budget at its hard maximum, then the options' lower limits. */
+static int
+set_budgets(const struct options *o, maelys_datalog_session_t *s)
+{
+	static const maelys_datalog_budget_t all[] = {
+	    MAELYS_DATALOG_BUDGET_FACTS,
+	    MAELYS_DATALOG_BUDGET_TUPLES,
+	    MAELYS_DATALOG_BUDGET_ITERATIONS,
+	    MAELYS_DATALOG_BUDGET_REGEX_STEPS,
+	    MAELYS_DATALOG_BUDGET_REGEX_DEPTH,
+	    MAELYS_DATALOG_BUDGET_MEMORY,
+	};
+	maelys_datalog_status_t st;
+	size_t i;
+
+	for (i = 0; i < sizeof all / sizeof all[0]; i++) {
+		uint64_t max = 0;
+
+		st = maelys_datalog_budget_max(all[i], &max);
+		if (st == MAELYS_DATALOG_STATUS_OK)
+			st = maelys_datalog_session_set_budget(s, all[i], max);
+		if (st != MAELYS_DATALOG_STATUS_OK)
+			return report_status(st, NULL);
+	}
+	if (o->max_tuples != 0 &&
+	    (st = maelys_datalog_session_set_budget(
+		 s, MAELYS_DATALOG_BUDGET_TUPLES, o->max_tuples)) !=
+		MAELYS_DATALOG_STATUS_OK)
+		return report_status(st, NULL);
+	if (o->max_memory != 0 &&
+	    (st = maelys_datalog_session_set_budget(
+		 s, MAELYS_DATALOG_BUDGET_MEMORY, o->max_memory)) !=
+		MAELYS_DATALOG_STATUS_OK)
+		return report_status(st, NULL);
+	return 0;
+}
+
+static int
+cmd_run(const struct options *o)
+{
+	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	maelys_datalog_policy_t *policy = NULL;
+	maelys_datalog_session_t *session = NULL;
+	maelys_datalog_input_edb_t *edb = NULL;
+	maelys_datalog_result_t *res = NULL;
+	maelys_datalog_status_t st;
+	int rc;
+
+	if ((rc = load_program(o, &policy)) != 0)
+		return rc;
+	if ((rc = check_directives(o, policy)) != 0)
+		goto out;
+	if ((st = maelys_datalog_input_edb_create(&edb)) !=
+	    MAELYS_DATALOG_STATUS_OK) {
+		rc = report_status(st, NULL);
+		goto out;
+	}
+	if ((rc = read_inputs(o, policy, edb)) != 0)
+		goto out;
+	if ((st = maelys_datalog_session_create(policy, 0, &session)) !=
+	    MAELYS_DATALOG_STATUS_OK) {
+		rc = report_status(st, NULL);
+		goto out;
+	}
+	if ((rc = set_budgets(o, session)) != 0)
+		goto out;
+	st = maelys_datalog_session_solve_edb(session, edb, &res, &diag);
+	if (st != MAELYS_DATALOG_STATUS_OK) {
+		rc = report_status(st, &diag);
+		goto out;
+	}
+	/* the facts are in the session's result now: give their memory
+	 * back before the outputs need theirs */
+	(void)maelys_datalog_input_edb_free(edb);
+	edb = NULL;
+	rc = write_outputs(o, policy, res);
+out:
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (rc == 0)
+			fprintf(stderr,
+				PROGRAM_NAME ": stdout: write error: %s\n",
+				strerror(errno));
+		rc = RUN_ERROR;
+	}
+	(void)maelys_datalog_result_free(res);
+	(void)maelys_datalog_session_free(session);
+	(void)maelys_datalog_input_edb_free(edb);
+	(void)maelys_datalog_policy_free(policy);
+	return rc;
+}
+
+static int
+cmd_check(const struct options *o)
+{
+	maelys_datalog_policy_t *policy = NULL;
+	int rc;
+
+	if ((rc = load_program(o, &policy)) != 0)
+		return rc;
+	printf("%s: ok\n", o->program);
+	(void)maelys_datalog_policy_free(policy);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return report_error("stdout: write error");
+	return RUN_OK;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options o;
+	int rc = parse_args(argc, argv, &o);
+
+	if (rc >= 0) {
+		if (fflush(stdout) != 0 || ferror(stdout))
+			return RUN_ERROR;
+		return rc;
+	}
+	if (strcmp(o.command, "check") == 0)
+		return cmd_check(&o);
+	return cmd_run(&o);
+}

@@ -1,0 +1,183 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Golden cases of the standalone runner maelys-datalog (datalog/tools/).
+#
+# Each directory tests/runner_cases/NAME/ is one run:
+#   prog.dl                    the program
+#   *.facts, other files       inputs; the directory is copied into a fresh
+#                              work directory, which is the current directory
+#                              of the run (so -F and -D default to it)
+#   args                       optional: the arguments after maelys-datalog,
+#                              split on blanks (default: "run prog.dl")
+#   expected/FILE              FILE must be produced with exactly these bytes;
+#                              every *.csv produced must be expected
+#   expected_stdout            stdout, byte for byte (default: empty)
+#   expected_status            exit status (default 0)
+#   expected_stderr_contains   lines that must each appear in stderr (default:
+#                              stderr empty when the expected status is 0)
+# The expected files were computed by hand or with an independent python
+# re-implementation of each program (runner_cases/compute_expected.py),
+# never by running maelys-datalog.  A few cases whose inputs are better
+# generated than stored (a line at the length limit, CRLF line ends) are
+# built below in the same layout.
+#
+# Env: MAELYS_SOURCE_ROOT, MAELYS_BUILD_ROOT (set by tests/meson.build), or
+# MAELYS_DATALOG=path/to/maelys-datalog.  Prints one line per case, exits 1
+# if any fails.
+set -eu
+
+src=$(cd "${MAELYS_SOURCE_ROOT:-.}" && pwd)
+build=${MAELYS_BUILD_ROOT:-$src/build}
+bin=${MAELYS_DATALOG:-$build/datalog/maelys-datalog}
+case $bin in
+/*) ;;
+*) bin=$(pwd)/$bin ;;
+esac
+if [ ! -x "$bin" ]; then
+	echo "runner_cases: $bin is not built" >&2
+	exit 1
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/runner_cases.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT HUP INT TERM
+failed=0
+total=0
+
+# fail WHAT: records why the current case fails (printed under its line).
+fail() {
+	echo "  $*" >>"$why"
+	bad=1
+}
+
+# run_case DIR: runs the case in DIR, prints ok/FAIL.
+run_case() {
+	dir=$1
+	name=${dir##*/}
+	work=$tmp/work/$name
+	out=$tmp/$name.stdout
+	err=$tmp/$name.stderr
+	why=$tmp/$name.why
+	bad=0
+	: >"$why"
+	total=$((total + 1))
+	mkdir -p "$work"
+	for f in "$dir"/* "$dir"/.[!.]*; do
+		[ -e "$f" ] || continue
+		case ${f##*/} in
+		expected | expected_* | args) ;;
+		*) cp -R "$f" "$work/" ;;
+		esac
+	done
+	args="run prog.dl"
+	[ -f "$dir/args" ] && args=$(cat "$dir/args")
+	want_status=0
+	if [ -f "$dir/expected_status" ]; then
+		want_status=$(cat "$dir/expected_status")
+	fi
+
+	status=0
+	set -f # the words of args are arguments, never patterns
+	# shellcheck disable=SC2086
+	(cd "$work" && exec "$bin" $args) >"$out" 2>"$err" || status=$?
+	set +f
+
+	if [ "$status" != "$want_status" ]; then
+		fail "exit status $status, expected $want_status"
+	fi
+	if [ -f "$dir/expected_stdout" ]; then
+		if ! cmp -s "$dir/expected_stdout" "$out"; then
+			fail "stdout differs"
+			diff "$dir/expected_stdout" "$out" | head -20 \
+				>>"$why" || true
+		fi
+	elif [ -s "$out" ]; then
+		fail "unexpected stdout:"
+		head -5 "$out" >>"$why"
+	fi
+	if [ -f "$dir/expected_stderr_contains" ]; then
+		while IFS= read -r line; do
+			[ -n "$line" ] || continue
+			if ! grep -F -q -e "$line" "$err"; then
+				fail "stderr lacks: $line"
+			fi
+		done <"$dir/expected_stderr_contains"
+	elif [ "$want_status" = 0 ] && [ -s "$err" ]; then
+		fail "unexpected stderr"
+	fi
+	if [ -d "$dir/expected" ]; then
+		for e in $(cd "$dir/expected" && find . -type f | sort); do
+			if [ ! -f "$work/$e" ]; then
+				fail "${e#./} was not written"
+			elif ! cmp -s "$dir/expected/$e" "$work/$e"; then
+				fail "${e#./} differs"
+				diff "$dir/expected/$e" "$work/$e" | head -20 \
+					>>"$why" || true
+			fi
+		done
+	fi
+	for p in $(cd "$work" && find . -type f -name '*.csv' | sort); do
+		if [ ! -f "$dir/expected/$p" ]; then
+			fail "unexpected output ${p#./}"
+		fi
+	done
+	if [ "$bad" != 0 ]; then
+		failed=$((failed + 1))
+		echo "FAIL $name"
+		cat "$why"
+		sed 's/^/  stderr: /' "$err" | head -5
+	else
+		echo "ok   $name"
+	fi
+}
+
+for dir in "$src"/tests/runner_cases/*/; do
+	run_case "${dir%/}"
+done
+
+# ---- generated cases ------------------------------------------------------
+gen=$tmp/generated
+mkdir -p "$gen"
+
+# A line of exactly 65,535 bytes is read; one byte more is an error with
+# its file and line, not a crash or a silent cut.
+long_prog='.decl s(x:symbol)
+.input s
+.printsize s'
+mkdir -p "$gen/line_at_limit" "$gen/line_over_limit"
+printf '%s\n' "$long_prog" >"$gen/line_at_limit/prog.dl"
+printf '%s\n' "$long_prog" >"$gen/line_over_limit/prog.dl"
+awk 'BEGIN { s = "x"; while (length(s) < 65535) s = s s;
+	print "short"; print substr(s, 1, 65535);
+	printf "%s", substr(s, 1, 7) }' \
+	>"$gen/line_at_limit/s.facts"
+printf 's\t3\n' >"$gen/line_at_limit/expected_stdout"
+awk 'BEGIN { s = "x"; while (length(s) < 65536) s = s s;
+	print "short"; print substr(s, 1, 65536); print "after" }' \
+	>"$gen/line_over_limit/s.facts"
+echo 1 >"$gen/line_over_limit/expected_status"
+echo 's.facts:2: line longer than 65535 bytes' \
+	>"$gen/line_over_limit/expected_stderr_contains"
+
+# CRLF line ends are stripped and the last line may lack its newline.
+mkdir -p "$gen/crlf_no_final_newline/expected"
+printf '.decl e(a:number, b:symbol)\n.input e\n.output e\n' \
+	>"$gen/crlf_no_final_newline/prog.dl"
+printf '2\tb\r\n1\ta\r\n3\tc' >"$gen/crlf_no_final_newline/e.facts"
+printf '1\ta\n2\tb\n3\tc\n' >"$gen/crlf_no_final_newline/expected/e.csv"
+
+# --version names the library version of datalog.h.
+mkdir -p "$gen/version"
+: >"$gen/version/prog.dl"
+echo '--version' >"$gen/version/args"
+awk '/#define MAELYS_DATALOG_VERSION_(MAJOR|MINOR|PATCH) / {
+		sub("MAELYS_DATALOG_VERSION_", "", $2); v[$2] = $3 }
+	END { printf "maelys-datalog %s.%s.%s\n", v["MAJOR"], v["MINOR"],
+		v["PATCH"] }' \
+	"$src/datalog/include/maelys/datalog.h" >"$gen/version/expected_stdout"
+
+for dir in "$gen"/*/; do
+	run_case "${dir%/}"
+done
+
+echo "runner_cases: $((total - failed)) of $total passed"
+[ "$failed" = 0 ]
