@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The -c mode.  No terminal games: the command is decided and, when allowed,
+ * bash runs it directly with the same environment allow-list and the same
+ * disabled builtins as an interactive session (the lock-down is a first line
+ * of the script; the command, which the scanner guarantees has no newline,
+ * is the second).
+ */
+#include "pty_command.h"
+
+#include "pty_child.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The interactive lock-down without the status reporting. */
+static const char pty_command_lockdown[] =
+    "set +o history && unset HISTFILE"
+    " && readonly PATH SHELL HOME USER LOGNAME HISTFILE BASH_ENV ENV IFS"
+    " CDPATH GLOBIGNORE"
+    " && enable -n eval source . exec trap fc command builtin alias"
+    " unalias export declare typeset readonly local unset set shopt hash"
+    " read mapfile readarray suspend"
+    " && enable -n enable || exit 126\n";
+
+int
+pty_command_run(const struct pty_options *opt, struct pty_decider *d,
+		const char *guard_path)
+{
+	struct pty_decision dec;
+	size_t len = strlen(opt->command);
+	static char script[sizeof pty_command_lockdown + 4096];
+	char *argv[] = {"bash", "--noprofile", "--norc", "-c", script, NULL};
+
+	pty_decide(d, opt->command, len, "command", &dec);
+	if (dec.verdict == PTY_VERDICT_EMPTY) {
+		fprintf(stderr, "maelys-pty: empty command: nothing to run\n");
+		return 126;
+	}
+	if (dec.verdict != PTY_VERDICT_ALLOW) {
+		fflush(stderr);
+		pty_decision_print(&dec, STDERR_FILENO, "\n");
+		return 126;
+	}
+	/* the scanner bounded the command below 4096 bytes */
+	(void)snprintf(script, sizeof script, "%s%s", pty_command_lockdown,
+		       opt->command);
+	execve(opt->shell_path, argv,
+	       pty_child_environment(opt->path_env, guard_path));
+	fprintf(stderr, "maelys-pty: cannot run %s\n", opt->shell_path);
+	return 126;
+}

@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One decision: scan_line() on the raw line, the input facts of the host
+ * contract, solve, allow(Cmd)?, and the deny(Op, Reason) rows that explain a
+ * refusal.  The input EDB is reused from line to line.  Fail closed: any
+ * status other than OK on the way is a denying verdict that says so.
+ */
+#include "pty_decide.h"
+
+#include <maelys/datalog_builders.h>
+
+#include <errno.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static void
+pty_copy(char *dst, size_t cap, const char *src, size_t len)
+{
+	if (len >= cap)
+		len = cap - 1;
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+int
+pty_decider_init(struct pty_decider *d, maelys_datalog_session_t *session,
+		 const char *path_env)
+{
+	gid_t gids[64];
+	int n = 64, i;
+	struct passwd *pw;
+	const char *conn;
+
+	memset(d, 0, sizeof *d);
+	d->session = session;
+	d->path_env = path_env;
+	if (maelys_datalog_input_edb_create(&d->edb) !=
+	    MAELYS_DATALOG_STATUS_OK)
+		return -1;
+	pw = getpwuid(getuid());
+	if (pw == NULL || pw->pw_name == NULL || pw->pw_name[0] == '\0')
+		return -1;
+	pty_copy(d->user, sizeof d->user, pw->pw_name, strlen(pw->pw_name));
+	if (getgrouplist(pw->pw_name, pw->pw_gid, gids, &n) < 0)
+		n = 64; /* more than 64 groups: the first 64 */
+	for (i = 0; i < n && d->ngroups < 64; i++) {
+		struct group *g = getgrgid(gids[i]);
+
+		if (g != NULL && g->gr_name != NULL)
+			pty_copy(d->groups[d->ngroups++], PTY_TEXT_MAX,
+				 g->gr_name, strlen(g->gr_name));
+	}
+	if (gethostname(d->host, sizeof d->host) != 0)
+		d->host[0] = '\0';
+	d->host[sizeof d->host - 1] = '\0';
+	/* SSH_CONNECTION is "client_ip client_port server_ip server_port",
+	 * set by sshd before the login shell starts */
+	conn = getenv("SSH_CONNECTION");
+	if (conn != NULL) {
+		size_t k = strcspn(conn, " ");
+
+		pty_copy(d->remote_addr, sizeof d->remote_addr, conn, k);
+	}
+	if (getcwd(d->cwd, sizeof d->cwd) == NULL)
+		d->cwd[0] = '\0';
+	return 0;
+}
+
+void
+pty_decider_free(struct pty_decider *d)
+{
+	(void)maelys_datalog_input_edb_free(d->edb);
+	d->edb = NULL;
+}
+
+void
+pty_decider_set_cwd(struct pty_decider *d, const char *cwd)
+{
+	pty_copy(d->cwd, sizeof d->cwd, cwd, strlen(cwd));
+}
+
+/* Where the shell would find `cmd` (PATH resolution, or the path itself when
+ * it has a slash, made absolute against the shell's directory).  Returns
+ * false when no executable file is there. */
+static bool
+pty_command_path(const struct pty_decider *d, const char *cmd, size_t len,
+		 char *out, size_t cap)
+{
+	char name[PATH_MAX];
+	const char *p;
+	struct stat st;
+
+	if (len == 0 || len >= sizeof name)
+		return false;
+	memcpy(name, cmd, len);
+	name[len] = '\0';
+	if (memchr(cmd, '/', len) != NULL) {
+		int n = name[0] == '/'
+			    ? snprintf(out, cap, "%s", name)
+			    : snprintf(out, cap, "%s/%s", d->cwd, name);
+
+		return n > 0 && (size_t)n < cap && stat(out, &st) == 0 &&
+		       S_ISREG(st.st_mode) && access(out, X_OK) == 0;
+	}
+	for (p = d->path_env; p != NULL && *p != '\0';) {
+		size_t dl = strcspn(p, ":");
+		int n = snprintf(out, cap, "%.*s/%s", (int)dl, p, name);
+
+		if (dl > 0 && n > 0 && (size_t)n < cap && stat(out, &st) == 0 &&
+		    S_ISREG(st.st_mode) && access(out, X_OK) == 0)
+			return true;
+		p += dl;
+		if (*p == ':')
+			p++;
+	}
+	return false;
+}
+
+static maelys_datalog_status_t
+pty_add1(maelys_datalog_input_edb_t *edb, const char *pred, const char *text,
+	 size_t len, maelys_datalog_diagnostic_t *diag)
+{
+	maelys_datalog_arg_t a = maelys_datalog_arg_symbol_n(text, len);
+
+	return maelys_datalog_input_edb_add(edb, pred, &a, 1, diag);
+}
+
+static maelys_datalog_status_t
+pty_add_s(maelys_datalog_input_edb_t *edb, const char *pred, const char *text,
+	  maelys_datalog_diagnostic_t *diag)
+{
+	return pty_add1(edb, pred, text, strlen(text), diag);
+}
+
+/* The input facts of one line (the host contract of pty/policy.c). */
+static maelys_datalog_status_t
+pty_build_edb(struct pty_decider *d, const struct scan_result *scan,
+	      const char *mode, maelys_datalog_diagnostic_t *diag)
+{
+	maelys_datalog_input_edb_t *edb = d->edb;
+	const struct scan_token *t = scan->tokens;
+	maelys_datalog_status_t st;
+	char buf[PATH_MAX];
+	struct tm tm;
+	time_t now = time(NULL);
+	size_t i;
+	unsigned m;
+
+#define TRY(x)                                                                 \
+	do {                                                                   \
+		if ((st = (x)) != MAELYS_DATALOG_STATUS_OK)                    \
+			return st;                                             \
+	} while (0)
+	TRY(maelys_datalog_input_edb_clear(edb));
+	TRY(pty_add1(edb, "command", t[0].text, t[0].len, diag));
+	for (i = 0; i < scan->ntokens; i++) {
+		maelys_datalog_arg_t a[2] = {
+		    maelys_datalog_arg_integer((int64_t)i + 1),
+		    maelys_datalog_arg_symbol_n(t[i].text, t[i].len)};
+
+		if (i > 0)
+			TRY(pty_add1(edb, "arg", t[i].text, t[i].len, diag));
+		TRY(maelys_datalog_input_edb_add(edb, "argv", a, 2, diag));
+	}
+	{
+		maelys_datalog_arg_t n =
+		    maelys_datalog_arg_integer((int64_t)scan->ntokens);
+
+		TRY(maelys_datalog_input_edb_add(edb, "argc", &n, 1, diag));
+	}
+	TRY(pty_add_s(edb, "user", d->user, diag));
+	for (i = 0; i < d->ngroups; i++)
+		TRY(pty_add_s(edb, "group", d->groups[i], diag));
+	TRY(pty_add_s(edb, "cwd", d->cwd, diag));
+	if (localtime_r(&now, &tm) != NULL &&
+	    strftime(buf, sizeof buf, "%H:%M", &tm) == 5)
+		TRY(pty_add_s(edb, "time_of_day", buf, diag));
+	if (d->host[0] != '\0')
+		TRY(pty_add_s(edb, "host", d->host, diag));
+	if (d->remote_addr[0] != '\0')
+		TRY(pty_add_s(edb, "remote_addr", d->remote_addr, diag));
+	TRY(pty_add_s(edb, "session_mode", mode, diag));
+	if (pty_command_path(d, t[0].text, t[0].len, buf, sizeof buf))
+		TRY(pty_add_s(edb, "command_path", buf, diag));
+	for (m = 0; m < SCAN_META_COUNT; m++)
+		if (scan->metachars & (1u << m))
+			TRY(pty_add_s(edb, "shell_metachar",
+				      scan_metachar_name(m), diag));
+#undef TRY
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* Keeps the deny(Op, Reason) rows that explain the refusal. */
+static void
+pty_collect_reasons(const maelys_datalog_result_t *res,
+		    struct pty_decision *out)
+{
+	maelys_datalog_fact_view_t rows[PTY_REASONS_MAX];
+	size_t count = 0, i;
+	maelys_datalog_status_t st;
+	int line = 0;
+
+	st = maelys_datalog_result_enumerate(res, "deny", 2, rows,
+					     PTY_REASONS_MAX, &count);
+	if (st != MAELYS_DATALOG_STATUS_OK &&
+	    st != MAELYS_DATALOG_STATUS_TRUNCATED)
+		return;
+	out->reasons_total = count;
+	for (i = 0; i < count && i < PTY_REASONS_MAX; i++) {
+		const char *text[2];
+		size_t len[2], k;
+
+		for (k = 0; k < 2; k++) {
+			text[k] = "?";
+			len[k] = 1;
+			if (rows[i].terms[k].kind ==
+				MAELYS_DATALOG_TERM_SYMBOL &&
+			    maelys_datalog_result_symbol_text(
+				res, rows[i].terms[k].as.symbol_id, &text[k],
+				&len[k]) != MAELYS_DATALOG_STATUS_OK) {
+				text[k] = "?";
+				len[k] = 1;
+			}
+		}
+		pty_copy(out->reasons[out->nreasons].op, PTY_TEXT_MAX, text[0],
+			 len[0]);
+		pty_copy(out->reasons[out->nreasons].reason, PTY_TEXT_MAX,
+			 text[1], len[1]);
+		out->nreasons++;
+	}
+	if (maelys_datalog_result_query_strings(
+		res, "deny_any", (const char *const[]){"__line__"}, 1, &line) ==
+		MAELYS_DATALOG_STATUS_OK &&
+	    line)
+		pty_copy(out->denied_op, sizeof out->denied_op, "__line__", 8);
+}
+
+void
+pty_decide(struct pty_decider *d, const char *line, size_t len,
+	   const char *mode, struct pty_decision *out)
+{
+	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	maelys_datalog_result_t *res = NULL;
+	maelys_datalog_status_t st;
+	maelys_datalog_arg_t cmd;
+	int allowed = 0;
+
+	memset(out, 0, sizeof *out);
+	scan_line(line, len, &out->scan);
+	if (out->scan.ntokens > 0)
+		pty_copy(out->command, sizeof out->command,
+			 out->scan.tokens[0].text, out->scan.tokens[0].len);
+	if (out->scan.refusal != SCAN_ACCEPT) {
+		out->verdict = PTY_VERDICT_SYNTAX;
+		return;
+	}
+	if (out->scan.ntokens == 0) {
+		out->verdict = PTY_VERDICT_EMPTY;
+		return;
+	}
+	pty_copy(out->denied_op, sizeof out->denied_op, out->command,
+		 strlen(out->command));
+	st = pty_build_edb(d, &out->scan, mode, &diag);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = maelys_datalog_session_solve_edb(d->session, d->edb, &res,
+						      &diag);
+	if (st == MAELYS_DATALOG_STATUS_OK) {
+		cmd = maelys_datalog_arg_symbol_n(out->scan.tokens[0].text,
+						  out->scan.tokens[0].len);
+		st = maelys_datalog_result_query(res, "allow", &cmd, 1,
+						 &allowed);
+	}
+	if (st != MAELYS_DATALOG_STATUS_OK) {
+		out->verdict = PTY_VERDICT_ERROR;
+		(void)snprintf(out->error, sizeof out->error, "%s: %s",
+			       maelys_datalog_status_name(st),
+			       diag.message[0] != '\0'
+				   ? diag.message
+				   : maelys_datalog_status_meaning(st));
+	} else if (allowed) {
+		out->verdict = PTY_VERDICT_ALLOW;
+	} else {
+		out->verdict = PTY_VERDICT_POLICY;
+		pty_collect_reasons(res, out);
+	}
+	(void)maelys_datalog_result_free(res);
+}
+
+static void
+pty_write_all(int fd, const char *s, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, s, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+void
+pty_decision_print(const struct pty_decision *dec, int fd, const char *eol)
+{
+	char buf[1024];
+	size_t i;
+	int n;
+
+	switch (dec->verdict) {
+	case PTY_VERDICT_EMPTY:
+	case PTY_VERDICT_ALLOW:
+		return;
+	case PTY_VERDICT_SYNTAX:
+		n = snprintf(buf, sizeof buf,
+			     "maelys-pty: denied before solving \xe2\x80\x94 "
+			     "%s%s",
+			     scan_refusal_reason(dec->scan.refusal), eol);
+		break;
+	case PTY_VERDICT_ERROR:
+		n = snprintf(buf, sizeof buf,
+			     "maelys-pty: '%s' denied: the policy could not "
+			     "be evaluated (%s)%s",
+			     dec->command, dec->error, eol);
+		break;
+	case PTY_VERDICT_POLICY:
+	default:
+		n = snprintf(buf, sizeof buf,
+			     "maelys-pty: '%s' denied by policy%s",
+			     dec->denied_op, eol);
+		break;
+	}
+	if (n > 0)
+		pty_write_all(fd, buf,
+			      (size_t)n < sizeof buf ? (size_t)n
+						     : sizeof buf - 1);
+	if (dec->verdict != PTY_VERDICT_POLICY)
+		return;
+	if (dec->nreasons == 0) {
+		n = snprintf(buf, sizeof buf, "  no rule allows '%s'%s",
+			     dec->command, eol);
+		if (n > 0)
+			pty_write_all(fd, buf, (size_t)n);
+	}
+	for (i = 0; i < dec->nreasons; i++) {
+		n = snprintf(buf, sizeof buf, "  deny(%s): %s%s",
+			     dec->reasons[i].op, dec->reasons[i].reason, eol);
+		if (n > 0)
+			pty_write_all(fd, buf,
+				      (size_t)n < sizeof buf ? (size_t)n
+							     : sizeof buf - 1);
+	}
+	if (dec->reasons_total > dec->nreasons) {
+		n = snprintf(buf, sizeof buf, "  ... and %zu more%s",
+			     dec->reasons_total - dec->nreasons, eol);
+		if (n > 0)
+			pty_write_all(fd, buf, (size_t)n);
+	}
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The maelys_pty domain and policy loading.
+ *
+ * EDB (supplied per line; see pty/decide.c for how each is computed):
+ *   command(C)          the first word
+ *   arg(A)              every further word
+ *   argv(I, A)          every word with its position, 1-based: argv(1, C)
+ *   argc(N)             the number of words
+ *   user(U)             the session's user name
+ *   group(G)            each group the user is in
+ *   cwd(D)              the shell's working directory
+ *   time_of_day(T)      local time "HH:MM", 24-hour (compares bytewise)
+ *   host(H)             this machine's host name
+ *   remote_addr(A)      the client address from SSH_CONNECTION, if any
+ *   session_mode(M)     "interactive" at the prompt, "command" for -c
+ *   command_path(P)     where PATH resolution finds the command, if it does
+ *   shell_metachar(M)   each metacharacter class in the raw line
+ *   confirmed(C)        when the user confirmed the command
+ * POLICY_FACT (the walkthrough's): forbidden_cmd(C), trusted_user(U).
+ * QUERY: allow(C), deny(Op, Reason), deny_any(Op), allow_with_log(C, R),
+ * require_confirm(C, Prompt).  A policy declares its own helpers with .decl.
+ * There is no atom vocabulary: the policy is the administrator's.
+ */
+#include "pty_policy.h"
+
+#include <stdio.h>
+
+#define EDB   MAELYS_DATALOG_PREDICATE_EDB
+#define FACT  MAELYS_DATALOG_PREDICATE_POLICY_FACT
+#define QUERY (MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY)
+
+static const maelys_datalog_predicate_t pty_predicates[] = {
+    {"command", 1, EDB},
+    {"arg", 1, EDB},
+    {"argv", 2, EDB},
+    {"argc", 1, EDB},
+    {"user", 1, EDB},
+    {"group", 1, EDB},
+    {"cwd", 1, EDB},
+    {"time_of_day", 1, EDB},
+    {"host", 1, EDB},
+    {"remote_addr", 1, EDB},
+    {"session_mode", 1, EDB},
+    {"command_path", 1, EDB},
+    {"shell_metachar", 1, EDB},
+    {"confirmed", 1, EDB},
+    {"forbidden_cmd", 1, FACT},
+    {"trusted_user", 1, FACT},
+    {"allow", 1, QUERY},
+    {"deny", 2, QUERY},
+    {"deny_any", 1, QUERY},
+    {"allow_with_log", 2, QUERY},
+    {"require_confirm", 2, QUERY},
+};
+
+static const maelys_datalog_domain_t pty_domain = {
+    PTY_DOMAIN,
+    pty_predicates,
+    sizeof pty_predicates / sizeof pty_predicates[0],
+    NULL,
+    0,
+};
+
+int
+pty_policy_open(const char *path, maelys_datalog_session_t **out, char *err,
+		size_t errlen)
+{
+	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	maelys_datalog_policy_t *policy = NULL;
+	maelys_datalog_status_t st;
+
+	*out = NULL;
+	st = maelys_datalog_domain_register(&pty_domain);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = maelys_datalog_policy_load_file(PTY_DOMAIN, path, &policy,
+						     &diag);
+	if (st == MAELYS_DATALOG_STATUS_OK) {
+		st = maelys_datalog_session_create(policy, 0, out);
+		(void)maelys_datalog_policy_free(policy);
+	}
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = maelys_datalog_session_prepare(*out, &diag);
+	if (st != MAELYS_DATALOG_STATUS_OK) {
+		(void)maelys_datalog_session_free(*out);
+		*out = NULL;
+		(void)snprintf(err, errlen, "policy %s: %s: %s", path,
+			       maelys_datalog_status_name(st),
+			       diag.message[0] != '\0'
+				   ? diag.message
+				   : maelys_datalog_status_meaning(st));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The prompt on GNU readline (callback interface).  Readline's state is
+ * process-wide by design; this file is its only user.
+ *
+ * The terminal modes are the guard's (pty/terminal.c): readline's own
+ * prep/deprep functions are replaced so that it never turns signal keys back
+ * on - Ctrl-C is a key here, bound to cancelling the line - and never leaves
+ * the terminal in a mode the relay did not choose.
+ */
+#include "pty_prompt.h"
+
+#include "pty_terminal.h"
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PTY_HISTORY_LINES 1000
+
+static const struct pty_terminal *pty_prompt_term;
+static const char *pty_prompt_history;
+static const char *pty_prompt_path;
+static pty_prompt_line_fn pty_prompt_on_line;
+static bool pty_prompt_installed;
+
+/* Readline echoes what is typed only when its own terminal preparation saw
+ * echo on; that preparation is replaced here, so say it directly (the
+ * variable is readline's, exported but absent from its public headers). */
+extern int _rl_echoing_p;
+
+static void
+pty_prompt_prep(int meta)
+{
+	(void)meta;
+	(void)pty_terminal_prompt_mode(pty_prompt_term);
+	_rl_echoing_p = 1;
+}
+
+static void
+pty_prompt_deprep(void)
+{
+	/* the relay sets the next mode itself */
+}
+
+/* Ctrl-C: drop what was typed and start a fresh line, as bash does. */
+static int
+pty_prompt_cancel(int count, int key)
+{
+	(void)count;
+	(void)key;
+	rl_replace_line("", 0);
+	rl_point = rl_end = 0;
+	fputs("^C\r\n", rl_outstream);
+	fflush(rl_outstream);
+	rl_on_new_line();
+	rl_redisplay();
+	return 0;
+}
+
+/* Command names for the first word: executables in PATH whose name starts
+ * with `text`; readline calls this with state 0, then 1, 2, ... */
+static char *
+pty_prompt_command_gen(const char *text, int state)
+{
+	static const char *dirs;
+	static DIR *d;
+	static size_t len;
+	struct dirent *de;
+
+	if (state == 0) {
+		dirs = pty_prompt_path;
+		len = strlen(text);
+		if (d != NULL)
+			closedir(d);
+		d = NULL;
+	}
+	for (;;) {
+		char dir[4096];
+		size_t n;
+
+		if (d == NULL) {
+			if (dirs == NULL || *dirs == '\0')
+				return NULL;
+			n = strcspn(dirs, ":");
+			if (n == 0 || n >= sizeof dir) {
+				dirs += n + (dirs[n] == ':');
+				continue;
+			}
+			memcpy(dir, dirs, n);
+			dir[n] = '\0';
+			dirs += n + (dirs[n] == ':');
+			d = opendir(dir);
+			if (d == NULL)
+				continue;
+		}
+		while ((de = readdir(d)) != NULL) {
+			struct stat st;
+
+			if (de->d_name[0] == '.' ||
+			    strncmp(de->d_name, text, len) != 0)
+				continue;
+			if (fstatat(dirfd(d), de->d_name, &st, 0) != 0 ||
+			    !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
+				continue;
+			return strdup(de->d_name);
+		}
+		closedir(d);
+		d = NULL;
+	}
+}
+
+static char **
+pty_prompt_complete(const char *text, int start, int end)
+{
+	int i;
+
+	(void)end;
+	/* the first word is a command; later words are files, completed by
+	 * readline relative to the guard's directory, which follows the
+	 * shell's */
+	for (i = 0; i < start; i++)
+		if (rl_line_buffer[i] != ' ' && rl_line_buffer[i] != '\t')
+			return NULL;
+	rl_attempted_completion_over = 1;
+	return rl_completion_matches(text, pty_prompt_command_gen);
+}
+
+static void
+pty_prompt_accept(char *line)
+{
+	pty_prompt_on_line(line);
+}
+
+void
+pty_prompt_init(const struct pty_terminal *term, const char *history_path,
+		const char *path_env, pty_prompt_line_fn on_line)
+{
+	pty_prompt_term = term;
+	pty_prompt_history = history_path;
+	pty_prompt_path = path_env;
+	pty_prompt_on_line = on_line;
+	rl_readline_name = "maelys-pty";
+	rl_instream = stdin;
+	rl_outstream = stdout;
+	/* the guard owns signals, the environment and the terminal modes */
+	rl_catch_signals = 0;
+	rl_catch_sigwinch = 0;
+	rl_change_environment = 0;
+	rl_prep_term_function = pty_prompt_prep;
+	rl_deprep_term_function = pty_prompt_deprep;
+	rl_attempted_completion_function = pty_prompt_complete;
+	rl_bind_key(3, pty_prompt_cancel); /* Ctrl-C */
+	/* a paste arrives as one edit, newlines and all, instead of as
+	 * lines accepted one by one (the scanner refuses the newline) */
+	rl_variable_bind("enable-bracketed-paste", "on");
+	using_history();
+	stifle_history(PTY_HISTORY_LINES);
+	if (history_path != NULL)
+		(void)read_history(history_path);
+}
+
+void
+pty_prompt_show(const char *prompt)
+{
+	rl_callback_handler_install(prompt, pty_prompt_accept);
+	pty_prompt_installed = true;
+}
+
+void
+pty_prompt_hide(void)
+{
+	if (!pty_prompt_installed)
+		return;
+	rl_callback_handler_remove();
+	pty_prompt_installed = false;
+}
+
+bool
+pty_prompt_active(void)
+{
+	return pty_prompt_installed;
+}
+
+void
+pty_prompt_feed(void)
+{
+	rl_callback_read_char();
+}
+
+void
+pty_prompt_before_output(void)
+{
+	if (pty_prompt_installed)
+		rl_clear_visible_line();
+}
+
+void
+pty_prompt_after_output(void)
+{
+	if (pty_prompt_installed) {
+		rl_on_new_line();
+		rl_redisplay();
+	}
+}
+
+void
+pty_prompt_resize(void)
+{
+	rl_resize_terminal();
+}
+
+void
+pty_prompt_remember(const char *line)
+{
+	HIST_ENTRY *last;
+
+	if (line[0] == '\0')
+		return;
+	last = history_length > 0
+		   ? history_get(history_base + history_length - 1)
+		   : NULL;
+	if (last == NULL || strcmp(last->line, line) != 0)
+		add_history(line);
+}
+
+void
+pty_prompt_save(void)
+{
+	if (pty_prompt_history == NULL)
+		return;
+	if (write_history(pty_prompt_history) == 0) {
+		(void)chmod(pty_prompt_history, 0600);
+		(void)history_truncate_file(pty_prompt_history,
+					    PTY_HISTORY_LINES);
+	}
+}

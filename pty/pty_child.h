@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The child shell (DESIGN.md 5, "command channel, not the terminal"): bash
+ * runs on a pty whose slave is its controlling terminal, stdout and stderr,
+ * but reads commands from a pipe only the guard writes, and reports each
+ * finished command's status and directory on a second pipe.  Typeahead,
+ * pastes and TIOCSTI land in the pty's input queue, which bash never reads
+ * as commands.
+ */
+#ifndef PTY_CHILD_H
+#define PTY_CHILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/ioctl.h>
+#include <sys/types.h>
+#include <termios.h>
+
+struct pty_child {
+	pid_t pid;     /* bash, leader of the session */
+	int master;    /* pty master: the session's terminal output/input */
+	int slave;     /* a slave fd the guard keeps, to flush typeahead */
+	int cmd_fd;    /* write end of bash's command pipe */
+	int status_fd; /* read end of the status pipe ("status\0cwd\0") */
+};
+
+struct pty_child_config {
+	const char *shell_path;    /* bash */
+	const char *path_env;      /* PATH of the session */
+	const char *guard_path;    /* this program: SHELL of the session */
+	const struct termios *tio; /* the user's terminal settings, or NULL */
+	const struct winsize *ws;
+};
+
+/* Starts bash and sends the lock-down line (see child.c).  Returns 0, or -1
+ * with the reason in `err`.  The caller has SIGCHLD blocked. */
+int pty_child_spawn(const struct pty_child_config *cfg, struct pty_child *c,
+		    char *err, size_t errlen);
+
+/* Sends an approved line, wrapped so that the job reads the terminal and
+ * cannot reach the status pipe.  Returns 0, or -1 if bash is gone. */
+int pty_child_send_line(struct pty_child *c, const char *line, size_t len);
+
+/* Ends the shell's input: bash exits as on Ctrl-D. */
+void pty_child_close_input(struct pty_child *c);
+
+/* Sends `sig` to every process of the session, then SIGKILL to what is left
+ * after a grace period: no process outlives the session. */
+void pty_child_kill_session(const struct pty_child *c, int sig);
+
+/* The environment of the session, built from an allow-list (exported for
+ * the -c mode, which runs the command under the same environment).
+ * Returns a NULL-terminated array of static storage. */
+char *const *pty_child_environment(const char *path_env,
+				   const char *guard_path);
+
+/* The line that locks the shell down before the first user line. */
+extern const char pty_child_lockdown[];
+
+#endif /* PTY_CHILD_H */

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Deciding one line: scanner, then the input facts of the host contract
+ * (pty/policy.c lists them), then the policy.  The verdict is ALLOW only when
+ * the policy derived allow(Cmd) for the line's command; everything else -
+ * a refusal before solving, no allow, an evaluation error - denies, and the
+ * decision says why in words the user sees.
+ */
+#ifndef PTY_DECIDE_H
+#define PTY_DECIDE_H
+
+#include "scanner.h"
+
+#include <maelys/datalog.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum pty_verdict {
+	PTY_VERDICT_EMPTY,  /* an empty line: nothing to decide or run */
+	PTY_VERDICT_ALLOW,  /* allow(Cmd) was derived */
+	PTY_VERDICT_SYNTAX, /* refused before solving (scan.refusal) */
+	PTY_VERDICT_POLICY, /* the policy did not allow it */
+	PTY_VERDICT_ERROR,  /* the policy could not be evaluated */
+};
+
+#define PTY_REASONS_MAX 16
+#define PTY_TEXT_MAX    256
+
+struct pty_decision {
+	enum pty_verdict verdict;
+	struct scan_result scan;
+	char command[PTY_TEXT_MAX];   /* the first word, for messages */
+	char denied_op[PTY_TEXT_MAX]; /* "__line__" or the command */
+	size_t nreasons;              /* deny(Op, Reason) rows kept */
+	size_t reasons_total;         /* ... of how many */
+	struct {
+		char op[PTY_TEXT_MAX];
+		char reason[PTY_TEXT_MAX];
+	} reasons[PTY_REASONS_MAX];
+	char error[600]; /* PTY_VERDICT_ERROR: status and diagnostic */
+};
+
+/* What stays the same for a whole session, and the shell's directory. */
+struct pty_decider {
+	maelys_datalog_session_t *session;
+	maelys_datalog_input_edb_t *edb;
+	const char *path_env; /* PATH of the session, for command_path */
+	char user[PTY_TEXT_MAX];
+	char host[PTY_TEXT_MAX];
+	char remote_addr[PTY_TEXT_MAX]; /* "" when not over ssh */
+	size_t ngroups;
+	char groups[64][PTY_TEXT_MAX];
+	char cwd[4096];
+};
+
+/* Fills the session facts (user, groups, host, remote address) for the
+ * current uid.  Returns 0, or -1 when the user cannot be named. */
+int pty_decider_init(struct pty_decider *d, maelys_datalog_session_t *session,
+		     const char *path_env);
+void pty_decider_free(struct pty_decider *d);
+void pty_decider_set_cwd(struct pty_decider *d, const char *cwd);
+
+/* Decides `len` bytes of `line` in session mode `mode` ("interactive" or
+ * "command").  Never fails: every failure is a denying verdict. */
+void pty_decide(struct pty_decider *d, const char *line, size_t len,
+		const char *mode, struct pty_decision *out);
+
+/* Writes what the user sees of a decision that is not ALLOW to fd, each
+ * line ending in `eol` ("\r\n" on a raw terminal, "\n" otherwise):
+ *   maelys-pty: 'shutdown' denied by policy
+ *     deny(shutdown): command is forbidden by policy */
+void pty_decision_print(const struct pty_decision *dec, int fd,
+			const char *eol);
+
+#endif /* PTY_DECIDE_H */

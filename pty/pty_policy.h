@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The host's policy contract (DESIGN.md 5): the predicates maelys-pty
+ * supplies for every line and those it reads back, registered as the domain
+ * "maelys_pty", and loading a policy against it.
+ */
+#ifndef PTY_POLICY_H
+#define PTY_POLICY_H
+
+#include <maelys/datalog.h>
+
+#include <stddef.h>
+
+#define PTY_DOMAIN "maelys_pty"
+
+/* Registers the domain, loads the policy file and prepares a session (the
+ * policy-only strata are evaluated now, so a policy that cannot even start
+ * fails here, before any shell runs).  Returns 0, or -1 with one line for
+ * the user in `err`. */
+int pty_policy_open(const char *path, maelys_datalog_session_t **out, char *err,
+		    size_t errlen);
+
+#endif /* PTY_POLICY_H */

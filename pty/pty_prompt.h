@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The guard's prompt and line editor: GNU readline's callback interface on
+ * the user's terminal, driven by the relay loop one key at a time.  Gives
+ * history (a per-user file), arrows and the usual editing keys, Tab
+ * completion of command names from PATH and of file names in the shell's
+ * directory, Ctrl-C to cancel the line and Ctrl-D on an empty line to end
+ * the session.  Readline never sees a key while a job runs.
+ */
+#ifndef PTY_PROMPT_H
+#define PTY_PROMPT_H
+
+#include <stdbool.h>
+
+/* Called with each line the user accepts (owned by the callee; free()),
+ * or NULL for Ctrl-D on an empty line. */
+typedef void (*pty_prompt_line_fn)(char *line);
+
+struct pty_terminal;
+
+/* One-time set-up: the terminal readline draws on, the history file, the
+ * PATH to complete commands from, and the line callback. */
+void pty_prompt_init(const struct pty_terminal *term, const char *history_path,
+		     const char *path_env, pty_prompt_line_fn on_line);
+/* Draws the prompt and starts reading a line. */
+void pty_prompt_show(const char *prompt);
+/* Stops reading (a job starts); the terminal is left to the caller. */
+void pty_prompt_hide(void);
+bool pty_prompt_active(void);
+/* Reads one key from the terminal into the line editor. */
+void pty_prompt_feed(void);
+/* Session output arrived while the prompt is shown: clears the prompt
+ * line, lets the caller write, then redraws. */
+void pty_prompt_before_output(void);
+void pty_prompt_after_output(void);
+void pty_prompt_resize(void);
+/* Adds a line to the history; saves the history file. */
+void pty_prompt_remember(const char *line);
+void pty_prompt_save(void);
+
+#endif /* PTY_PROMPT_H */

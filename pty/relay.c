@@ -1,0 +1,443 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The relay loop.  States:
+ *   STARTING  bash runs the lock-down line; nothing of the user's reaches it
+ *   PROMPT    bash waits for a command: keys go to the guard's line editor;
+ *             an accepted line is decided, and only an allowed line is sent
+ *   JOB       a command runs: every key goes straight to the session's pty,
+ *             every byte of output straight to the user; the status report
+ *             of the finished command ends the state, and typeahead the job
+ *             did not read is discarded (TCIFLUSH) before the prompt returns
+ *   ENDING    the user pressed Ctrl-D: bash's input is closed; output is
+ *             relayed until bash is gone
+ * Signals are blocked except inside ppoll (STYLE.md 8): handlers only set
+ * flags, which the loop reads with signals blocked.
+ */
+#define _GNU_SOURCE /* ppoll */
+#include "pty_relay.h"
+
+#include "pty_child.h"
+#include "pty_prompt.h"
+#include "pty_terminal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum pty_state { PTY_STARTING, PTY_PROMPT, PTY_JOB, PTY_ENDING };
+
+static volatile sig_atomic_t got_sigchld, got_sigwinch, got_end_signal;
+
+static void
+pty_on_signal(int sig) /* async-signal context: set a flag, nothing else */
+{
+	if (sig == SIGCHLD)
+		got_sigchld = 1;
+	else if (sig == SIGWINCH)
+		got_sigwinch = 1;
+	else
+		got_end_signal = sig;
+}
+
+/* The loop's state; one per process (readline's callback has no
+ * argument, so the line handler reaches it here). */
+static struct pty_relay {
+	enum pty_state state;
+	struct pty_terminal term;
+	struct pty_child child;
+	struct pty_decider *decider;
+	char status[16384]; /* unparsed status-pipe bytes */
+	size_t status_len;
+	bool child_gone;
+	int wait_status;
+	char home[4096];
+	char prompt[8192 + 1024];
+} relay;
+
+static void
+pty_write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno == EAGAIN) {
+			struct pollfd pfd = {fd, POLLOUT, 0};
+
+			(void)poll(&pfd, 1, 100);
+			continue;
+		}
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static void
+pty_say(const char *msg)
+{
+	pty_write_all(STDOUT_FILENO, msg, strlen(msg));
+}
+
+/* "alice@host:~/src$ ", as bash's default prompt reads. */
+static void
+pty_make_prompt(void)
+{
+	const char *cwd = relay.decider->cwd;
+	size_t hl = strlen(relay.home);
+	const char *shown = cwd;
+	char tilde[4096 + 2];
+
+	if (hl > 1 && strncmp(cwd, relay.home, hl) == 0 &&
+	    (cwd[hl] == '\0' || cwd[hl] == '/')) {
+		(void)snprintf(tilde, sizeof tilde, "~%s", cwd + hl);
+		shown = tilde;
+	}
+	(void)snprintf(relay.prompt, sizeof relay.prompt, "%s@%s:%s%s ",
+		       relay.decider->user, relay.decider->host, shown,
+		       getuid() == 0 ? "#" : "$");
+}
+
+static void
+pty_enter_prompt(void)
+{
+	relay.state = PTY_PROMPT;
+	/* keys typed during the job that it did not read: never a command */
+	(void)tcflush(relay.child.slave, TCIFLUSH);
+	/* file names complete relative to the shell's directory */
+	if (relay.decider->cwd[0] != '\0')
+		(void)chdir(relay.decider->cwd);
+	pty_make_prompt();
+	pty_prompt_show(relay.prompt);
+}
+
+/* The line editor accepted a line (readline callback). */
+static void
+pty_on_line(char *line)
+{
+	struct pty_decision dec;
+	size_t len;
+
+	if (line == NULL) {
+		/* Ctrl-D on an empty line: end the session as bash would */
+		pty_prompt_hide();
+		pty_say("\r\n"); /* bash itself says "exit" */
+		pty_child_close_input(&relay.child);
+		relay.state = PTY_ENDING;
+		(void)pty_terminal_job_mode(&relay.term);
+		return;
+	}
+	len = strlen(line);
+	pty_prompt_remember(line);
+	pty_decide(relay.decider, line, len, "interactive", &dec);
+	if (dec.verdict == PTY_VERDICT_ALLOW) {
+		pty_prompt_hide();
+		(void)pty_terminal_job_mode(&relay.term);
+		relay.state = PTY_JOB;
+		if (pty_child_send_line(&relay.child, line, len) != 0) {
+			/* bash is gone; the loop ends with its status */
+			relay.state = PTY_ENDING;
+		}
+	} else {
+		pty_decision_print(&dec, STDOUT_FILENO, "\r\n");
+	}
+	free(line);
+}
+
+/* Parses "status\0cwd\0" records.  Returns -1 when the lock-down failed. */
+static int
+pty_on_status(void)
+{
+	size_t off = 0;
+
+	for (;;) {
+		const char *st = relay.status + off, *cwd;
+		size_t n1, n2, left = relay.status_len - off;
+
+		n1 = strnlen(st, left);
+		if (n1 == left)
+			break;
+		cwd = st + n1 + 1;
+		n2 = strnlen(cwd, left - n1 - 1);
+		if (n2 == left - n1 - 1)
+			break;
+		off += n1 + 1 + n2 + 1;
+		pty_decider_set_cwd(relay.decider, cwd);
+		if (relay.state == PTY_STARTING) {
+			if (strcmp(st, "0") != 0)
+				return -1;
+			pty_enter_prompt();
+		} else if (relay.state == PTY_JOB) {
+			pty_enter_prompt();
+		}
+	}
+	memmove(relay.status, relay.status + off, relay.status_len - off);
+	relay.status_len -= off;
+	return 0;
+}
+
+static void
+pty_relay_output(void)
+{
+	char buf[65536];
+	ssize_t n = read(relay.child.master, buf, sizeof buf);
+
+	if (n <= 0)
+		return;
+	if (relay.state == PTY_PROMPT)
+		pty_prompt_before_output();
+	pty_write_all(STDOUT_FILENO, buf, (size_t)n);
+	if (relay.state == PTY_PROMPT)
+		pty_prompt_after_output();
+}
+
+/* Returns false when the user's terminal is gone. */
+static bool
+pty_relay_input(void)
+{
+	char buf[4096];
+	ssize_t n;
+
+	if (relay.state == PTY_PROMPT) {
+		pty_prompt_feed();
+		return true;
+	}
+	n = read(STDIN_FILENO, buf, sizeof buf);
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+		return false;
+	if (n > 0 && relay.state == PTY_JOB)
+		pty_write_all(relay.child.master, buf, (size_t)n);
+	return true;
+}
+
+static void
+pty_resize(void)
+{
+	struct winsize ws;
+
+	pty_terminal_winsize(STDIN_FILENO, &ws);
+	(void)ioctl(relay.child.master, TIOCSWINSZ, &ws);
+	if (relay.state == PTY_PROMPT)
+		pty_prompt_resize();
+}
+
+static void
+pty_reap(void)
+{
+	int st;
+
+	if (relay.child_gone)
+		return;
+	if (waitpid(relay.child.pid, &st, WNOHANG) == relay.child.pid) {
+		relay.child_gone = true;
+		relay.wait_status = st;
+	}
+}
+
+static int
+pty_exit_status(void)
+{
+	if (WIFEXITED(relay.wait_status))
+		return WEXITSTATUS(relay.wait_status);
+	if (WIFSIGNALED(relay.wait_status))
+		return 128 + WTERMSIG(relay.wait_status);
+	return 1;
+}
+
+/* After bash is gone: what the session printed last, then no process of the
+ * session may survive it. */
+static void
+pty_drain_and_end(void)
+{
+	char buf[65536];
+	int flags = fcntl(relay.child.master, F_GETFL);
+	ssize_t n;
+
+	(void)fcntl(relay.child.master, F_SETFL, flags | O_NONBLOCK);
+	while ((n = read(relay.child.master, buf, sizeof buf)) > 0)
+		pty_write_all(STDOUT_FILENO, buf, (size_t)n);
+	pty_child_kill_session(&relay.child, SIGHUP);
+}
+
+static void
+pty_install_signals(sigset_t *old)
+{
+	static const int sigs[] = {SIGCHLD, SIGWINCH, SIGTERM,
+				   SIGHUP,  SIGINT,   SIGQUIT};
+	struct sigaction sa;
+	sigset_t block;
+	size_t i;
+
+	sigemptyset(&block);
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaddset(&block, sigs[i]);
+	(void)sigprocmask(SIG_BLOCK, &block, old);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = pty_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		(void)sigaction(sigs[i], &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	(void)sigaction(SIGPIPE, &sa, NULL); /* a closed pipe is an error */
+	(void)sigaction(SIGTTOU, &sa, NULL);
+	(void)sigaction(SIGTTIN, &sa, NULL);
+}
+
+int
+pty_relay_run(const struct pty_options *opt, struct pty_decider *decider,
+	      const char *guard_path, const char *history_path)
+{
+	struct pty_child_config cfg;
+	struct winsize ws;
+	struct passwd *pw = getpwuid(getuid());
+	struct timespec start_deadline;
+	sigset_t old;
+	char err[512];
+	int rc = 1;
+
+	memset(&relay, 0, sizeof relay);
+	relay.decider = decider;
+	if (pw != NULL && pw->pw_dir != NULL)
+		(void)snprintf(relay.home, sizeof relay.home, "%s", pw->pw_dir);
+	if (pty_terminal_save(&relay.term, STDIN_FILENO) != 0) {
+		fprintf(stderr, "maelys-pty: standard input is not a terminal "
+				"(use -c COMMAND)\n");
+		return 1;
+	}
+	pty_install_signals(&old);
+	pty_terminal_winsize(STDIN_FILENO, &ws);
+	memset(&cfg, 0, sizeof cfg);
+	cfg.shell_path = opt->shell_path;
+	cfg.path_env = opt->path_env;
+	cfg.guard_path = guard_path;
+	cfg.tio = &relay.term.original;
+	cfg.ws = &ws;
+	if (pty_child_spawn(&cfg, &relay.child, err, sizeof err) != 0) {
+		fprintf(stderr, "maelys-pty: %s\n", err);
+		(void)sigprocmask(SIG_SETMASK, &old, NULL);
+		return 1;
+	}
+	pty_prompt_init(&relay.term, history_path, opt->path_env, pty_on_line);
+	(void)pty_terminal_job_mode(&relay.term);
+	relay.state = PTY_STARTING;
+	(void)clock_gettime(CLOCK_MONOTONIC, &start_deadline);
+	start_deadline.tv_sec += 10;
+	for (;;) {
+		struct pollfd fds[3];
+		nfds_t nfds = 0;
+		int in_i = -1, out_i, st_i = -1, r;
+		struct timespec tick = {0, 200 * 1000 * 1000};
+
+		if (got_end_signal) {
+			rc = 128 + got_end_signal;
+			pty_prompt_hide();
+			pty_child_kill_session(&relay.child, SIGHUP);
+			pty_reap();
+			break;
+		}
+		if (got_sigwinch) {
+			got_sigwinch = 0;
+			pty_resize();
+		}
+		if (got_sigchld) {
+			got_sigchld = 0;
+			pty_reap();
+		}
+		if (relay.child_gone) {
+			pty_prompt_hide();
+			pty_drain_and_end();
+			rc =
+			    relay.state == PTY_STARTING ? 1 : pty_exit_status();
+			if (relay.state == PTY_STARTING)
+				fprintf(stderr,
+					"\r\nmaelys-pty: the shell %s "
+					"exited before the session "
+					"started\r\n",
+					opt->shell_path);
+			break;
+		}
+		if (relay.state == PTY_STARTING) {
+			struct timespec now;
+
+			(void)clock_gettime(CLOCK_MONOTONIC, &now);
+			if (now.tv_sec > start_deadline.tv_sec) {
+				fprintf(stderr, "maelys-pty: the shell did not "
+						"start in time\r\n");
+				pty_child_kill_session(&relay.child, SIGKILL);
+				pty_reap();
+				rc = 1;
+				break;
+			}
+		}
+		/* the user's keys wait in the terminal until bash is ready */
+		if (relay.state != PTY_STARTING) {
+			in_i = (int)nfds;
+			fds[nfds].fd = STDIN_FILENO;
+			fds[nfds++].events = POLLIN;
+		}
+		out_i = (int)nfds;
+		fds[nfds].fd = relay.child.master;
+		fds[nfds++].events = POLLIN;
+		if (relay.child.status_fd >= 0) {
+			st_i = (int)nfds;
+			fds[nfds].fd = relay.child.status_fd;
+			fds[nfds++].events = POLLIN;
+		}
+		r = ppoll(fds, nfds, &tick, &old);
+		if (r < 0 && errno != EINTR)
+			break;
+		if (r <= 0)
+			continue;
+		if (fds[out_i].revents & POLLIN)
+			pty_relay_output();
+		if (st_i >= 0 && (fds[st_i].revents & (POLLIN | POLLHUP))) {
+			ssize_t n =
+			    read(relay.child.status_fd,
+				 relay.status + relay.status_len,
+				 sizeof relay.status - relay.status_len);
+
+			if (n <= 0) {
+				(void)close(relay.child.status_fd);
+				relay.child.status_fd = -1;
+			} else {
+				relay.status_len += (size_t)n;
+				if (pty_on_status() != 0 ||
+				    relay.status_len == sizeof relay.status) {
+					fprintf(
+					    stderr,
+					    "\r\nmaelys-pty: the shell could "
+					    "not be locked down; the "
+					    "session does not start\r\n");
+					pty_child_kill_session(&relay.child,
+							       SIGKILL);
+					pty_reap();
+					rc = 1;
+					break;
+				}
+			}
+		}
+		if (in_i >= 0 &&
+		    (fds[in_i].revents & (POLLIN | POLLHUP | POLLERR)) &&
+		    !pty_relay_input()) {
+			/* the user's terminal is gone: hang the session up */
+			got_end_signal = SIGHUP;
+		}
+	}
+	pty_prompt_hide();
+	pty_prompt_save();
+	pty_terminal_restore(&relay.term);
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
