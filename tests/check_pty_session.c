@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The guarded shell end to end, through a real pseudo-terminal: the
+ * walkthrough's five lines and their outcomes on the screen, the session's
+ * exit status, Ctrl-C and Ctrl-D, window size, hangup, a policy that does
+ * not load, and the lock-down of the shell.  A fake `shutdown` on PATH
+ * leaves a marker file if it ever runs: no test may leave one.
+ */
+#include "runner.h"
+
+#include "pty_harness.h"
+
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define T 8000 /* ms: generous, sanitizer builds are slow */
+
+/* Everything is allowed except the fake programs: the tests of the
+ * mechanism must not rely on the policy denying the trick itself. */
+static const char permissive[] =
+    "allow(C) :- command(C), not(forbidden_cmd(C)).\n"
+    "forbidden_cmd(\"shutdown\"). forbidden_cmd(\"reboot\").\n"
+    "forbidden_cmd(\"poweroff\"). forbidden_cmd(\"evil\").\n";
+
+static struct pts_world world;
+static struct pts p;
+
+static void
+start(const char *policy)
+{
+	pts_world_make(&world);
+	pts_start(&p, &world, policy, 24, 80);
+	ck_assert_msg(pts_wait_prompt(&p, T), "no prompt; output: %s", p.out);
+}
+
+static void
+start_permissive(void)
+{
+	pts_world_make(&world);
+	pts_start(&p, &world,
+		  pts_world_policy(&world, "permissive.dl", permissive), 24,
+		  80);
+	ck_assert_msg(pts_wait_prompt(&p, T), "no prompt; output: %s", p.out);
+}
+
+static void
+finish(void)
+{
+	ck_assert_msg(!pts_world_ran(&world, "shutdown"),
+		      "the fake shutdown ran; output:\n%s", p.out);
+	ck_assert(!pts_world_ran(&world, "evil"));
+	pts_close(&p);
+	pts_world_remove(&world);
+}
+
+/* Types a line and waits for the next prompt. */
+static void
+line(const char *text)
+{
+	pts_type(&p, text);
+	pts_type(&p, "\r");
+	ck_assert_msg(pts_wait_prompt(&p, T), "no prompt after '%s': %s", text,
+		      p.out + p.mark);
+}
+
+START_TEST(test_session_walkthrough_lines_give_walkthrough_outcomes)
+{
+	start(pts_source_path("policies/level1.dl"));
+	pts_type(&p, "shutdown now\r");
+	ck_assert(pts_expect(&p, "maelys-pty: 'shutdown' denied by policy", T));
+	ck_assert(pts_expect(&p, "command is forbidden by policy", T));
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "echo hello | grep hello\r");
+	ck_assert(pts_expect(&p, "maelys-pty: '__line__' denied by policy", T));
+	ck_assert(pts_expect(&p, "shell metacharacter in line", T));
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "git commit -m \"feat: solver\"\r");
+	ck_assert(pts_expect(&p, "maelys-pty: denied before solving", T));
+	ck_assert(pts_expect(&p, "quoted syntax is unsupported", T));
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "CMD=rm; $CMD /\r");
+	ck_assert(pts_expect(&p, "maelys-pty: '__line__' denied by policy", T));
+	ck_assert(pts_wait_prompt(&p, T));
+	/* allowed: it reaches bash (git's own answer, or bash's) */
+	{
+		size_t before = p.len;
+
+		line("git push origin feature/x");
+		ck_assert_msg(strstr(p.out + before, "denied") == NULL,
+			      "the allowed line was denied: %s",
+			      p.out + before);
+	}
+	line("echo walkthrough-done");
+	ck_assert(strstr(p.out, "walkthrough-done\r\n") != NULL);
+	finish();
+}
+END_TEST
+
+START_TEST(test_session_exit_status_is_the_shells)
+{
+	start_permissive();
+	pts_type(&p, "exit 7\r");
+	ck_assert_int_eq(pts_wait(&p, T), 7);
+	finish();
+}
+END_TEST
+
+START_TEST(test_session_ctrl_d_on_empty_line_ends_session)
+{
+	start_permissive();
+	line("true");
+	pts_type(&p, "\x04");
+	ck_assert_int_eq(pts_wait(&p, T), 0);
+	finish();
+}
+END_TEST
+
+START_TEST(test_session_ctrl_c_cancels_line_and_interrupts_job)
+{
+	start_permissive();
+	/* at the prompt: the half-typed line is dropped, never run */
+	pts_type(&p, "shutdown now");
+	pts_type(&p, "\x03");
+	ck_assert(pts_expect(&p, "^C", T));
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "\r");
+	ck_assert(pts_wait_prompt(&p, T));
+	/* during a job: the job is interrupted, the prompt comes back */
+	pts_type(&p, "sleep 100\r");
+	pts_settle(&p, 300);
+	pts_type(&p, "\x03");
+	ck_assert_msg(pts_wait_prompt(&p, T), "no prompt after ^C: %s",
+		      p.out + p.mark);
+	line("echo after-interrupt");
+	ck_assert(strstr(p.out, "after-interrupt\r\n") != NULL);
+	finish();
+}
+END_TEST
+
+START_TEST(test_session_window_size_reaches_the_child)
+{
+	start_permissive();
+	pts_type(&p, "stty size\r");
+	ck_assert(pts_expect(&p, "24 80", T));
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_resize(&p, 40, 120);
+	pts_settle(&p, 200);
+	pts_type(&p, "stty size\r");
+	ck_assert_msg(pts_expect(&p, "40 120", T), "output: %s",
+		      p.out + p.mark);
+	ck_assert(pts_wait_prompt(&p, T));
+	finish();
+}
+END_TEST
+
+/* Processes whose command line is exactly argv (NULs between words). */
+static int
+count_processes(const char *cmdline, size_t len)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)) != NULL) {
+		char path[300], buf[256];
+		FILE *f;
+		size_t got;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/cmdline", de->d_name);
+		f = fopen(path, "r");
+		if (f == NULL)
+			continue;
+		got = fread(buf, 1, sizeof buf, f);
+		fclose(f);
+		if (got == len && memcmp(buf, cmdline, len) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+START_TEST(test_session_sighup_leaves_no_process_behind)
+{
+	static const char sleeper[] = "sleep\0004242.5"; /* with its NUL */
+	int i;
+
+	start_permissive();
+	pts_type(&p, "sleep 4242.5\r");
+	for (i = 0; i < 100 && count_processes(sleeper, sizeof sleeper) == 0;
+	     i++)
+		pts_settle(&p, 50);
+	ck_assert_int_eq(count_processes(sleeper, sizeof sleeper), 1);
+	ck_assert_int_eq(kill(p.pid, SIGHUP), 0);
+	ck_assert_int_eq(pts_wait(&p, T), 128 + SIGHUP);
+	for (i = 0; i < 40 && count_processes(sleeper, sizeof sleeper) > 0; i++)
+		usleep(50 * 1000);
+	ck_assert_int_eq(count_processes(sleeper, sizeof sleeper), 0);
+	finish();
+}
+END_TEST
+
+START_TEST(test_session_bad_policy_starts_no_shell)
+{
+	pts_world_make(&world);
+	pts_start(
+	    &p, &world,
+	    pts_world_policy(&world, "bad.dl", "allow(C) :- comand(C).\n"), 24,
+	    80);
+	ck_assert_int_ne(pts_wait(&p, T), 0);
+	ck_assert(strstr(p.out, "maelys-pty: policy") != NULL);
+	ck_assert(strstr(p.out, "undeclared") != NULL);
+	ck_assert(strstr(p.out, "bad.dl:1:13") != NULL);
+	ck_assert_ptr_null(strstr(p.out, "$ "));
+	finish();
+}
+END_TEST
+
+START_TEST(test_session_shell_is_locked_down)
+{
+	static const char *const tricks[][2] = {
+	    {"eval shutdown", "eval: command not found"},
+	    {"builtin eval shutdown", "builtin: command not found"},
+	    {"command shutdown", "command: command not found"},
+	    {"source /dev/null", "source: command not found"},
+	    {"exec shutdown", "exec: command not found"},
+	    {"export LD_PRELOAD=/tmp/x.so", "export: command not found"},
+	    {"enable -n cd", "enable: command not found"},
+	    {"alias ls=shutdown", "alias: command not found"},
+	    {"hash -p ./x ls", "hash: command not found"},
+	    {"read PATH", "read: command not found"},
+	    {"trap shutdown EXIT", "trap: command not found"},
+	    {"PATH=/tmp", "PATH: readonly variable"},
+	    {"PROMPT_COMMAND=x", "readonly variable"},
+	    {"PS1=x", "readonly variable"},
+	};
+	size_t i;
+
+	start_permissive();
+	for (i = 0; i < sizeof tricks / sizeof tricks[0]; i++) {
+		pts_type(&p, tricks[i][0]);
+		pts_type(&p, "\r");
+		ck_assert_msg(pts_expect(&p, tricks[i][1], T),
+			      "'%s' did not say '%s': %s", tricks[i][0],
+			      tricks[i][1], p.out + p.mark);
+		ck_assert(pts_wait_prompt(&p, T));
+	}
+	/* the environment is the allow-list, SHELL is the guard */
+	pts_type(&p, "env\r");
+	ck_assert(pts_expect(&p, "maelys-pty", T));
+	ck_assert(pts_wait_prompt(&p, T));
+	finish();
+}
+END_TEST
+
+Suite *
+maelys_check_suite(void)
+{
+	Suite *s = suite_create("pty");
+	TCase *tc = tcase_create("session");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(
+	    tc, test_session_walkthrough_lines_give_walkthrough_outcomes);
+	tcase_add_test(tc, test_session_exit_status_is_the_shells);
+	tcase_add_test(tc, test_session_ctrl_d_on_empty_line_ends_session);
+	tcase_add_test(tc, test_session_ctrl_c_cancels_line_and_interrupts_job);
+	tcase_add_test(tc, test_session_window_size_reaches_the_child);
+	tcase_add_test(tc, test_session_sighup_leaves_no_process_behind);
+	tcase_add_test(tc, test_session_bad_policy_starts_no_shell);
+	tcase_add_test(tc, test_session_shell_is_locked_down);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The pty harness of the end-to-end tests (see pty_harness.h).  Every wait
+ * is bounded; a program that does not answer fails the test instead of
+ * hanging it.
+ */
+#define _GNU_SOURCE
+#include "pty_harness.h"
+
+#include <check.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static long
+pts_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+const char *
+pts_build_path(const char *rel)
+{
+	static char buf[4][1024];
+	static int k;
+	const char *root = getenv("MAELYS_BUILD_ROOT");
+
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof buf[k], "%s/%s", root ? root : "build", rel);
+	return buf[k];
+}
+
+const char *
+pts_source_path(const char *rel)
+{
+	static char buf[4][1024];
+	static int k;
+	const char *root = getenv("MAELYS_SOURCE_ROOT");
+
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof buf[k], "%s/%s", root ? root : ".", rel);
+	return buf[k];
+}
+
+static void
+pts_write_file(const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_msg(f != NULL, "cannot write %s", path);
+	fputs(text, f);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, mode), 0);
+}
+
+void
+pts_world_make(struct pts_world *w)
+{
+	static const char *const fakes[] = {"shutdown", "reboot", "poweroff",
+					    "evil"};
+	char path[512], script[512];
+	size_t i;
+
+	if (access("/dev/ptmx", R_OK | W_OK) != 0)
+		exit(77); /* no pseudo-terminals here: skip */
+	snprintf(w->dir, sizeof w->dir, "/tmp/maelys-pty-test.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(w->dir));
+	snprintf(w->bin, sizeof w->bin, "%s/bin", w->dir);
+	snprintf(w->home, sizeof w->home, "%s/home", w->dir);
+	ck_assert_int_eq(mkdir(w->bin, 0755), 0);
+	ck_assert_int_eq(mkdir(w->home, 0700), 0);
+	for (i = 0; i < sizeof fakes / sizeof fakes[0]; i++) {
+		/* the marker proves the program ran */
+		snprintf(script, sizeof script,
+			 "#!/bin/sh\ntouch '%s/RAN-%s'\n", w->dir, fakes[i]);
+		snprintf(path, sizeof path, "%s/%s", w->bin, fakes[i]);
+		pts_write_file(path, script, 0755);
+	}
+	snprintf(w->path_env, sizeof w->path_env, "%s:%s:/usr/bin:/bin", w->bin,
+		 pts_build_path("tests"));
+}
+
+void
+pts_world_remove(struct pts_world *w)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", w->dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", w->dir);
+}
+
+bool
+pts_world_ran(const struct pts_world *w, const char *name)
+{
+	char path[600];
+
+	snprintf(path, sizeof path, "%s/RAN-%s", w->dir, name);
+	return access(path, F_OK) == 0;
+}
+
+const char *
+pts_world_policy(struct pts_world *w, const char *name, const char *text)
+{
+	static char path[600];
+
+	snprintf(path, sizeof path, "%s/%s", w->dir, name);
+	pts_write_file(path, text, 0644);
+	return path;
+}
+
+void
+pts_spawn(struct pts *p, const struct pts_world *w, char *const argv[],
+	  int rows, int cols)
+{
+	struct winsize ws = {(unsigned short)rows, (unsigned short)cols, 0, 0};
+	char home[400];
+
+	memset(p, 0, sizeof *p);
+	p->status = -1;
+	p->cap = 1 << 16;
+	p->out = calloc(1, p->cap);
+	ck_assert_ptr_nonnull(p->out);
+	snprintf(home, sizeof home, "HOME=%s", w->home);
+	p->pid = forkpty(&p->master, NULL, NULL, &ws);
+	ck_assert_int_ge(p->pid, 0);
+	if (p->pid == 0) {
+		char *envp[] = {"TERM=dumb", "LANG=C.UTF-8", home, NULL};
+
+		execve(argv[0], argv, envp);
+		_exit(127);
+	}
+	fcntl(p->master, F_SETFL, fcntl(p->master, F_GETFL) | O_NONBLOCK);
+}
+
+void
+pts_start(struct pts *p, const struct pts_world *w, const char *policy,
+	  int rows, int cols)
+{
+	char hist[400];
+	char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
+			"--policy",
+			(char *)policy,
+			"--path",
+			(char *)w->path_env,
+			"--history",
+			hist,
+			NULL};
+
+	snprintf(hist, sizeof hist, "%s/history", w->home);
+	pts_spawn(p, w, argv, rows, cols);
+}
+
+/* Reads what is there; returns false at end of output. */
+static bool
+pts_pump(struct pts *p, int timeout_ms)
+{
+	struct pollfd pfd = {p->master, POLLIN, 0};
+	char buf[4096];
+	ssize_t n;
+
+	if (poll(&pfd, 1, timeout_ms) <= 0)
+		return true;
+	n = read(p->master, buf, sizeof buf);
+	if (n <= 0)
+		return !(n == 0 || (n < 0 && errno == EIO));
+	if (p->len + (size_t)n + 1 > p->cap) {
+		p->cap = (p->len + (size_t)n + 1) * 2;
+		p->out = realloc(p->out, p->cap);
+		ck_assert_ptr_nonnull(p->out);
+	}
+	memcpy(p->out + p->len, buf, (size_t)n);
+	p->len += (size_t)n;
+	p->out[p->len] = '\0';
+	return true;
+}
+
+void
+pts_type_n(struct pts *p, const char *keys, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(p->master, keys, n);
+
+		if (w < 0 && (errno == EAGAIN || errno == EINTR)) {
+			pts_pump(p, 10);
+			continue;
+		}
+		ck_assert_msg(w > 0, "typing failed: %s", strerror(errno));
+		keys += w;
+		n -= (size_t)w;
+	}
+}
+
+void
+pts_type(struct pts *p, const char *keys)
+{
+	pts_type_n(p, keys, strlen(keys));
+}
+
+bool
+pts_expect(struct pts *p, const char *needle, int timeout_ms)
+{
+	long end = pts_now_ms() + timeout_ms;
+
+	for (;;) {
+		char *hit = strstr(p->out + p->mark, needle);
+
+		if (hit != NULL) {
+			p->mark = (size_t)(hit - p->out) + strlen(needle);
+			return true;
+		}
+		if (pts_now_ms() >= end || !pts_pump(p, 20))
+			return strstr(p->out + p->mark, needle) != NULL;
+	}
+}
+
+void
+pts_settle(struct pts *p, int ms)
+{
+	long end = pts_now_ms() + ms;
+
+	while (pts_now_ms() < end && pts_pump(p, 10))
+		;
+}
+
+bool
+pts_wait_prompt(struct pts *p, int timeout_ms)
+{
+	long end = pts_now_ms() + timeout_ms;
+
+	/* the guard's prompt ends in "$ " or "# " */
+	while (pts_now_ms() < end) {
+		const char *s = p->out + p->mark;
+		const char *a = strstr(s, "$ "), *b = strstr(s, "# ");
+		const char *hit = a == NULL ? b : (b == NULL || a < b ? a : b);
+
+		if (hit != NULL) {
+			p->mark = (size_t)(hit - p->out) + 2;
+			return true;
+		}
+		if (!pts_pump(p, 20))
+			break;
+	}
+	return false;
+}
+
+void
+pts_resize(struct pts *p, int rows, int cols)
+{
+	struct winsize ws = {(unsigned short)rows, (unsigned short)cols, 0, 0};
+
+	ck_assert_int_eq(ioctl(p->master, TIOCSWINSZ, &ws), 0);
+}
+
+int
+pts_wait(struct pts *p, int timeout_ms)
+{
+	long end = pts_now_ms() + timeout_ms;
+	int st;
+
+	if (p->status >= 0)
+		goto done;
+	while (pts_now_ms() < end) {
+		pid_t r = waitpid(p->pid, &st, WNOHANG);
+
+		if (r == p->pid) {
+			p->status = st;
+			goto done;
+		}
+		pts_pump(p, 20);
+	}
+	return -1;
+done:
+	pts_settle(p, 50);
+	if (WIFEXITED(p->status))
+		return WEXITSTATUS(p->status);
+	return 128 + WTERMSIG(p->status);
+}
+
+void
+pts_close(struct pts *p)
+{
+	if (p->status < 0 && p->pid > 0) {
+		kill(p->pid, SIGKILL);
+		waitpid(p->pid, NULL, 0);
+	}
+	if (p->master >= 0)
+		close(p->master);
+	free(p->out);
+	memset(p, 0, sizeof *p);
+	p->master = -1;
+}
+
+static char *
+pts_slurp(int fd)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+	ssize_t n;
+
+	ck_assert_ptr_nonnull(buf);
+	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += (size_t)n;
+		if (cap - len < 2) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			ck_assert_ptr_nonnull(buf);
+		}
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+int
+pts_run(char *const argv[], char *const envp[], char **out, char **err)
+{
+	int o[2], e[2], st;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(o), 0);
+	ck_assert_int_eq(pipe(e), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		setsid(); /* no controlling terminal */
+		dup2(null, 0);
+		dup2(o[1], 1);
+		dup2(e[1], 2);
+		close(o[0]);
+		close(e[0]);
+		execve(argv[0], argv, envp);
+		_exit(127);
+	}
+	close(o[1]);
+	close(e[1]);
+	/* sequential reads are fine: the tests' outputs are small */
+	*out = pts_slurp(o[0]);
+	*err = pts_slurp(e[0]);
+	close(o[0]);
+	close(e[0]);
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}

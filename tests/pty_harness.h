@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Driving the real maelys-pty binary through a pseudo-terminal, as a user's
+ * terminal would: spawn it on a fresh pty, type keys, wait for text to
+ * appear, resize the window, hang up, collect the exit status.
+ */
+#ifndef MAELYS_PTY_HARNESS_H
+#define MAELYS_PTY_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct pts {
+	pid_t pid;
+	int master;
+	char *out; /* everything the program wrote, NUL-terminated */
+	size_t len, cap;
+	size_t mark; /* pts_expect searches from here */
+	int status;  /* wait status once exited, else -1 */
+};
+
+/* A scratch directory for one test: bin/ with a fake `shutdown` (and
+ * friends) that create marker files, and a HOME. */
+struct pts_world {
+	char dir[256];
+	char bin[300];
+	char home[300];
+	char path_env[512]; /* bin:/usr/bin:/bin */
+};
+
+void pts_world_make(struct pts_world *w);
+void pts_world_remove(struct pts_world *w);
+/* Whether the fake program `name` ever ran in this world. */
+bool pts_world_ran(const struct pts_world *w, const char *name);
+/* Writes a policy file into the world and returns its path. */
+const char *pts_world_policy(struct pts_world *w, const char *name,
+			     const char *text);
+
+/* Path of a built program (MAELYS_BUILD_ROOT/rel) and of a source file. */
+const char *pts_build_path(const char *rel);
+const char *pts_source_path(const char *rel);
+
+/* Starts maelys-pty with `policy` in `w` on a rows x cols terminal. */
+void pts_start(struct pts *p, const struct pts_world *w, const char *policy,
+	       int rows, int cols);
+/* Starts any argv on a pty (environment: TERM=dumb, HOME of w). */
+void pts_spawn(struct pts *p, const struct pts_world *w, char *const argv[],
+	       int rows, int cols);
+void pts_type(struct pts *p, const char *keys);
+void pts_type_n(struct pts *p, const char *keys, size_t n);
+/* Reads output for up to timeout_ms until `needle` appears after the mark;
+ * on success moves the mark past it. */
+bool pts_expect(struct pts *p, const char *needle, int timeout_ms);
+/* Reads whatever arrives for `ms` milliseconds. */
+void pts_settle(struct pts *p, int ms);
+/* Waits for the prompt (the guard's "$ " or "# " after a newline). */
+bool pts_wait_prompt(struct pts *p, int timeout_ms);
+void pts_resize(struct pts *p, int rows, int cols);
+/* Waits for exit; returns the exit status (128+signal), -1 on timeout. */
+int pts_wait(struct pts *p, int timeout_ms);
+void pts_close(struct pts *p);
+
+/* Runs argv without a terminal, stdin /dev/null; captures stdout and
+ * stderr (NUL-terminated, caller frees); returns the exit status. */
+int pts_run(char *const argv[], char *const envp[], char **out, char **err);
+
+#endif /* MAELYS_PTY_HARNESS_H */
