@@ -53,6 +53,8 @@ scan_refusal_reason(enum scan_refusal refusal)
 		return "a line of 4096 bytes or more is too long";
 	case SCAN_REFUSE_TOO_MANY_TOKENS:
 		return "a line of more than 63 words is too long";
+	case SCAN_REFUSE_HEREDOC:
+		return "here-documents (<<) are unsupported";
 	}
 	return "refused";
 }
@@ -150,6 +152,16 @@ scan_metachars(const char *line, size_t len, struct scan_result *out)
 			starts_next = true;
 			break;
 		case '<':
+			/* << but not <<<: a here-document */
+			if (i + 1 < len && s[i + 1] == '<' &&
+			    !(i + 2 < len && s[i + 2] == '<') &&
+			    !(i > 0 && s[i - 1] == '<')) {
+				scan_refuse(out, SCAN_REFUSE_HEREDOC, i);
+				break;
+			}
+			meta |= SCAN_META_REDIRECT;
+			starts_next = true;
+			break;
 		case '>':
 			meta |= SCAN_META_REDIRECT;
 			starts_next = true;

@@ -13,8 +13,11 @@
  * refused - the policy decides whether a pipe is grounds for denial - except
  * the syntax that would make the line mean something other than its words:
  * quotes, backslash, `&`, NUL, CR, LF, control characters and escape
- * sequences, bytes that are not valid UTF-8 text, and invisible or look-alike
- * Unicode characters.
+ * sequences, bytes that are not valid UTF-8 text, invisible or look-alike
+ * Unicode characters, and here-documents (`<<`: the shell would read the
+ * document's lines from its command channel, as data the guard never
+ * decided as such; a here-string `<<<` reads nothing more and is a
+ * redirect like any other).
  */
 #ifndef SCANNER_H
 #define SCANNER_H
@@ -61,6 +64,7 @@ enum scan_refusal {
 	SCAN_REFUSE_INVISIBLE,
 	SCAN_REFUSE_TOO_LONG,
 	SCAN_REFUSE_TOO_MANY_TOKENS,
+	SCAN_REFUSE_HEREDOC,
 };
 
 /* One sentence for the user: "quoted syntax is unsupported", ... */

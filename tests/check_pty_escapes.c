@@ -165,6 +165,21 @@ START_TEST(test_escapes_password_prompt_shows_nothing_typed)
 }
 END_TEST
 
+START_TEST(test_escapes_here_document_is_refused)
+{
+	start();
+	/* the document's lines would be read from bash's command pipe */
+	pts_type(&p, "cat <<EOF\r");
+	ck_assert_msg(pts_expect(&p, "here-documents (<<) are unsupported", T),
+		      "%s", p.out + p.mark);
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "shutdown now\r");
+	ck_assert(pts_expect(&p, "denied by policy", T));
+	ck_assert(pts_wait_prompt(&p, T));
+	finish();
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -181,6 +196,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_escapes_history_expansion_does_not_rerun);
 	tcase_add_test(tc, test_escapes_raw_mode_program_gets_keys_unchanged);
 	tcase_add_test(tc, test_escapes_password_prompt_shows_nothing_typed);
+	tcase_add_test(tc, test_escapes_here_document_is_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -24,6 +24,9 @@ static const struct meta_case meta_cases[] = {
     /* each class alone */
     {"ls > out", SCAN_META_REDIRECT},
     {"sort < in", SCAN_META_REDIRECT},
+    {"cat <<< word", SCAN_META_REDIRECT}, /* a here-string */
+    {"cat <<<<", SCAN_META_REDIRECT},     /* <<< then <, no document */
+    {"cat < <(ls)", SCAN_META_REDIRECT | SCAN_META_SUBSHELL},
     {"ls; ls", SCAN_META_SEMICOLON},
     {"echo `id`", SCAN_META_BACKTICK},
     {"echo $HOME", SCAN_META_VAR_EXPAND},
@@ -112,6 +115,11 @@ static const struct refuse_case refuse_cases[] = {
      0, SCAN_REFUSE_INVISIBLE, 3},                     /* RLO */
     {"ls \xe2\x80\x8bx", 0, SCAN_REFUSE_INVISIBLE, 3}, /* ZWSP */
     {"ls \xef\xbb\xbf", 0, SCAN_REFUSE_INVISIBLE, 3},  /* BOM */
+    /* here-documents read the shell's command channel */
+    {"cat <<EOF", 0, SCAN_REFUSE_HEREDOC, 4},
+    {"cat <<-EOF", 0, SCAN_REFUSE_HEREDOC, 4},
+    {"cat << EOF", 0, SCAN_REFUSE_HEREDOC, 4},
+    {"a<<b", 0, SCAN_REFUSE_HEREDOC, 1},
     /* the first refusal wins */
     {"echo \"a\" \\", 0, SCAN_REFUSE_QUOTE, 5},
 };
