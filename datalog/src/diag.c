@@ -18,6 +18,10 @@ dl_diag_clear(maelys_datalog_diagnostic_t *diag)
 	diag->message[0] = '\0';
 }
 
+/* A printf-like function: clang checks the callers' formats through it. */
+static void dl_diag_vformat(maelys_datalog_diagnostic_t *diag, size_t off,
+			    const char *fmt, va_list ap) DL_PRINTF(3, 0);
+
 static void
 dl_diag_vformat(maelys_datalog_diagnostic_t *diag, size_t off, const char *fmt,
 		va_list ap)

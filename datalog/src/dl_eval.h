@@ -27,6 +27,12 @@ struct dl_eval {
 	uint64_t steps_left;                 /* join steps still allowed */
 	uint64_t steps_max;
 	maelys_datalog_diagnostic_t *diag;
+	/* built-ins on the current path that were applied to a value of the
+	 * wrong kind: the binding goes on as if they held, and reaching the
+	 * head with one is STATUS_TYPE (see dl_run in eval.c) */
+	uint32_t poisoned;
+	const struct dl_op *poison_op;
+	struct dl_test poison;
 	/* head tuples emitted by the running plan, not yet inserted */
 	const struct dl_op *pending_op;
 	uint32_t npending;

@@ -252,6 +252,36 @@ dl_find_key(const struct dl_eval *ev, const struct dl_op *op)
 	return dl_rel_find(ev->rels[op->pred], tuple);
 }
 
+/*
+ * A built-in's outcome.  A type error does not stop the binding at once:
+ * whether a rule derives anything must not depend on the order in which
+ * its literals are joined, and a filter placed early would see bindings a
+ * later literal removes.  So an ill-typed test is passed as if it held, the
+ * binding is marked, and only a marked binding that satisfies every other
+ * literal - it reaches the head - is an error: STATUS_TYPE exactly when
+ * some binding satisfies the rest of the body with a built-in ill-typed.
+ */
+static maelys_datalog_status_t
+dl_run_test(struct dl_eval *ev, const struct dl_op *op, struct dl_test t)
+{
+	maelys_datalog_status_t st;
+
+	if (t.status == MAELYS_DATALOG_STATUS_TYPE) {
+		if (ev->poisoned++ == 0) {
+			ev->poison_op = op;
+			ev->poison = t;
+		}
+		st = dl_run(ev, op + 1);
+		ev->poisoned--;
+		return st;
+	}
+	if (t.status != MAELYS_DATALOG_STATUS_OK)
+		return dl_test_failed(ev, op, &t);
+	if (t.value == op->negated)
+		return MAELYS_DATALOG_STATUS_OK;
+	return dl_run(ev, op + 1);
+}
+
 static maelys_datalog_status_t
 dl_run(struct dl_eval *ev, const struct dl_op *op)
 {
@@ -286,39 +316,31 @@ dl_run(struct dl_eval *ev, const struct dl_op *op)
 		if (ev->rels[op->pred]->count > 0)
 			return MAELYS_DATALOG_STATUS_OK;
 		return dl_run(ev, op + 1);
-	case DL_OP_CMP: {
-		struct dl_test t =
+	case DL_OP_CMP:
+		return dl_run_test(
+		    ev, op,
 		    dl_builtin_compare(&ev->syms, (enum dl_cmp_op)op->cmp,
 				       dl_term_value(ev, &op->key[0]),
-				       dl_term_value(ev, &op->key[1]));
-
-		if (t.status != MAELYS_DATALOG_STATUS_OK)
-			return dl_test_failed(ev, op, &t);
-		if (t.value == op->negated)
-			return MAELYS_DATALOG_STATUS_OK;
-		return dl_run(ev, op + 1);
-	}
+				       dl_term_value(ev, &op->key[1])));
 	case DL_OP_CALL: {
 		const void *re = NULL;
-		struct dl_test t;
 
 		if (op->builtin == DL_BUILTIN_RE_MATCH ||
 		    op->builtin == DL_BUILTIN_RE_FULLMATCH)
 			re = ev->prog->regexes[op->regex].code;
-		t = dl_builtin_call(&ev->syms, ev->matcher, re,
+		return dl_run_test(
+		    ev, op,
+		    dl_builtin_call(&ev->syms, ev->matcher, re,
 				    (enum dl_builtin)op->builtin,
 				    dl_term_value(ev, &op->key[0]),
-				    dl_term_value(ev, &op->key[1]));
-		if (t.status != MAELYS_DATALOG_STATUS_OK)
-			return dl_test_failed(ev, op, &t);
-		if (t.value == op->negated)
-			return MAELYS_DATALOG_STATUS_OK;
-		return dl_run(ev, op + 1);
+				    dl_term_value(ev, &op->key[1])));
 	}
 	case DL_OP_BIND:
 		ev->regs[op->var] = dl_term_value(ev, &op->key[0]);
 		return dl_run(ev, op + 1);
 	case DL_OP_EMIT:
+		if (ev->poisoned > 0)
+			return dl_test_failed(ev, ev->poison_op, &ev->poison);
 		return dl_emit(ev, op);
 	}
 	return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
@@ -338,6 +360,7 @@ dl_run_plan(struct dl_eval *ev, const struct dl_plan *plan)
 		if (lo >= hi)
 			return MAELYS_DATALOG_STATUS_OK;
 	}
+	ev->poisoned = 0;
 	st = dl_run(ev, plan->ops);
 	if (st != MAELYS_DATALOG_STATUS_OK) {
 		ev->npending = 0;
