@@ -110,6 +110,8 @@ pty_child_environment(const char *path_env, const char *guard_path)
 	PTY_ENV_ADD("PATH=%s", path_env);
 	PTY_ENV_ADD("PS1=");
 	PTY_ENV_ADD("PS2=");
+	/* bash would read ~/.bash_history before the lock-down unsets it */
+	PTY_ENV_ADD("HISTFILE=");
 #undef PTY_ENV_ADD
 	envp[n] = NULL;
 	return envp;

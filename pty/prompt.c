@@ -162,8 +162,16 @@ pty_prompt_init(const struct pty_terminal *term, const char *history_path,
 	rl_variable_bind("enable-bracketed-paste", "on");
 	using_history();
 	stifle_history(PTY_HISTORY_LINES);
-	if (history_path != NULL)
-		(void)read_history(history_path);
+	if (history_path != NULL) {
+		struct stat st;
+
+		/* a FIFO would block the start, a device is no history:
+		 * anything but a regular file turns history off */
+		if (lstat(history_path, &st) == 0 && !S_ISREG(st.st_mode))
+			pty_prompt_history = NULL;
+		else
+			(void)read_history(history_path);
+	}
 }
 
 void
@@ -233,11 +241,15 @@ pty_prompt_remember(const char *line)
 void
 pty_prompt_save(void)
 {
+	struct stat st;
+
 	if (pty_prompt_history == NULL)
 		return;
-	if (write_history(pty_prompt_history) == 0) {
-		(void)chmod(pty_prompt_history, 0600);
+	/* only a regular file (or none yet: readline creates it 0600);
+	 * never touch a device or anything else the path may name */
+	if (lstat(pty_prompt_history, &st) == 0 && !S_ISREG(st.st_mode))
+		return;
+	if (write_history(pty_prompt_history) == 0)
 		(void)history_truncate_file(pty_prompt_history,
 					    PTY_HISTORY_LINES);
-	}
 }

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define T 8000 /* ms: generous, sanitizer builds are slow */
@@ -259,6 +261,61 @@ START_TEST(test_session_shell_is_locked_down)
 }
 END_TEST
 
+START_TEST(test_session_history_path_not_a_file_is_left_alone)
+{
+	char hist[400], fifo[400], dev[400];
+	struct stat st;
+	struct pts q;
+	bool have_dev;
+
+	pts_world_make(&world);
+	/* a directory and a FIFO where the history would be: the session
+	 * starts, works, and leaves them as they were */
+	snprintf(hist, sizeof hist, "%s/histdir", world.dir);
+	ck_assert_int_eq(mkdir(hist, 0700), 0);
+	snprintf(fifo, sizeof fifo, "%s/histfifo", world.dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	/* as root, a device node like /dev/null: once chmod-ed to 0600 */
+	snprintf(dev, sizeof dev, "%s/histnull", world.dir);
+	have_dev = mknod(dev, S_IFCHR | 0666, makedev(1, 3)) == 0;
+	if (have_dev)
+		ck_assert_int_eq(chmod(dev, 0666), 0); /* past the umask */
+	{
+		const char *paths[] = {hist, fifo, dev};
+		size_t i;
+
+		for (i = 0; i < (have_dev ? 3u : 2u); i++) {
+			char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
+					"--policy",
+					(char *)pts_world_policy(&world, "p.dl",
+								 permissive),
+					"--history", (char *)paths[i], NULL};
+
+			pts_spawn(&q, &world, argv, 24, 80);
+			ck_assert_msg(pts_wait_prompt(&q, T), "%s", q.out);
+			pts_type(&q, "echo hist-ok\r");
+			ck_assert(pts_expect(&q, "hist-ok\r\n", T));
+			/* typed before the prompt it would be typeahead */
+			ck_assert(pts_wait_prompt(&q, T));
+			pts_type(&q, "exit\r");
+			ck_assert_int_eq(pts_wait(&q, T), 0);
+			pts_close(&q);
+		}
+	}
+	ck_assert_int_eq(stat(hist, &st), 0);
+	ck_assert(S_ISDIR(st.st_mode));
+	ck_assert_int_eq(st.st_mode & 07777, 0700);
+	ck_assert_int_eq(stat(fifo, &st), 0);
+	ck_assert(S_ISFIFO(st.st_mode));
+	ck_assert_int_eq(st.st_mode & 07777, 0600);
+	if (have_dev) {
+		ck_assert_int_eq(stat(dev, &st), 0);
+		ck_assert_int_eq(st.st_mode & 07777, 0666);
+	}
+	pts_world_remove(&world);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -275,6 +332,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_session_sighup_leaves_no_process_behind);
 	tcase_add_test(tc, test_session_bad_policy_starts_no_shell);
 	tcase_add_test(tc, test_session_shell_is_locked_down);
+	tcase_add_test(tc, test_session_history_path_not_a_file_is_left_alone);
 	suite_add_tcase(s, tc);
 	return s;
 }
