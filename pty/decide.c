@@ -7,6 +7,8 @@
  */
 #include "pty_decide.h"
 
+#include "pty_policy.h"
+
 #include <maelys/datalog_builders.h>
 
 #include <errno.h>
@@ -113,8 +115,10 @@ pty_command_path(const struct pty_decider *d, const char *cmd, size_t len,
 		size_t dl = strcspn(p, ":");
 		int n = snprintf(out, cap, "%.*s/%s", (int)dl, p, name);
 
+		/* one stat per directory; access() only for a candidate */
 		if (dl > 0 && n > 0 && (size_t)n < cap && stat(out, &st) == 0 &&
-		    S_ISREG(st.st_mode) && access(out, X_OK) == 0)
+		    S_ISREG(st.st_mode) && (st.st_mode & 0111) != 0 &&
+		    access(out, X_OK) == 0)
 			return true;
 		p += dl;
 		if (*p == ':')
@@ -187,7 +191,8 @@ pty_build_edb(struct pty_decider *d, const struct scan_result *scan,
 	if (d->remote_addr[0] != '\0')
 		TRY(pty_add_s(edb, "remote_addr", d->remote_addr, diag));
 	TRY(pty_add_s(edb, "session_mode", mode, diag));
-	if (pty_command_path(d, t[0].text, t[0].len, buf, sizeof buf))
+	if (pty_policy_reads_command_path() &&
+	    pty_command_path(d, t[0].text, t[0].len, buf, sizeof buf))
 		TRY(pty_add_s(edb, "command_path", buf, diag));
 	for (m = 0; m < SCAN_META_COUNT; m++)
 		if (scan->metachars & (1u << m))

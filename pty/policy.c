@@ -62,6 +62,15 @@ static const maelys_datalog_domain_t pty_domain = {
     0,
 };
 
+/* Set once at start, read by every decision. */
+static bool pty_policy_command_path = true;
+
+bool
+pty_policy_reads_command_path(void)
+{
+	return pty_policy_command_path;
+}
+
 int
 pty_policy_open(const char *path, maelys_datalog_session_t **out, char *err,
 		size_t errlen)
@@ -76,6 +85,13 @@ pty_policy_open(const char *path, maelys_datalog_session_t **out, char *err,
 		st = maelys_datalog_policy_load_file(PTY_DOMAIN, path, &policy,
 						     &diag);
 	if (st == MAELYS_DATALOG_STATUS_OK) {
+		int reads = 1; /* on any doubt, supply the fact */
+
+		if (maelys_datalog_policy_reads(policy, "command_path", 1,
+						&reads) !=
+		    MAELYS_DATALOG_STATUS_OK)
+			reads = 1;
+		pty_policy_command_path = reads != 0;
 		st = maelys_datalog_session_create(policy, 0, out);
 		(void)maelys_datalog_policy_free(policy);
 	}

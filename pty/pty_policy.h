@@ -9,6 +9,7 @@
 
 #include <maelys/datalog.h>
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define PTY_DOMAIN "maelys_pty"
@@ -19,5 +20,10 @@
  * the user in `err`. */
 int pty_policy_open(const char *path, maelys_datalog_session_t **out, char *err,
 		    size_t errlen);
+
+/* Whether the policy's rules read command_path/1: resolving a command
+ * against PATH costs system calls a policy that never looks is spared.
+ * Valid after pty_policy_open succeeded. */
+bool pty_policy_reads_command_path(void);
 
 #endif /* PTY_POLICY_H */

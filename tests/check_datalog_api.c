@@ -2144,6 +2144,41 @@ START_TEST(test_api_directives_of_domain_policy_are_none)
 }
 END_TEST
 
+START_TEST(test_api_policy_reads_tells_which_inputs_rules_use)
+{
+	maelys_datalog_policy_t *policy = load_program(
+	    ".decl in(x)\n.input in\n.decl unused(x)\n.input unused\n"
+	    ".decl neg(x)\n.input neg\n.decl out(x)\n"
+	    "out(X) :- in(X), not(neg(X)).\n");
+	int reads = -1;
+
+	ck_assert_int_eq(maelys_datalog_policy_reads(policy, "in", 1, &reads),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(reads, 1);
+	ck_assert_int_eq(maelys_datalog_policy_reads(policy, "neg", 1, &reads),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(reads, 1); /* negated use is a use */
+	ck_assert_int_eq(
+	    maelys_datalog_policy_reads(policy, "unused", 1, &reads),
+	    MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(reads, 0);
+	ck_assert_int_eq(maelys_datalog_policy_reads(policy, "out", 1, &reads),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(reads, 0); /* only a head */
+	reads = -1;
+	ck_assert_int_eq(maelys_datalog_policy_reads(policy, "nope", 1, &reads),
+			 MAELYS_DATALOG_STATUS_UNDECLARED);
+	ck_assert_int_eq(reads, 0);
+	ck_assert_int_eq(maelys_datalog_policy_reads(policy, "in", 2, &reads),
+			 MAELYS_DATALOG_STATUS_ARITY);
+	ck_assert_int_eq(maelys_datalog_policy_reads(NULL, "in", 1, &reads),
+			 MAELYS_DATALOG_STATUS_INVALID_ARGUMENT);
+	ck_assert_int_eq(maelys_datalog_policy_reads(policy, "in", 1, NULL),
+			 MAELYS_DATALOG_STATUS_INVALID_ARGUMENT);
+	(void)maelys_datalog_policy_free(policy);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -2203,6 +2238,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_api_load_file_real_file_decides);
 	tcase_add_test(tc, test_api_directives_of_standalone_program_in_order);
 	tcase_add_test(tc, test_api_directives_of_domain_policy_are_none);
+	tcase_add_test(tc, test_api_policy_reads_tells_which_inputs_rules_use);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -165,6 +165,43 @@ START_TEST(test_command_policy_that_does_not_load_denies)
 }
 END_TEST
 
+START_TEST(test_command_path_fact_is_where_path_resolution_leads)
+{
+	/* only programs from the world's bin/ or /usr/bin by their real
+	 * location; the fact is computed because the policy reads it */
+	static const char by_path[] =
+	    "allow(C) :- command(C), command_path(P), prefix(P, "
+	    "\"/usr/bin/\").\n"
+	    "deny(C, P) :- command(C), command_path(P).\n";
+	char *out, *err;
+
+	pts_world_make(&world);
+	ck_assert_int_eq(run_c(pts_world_policy(&world, "p.dl", by_path),
+			       "true", &out, &err),
+			 0);
+	free(out);
+	free(err);
+	/* the fake shutdown is found first on PATH, in the world's bin/ */
+	ck_assert_int_eq(run_c(pts_world_policy(&world, "p.dl", by_path),
+			       "shutdown now", &out, &err),
+			 126);
+	ck_assert_msg(strstr(err, world.bin) != NULL,
+		      "command_path did not name %s/shutdown: %s", world.bin,
+		      err);
+	free(out);
+	free(err);
+	/* a command nowhere on PATH has no command_path at all */
+	ck_assert_int_eq(run_c(pts_world_policy(&world, "p.dl", by_path),
+			       "no-such-program-anywhere", &out, &err),
+			 126);
+	ck_assert_ptr_nonnull(strstr(err, "no rule allows"));
+	free(out);
+	free(err);
+	ck_assert(!pts_world_ran(&world, "shutdown"));
+	pts_world_remove(&world);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -177,6 +214,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_command_mode_is_a_fact_of_the_policy);
 	tcase_add_test(tc, test_command_environment_is_the_allow_list);
 	tcase_add_test(tc, test_command_policy_that_does_not_load_denies);
+	tcase_add_test(tc,
+		       test_command_path_fact_is_where_path_resolution_leads);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -177,3 +177,29 @@ maelys_datalog_policy_get_directive(const maelys_datalog_policy_t *policy,
 	*out = policy->prog->directives[index];
 	return MAELYS_DATALOG_STATUS_OK;
 }
+
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_policy_reads(const maelys_datalog_policy_t *policy,
+			    const char *predicate, size_t arity, int *reads)
+{
+	const struct dl_program *prog;
+	uint32_t pid;
+	size_t r, i;
+
+	if (reads != NULL)
+		*reads = 0;
+	if (policy == NULL || predicate == NULL || reads == NULL)
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	prog = policy->prog;
+	pid = dl_program_find_pred(prog, predicate, strlen(predicate));
+	if (pid == DL_NONE)
+		return MAELYS_DATALOG_STATUS_UNDECLARED;
+	if (prog->preds[pid].arity != arity)
+		return MAELYS_DATALOG_STATUS_ARITY;
+	for (r = 0; r < prog->nrules && !*reads; r++)
+		for (i = 0; i < prog->rules[r].nbody; i++)
+			if (prog->rules[r].body[i].kind == DL_LIT_ATOM &&
+			    prog->rules[r].body[i].pred == pid)
+				*reads = 1;
+	return MAELYS_DATALOG_STATUS_OK;
+}

@@ -315,6 +315,13 @@ maelys_datalog_policy_load_file(const char *domain, const char *path,
 MAELYS_DATALOG_API maelys_datalog_status_t
 maelys_datalog_policy_free(maelys_datalog_policy_t *policy);
 
+/* *reads = 1 when some rule of the policy uses predicate/arity in its body
+ * (positively or negated), else 0: a host can skip computing input facts no
+ * rule can see.  Returns OK, INVALID_ARGUMENT (NULL), UNDECLARED, ARITY. */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_policy_reads(const maelys_datalog_policy_t *policy,
+			    const char *predicate, size_t arity, int *reads);
+
 /* Kinds of a standalone program's I/O directives. */
 typedef enum maelys_datalog_directive_kind {
 	MAELYS_DATALOG_DIRECTIVE_INPUT = 1,     /* .input rel */
