@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench_pty - what the guard costs a user, in one run:
+ *
+ *   1. the latency one decision adds between Enter and the shell: scan,
+ *      tokenise, input facts, solve, query, and forwarding the line (a write
+ *      to a pipe a reader drains), p50 / p99 / max over many lines;
+ *   2. output throughput: `cat` of a large file (256 MiB by default) shown on
+ *      a terminal through the guard, through `script -q -c` (util-linux: the
+ *      same two-pty structure without decisions) and through no pty at all
+ *      (a pipe), each the median of RUNS runs;
+ *   3. the guard's peak memory (VmHWM) over that session.
+ *
+ *   bench_pty GUARD POLICY [MIB] [RUNS]
+ *
+ * The machine is shared and noisy: compare the rows of one run.
+ */
+#define _GNU_SOURCE
+#include "pty_child.h"
+#include "pty_decide.h"
+#include "pty_policy.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define END_MARK "END-OF-BENCH-FILE"
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void *
+drain(void *arg)
+{
+	char buf[65536];
+	int fd = *(int *)arg;
+
+	while (read(fd, buf, sizeof buf) > 0)
+		;
+	return NULL;
+}
+
+/* 1. Decision latency, in this process, with the guard's own code. */
+static void
+bench_decisions(const char *policy)
+{
+	static const char *const lines[] = {
+	    "shutdown now",
+	    "echo hello | grep hello",
+	    "git commit -m \"feat: solver\"",
+	    "CMD=rm; $CMD /",
+	    "git push origin feature/x",
+	    "ls -la /var/log",
+	    "curl https://example.com/",
+	    "tail -n 100 /var/log/syslog",
+	};
+	enum { N = 100000, WARM = 10000 };
+	static double t[N];
+	maelys_datalog_session_t *session;
+	struct pty_decider d;
+	struct pty_decision dec;
+	struct pty_child fake;
+	pthread_t reader;
+	char err[512];
+	int p[2], i, allowed = 0;
+
+	if (pty_policy_open(policy, &session, err, sizeof err) != 0 ||
+	    pty_decider_init(&d, session, "/usr/local/bin:/usr/bin:/bin") !=
+		0) {
+		fprintf(stderr, "bench_pty: %s\n", err);
+		exit(1);
+	}
+	if (pipe(p) != 0)
+		exit(1);
+	memset(&fake, 0, sizeof fake);
+	fake.cmd_fd = p[1];
+	pthread_create(&reader, NULL, drain, &p[0]);
+	for (i = 0; i < N + WARM; i++) {
+		const char *l = lines[i % (sizeof lines / sizeof lines[0])];
+		size_t len = strlen(l);
+		double t0 = now_s();
+
+		pty_decide(&d, l, len, "interactive", &dec);
+		if (dec.verdict == PTY_VERDICT_ALLOW) {
+			allowed++;
+			if (pty_child_send_line(&fake, l, len) != 0)
+				exit(1);
+		}
+		if (i >= WARM)
+			t[i - WARM] = now_s() - t0;
+	}
+	close(p[1]);
+	pthread_join(reader, NULL);
+	close(p[0]);
+	qsort(t, N, sizeof t[0], cmp_double);
+	printf("decision (scan+tokenise+facts+solve+query+forward), %d lines, "
+	       "%d allowed:\n",
+	       N, (int)((long long)allowed * N / (N + WARM)));
+	printf("  p50 %.2f us   p99 %.2f us   max %.1f us   (target: p99 < "
+	       "100 us)\n\n",
+	       t[N / 2] * 1e6, t[N * 99 / 100] * 1e6, t[N - 1] * 1e6);
+	pty_decider_free(&d);
+	(void)maelys_datalog_session_free(session);
+}
+
+static void
+make_file(const char *path, size_t mib)
+{
+	char line[80];
+	FILE *f = fopen(path, "w");
+	size_t total = mib << 20, n = 0;
+
+	if (f == NULL)
+		exit(1);
+	/* printable text: what a terminal shows */
+	memset(line, 'x', sizeof line);
+	line[sizeof line - 1] = '\n';
+	for (n = 0; n + sizeof line <= total; n += sizeof line) {
+		line[0] = (char)('a' + (n / sizeof line) % 26);
+		fwrite(line, 1, sizeof line, f);
+	}
+	fprintf(f, "%s\n", END_MARK);
+	fclose(f);
+}
+
+/* Reads fd until one of the marks has been seen (or EOF); counts bytes. */
+static size_t
+read_until_any(int fd, const char *const *marks, size_t nmarks, double timeout)
+{
+	char buf[65536 + 64];
+	size_t total = 0, keep = 0, ml = 0, k;
+	double end = now_s() + timeout;
+
+	for (k = 0; k < nmarks; k++)
+		if (strlen(marks[k]) > ml)
+			ml = strlen(marks[k]);
+	while (now_s() < end) {
+		struct pollfd pfd = {fd, POLLIN, 0};
+		size_t len;
+		ssize_t n;
+
+		if (poll(&pfd, 1, 1000) <= 0)
+			continue;
+		n = read(fd, buf + keep, 65536);
+		if (n <= 0)
+			return total;
+		total += (size_t)n;
+		len = keep + (size_t)n;
+		for (k = 0; k < nmarks; k++)
+			if (memmem(buf, len, marks[k], strlen(marks[k])) !=
+			    NULL)
+				return total;
+		/* keep a tail: a mark may straddle two reads */
+		keep = len < ml ? len : ml - 1;
+		memmove(buf, buf + len - keep, keep);
+	}
+	return total;
+}
+
+static size_t
+read_until(int fd, const char *mark, double timeout)
+{
+	return read_until_any(fd, &mark, 1, timeout);
+}
+
+static double
+run_nopty(const char *file)
+{
+	int p[2];
+	pid_t pid;
+	double t0;
+
+	if (pipe(p) != 0)
+		exit(1);
+	t0 = now_s();
+	pid = fork();
+	if (pid == 0) {
+		dup2(p[1], 1);
+		close(p[0]);
+		execlp("cat", "cat", file, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	read_until(p[0], END_MARK, 600);
+	waitpid(pid, NULL, 0);
+	close(p[0]);
+	return now_s() - t0;
+}
+
+static double
+run_script(const char *file)
+{
+	struct winsize ws = {24, 80, 0, 0};
+	char cmd[600];
+	int master;
+	pid_t pid;
+	double t0 = now_s();
+
+	snprintf(cmd, sizeof cmd, "cat %s", file);
+	pid = forkpty(&master, NULL, NULL, &ws);
+	if (pid == 0) {
+		execlp("script", "script", "-q", "-c", cmd, "/dev/null",
+		       (char *)NULL);
+		_exit(127);
+	}
+	read_until(master, END_MARK, 600);
+	waitpid(pid, NULL, 0);
+	close(master);
+	return now_s() - t0;
+}
+
+static long
+vm_hwm_kib(pid_t pid)
+{
+	char path[64], line[256];
+	FILE *f;
+	long kib = -1;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (sscanf(line, "VmHWM: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+static double
+run_guard(const char *guard, const char *policy, const char *file,
+	  long *hwm_kib)
+{
+	struct winsize ws = {24, 80, 0, 0};
+	char cmd[600];
+	int master;
+	pid_t pid;
+	double t0;
+
+	pid = forkpty(&master, NULL, NULL, &ws);
+	if (pid == 0) {
+		char *envp[] = {"TERM=dumb", "HOME=/tmp", NULL};
+
+		execle(guard, guard, "--policy", policy, "--history",
+		       "/tmp/bench_pty.history", (char *)NULL, envp);
+		_exit(127);
+	}
+	{
+		static const char *const prompts[] = {"$ ", "# "};
+
+		read_until_any(master, prompts, 2, 30);
+	}
+	snprintf(cmd, sizeof cmd, "cat %s\r", file);
+	t0 = now_s();
+	if (write(master, cmd, strlen(cmd)) < 0)
+		exit(1);
+	read_until(master, END_MARK, 600);
+	t0 = now_s() - t0;
+	*hwm_kib = vm_hwm_kib(pid);
+	if (write(master, "exit\r", 5) < 0)
+		exit(1);
+	read_until(master, "\x01never", 5);
+	waitpid(pid, NULL, 0);
+	close(master);
+	return t0;
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof v[0], cmp_double);
+	return v[n / 2];
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *guard, *policy;
+	size_t mib = 256;
+	int runs = 3, i;
+	char file[] = "/tmp/bench_pty.XXXXXX";
+	double nopty[16], script[16], guarded[16];
+	long hwm = -1, h;
+	double mb;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: bench_pty GUARD POLICY [MIB] [RUNS]\n");
+		return 2;
+	}
+	guard = argv[1];
+	policy = argv[2];
+	if (argc > 3)
+		mib = (size_t)strtoul(argv[3], NULL, 10);
+	if (argc > 4)
+		runs = atoi(argv[4]);
+	if (runs < 1 || runs > 16 || mib < 1)
+		return 2;
+	signal(SIGPIPE, SIG_IGN);
+	bench_decisions(policy);
+
+	close(mkstemp(file));
+	make_file(file, mib);
+	mb = (double)(mib << 20) / 1e6;
+	for (i = 0; i < runs; i++) {
+		/* interleaved, so drift hits all three alike */
+		nopty[i] = run_nopty(file);
+		script[i] = run_script(file);
+		guarded[i] = run_guard(guard, policy, file, &h);
+		if (h > hwm)
+			hwm = h;
+	}
+	unlink(file);
+	printf("output throughput, cat of %zu MiB, median of %d runs:\n", mib,
+	       runs);
+	printf("  no pty          %7.3f s  %8.1f MB/s\n", median(nopty, runs),
+	       mb / median(nopty, runs));
+	printf("  script -q -c    %7.3f s  %8.1f MB/s\n", median(script, runs),
+	       mb / median(script, runs));
+	printf("  maelys-pty      %7.3f s  %8.1f MB/s   %.2f of script's "
+	       "(target >= 0.90)\n\n",
+	       median(guarded, runs), mb / median(guarded, runs),
+	       median(script, runs) / median(guarded, runs));
+	printf("guard peak memory (VmHWM): %.1f MiB (target < 8 MiB)\n",
+	       (double)hwm / 1024.0);
+	return 0;
+}

@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# bench/run.sh - the one command that runs every benchmark of the engine.
+#
+#   bench/run.sh [-n RUNS] [WORKLOAD ...]
+#
+# Builds a release build (build-release/ at the top of the repository, or
+# $BUILD; configured with -Dbuildtype=release when missing), then runs:
+#   decision      bench_decision: one Level 1 decision inside one process,
+#                 100,000 times (median/p90/p99/max in us, VmRSS growth)
+#   pty           bench_pty: the guard's decision latency (scan, facts,
+#                 solve, forward), cat of 256 MiB through the guard against
+#                 `script -q -c` and no pty, the guard's peak memory
+#   tiny_l1 policy tc_chain1000 tc_rand1000 sg_tree4096 tc_chain2000
+#                 peers/run_peers.sh: the same workload files through gringo,
+#                 clingo, SWI-Prolog tabling and ours (the standalone runner
+#                 build-release/datalog/maelys-datalog), whole processes,
+#                 median wall of RUNS runs (default 5) after a warm-up
+# and prints, per peer workload, ours/gringo and ours/swipl (ratios of median
+# wall times; below 1 means ours is faster) and our peak RSS, against the
+# targets of README.md.  With no WORKLOAD, all of them.
+#
+# Peers come from Debian (gringo, swi-prolog-nox; GNU time and bc for the
+# measuring): missing ones are installed with apt-get when run as root,
+# otherwise their rows are skipped with a message.  Workload files are
+# generated once into $BENCH_DATA (default ~/.cache/maelys-bench).
+# The machine is noisy: compare the ratios of one run, not figures across
+# runs.
+set -eu
+
+usage() {
+	sed -n '4,5p' "$0" | sed 's/^# //' >&2
+	exit "$1"
+}
+
+RUNS=5
+while getopts 'n:h' opt; do
+	case "$opt" in
+	n) RUNS="$OPTARG" ;;
+	h) usage 0 ;;
+	*) usage 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+case "$RUNS" in
+'' | *[!0-9]* | 0)
+	echo "run.sh: -n wants a count of runs, not '$RUNS'" >&2
+	exit 2
+	;;
+esac
+
+PEER_WORKLOADS="tiny_l1 policy tc_chain1000 tc_rand1000 sg_tree4096 tc_chain2000"
+run_decision=0
+run_pty=0
+peer_wls=()
+if [ $# -eq 0 ]; then
+	run_decision=1
+	run_pty=1
+	read -r -a peer_wls <<<"$PEER_WORKLOADS"
+fi
+for wl in "$@"; do
+	case " decision pty $PEER_WORKLOADS " in
+	*" $wl "*) ;;
+	*)
+		echo "run.sh: unknown workload '$wl' (decision pty $PEER_WORKLOADS)" >&2
+		exit 2
+		;;
+	esac
+	if [ "$wl" = decision ]; then
+		run_decision=1
+	elif [ "$wl" = pty ]; then
+		run_pty=1
+	else
+		peer_wls+=("$wl")
+	fi
+done
+
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/.." && pwd)"
+BUILD="${BUILD:-$ROOT/build-release}"
+
+# --- the release build -------------------------------------------------
+echo "== build: $BUILD"
+if [ ! -f "$BUILD/build.ninja" ]; then
+	meson setup "$BUILD" "$ROOT" -Dbuildtype=release -Dtests=disabled
+fi
+ninja -C "$BUILD" >/dev/null
+buildtype="$(meson introspect --buildoptions "$BUILD" |
+	python3 -c 'import json, sys
+print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "buildtype"))')"
+echo "buildtype: $buildtype; $(uname -m), $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC')"
+if [ "$buildtype" != release ]; then
+	echo "run.sh: warning: $BUILD is a '$buildtype' build, not release" >&2
+fi
+
+# --- one decision in one process --------------------------------------
+if [ "$run_decision" = 1 ]; then
+	echo
+	echo "== decision: Level 1 policy, one decision per solve_edb"
+	"$BUILD/bench/bench_decision" "$ROOT/policies/level1.dl"
+fi
+
+# --- the guarded shell ------------------------------------------------
+if [ "$run_pty" = 1 ]; then
+	echo
+	echo "== pty: the guard's decision latency, output throughput, memory"
+	if command -v script >/dev/null; then
+		"$BUILD/bench/bench_pty" "$BUILD/pty/maelys-pty" \
+			"$ROOT/policies/level1.dl" 256 3
+	else
+		echo "run.sh: no script(1) (util-linux): pty benchmark skipped" >&2
+	fi
+fi
+[ ${#peer_wls[@]} -eq 0 ] && exit 0
+
+# --- peers ------------------------------------------------------------
+echo
+echo "== peers: ${peer_wls[*]} ($RUNS runs each)"
+missing=()
+command -v gringo >/dev/null || missing+=(gringo)
+command -v swipl >/dev/null || missing+=(swi-prolog-nox)
+[ -x /usr/bin/time ] || missing+=(time)
+command -v bc >/dev/null || missing+=(bc)
+if [ ${#missing[@]} -gt 0 ]; then
+	if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+		echo "installing ${missing[*]} with apt-get"
+		export DEBIAN_FRONTEND=noninteractive
+		if ! apt-get install -y -q "${missing[@]}" >/dev/null; then
+			apt-get update -q >/dev/null || true
+			apt-get install -y -q "${missing[@]}" >/dev/null ||
+				echo "run.sh: apt-get could not install ${missing[*]}" >&2
+		fi
+	else
+		echo "run.sh: apt-get unavailable (or not root): ${missing[*]} not installed; those peers are skipped" >&2
+	fi
+fi
+if [ ! -x /usr/bin/time ] || ! command -v bc >/dev/null ||
+	! command -v python3 >/dev/null; then
+	echo "run.sh: peers skipped: run_peers.sh needs /usr/bin/time (GNU time), bc and python3" >&2
+	exit 0
+fi
+OURS=""
+if [ -x "$BUILD/datalog/maelys-datalog" ]; then
+	OURS="$BUILD/datalog/maelys-datalog"
+else
+	echo "run.sh: no $BUILD/datalog/maelys-datalog (datalog/tools/ not written yet): ours is skipped" >&2
+fi
+
+table="$(mktemp)"
+trap 'rm -f "$table"' EXIT
+OURS="$OURS" bash "$HERE/peers/run_peers.sh" -n "$RUNS" "${peer_wls[@]}" |
+	tee "$table"
+
+# --- ratios -----------------------------------------------------------
+# Ratios of median wall times (whole processes) from the table above; the
+# targets are README.md's: tc/sg at least 6x faster than gringo and than
+# SWI-Prolog (the faster of its two programs, swipl and swipl-left) with
+# peak RSS under 40 MiB, the 200-rule policy faster than gringo.
+echo
+echo "== ours against the peers (median wall, this run; < 1 means ours is faster)"
+awk -F'|' -v wls="${peer_wls[*]}" '
+function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
+function ratio(a, b) {
+	if (a == "" || b == "" || b + 0 == 0) return "-"
+	return sprintf("%.3f (%.1fx)", a / b, b / a)
+}
+NF >= 8 {
+	e = trim($2); w = trim($3)
+	cnt[e, w] = trim($4); wall[e, w] = trim($5); rss[e, w] = trim($7)
+}
+END {
+	printf "| %-13s | %-7s | %-7s | %-7s | %-10s | %-14s | %-14s | %-15s | %-7s | %-10s | %s\n", \
+	    "workload", "ours s", "gringo", "swipl", "swipl-left", "ours/gringo", \
+	    "ours/swipl", "ours/swipl-left", "RSS MiB", "count", "target"
+	n = split(wls, list, " ")
+	for (i = 1; i <= n; i++) {
+		w = list[i]
+		o = wall["ours", w]; g = wall["gringo", w]
+		s = wall["swipl", w]; l = wall["swipl-left", w]
+		# fields are strings after trim(): +0 makes the tests numeric;
+		# the target is judged against the faster SWI-Prolog program
+		on = o + 0; gn = g + 0; bn = s + 0
+		if (l != "" && (s == "" || l + 0 < bn)) bn = l + 0
+		want = cnt["expected", w]; got = cnt["ours", w]
+		check = (got == "") ? "-" : (want == "" || want == "?" || \
+		    got == want) ? got " ok" : got " WRONG (want " want ")"
+		target = "-"
+		if (o != "" && (w == "tc_chain1000" || w == "tc_rand1000" || \
+		    w == "sg_tree4096")) {
+			ok = g != "" && on * 6 <= gn && bn > 0 && on * 6 <= bn \
+			    && rss["ours", w] + 0 < 40
+			target = (ok ? "met" : "MISSED") \
+			    " (>= 6x gringo and best swipl, < 40 MiB)"
+		} else if (o != "" && w == "policy") {
+			target = (g != "" && on < gn ? "met" : "MISSED") \
+			    " (faster than gringo)"
+		}
+		printf "| %-13s | %-7s | %-7s | %-7s | %-10s | %-14s | %-14s | %-15s | %-7s | %-10s | %s\n", \
+		    w, (o == "" ? "-" : o), (g == "" ? "-" : g), \
+		    (s == "" ? "-" : s), (l == "" ? "-" : l), ratio(o, g), \
+		    ratio(o, s), ratio(o, l), \
+		    (o == "" ? "-" : rss["ours", w]), check, target
+	}
+}' "$table"
+echo "(Nx: ours is N times faster; RSS: our peak RSS; whole processes)"
