@@ -122,6 +122,7 @@ bench_decisions(const char *policy)
 	printf("  p50 %.2f us   p99 %.2f us   max %.1f us   (target: p99 < "
 	       "100 us)\n\n",
 	       t[N / 2] * 1e6, t[N * 99 / 100] * 1e6, t[N - 1] * 1e6);
+	fflush(stdout);
 	pty_decider_free(&d);
 	(void)maelys_datalog_session_free(session);
 }
@@ -280,6 +281,13 @@ run_guard(const char *guard, const char *policy, const char *file,
 	read_until(master, END_MARK, 600);
 	t0 = now_s() - t0;
 	*hwm_kib = vm_hwm_kib(pid);
+	{
+		static const char *const prompts[] = {"$ ", "# "};
+
+		/* typed before the prompt returns, "exit" would be typeahead
+		 * of the finished job, and discarded */
+		read_until_any(master, prompts, 2, 30);
+	}
 	if (write(master, "exit\r", 5) < 0)
 		exit(1);
 	read_until(master, "\x01never", 5);
