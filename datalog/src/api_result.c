@@ -72,7 +72,7 @@ maelys_datalog_result_query(const maelys_datalog_result_t *result,
 		if (!known)
 			return MAELYS_DATALOG_STATUS_OK;
 	}
-	*found = dl_rel_find(ws->relp[pid], tuple) != DL_ROW_NONE;
+	*found = dl_rel_contains(ws->relp[pid], tuple);
 	return MAELYS_DATALOG_STATUS_OK;
 }
 

@@ -63,7 +63,9 @@ struct dl_rel {
 	uint32_t db, de;
 	uint32_t nblocks;
 	uint32_t *blocks[DL_MAX_BLOCKS];
-	uint64_t *set; /* hash << 32 | (row + 1); 0 = empty */
+	/* arity > 2: hash << 32 | (row + 1); arity 1, 2: the packed tuple
+	 * XOR DL_PACK_EMPTY (dl_rel_packed); 0 = empty either way */
+	uint64_t *set;
 	size_t set_slots, set_used;
 	struct dl_index *idx;
 	uint32_t nidx;
@@ -133,7 +135,73 @@ dl_tuple_eq(const uint32_t *a, const uint32_t *b, uint32_t n)
 	return true;
 }
 
-/* The row holding `tuple`, or DL_ROW_NONE. */
+/*
+ * Relations of one or two columns keep the tuple itself in their set, not a
+ * row id: recognising a duplicate then costs one memory access, not two.
+ * The value 0x7fffffff is never a column (not an inline integer, above the
+ * largest symbol id), so a tuple XOR DL_PACK_EMPTY is never 0, the empty
+ * slot.  Such a relation cannot say in which row a tuple is: the planner
+ * probes an all-columns index instead where a row matters (plan.c).
+ */
+#define DL_PACK_EMPTY UINT64_C(0x7fffffff7fffffff)
+
+static inline bool
+dl_rel_packed(const struct dl_rel *r)
+{
+	return r->arity == 1 || r->arity == 2;
+}
+
+static inline uint64_t
+dl_pack(const uint32_t *t, uint32_t arity)
+{
+	uint64_t v = arity == 2 ? (uint64_t)t[0] << 32 | t[1] : t[0];
+
+	return v ^ (arity == 2 ? DL_PACK_EMPTY : UINT64_C(0x7fffffff));
+}
+
+static inline void
+dl_unpack(uint64_t slot, uint32_t arity, uint32_t *t)
+{
+	uint64_t v = slot ^ (arity == 2 ? DL_PACK_EMPTY : UINT64_C(0x7fffffff));
+
+	if (arity == 2) {
+		t[0] = (uint32_t)(v >> 32);
+		t[1] = (uint32_t)v;
+	} else {
+		t[0] = (uint32_t)v;
+	}
+}
+
+static inline uint32_t dl_rel_find(const struct dl_rel *r,
+				   const uint32_t *tuple);
+
+/* Whether the relation holds `tuple`. */
+static inline bool
+dl_rel_contains(const struct dl_rel *r, const uint32_t *tuple)
+{
+	size_t mask, pos;
+	uint64_t key;
+
+	if (r->arity == 0)
+		return r->count > 0;
+	if (r->set_slots == 0)
+		return false;
+	mask = r->set_slots - 1;
+	if (dl_rel_packed(r)) {
+		key = dl_pack(tuple, r->arity);
+		for (pos = (size_t)dl_tuple_hash(tuple, r->arity) & mask;;
+		     pos = (pos + 1) & mask) {
+			if (r->set[pos] == key)
+				return true;
+			if (r->set[pos] == 0)
+				return false;
+		}
+	}
+	return dl_rel_find(r, tuple) != DL_ROW_NONE;
+}
+
+/* The row holding `tuple`, or DL_ROW_NONE.  Not for a packed relation
+ * (dl_rel_packed), whose set knows no rows. */
 static inline uint32_t
 dl_rel_find(const struct dl_rel *r, const uint32_t *tuple)
 {
@@ -203,8 +271,8 @@ dl_rel_prefetch_row(const struct dl_rel *r, uint32_t h)
 {
 	uint64_t e;
 
-	if (r->set_slots == 0)
-		return;
+	if (r->set_slots == 0 || dl_rel_packed(r))
+		return; /* a packed set needs no row to compare */
 	e = r->set[(size_t)h & (r->set_slots - 1)];
 	if (e != 0 && (uint32_t)(e >> 32) == h)
 		__builtin_prefetch(dl_rel_row(r, (uint32_t)e - 1));

@@ -242,14 +242,13 @@ dl_run_probe(struct dl_eval *ev, const struct dl_op *op)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-static uint32_t
-dl_find_key(const struct dl_eval *ev, const struct dl_op *op)
+static void
+dl_key_tuple(const struct dl_eval *ev, const struct dl_op *op, uint32_t *tuple)
 {
-	uint32_t tuple[MAELYS_DATALOG_MAX_ARITY], k;
+	uint32_t k;
 
 	for (k = 0; k < op->nkey; k++)
 		tuple[k] = dl_term_value(ev, &op->key[k]);
-	return dl_rel_find(ev->rels[op->pred], tuple);
 }
 
 /*
@@ -291,17 +290,31 @@ dl_run(struct dl_eval *ev, const struct dl_op *op)
 	case DL_OP_PROBE:
 		return dl_run_probe(ev, op);
 	case DL_OP_LOOKUP: {
-		uint32_t lo, hi, row = dl_find_key(ev, op);
+		const struct dl_rel *r = ev->rels[op->pred];
+		uint32_t tuple[MAELYS_DATALOG_MAX_ARITY], lo, hi, row;
 
-		dl_range_bounds(ev->rels[op->pred], op->range, &lo, &hi);
+		dl_key_tuple(ev, op, tuple);
+		if (op->range == DL_RANGE_ALL) {
+			if (!dl_rel_contains(r, tuple))
+				return MAELYS_DATALOG_STATUS_OK;
+			return dl_run(ev, op + 1);
+		}
+		/* a ranged lookup of a packed relation is planned as a probe
+		 * of its all-columns index, so this one has row ids */
+		row = dl_rel_find(r, tuple);
+		dl_range_bounds(r, op->range, &lo, &hi);
 		if (row == DL_ROW_NONE || row < lo || row >= hi)
 			return MAELYS_DATALOG_STATUS_OK;
 		return dl_run(ev, op + 1);
 	}
-	case DL_OP_ABSENT:
-		if (dl_find_key(ev, op) != DL_ROW_NONE)
+	case DL_OP_ABSENT: {
+		uint32_t tuple[MAELYS_DATALOG_MAX_ARITY];
+
+		dl_key_tuple(ev, op, tuple);
+		if (dl_rel_contains(ev->rels[op->pred], tuple))
 			return MAELYS_DATALOG_STATUS_OK;
 		return dl_run(ev, op + 1);
+	}
 	case DL_OP_ABSENT_PROBE: {
 		uint32_t key[MAELYS_DATALOG_MAX_ARITY], k;
 

@@ -239,9 +239,17 @@ dl_set_grow(struct dl_rel *r, struct dl_membudget *mb)
 
 		if (e == 0)
 			continue;
-		for (pos = (size_t)(e >> 32) & mask; set[pos] != 0;
-		     pos = (pos + 1) & mask)
-			;
+		if (dl_rel_packed(r)) {
+			uint32_t t[2];
+
+			/* a hash costs less than the cache miss it replaces */
+			dl_unpack(e, r->arity, t);
+			pos = (size_t)dl_tuple_hash(t, r->arity) & mask;
+		} else {
+			pos = (size_t)(e >> 32) & mask;
+		}
+		while (set[pos] != 0)
+			pos = (pos + 1) & mask;
 		set[pos] = e;
 	}
 	dl_rel_release(mb, r->set, dl_set_bytes(r->set_slots));
@@ -338,6 +346,7 @@ dl_rel_insert_hashed(struct dl_rel *r, const uint32_t *tuple, uint32_t h,
 {
 	size_t mask, pos;
 	uint32_t i, row;
+	uint64_t key;
 	int rc;
 
 	if (r->arity == 0) {
@@ -358,15 +367,26 @@ dl_rel_insert_hashed(struct dl_rel *r, const uint32_t *tuple, uint32_t h,
 	    (rc = dl_set_grow(r, mb)) != 0)
 		return rc;
 	mask = r->set_slots - 1;
-	for (pos = (size_t)h & mask;; pos = (pos + 1) & mask) {
-		uint64_t e = r->set[pos];
+	if (dl_rel_packed(r)) {
+		key = dl_pack(tuple, r->arity);
+		for (pos = (size_t)h & mask;; pos = (pos + 1) & mask) {
+			if (r->set[pos] == key)
+				return DL_REL_DUPLICATE;
+			if (r->set[pos] == 0)
+				break;
+		}
+	} else {
+		for (pos = (size_t)h & mask;; pos = (pos + 1) & mask) {
+			uint64_t e = r->set[pos];
 
-		if (e == 0)
-			break;
-		if ((uint32_t)(e >> 32) == h &&
-		    dl_tuple_eq(dl_rel_row(r, (uint32_t)e - 1), tuple,
-				r->arity))
-			return DL_REL_DUPLICATE;
+			if (e == 0)
+				break;
+			if ((uint32_t)(e >> 32) == h &&
+			    dl_tuple_eq(dl_rel_row(r, (uint32_t)e - 1), tuple,
+					r->arity))
+				return DL_REL_DUPLICATE;
+		}
+		key = (uint64_t)h << 32 | (uint64_t)(r->count + 1);
 	}
 	if ((rc = dl_rel_reserve_row(r, mb)) != 0)
 		return rc;
@@ -385,7 +405,7 @@ dl_rel_insert_hashed(struct dl_rel *r, const uint32_t *tuple, uint32_t h,
 		for (k = 0; k < r->arity; k++)
 			dst[k] = tuple[k];
 	}
-	r->set[pos] = (uint64_t)h << 32 | (uint64_t)(row + 1);
+	r->set[pos] = key; /* a row id, if any, was counted as `row` */
 	r->set_used++;
 	r->count++;
 	for (i = 0; i < r->nidx; i++)

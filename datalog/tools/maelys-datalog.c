@@ -683,11 +683,61 @@ cmd_check(const struct options *o)
 	return RUN_OK;
 }
 
+/*
+ * Large relations are hash tables the size of a last-level cache or more,
+ * probed at random: with 4 KiB pages nearly every probe also misses the
+ * TLB, and evaluation runs 1.3 to 1.7 times slower than on 2 MiB pages.
+ * The library stays free of system calls (STYLE.md 1), so the runner asks
+ * glibc for transparent huge pages on its behalf: when the kernel grants
+ * them on request ("madvise" mode) and the glibc tunable is not set yet, it
+ * executes itself again once with GLIBC_TUNABLES=glibc.malloc.hugetlb=1.
+ * MAELYS_DATALOG_NO_HUGEPAGES=1 turns this off.  Any failure just goes on.
+ */
+static void
+reexec_with_huge_pages(char **argv)
+{
+	static const char tunable[] = "glibc.malloc.hugetlb=1";
+	const char *cur = getenv("GLIBC_TUNABLES");
+	char mode[128], value[512];
+	FILE *f;
+	size_t n;
+
+	if (getenv("MAELYS_DATALOG_NO_HUGEPAGES") != NULL ||
+	    (cur != NULL && strstr(cur, "glibc.malloc.hugetlb") != NULL))
+		return;
+	f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	if (f == NULL)
+		return;
+	n = fread(mode, 1, sizeof mode - 1, f);
+	fclose(f);
+	mode[n] = '\0';
+	if (strstr(mode, "[madvise]") == NULL)
+		return; /* "always" needs nothing, "never" gives nothing */
+	if (cur != NULL && cur[0] != '\0') {
+		if ((size_t)snprintf(value, sizeof value, "%s:%s", cur,
+				     tunable) >= sizeof value)
+			return;
+	} else {
+		(void)snprintf(value, sizeof value, "%s", tunable);
+	}
+	if (setenv("GLIBC_TUNABLES", value, 1) != 0)
+		return;
+	execv("/proc/self/exe", argv);
+	/* could not: run as we are, without the variable we just set */
+	if (cur != NULL)
+		(void)setenv("GLIBC_TUNABLES", cur, 1);
+	else
+		(void)unsetenv("GLIBC_TUNABLES");
+}
+
 int
 main(int argc, char **argv)
 {
 	struct options o;
-	int rc = parse_args(argc, argv, &o);
+	int rc;
+
+	reexec_with_huge_pages(argv);
+	rc = parse_args(argc, argv, &o);
 
 	if (rc >= 0) {
 		if (fflush(stdout) != 0 || ferror(stdout))
