@@ -1277,6 +1277,53 @@ START_TEST(test_eval_boxed_integers_round_trip)
 }
 END_TEST
 
+/* A literal of the rule's own stratum with every column bound: one- and
+ * two-column relations keep tuples, not rows, in their set, so this is
+ * planned as a probe of an all-columns index that knows which rows the
+ * semi-naive ranges may see.  Expected answers worked by hand (and by a
+ * brute-force fixpoint). */
+START_TEST(test_eval_fully_bound_recursive_literal_sees_right_rows)
+{
+	static const int64_t edges[][2] = {{1, 2}, {2, 2}, {2, 3},
+					   {3, 4}, {4, 4}, {4, 1}};
+	static const int64_t want[][2] = {{1, 2}, {1, 4}, {2, 2}, {2, 3},
+					  {2, 4}, {3, 2}, {3, 4}, {4, 1},
+					  {4, 2}, {4, 4}};
+	struct prog p;
+	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_result_t *res;
+	size_t i;
+
+	prog_open(&p, ".decl e(a, b)\n.input e\n.decl r(a, b)\n"
+		      ".decl n(a)\n.input n\n.decl s(a)\n"
+		      "r(X, Y) :- e(X, Y).\n"
+		      "r(X, Z) :- r(X, Y), r(Y, Z), r(Z, Z).\n"
+		      "s(X) :- n(X).\n"
+		      "s(Y) :- s(X), e(X, Y), s(X).\n");
+	for (i = 0; i < sizeof edges / sizeof edges[0]; i++)
+		add_ii(edb, "e", edges[i][0], edges[i][1]);
+	{
+		maelys_datalog_arg_t one = maelys_datalog_arg_integer(1);
+
+		ck_assert_int_eq(
+		    maelys_datalog_input_edb_add(edb, "n", &one, 1, NULL),
+		    MAELYS_DATALOG_STATUS_OK);
+	}
+	res = prog_solve(&p, edb);
+	ck_assert_uint_eq(count_of(res, "r", 2), 10);
+	for (i = 0; i < sizeof want / sizeof want[0]; i++)
+		ck_assert_msg(query_ii(res, "r", want[i][0], want[i][1]),
+			      "r(%lld, %lld) missing", (long long)want[i][0],
+			      (long long)want[i][1]);
+	ck_assert_uint_eq(count_of(res, "s", 1), 4);
+	for (i = 1; i <= 4; i++)
+		ck_assert(query_i(res, "s", (int64_t)i));
+	(void)maelys_datalog_result_free(res);
+	(void)maelys_datalog_input_edb_free(edb);
+	prog_close(&p);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -1306,6 +1353,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_eval_zero_arity_predicates_hold_or_not);
 	tcase_add_test(tc, test_eval_integer_and_symbol_columns_mix);
 	tcase_add_test(tc, test_eval_boxed_integers_round_trip);
+	tcase_add_test(tc,
+		       test_eval_fully_bound_recursive_literal_sees_right_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }
