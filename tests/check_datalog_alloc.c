@@ -19,7 +19,6 @@
 #include "runner.h"
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,74 +27,19 @@
 #include <maelys/datalog.h>
 #include <maelys/datalog_builders.h>
 
+#include "datalog_testutil.h"
 #include "dl_mem.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define LIVE_HEAP_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define LIVE_HEAP_ASAN 1
-#endif
-#endif
-
-#if defined(LIVE_HEAP_ASAN)
-/* From <sanitizer/allocator_interface.h>, which GCC does not install. */
-size_t __sanitizer_get_current_allocated_bytes(void);
-#elif defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
+#define SOURCE       "alloc.dl"
 #define ST_OK        MAELYS_DATALOG_STATUS_OK
 #define ST_NO_MEMORY MAELYS_DATALOG_STATUS_NO_MEMORY
-
-#define ck_assert_status(expr, want)                                           \
-	do {                                                                   \
-		maelys_datalog_status_t got_ = (expr);                         \
-		maelys_datalog_status_t want_ = (want);                        \
-		ck_assert_msg(got_ == want_, "%s: got %s, want %s", #expr,     \
-			      maelys_datalog_status_name(got_),                \
-			      maelys_datalog_status_name(want_));              \
-	} while (0)
 
 /* An operation far bigger than any here; the loop stops there. */
 #define MAX_ATTEMPTS 20000
 
 /* The walkthrough's table, under a name of this suite's own. */
-static const maelys_datalog_predicate_t pty_preds[] = {
-    {"command", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"arg", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"user", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"cwd", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"time_of_day", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"shell_metachar", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"forbidden_cmd", 1, MAELYS_DATALOG_PREDICATE_POLICY_FACT},
-    {"trusted_user", 1, MAELYS_DATALOG_PREDICATE_POLICY_FACT},
-    {"deny_any", 1,
-     MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-    {"allow", 1, MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-    {"deny", 2, MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-};
-
-static const char *const pty_atoms[] = {
-    "shutdown",
-    "reboot",
-    "poweroff",
-    "alice",
-    "root",
-    "__line__",
-    "shell metacharacter in line",
-    "command is forbidden by policy",
-    "curl",
-    "curl is restricted to trusted users",
-};
-
-static const maelys_datalog_domain_t alloc_pty_domain = {
-    "alloc_pty",
-    pty_preds,
-    sizeof pty_preds / sizeof *pty_preds,
-    pty_atoms,
-    sizeof pty_atoms / sizeof *pty_atoms,
-};
+static const maelys_datalog_domain_t alloc_pty_domain =
+    DLTEST_LEVEL1_DOMAIN("alloc_pty");
 
 /* A recursive program with negation and regular expressions. */
 static const char recursive_src[] =
@@ -114,18 +58,10 @@ static const char recursive_src[] =
     ".decl reached(x)\n"
     "reached(Y) :- seed(X), tc(X, Y).\n";
 
-/* A domain whose policy has a recursive stratum of its own (prepared
- * once per session). */
-static const maelys_datalog_predicate_t graph_preds[] = {
-    {"req", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"link", 2, MAELYS_DATALOG_PREDICATE_POLICY_FACT},
-    {"path", 2, MAELYS_DATALOG_PREDICATE_IDB},
-    {"ok", 1, MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-};
-static const maelys_datalog_domain_t alloc_graph_domain = {
-    "alloc_graph", graph_preds, sizeof graph_preds / sizeof *graph_preds,
-    NULL,          0,
-};
+/* The graph domain (datalog_testutil.h): a policy with a recursive
+ * stratum of its own, prepared once per session. */
+static const maelys_datalog_domain_t alloc_graph_domain =
+    DLTEST_GRAPH_DOMAIN("alloc_graph");
 #define GRAPH_LINKS 40
 
 /* ------------------------------------------------------------------ */
@@ -154,8 +90,7 @@ struct attempt {
 	size_t allocs;      /* allocations the armed part made */
 	maelys_datalog_status_t st;
 	maelys_datalog_diagnostic_t diag;
-	int bad; /* a check failed: `why` says which */
-	char why[512];
+	struct dltest_errors err; /* the checks that failed */
 	/* the operation's objects */
 	maelys_datalog_policy_t *policy;
 	maelys_datalog_session_t *session;
@@ -163,33 +98,17 @@ struct attempt {
 	maelys_datalog_result_t *result, *result2;
 };
 
-/* printf-like: the compilers check every format given to it. */
-static void fail_attempt(struct attempt *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-fail_attempt(struct attempt *a, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (a->bad++ > 0)
-		return;
-	va_start(ap, fmt);
-	(void)vsnprintf(a->why, sizeof a->why, fmt, ap);
-	va_end(ap);
-}
-
 /* Checks that a failed call reported NO_MEMORY in its diagnostic. */
 static void
 check_no_memory_diag(struct attempt *a)
 {
 	if (a->diag.status != a->st)
-		fail_attempt(a, "diag.status %s, call returned %s",
-			     maelys_datalog_status_name(a->diag.status),
-			     maelys_datalog_status_name(a->st));
+		dltest_note(&a->err, "diag.status %s, call returned %s",
+			    maelys_datalog_status_name(a->diag.status),
+			    maelys_datalog_status_name(a->st));
 	else if (a->diag.message[0] == '\0')
-		fail_attempt(a, "no diagnostic message for %s",
-			     maelys_datalog_status_name(a->st));
+		dltest_note(&a->err, "no diagnostic message for %s",
+			    maelys_datalog_status_name(a->st));
 }
 
 static void *
@@ -199,7 +118,7 @@ attempt_main(void *arg)
 
 	if (a->op->setup != NULL)
 		a->op->setup(a);
-	if (a->bad == 0) {
+	if (a->err.count == 0) {
 		(void)dl_mem_fail_after(a->n);
 		a->st = a->op->run(a);
 		a->allocs = dl_mem_fail_after(0);
@@ -211,20 +130,6 @@ attempt_main(void *arg)
 	return NULL;
 }
 
-static size_t
-live_heap_bytes(void)
-{
-#if defined(LIVE_HEAP_ASAN)
-	return __sanitizer_get_current_allocated_bytes();
-#elif defined(__GLIBC__)
-	struct mallinfo2 mi = mallinfo2();
-
-	return mi.uordblks + mi.hblkhd;
-#else
-	return 0;
-#endif
-}
-
 /* Runs one attempt in a thread; returns the heap bytes it left behind. */
 static long long
 run_attempt(struct attempt *a)
@@ -232,10 +137,10 @@ run_attempt(struct attempt *a)
 	pthread_t t;
 	size_t before, after;
 
-	before = live_heap_bytes();
+	before = dltest_live_heap_bytes();
 	ck_assert_int_eq(pthread_create(&t, NULL, attempt_main, a), 0);
 	ck_assert_int_eq(pthread_join(t, NULL), 0);
-	after = live_heap_bytes();
+	after = dltest_live_heap_bytes();
 	return (long long)after - (long long)before;
 }
 
@@ -271,7 +176,8 @@ fault_loop(const struct fault_op *op, const void *shared)
 	a.op = op;
 	a.shared = shared;
 	(void)run_attempt(&a);
-	ck_assert_msg(a.bad == 0, "%s without faults: %s", op->name, a.why);
+	ck_assert_msg(a.err.count == 0, "%s without faults: %s", op->name,
+		      a.err.why);
 	ck_assert_msg(a.st == ST_OK, "%s without faults: %s (%s)", op->name,
 		      maelys_datalog_status_name(a.st), a.diag.message);
 	for (n = 1; n <= MAX_ATTEMPTS; n++) {
@@ -280,8 +186,9 @@ fault_loop(const struct fault_op *op, const void *shared)
 		a.shared = shared;
 		a.n = n;
 		left = run_attempt(&a);
-		ck_assert_msg(a.bad == 0, "%s, allocation %zu failing: %s",
-			      op->name, n, a.why);
+		ck_assert_msg(a.err.count == 0,
+			      "%s, allocation %zu failing: %s", op->name, n,
+			      a.err.why);
 		if (a.st != ST_OK) {
 			ck_assert_msg(a.st == ST_NO_MEMORY,
 				      "%s, allocation %zu failing: %s (%s), "
@@ -319,76 +226,28 @@ struct shared {
 	maelys_datalog_policy_t *graph_policy;
 };
 
-static char *
-read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	ck_assert(n > 0);
-	ck_assert_int_eq(fseek(f, 0, SEEK_SET), 0);
-	buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	(void)fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
-static maelys_datalog_policy_t *
-load_or_fail(const char *domain, const char *src, size_t len)
-{
-	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_policy_t *policy = NULL;
-	maelys_datalog_status_t st;
-
-	st = maelys_datalog_policy_load_inline(domain, "alloc.dl", src, len,
-					       &policy, &diag);
-	ck_assert_msg(st == ST_OK, "load: %s: %s",
-		      maelys_datalog_status_name(st), diag.message);
-	return policy;
-}
-
 static void
 shared_init(struct shared *s)
 {
-	size_t used = 0, i, cap = 8192;
-	int n;
+	size_t cap = 8192;
 
 	memset(s, 0, sizeof *s);
 	ck_assert_status(maelys_datalog_domain_register(&alloc_pty_domain),
 			 ST_OK);
 	ck_assert_status(maelys_datalog_domain_register(&alloc_graph_domain),
 			 ST_OK);
-	n = snprintf(s->level1_path, sizeof s->level1_path,
-		     "%s/policies/level1.dl", maelys_test_source_root());
-	ck_assert(n > 0 && (size_t)n < sizeof s->level1_path);
-	s->level1 = read_file(s->level1_path, &s->level1_len);
+	dltest_level1_path(s->level1_path, sizeof s->level1_path);
+	s->level1 = dltest_read_file(s->level1_path, &s->level1_len);
 
 	s->graph_src = malloc(cap);
 	ck_assert_ptr_nonnull(s->graph_src);
-	for (i = 0; i < GRAPH_LINKS; i++) {
-		n = snprintf(s->graph_src + used, cap - used,
-			     "link(\"n%zu\", \"n%zu\").\n", i, i + 1);
-		ck_assert(n > 0 && (size_t)n < cap - used);
-		used += (size_t)n;
-	}
-	n = snprintf(s->graph_src + used, cap - used, "%s",
-		     "path(X, Y) :- link(X, Y).\n"
-		     "path(X, Z) :- path(X, Y), link(Y, Z).\n"
-		     "ok(Y) :- req(X), path(X, Y).\n");
-	ck_assert(n > 0 && (size_t)n < cap - used);
+	dltest_graph_policy(s->graph_src, cap, GRAPH_LINKS, 1);
 
-	s->level1_policy = load_or_fail("alloc_pty", s->level1, s->level1_len);
-	s->recursive_policy =
-	    load_or_fail(NULL, recursive_src, sizeof recursive_src - 1);
-	s->graph_policy =
-	    load_or_fail("alloc_graph", s->graph_src, strlen(s->graph_src));
+	s->level1_policy =
+	    dltest_load_n("alloc_pty", SOURCE, s->level1, s->level1_len);
+	s->recursive_policy = dltest_load_n(NULL, SOURCE, recursive_src,
+					    sizeof recursive_src - 1);
+	s->graph_policy = dltest_load("alloc_graph", SOURCE, s->graph_src);
 }
 
 static void
@@ -414,8 +273,8 @@ query1(struct attempt *a, const maelys_datalog_result_t *r,
 	    MAELYS_DATALOG_QUERY(r, &found, predicate, value);
 
 	if (st != ST_OK)
-		fail_attempt(a, "query %s(%s): %s", predicate, value,
-			     maelys_datalog_status_name(st));
+		dltest_note(&a->err, "query %s(%s): %s", predicate, value,
+			    maelys_datalog_status_name(st));
 	return found;
 }
 
@@ -428,8 +287,8 @@ count_of(struct attempt *a, const maelys_datalog_result_t *r,
 	    maelys_datalog_result_count(r, predicate, arity, &n);
 
 	if (st != ST_OK)
-		fail_attempt(a, "count %s: %s", predicate,
-			     maelys_datalog_status_name(st));
+		dltest_note(&a->err, "count %s: %s", predicate,
+			    maelys_datalog_status_name(st));
 	return n;
 }
 
@@ -444,7 +303,7 @@ level1_edb(struct attempt *a, const char *command, const char *user, int nargs)
 	    MAELYS_DATALOG_ADD_FACTS(
 		edb, NULL, MAELYS_DATALOG_FACT("command", command),
 		MAELYS_DATALOG_FACT("user", user)) != ST_OK) {
-		fail_attempt(a, "building a Level 1 EDB");
+		dltest_note(&a->err, "building a Level 1 EDB");
 		return edb;
 	}
 	for (i = 0; i < nargs; i++) {
@@ -452,7 +311,7 @@ level1_edb(struct attempt *a, const char *command, const char *user, int nargs)
 
 		(void)snprintf(v, sizeof v, "arg-%d", i);
 		if (MAELYS_DATALOG_ADD_FACT(edb, NULL, "arg", v) != ST_OK)
-			fail_attempt(a, "adding arg %d", i);
+			dltest_note(&a->err, "adding arg %d", i);
 	}
 	return edb;
 }
@@ -467,11 +326,11 @@ check_level1(struct attempt *a, const maelys_datalog_result_t *r,
 	int want = !forbidden && !(strcmp(command, "curl") == 0 && !trusted);
 
 	if (query1(a, r, "allow", command) != want)
-		fail_attempt(a, "allow(%s) for %s is not %d", command, user,
-			     want);
+		dltest_note(&a->err, "allow(%s) for %s is not %d", command,
+			    user, want);
 	if (query1(a, r, "deny_any", command) != !want)
-		fail_attempt(a, "deny_any(%s) for %s is not %d", command, user,
-			     !want);
+		dltest_note(&a->err, "deny_any(%s) for %s is not %d", command,
+			    user, !want);
 }
 
 static maelys_datalog_result_t *
@@ -484,8 +343,8 @@ solve_unarmed(struct attempt *a, maelys_datalog_session_t *s,
 
 	st = maelys_datalog_session_solve_edb(s, edb, &r, &diag);
 	if (st != ST_OK)
-		fail_attempt(a, "unarmed solve: %s: %s",
-			     maelys_datalog_status_name(st), diag.message);
+		dltest_note(&a->err, "unarmed solve: %s: %s",
+			    maelys_datalog_status_name(st), diag.message);
 	return r;
 }
 
@@ -498,7 +357,7 @@ chain_edb(struct attempt *a, int n)
 	int i;
 
 	if (maelys_datalog_input_edb_create(&edb) != ST_OK) {
-		fail_attempt(a, "creating the chain EDB");
+		dltest_note(&a->err, "creating the chain EDB");
 		return NULL;
 	}
 	for (i = 0; i < n; i++) {
@@ -515,7 +374,7 @@ chain_edb(struct attempt *a, int n)
 						  : "ls ",
 			       i + 1);
 		if (MAELYS_DATALOG_ADD_FACT(edb, NULL, "e", x, y) != ST_OK)
-			fail_attempt(a, "adding edge %d", i);
+			dltest_note(&a->err, "adding edge %d", i);
 	}
 	return edb;
 }
@@ -536,17 +395,17 @@ check_recursive(struct attempt *a, const maelys_datalog_result_t *r, int n)
 			quiet++;
 	}
 	if (count_of(a, r, "tc", 2) != (size_t)n * (size_t)(n + 1) / 2)
-		fail_attempt(a, "tc has %zu pairs, want %d",
-			     count_of(a, r, "tc", 2), n * (n + 1) / 2);
+		dltest_note(&a->err, "tc has %zu pairs, want %d",
+			    count_of(a, r, "tc", 2), n * (n + 1) / 2);
 	if (count_of(a, r, "risky", 1) != risky)
-		fail_attempt(a, "risky has %zu, want %zu",
-			     count_of(a, r, "risky", 1), risky);
+		dltest_note(&a->err, "risky has %zu, want %zu",
+			    count_of(a, r, "risky", 1), risky);
 	if (count_of(a, r, "quiet", 1) != quiet)
-		fail_attempt(a, "quiet has %zu, want %zu",
-			     count_of(a, r, "quiet", 1), quiet);
+		dltest_note(&a->err, "quiet has %zu, want %zu",
+			    count_of(a, r, "quiet", 1), quiet);
 	if (query1(a, r, "risky", "rm 0") != 1 ||
 	    query1(a, r, "quiet", "ls 1") != 1)
-		fail_attempt(a, "wrong risky/quiet rows");
+		dltest_note(&a->err, "wrong risky/quiet rows");
 }
 
 static void
@@ -576,12 +435,12 @@ check_loaded_level1(struct attempt *a)
 
 	if (a->st != ST_OK) {
 		if (a->policy != NULL)
-			fail_attempt(a, "failed load left a policy");
+			dltest_note(&a->err, "failed load left a policy");
 		check_no_memory_diag(a);
 		return;
 	}
 	if (maelys_datalog_session_create(a->policy, 0, &s) != ST_OK) {
-		fail_attempt(a, "session_create on the loaded policy");
+		dltest_note(&a->err, "session_create on the loaded policy");
 		return;
 	}
 	edb = level1_edb(a, "curl", "mallory", 1);
@@ -629,12 +488,12 @@ check_loaded_recursive(struct attempt *a)
 
 	if (a->st != ST_OK) {
 		if (a->policy != NULL)
-			fail_attempt(a, "failed load left a policy");
+			dltest_note(&a->err, "failed load left a policy");
 		check_no_memory_diag(a);
 		return;
 	}
 	if (maelys_datalog_session_create(a->policy, 0, &s) != ST_OK) {
-		fail_attempt(a, "session_create on the loaded policy");
+		dltest_note(&a->err, "session_create on the loaded policy");
 		return;
 	}
 	edb = chain_edb(a, 9);
@@ -703,7 +562,8 @@ run_session_prepare(struct attempt *a, maelys_datalog_policy_t *policy)
 		(void)snprintf(a->diag.message, sizeof a->diag.message,
 			       "session_create");
 		if (a->session != NULL)
-			fail_attempt(a, "failed session_create left a session");
+			dltest_note(&a->err,
+				    "failed session_create left a session");
 		return st;
 	}
 	return maelys_datalog_session_prepare(a->session, &a->diag);
@@ -756,12 +616,12 @@ check_prepared_graph(struct attempt *a)
 		return;
 	if (maelys_datalog_input_edb_create(&edb) != ST_OK ||
 	    MAELYS_DATALOG_ADD_FACT(edb, NULL, "req", "n0") != ST_OK) {
-		fail_attempt(a, "building the graph EDB");
+		dltest_note(&a->err, "building the graph EDB");
 	} else {
 		r = solve_unarmed(a, a->session, edb);
 		if (r != NULL && count_of(a, r, "ok", 1) != GRAPH_LINKS)
-			fail_attempt(a, "ok/1 has %zu rows, want %d",
-				     count_of(a, r, "ok", 1), GRAPH_LINKS);
+			dltest_note(&a->err, "ok/1 has %zu rows, want %d",
+				    count_of(a, r, "ok", 1), GRAPH_LINKS);
 		(void)maelys_datalog_result_free(r);
 	}
 	(void)maelys_datalog_input_edb_free(edb);
@@ -838,8 +698,8 @@ edb_step(struct attempt *a, int i)
 		break;
 	}
 	if (st != ST_OK && maelys_datalog_input_edb_count(edb) != before)
-		fail_attempt(a, "failed add %d left %zu facts, had %zu", i,
-			     maelys_datalog_input_edb_count(edb), before);
+		dltest_note(&a->err, "failed add %d left %zu facts, had %zu", i,
+			    maelys_datalog_input_edb_count(edb), before);
 	return st;
 }
 
@@ -852,7 +712,7 @@ run_edb_build(struct attempt *a)
 	st = maelys_datalog_input_edb_create(&a->edb);
 	if (st != ST_OK) {
 		if (a->edb != NULL)
-			fail_attempt(a, "failed create left an EDB");
+			dltest_note(&a->err, "failed create left an EDB");
 		a->diag.status = st;
 		(void)snprintf(a->diag.message, sizeof a->diag.message,
 			       "input_edb_create");
@@ -881,8 +741,8 @@ check_edb_build(struct attempt *a)
 		if (a->edb == NULL)
 			return;
 	} else if (maelys_datalog_input_edb_count(a->edb) != want) {
-		fail_attempt(a, "%zu facts, want %zu",
-			     maelys_datalog_input_edb_count(a->edb), want);
+		dltest_note(&a->err, "%zu facts, want %zu",
+			    maelys_datalog_input_edb_count(a->edb), want);
 	}
 	/* only Level 1 facts solve: cut the rest away and solve */
 	if (maelys_datalog_input_edb_clear(a->edb) != ST_OK ||
@@ -891,7 +751,7 @@ check_edb_build(struct attempt *a)
 		MAELYS_DATALOG_FACT("user", "root")) != ST_OK ||
 	    maelys_datalog_session_create(s->level1_policy, 0, &session) !=
 		ST_OK) {
-		fail_attempt(a, "reusing the EDB");
+		dltest_note(&a->err, "reusing the EDB");
 		return;
 	}
 	r = solve_unarmed(a, session, a->edb);
@@ -923,7 +783,7 @@ setup_session(struct attempt *a, maelys_datalog_policy_t *policy)
 {
 	if (maelys_datalog_session_create(policy, 0, &a->session) != ST_OK ||
 	    maelys_datalog_session_prepare(a->session, NULL) != ST_OK)
-		fail_attempt(a, "unarmed session setup");
+		dltest_note(&a->err, "unarmed session setup");
 }
 
 static void
@@ -951,7 +811,7 @@ check_solved_level1(struct attempt *a)
 
 	if (a->st != ST_OK) {
 		if (a->result != NULL)
-			fail_attempt(a, "failed solve left a result");
+			dltest_note(&a->err, "failed solve left a result");
 		check_no_memory_diag(a);
 	} else {
 		check_level1(a, a->result, "curl", "mallory");
@@ -985,7 +845,7 @@ check_solved_recursive(struct attempt *a)
 
 	if (a->st != ST_OK) {
 		if (a->result != NULL)
-			fail_attempt(a, "failed solve left a result");
+			dltest_note(&a->err, "failed solve left a result");
 		check_no_memory_diag(a);
 	} else {
 		check_recursive(a, a->result, CHAIN);
@@ -1101,7 +961,7 @@ setup_read(struct attempt *a)
 	a->edb = chain_edb(a, 12);
 	a->result = solve_unarmed(a, a->session, a->edb);
 	if (a->result == NULL)
-		fail_attempt(a, "no result to read");
+		dltest_note(&a->err, "no result to read");
 }
 
 /* Every reader; the first status that is not OK (TRUNCATED is the
@@ -1145,8 +1005,8 @@ static void
 check_read(struct attempt *a)
 {
 	if (a->st != ST_OK)
-		fail_attempt(a, "a reader returned %s",
-			     maelys_datalog_status_name(a->st));
+		dltest_note(&a->err, "a reader returned %s",
+			    maelys_datalog_status_name(a->st));
 	else
 		check_recursive(a, a->result, 12);
 }
@@ -1169,16 +1029,16 @@ START_TEST(test_alloc_result_reading_never_fails)
 	a.op = &op_read;
 	a.shared = &s;
 	(void)run_attempt(&a);
-	ck_assert_msg(a.bad == 0 && a.st == ST_OK, "unarmed reading: %s",
-		      a.why);
+	ck_assert_msg(a.err.count == 0 && a.st == ST_OK, "unarmed reading: %s",
+		      a.err.why);
 	for (n = 1; n <= 8; n++) {
 		memset(&a, 0, sizeof a);
 		a.op = &op_read;
 		a.shared = &s;
 		a.n = n;
 		ck_assert_msg(run_attempt(&a) == 0, "reading left memory");
-		ck_assert_msg(a.bad == 0, "allocation %zu failing: %s", n,
-			      a.why);
+		ck_assert_msg(a.err.count == 0, "allocation %zu failing: %s", n,
+			      a.err.why);
 		ck_assert_status(a.st, ST_OK);
 	}
 	shared_free(&s);
@@ -1217,11 +1077,12 @@ check_register(struct attempt *a)
 	st = maelys_datalog_policy_load_inline(
 	    "alloc_registered", "r.dl", src, sizeof src - 1, &a->policy, NULL);
 	if (a->st == ST_OK && st != ST_OK)
-		fail_attempt(a, "registered, but loading gives %s",
-			     maelys_datalog_status_name(st));
+		dltest_note(&a->err, "registered, but loading gives %s",
+			    maelys_datalog_status_name(st));
 	if (a->st != ST_OK && st != MAELYS_DATALOG_STATUS_UNKNOWN_DOMAIN)
-		fail_attempt(a, "failed registration, but loading gives %s",
-			     maelys_datalog_status_name(st));
+		dltest_note(&a->err,
+			    "failed registration, but loading gives %s",
+			    maelys_datalog_status_name(st));
 }
 
 static const struct fault_op op_register = {
@@ -1241,8 +1102,8 @@ START_TEST(test_alloc_domain_register_fails_cleanly_then_registers)
 		a.op = &op_register;
 		a.n = n;
 		left = run_attempt(&a);
-		ck_assert_msg(a.bad == 0, "allocation %zu failing: %s", n,
-			      a.why);
+		ck_assert_msg(a.err.count == 0, "allocation %zu failing: %s", n,
+			      a.err.why);
 		if (a.st == ST_OK)
 			break;
 		ck_assert_status(a.st, ST_NO_MEMORY);

@@ -25,137 +25,19 @@
 #include <maelys/datalog.h>
 #include <maelys/datalog_builders.h>
 
+#include "datalog_testutil.h"
+
+#define SOURCE     "api.dl"
 #define ST_OK      MAELYS_DATALOG_STATUS_OK
 #define ST_INVALID MAELYS_DATALOG_STATUS_INVALID_ARGUMENT
 
-/* Compares statuses by name, so a failure says what came back. */
-#define ck_assert_status(expr, want)                                           \
-	do {                                                                   \
-		maelys_datalog_status_t got_ = (expr);                         \
-		maelys_datalog_status_t want_ = (want);                        \
-		ck_assert_msg(got_ == want_, "%s: got %s, want %s", #expr,     \
-			      maelys_datalog_status_name(got_),                \
-			      maelys_datalog_status_name(want_));              \
-	} while (0)
-
-/* The walkthrough's domain, as printed in its "Domain" section. */
-static const maelys_datalog_predicate_t pty_preds[] = {
-    {"command", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"arg", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"user", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"cwd", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"time_of_day", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"shell_metachar", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"forbidden_cmd", 1, MAELYS_DATALOG_PREDICATE_POLICY_FACT},
-    {"trusted_user", 1, MAELYS_DATALOG_PREDICATE_POLICY_FACT},
-    {"deny_any", 1,
-     MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-    {"allow", 1, MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-    {"deny", 2, MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-};
-
-static const char *const pty_atoms[] = {
-    "shutdown",
-    "reboot",
-    "poweroff",
-    "alice",
-    "root",
-    "__line__",
-    "shell metacharacter in line",
-    "command is forbidden by policy",
-    "curl",
-    "curl is restricted to trusted users",
-};
-
-static const maelys_datalog_domain_t pty_domain = {
-    "pty_policy",
-    pty_preds,
-    sizeof pty_preds / sizeof *pty_preds,
-    pty_atoms,
-    sizeof pty_atoms / sizeof *pty_atoms,
-};
+/* The walkthrough's domain, under the walkthrough's own name. */
+static const maelys_datalog_domain_t pty_domain =
+    DLTEST_LEVEL1_DOMAIN("pty_policy");
 
 /* A non-NULL pointer that no call may leave in an out-parameter. */
 static int sentinel_object;
 #define SENTINEL ((void *)&sentinel_object)
-
-static void
-level1_path(char *buf, size_t cap)
-{
-	int n = snprintf(buf, cap, "%s/policies/level1.dl",
-			 maelys_test_source_root());
-
-	ck_assert(n > 0 && (size_t)n < cap);
-}
-
-/* The Level 1 policy under the walkthrough's domain. */
-static maelys_datalog_policy_t *
-load_level1(void)
-{
-	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_policy_t *policy = NULL;
-	maelys_datalog_status_t st;
-	char path[4096];
-
-	ck_assert_status(maelys_datalog_domain_register(&pty_domain), ST_OK);
-	level1_path(path, sizeof path);
-	st =
-	    maelys_datalog_policy_load_file("pty_policy", path, &policy, &diag);
-	ck_assert_msg(st == ST_OK, "load %s: %s: %s", path,
-		      maelys_datalog_status_name(st), diag.message);
-	ck_assert_ptr_nonnull(policy);
-	return policy;
-}
-
-/* A standalone program (domain NULL); fails the test if it does not load. */
-static maelys_datalog_policy_t *
-load_program(const char *src)
-{
-	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_policy_t *policy = NULL;
-	maelys_datalog_status_t st;
-
-	st = maelys_datalog_policy_load_inline(NULL, "api.dl", src, strlen(src),
-					       &policy, &diag);
-	ck_assert_msg(st == ST_OK, "load: %s: %s",
-		      maelys_datalog_status_name(st), diag.message);
-	return policy;
-}
-
-static maelys_datalog_session_t *
-new_session(maelys_datalog_policy_t *policy)
-{
-	maelys_datalog_session_t *session = NULL;
-
-	ck_assert_status(maelys_datalog_session_create(policy, 0, &session),
-			 ST_OK);
-	ck_assert_ptr_nonnull(session);
-	return session;
-}
-
-static maelys_datalog_input_edb_t *
-new_edb(void)
-{
-	maelys_datalog_input_edb_t *edb = NULL;
-
-	ck_assert_status(maelys_datalog_input_edb_create(&edb), ST_OK);
-	ck_assert_ptr_nonnull(edb);
-	return edb;
-}
-
-static maelys_datalog_result_t *
-solve(maelys_datalog_session_t *session, const maelys_datalog_input_edb_t *edb)
-{
-	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_result_t *result = NULL;
-	maelys_datalog_status_t st;
-
-	st = maelys_datalog_session_solve_edb(session, edb, &result, &diag);
-	ck_assert_msg(st == ST_OK, "solve: %s: %s",
-		      maelys_datalog_status_name(st), diag.message);
-	ck_assert_ptr_nonnull(result);
-	return result;
-}
 
 /* One command line of the walkthrough, solved by the Level 1 policy.
  * `metachar` and `user` may be NULL (no such fact). */
@@ -164,7 +46,7 @@ solve_line(maelys_datalog_session_t *session, const char *command,
 	   const char *user, const char *metachar)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_input_edb_t *edb = new_edb();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *result;
 
 	ck_assert_status(
@@ -176,33 +58,9 @@ solve_line(maelys_datalog_session_t *session, const char *command,
 		ck_assert_status(MAELYS_DATALOG_ADD_FACT(
 				     edb, &diag, "shell_metachar", metachar),
 				 ST_OK);
-	result = solve(session, edb);
+	result = dltest_solve(session, edb);
 	(void)maelys_datalog_input_edb_free(edb);
 	return result;
-}
-
-static int
-query1(const maelys_datalog_result_t *result, const char *predicate,
-       const char *value)
-{
-	int found = -1;
-
-	ck_assert_status(MAELYS_DATALOG_QUERY(result, &found, predicate, value),
-			 ST_OK);
-	ck_assert(found == 0 || found == 1);
-	return found;
-}
-
-static int
-query2(const maelys_datalog_result_t *result, const char *predicate,
-       const char *a, const char *b)
-{
-	int found = -1;
-
-	ck_assert_status(MAELYS_DATALOG_QUERY(result, &found, predicate, a, b),
-			 ST_OK);
-	ck_assert(found == 0 || found == 1);
-	return found;
 }
 
 /* Appends the text of every fact of predicate/arity to `buf` as
@@ -486,7 +344,7 @@ END_TEST
 START_TEST(test_api_directive_null_arguments_are_invalid)
 {
 	maelys_datalog_policy_t *policy =
-	    load_program(".decl p(x)\n.input p\n");
+	    dltest_load(NULL, SOURCE, ".decl p(x)\n.input p\n");
 	maelys_datalog_directive_t d;
 
 	ck_assert_uint_eq(maelys_datalog_policy_directive_count(NULL), 0);
@@ -537,8 +395,9 @@ END_TEST
  * 0, never what the variable held before. */
 START_TEST(test_api_budget_readers_failing_clear_value)
 {
-	maelys_datalog_policy_t *policy = load_program(".decl p(x)\n");
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy =
+	    dltest_load(NULL, SOURCE, ".decl p(x)\n");
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	uint64_t v;
 	size_t i;
 
@@ -573,9 +432,9 @@ START_TEST(test_api_session_null_arguments_are_invalid)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 	maelys_datalog_policy_t *policy =
-	    load_program(".decl p(x)\n.input p\n");
+	    dltest_load(NULL, SOURCE, ".decl p(x)\n.input p\n");
 	maelys_datalog_session_t *session = SENTINEL;
-	maelys_datalog_input_edb_t *edb = new_edb();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *result = SENTINEL;
 	uint64_t v = 42;
 	size_t i;
@@ -595,7 +454,7 @@ START_TEST(test_api_session_null_arguments_are_invalid)
 	    ST_INVALID);
 	ck_assert_ptr_null(session);
 
-	session = new_session(policy);
+	session = dltest_new_session(policy);
 	for (i = 0; i < NBAD_BUDGETS; i++) {
 		maelys_datalog_budget_t b =
 		    (maelys_datalog_budget_t)bad_budgets[i];
@@ -638,7 +497,7 @@ START_TEST(test_api_session_null_arguments_are_invalid)
 	    ST_INVALID);
 
 	/* the session is still good after all that */
-	result = solve(session, edb);
+	result = dltest_solve(session, edb);
 	(void)maelys_datalog_result_free(result);
 	(void)maelys_datalog_input_edb_free(edb);
 	(void)maelys_datalog_session_free(session);
@@ -649,7 +508,7 @@ END_TEST
 START_TEST(test_api_edb_null_and_malformed_arguments_are_invalid)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_input_edb_t *edb = new_edb();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_arg_t good = maelys_datalog_arg_symbol("x");
 	maelys_datalog_arg_t bad;
 	static const char *const bad_names[] = {
@@ -710,7 +569,7 @@ END_TEST
 START_TEST(test_api_edb_add_over_hard_limits_is_limit)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_input_edb_t *edb = new_edb();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_arg_t args[MAELYS_DATALOG_MAX_ARITY + 1];
 	char *big = malloc(65536);
 	size_t i;
@@ -743,8 +602,8 @@ END_TEST
 
 START_TEST(test_api_result_null_arguments_are_invalid_and_clear_out)
 {
-	maelys_datalog_policy_t *policy = load_level1();
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *result =
 	    solve_line(session, "shutdown", "bob", NULL);
 	maelys_datalog_arg_t arg = maelys_datalog_arg_symbol("shutdown");
@@ -845,7 +704,7 @@ START_TEST(test_api_result_null_arguments_are_invalid_and_clear_out)
 	ck_assert_uint_eq(len, 0);
 
 	/* the result is intact */
-	ck_assert_int_eq(query1(result, "deny_any", "shutdown"), 1);
+	ck_assert_int_eq(dltest_query1(result, "deny_any", "shutdown"), 1);
 	(void)maelys_datalog_result_free(result);
 	(void)maelys_datalog_session_free(session);
 	(void)maelys_datalog_policy_free(policy);
@@ -855,9 +714,9 @@ END_TEST
 START_TEST(test_api_builders_null_arguments_are_invalid)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_policy_t *policy = load_level1();
-	maelys_datalog_session_t *session = new_session(policy);
-	maelys_datalog_input_edb_t *edb = new_edb();
+	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *result;
 	static const char *const one[] = {"ls"};
 	static const char *const with_null[] = {"ls", NULL};
@@ -897,7 +756,7 @@ START_TEST(test_api_builders_null_arguments_are_invalid)
 
 	ck_assert_status(MAELYS_DATALOG_ADD_FACT(edb, &diag, "command", "ls"),
 			 ST_OK);
-	result = solve(session, edb);
+	result = dltest_solve(session, edb);
 	ck_assert_status(
 	    maelys_datalog_result_query_strings(NULL, "allow", one, 1, &found),
 	    ST_INVALID);
@@ -935,20 +794,20 @@ END_TEST
 
 START_TEST(test_api_policy_freed_after_session_create_keeps_working)
 {
-	maelys_datalog_policy_t *policy = load_level1();
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *result;
 
 	/* as the walkthrough does: the session holds its own reference */
 	ck_assert_status(maelys_datalog_policy_free(policy), ST_OK);
 	result = solve_line(session, "ls", "bob", NULL);
-	ck_assert_int_eq(query1(result, "allow", "ls"), 1);
+	ck_assert_int_eq(dltest_query1(result, "allow", "ls"), 1);
 	(void)maelys_datalog_result_free(result);
 	result = solve_line(session, "reboot", "alice", NULL);
-	ck_assert_int_eq(query1(result, "allow", "reboot"), 0);
-	ck_assert_int_eq(
-	    query2(result, "deny", "reboot", "command is forbidden by policy"),
-	    1);
+	ck_assert_int_eq(dltest_query1(result, "allow", "reboot"), 0);
+	ck_assert_int_eq(dltest_query2(result, "deny", "reboot",
+				       "command is forbidden by policy"),
+			 1);
 	(void)maelys_datalog_result_free(result);
 	ck_assert_status(maelys_datalog_session_free(session), ST_OK);
 }
@@ -956,8 +815,8 @@ END_TEST
 
 START_TEST(test_api_session_freed_with_live_result_stays_readable)
 {
-	maelys_datalog_policy_t *policy = load_level1();
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *r1, *r2;
 	char dump[1024];
 
@@ -967,7 +826,7 @@ START_TEST(test_api_session_freed_with_live_result_stays_readable)
 	/* the session goes first; both results must keep what they read */
 	ck_assert_status(maelys_datalog_session_free(session), ST_OK);
 
-	ck_assert_int_eq(query1(r1, "allow", "curl"), 0);
+	ck_assert_int_eq(dltest_query1(r1, "allow", "curl"), 0);
 	dump_relation(r1, "deny", 2, dump, sizeof dump);
 	ck_assert_str_eq(dump, "(curl,curl is restricted to trusted users)");
 	dump_relation(r1, "deny_any", 1, dump, sizeof dump);
@@ -977,15 +836,15 @@ START_TEST(test_api_session_freed_with_live_result_stays_readable)
 	/* the last result alive still reads its runtime strings */
 	dump_relation(r2, "deny", 2, dump, sizeof dump);
 	ck_assert_str_eq(dump, "(__line__,shell metacharacter in line)");
-	ck_assert_int_eq(query1(r2, "allow", "git"), 0);
+	ck_assert_int_eq(dltest_query1(r2, "allow", "git"), 0);
 	ck_assert_status(maelys_datalog_result_free(r2), ST_OK);
 }
 END_TEST
 
 START_TEST(test_api_two_results_of_one_session_are_independent)
 {
-	maelys_datalog_policy_t *policy = load_level1();
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *r1, *r2, *r3;
 	char d1[1024], d2[1024];
 
@@ -996,12 +855,12 @@ START_TEST(test_api_two_results_of_one_session_are_independent)
 	dump_relation(r1, "allow", 1, d2, sizeof d2);
 	ck_assert_str_eq(d1, d2);
 	ck_assert_str_eq(d1, "(make)");
-	ck_assert_int_eq(query1(r1, "allow", "make"), 1);
-	ck_assert_int_eq(query1(r1, "allow", "poweroff"), 0);
-	ck_assert_int_eq(query1(r1, "deny_any", "poweroff"), 0);
-	ck_assert_int_eq(query1(r2, "allow", "make"), 0);
-	ck_assert_int_eq(query1(r2, "allow", "poweroff"), 0);
-	ck_assert_int_eq(query1(r2, "deny_any", "poweroff"), 1);
+	ck_assert_int_eq(dltest_query1(r1, "allow", "make"), 1);
+	ck_assert_int_eq(dltest_query1(r1, "allow", "poweroff"), 0);
+	ck_assert_int_eq(dltest_query1(r1, "deny_any", "poweroff"), 0);
+	ck_assert_int_eq(dltest_query1(r2, "allow", "make"), 0);
+	ck_assert_int_eq(dltest_query1(r2, "allow", "poweroff"), 0);
+	ck_assert_int_eq(dltest_query1(r2, "deny_any", "poweroff"), 1);
 	dump_relation(r2, "allow", 1, d2, sizeof d2);
 	ck_assert_str_eq(d2, "");
 
@@ -1009,10 +868,10 @@ START_TEST(test_api_two_results_of_one_session_are_independent)
 	 * second answer stays as it was */
 	(void)maelys_datalog_result_free(r1);
 	r3 = solve_line(session, "vim", "alice", "var_expand");
-	ck_assert_int_eq(query1(r3, "allow", "vim"), 0);
-	ck_assert_int_eq(query1(r3, "deny_any", "__line__"), 1);
-	ck_assert_int_eq(query1(r2, "deny_any", "__line__"), 0);
-	ck_assert_int_eq(query1(r2, "deny_any", "poweroff"), 1);
+	ck_assert_int_eq(dltest_query1(r3, "allow", "vim"), 0);
+	ck_assert_int_eq(dltest_query1(r3, "deny_any", "__line__"), 1);
+	ck_assert_int_eq(dltest_query1(r2, "deny_any", "__line__"), 0);
+	ck_assert_int_eq(dltest_query1(r2, "deny_any", "poweroff"), 1);
 	dump_relation(r2, "deny", 2, d2, sizeof d2);
 	ck_assert_str_eq(d2, "(poweroff,command is forbidden by policy)");
 	(void)maelys_datalog_result_free(r3);
@@ -1034,9 +893,9 @@ static const char echo_src[] = ".decl in(x)\n"
 START_TEST(test_api_edb_clear_truncate_count_shape_the_input)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_policy_t *policy = load_program(echo_src);
-	maelys_datalog_session_t *session = new_session(policy);
-	maelys_datalog_input_edb_t *edb = new_edb();
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, echo_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *result;
 	char dump[256];
 
@@ -1065,7 +924,7 @@ START_TEST(test_api_edb_clear_truncate_count_shape_the_input)
 	/* facts added after a truncation do not see the cut bytes */
 	ck_assert_status(MAELYS_DATALOG_ADD_FACT(edb, &diag, "in", "four"),
 			 ST_OK);
-	result = solve(session, edb);
+	result = dltest_solve(session, edb);
 	dump_relation(result, "out", 1, dump, sizeof dump);
 	ck_assert_str_eq(dump, "(one)(four)");
 	(void)maelys_datalog_result_free(result);
@@ -1076,7 +935,7 @@ START_TEST(test_api_edb_clear_truncate_count_shape_the_input)
 			 ST_OK);
 	ck_assert_status(maelys_datalog_input_edb_clear(edb), ST_OK);
 	ck_assert_uint_eq(maelys_datalog_input_edb_count(edb), 0);
-	result = solve(session, edb);
+	result = dltest_solve(session, edb);
 	dump_relation(result, "out", 1, dump, sizeof dump);
 	ck_assert_str_eq(dump, "");
 	(void)maelys_datalog_result_free(result);
@@ -1085,11 +944,11 @@ START_TEST(test_api_edb_clear_truncate_count_shape_the_input)
 			 ST_OK);
 	ck_assert_uint_eq(maelys_datalog_input_edb_count(edb), 1);
 	/* an EDB is only read by a solve: solving it twice gives the same */
-	result = solve(session, edb);
+	result = dltest_solve(session, edb);
 	dump_relation(result, "out", 1, dump, sizeof dump);
 	ck_assert_str_eq(dump, "(six)");
 	(void)maelys_datalog_result_free(result);
-	result = solve(session, edb);
+	result = dltest_solve(session, edb);
 	dump_relation(result, "out", 1, dump, sizeof dump);
 	ck_assert_str_eq(dump, "(six)");
 	(void)maelys_datalog_result_free(result);
@@ -1103,9 +962,9 @@ END_TEST
 START_TEST(test_api_add_facts_with_one_bad_fact_leaves_edb_unchanged)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_policy_t *policy = load_level1();
-	maelys_datalog_session_t *session = new_session(policy);
-	maelys_datalog_input_edb_t *edb = new_edb();
+	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *result;
 
 	ck_assert_status(MAELYS_DATALOG_ADD_FACT(edb, &diag, "command", "curl"),
@@ -1133,9 +992,9 @@ START_TEST(test_api_add_facts_with_one_bad_fact_leaves_edb_unchanged)
 	ck_assert_uint_eq(maelys_datalog_input_edb_count(edb), 1);
 
 	/* had user("mallory") survived, curl would be denied */
-	result = solve(session, edb);
-	ck_assert_int_eq(query1(result, "allow", "curl"), 1);
-	ck_assert_int_eq(query1(result, "deny_any", "curl"), 0);
+	result = dltest_solve(session, edb);
+	ck_assert_int_eq(dltest_query1(result, "allow", "curl"), 1);
+	ck_assert_int_eq(dltest_query1(result, "deny_any", "curl"), 0);
 	(void)maelys_datalog_result_free(result);
 
 	/* a good batch after the refused ones lands whole */
@@ -1144,10 +1003,10 @@ START_TEST(test_api_add_facts_with_one_bad_fact_leaves_edb_unchanged)
 			     MAELYS_DATALOG_FACT("arg", "-O")),
 			 ST_OK);
 	ck_assert_uint_eq(maelys_datalog_input_edb_count(edb), 3);
-	result = solve(session, edb);
-	ck_assert_int_eq(query1(result, "allow", "curl"), 0);
-	ck_assert_int_eq(query2(result, "deny", "curl",
-				"curl is restricted to trusted users"),
+	result = dltest_solve(session, edb);
+	ck_assert_int_eq(dltest_query1(result, "allow", "curl"), 0);
+	ck_assert_int_eq(dltest_query2(result, "deny", "curl",
+				       "curl is restricted to trusted users"),
 			 1);
 	(void)maelys_datalog_result_free(result);
 	(void)maelys_datalog_input_edb_free(edb);
@@ -1251,8 +1110,8 @@ build_line(maelys_datalog_input_edb_t *edb, enum build_form form,
 
 START_TEST(test_api_macros_and_functions_give_same_results)
 {
-	maelys_datalog_policy_t *policy = load_level1();
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	size_t i;
 	int form;
 
@@ -1261,7 +1120,7 @@ START_TEST(test_api_macros_and_functions_give_same_results)
 		char want[3][1024];
 
 		for (form = 0; form < NFORMS; form++) {
-			maelys_datalog_input_edb_t *edb = new_edb();
+			maelys_datalog_input_edb_t *edb = dltest_new_edb();
 			maelys_datalog_result_t *result;
 			maelys_datalog_arg_t a =
 			    maelys_datalog_arg_symbol(c->command);
@@ -1272,7 +1131,7 @@ START_TEST(test_api_macros_and_functions_give_same_results)
 			ck_assert_uint_eq(maelys_datalog_input_edb_count(edb),
 					  2 + (c->arg != NULL) +
 					      (c->metachar != NULL));
-			result = solve(session, edb);
+			result = dltest_solve(session, edb);
 			ck_assert_status(MAELYS_DATALOG_QUERY(result, &f_macro,
 							      "allow",
 							      c->command),
@@ -1327,9 +1186,9 @@ static const struct {
 START_TEST(test_api_symbol_n_keeps_nul_and_high_bytes)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_policy_t *policy = load_program(echo_src);
-	maelys_datalog_session_t *session = new_session(policy);
-	maelys_datalog_input_edb_t *edb = new_edb();
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, echo_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_fact_view_t rows[NBYTE_STRINGS + 1];
 	maelys_datalog_result_t *result;
 	int seen[NBYTE_STRINGS] = {0};
@@ -1343,7 +1202,7 @@ START_TEST(test_api_symbol_n_keeps_nul_and_high_bytes)
 		    maelys_datalog_input_edb_add(edb, "in", &a, 1, &diag),
 		    ST_OK);
 	}
-	result = solve(session, edb);
+	result = dltest_solve(session, edb);
 	for (i = 0; i < NBYTE_STRINGS; i++) {
 		maelys_datalog_arg_t a = maelys_datalog_arg_symbol_n(
 		    byte_strings[i].bytes, byte_strings[i].len);
@@ -1437,9 +1296,9 @@ START_TEST(test_api_integer_terms_round_trip)
 				  ".decl same(x)\n"
 				  "same(X) :- num(X), txt(X).\n";
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_policy_t *policy = load_program(src);
-	maelys_datalog_session_t *session = new_session(policy);
-	maelys_datalog_input_edb_t *edb = new_edb();
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_fact_view_t rows[NINTEGERS];
 	maelys_datalog_result_t *result;
 	maelys_datalog_arg_t a;
@@ -1457,7 +1316,7 @@ START_TEST(test_api_integer_terms_round_trip)
 			 ST_OK);
 	ck_assert_status(MAELYS_DATALOG_ADD_FACT(edb, &diag, "txt", "1000"),
 			 ST_OK);
-	result = solve(session, edb);
+	result = dltest_solve(session, edb);
 
 	ck_assert_status(maelys_datalog_result_count(result, "same", 1, &n),
 			 ST_OK);
@@ -1516,7 +1375,7 @@ static maelys_datalog_result_t *
 solve_echo(maelys_datalog_session_t *session, size_t n)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_input_edb_t *edb = new_edb();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *result;
 	size_t i;
 
@@ -1527,7 +1386,7 @@ solve_echo(maelys_datalog_session_t *session, size_t n)
 		ck_assert_status(MAELYS_DATALOG_ADD_FACT(edb, &diag, "in", v),
 				 ST_OK);
 	}
-	result = solve(session, edb);
+	result = dltest_solve(session, edb);
 	(void)maelys_datalog_input_edb_free(edb);
 	return result;
 }
@@ -1556,8 +1415,8 @@ assert_view_eq(const maelys_datalog_fact_view_t *a,
 
 START_TEST(test_api_enumerate_capacity_zero_is_truncated_with_count)
 {
-	maelys_datalog_policy_t *policy = load_program(echo_src);
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, echo_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *result = solve_echo(session, 5);
 	maelys_datalog_fact_view_t row;
 	size_t n = 99;
@@ -1588,8 +1447,8 @@ END_TEST
 
 START_TEST(test_api_enumerate_exact_capacity_is_ok)
 {
-	maelys_datalog_policy_t *policy = load_program(echo_src);
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, echo_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *result = solve_echo(session, 5);
 	maelys_datalog_fact_view_t rows[5];
 	size_t n = 99, i;
@@ -1619,8 +1478,8 @@ END_TEST
 
 START_TEST(test_api_enumerate_too_small_is_truncated_first_rows_filled)
 {
-	maelys_datalog_policy_t *policy = load_program(echo_src);
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, echo_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *result = solve_echo(session, 5);
 	maelys_datalog_fact_view_t all[5], some[4];
 	size_t n = 0, i;
@@ -1666,9 +1525,9 @@ START_TEST(test_api_enumerate_at_pages_reproduce_enumerate)
 	static const size_t pages[] = {1,    7,         64,           999,
 				       1000, PAGE_ROWS, PAGE_ROWS + 5};
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_policy_t *policy = load_program(src);
-	maelys_datalog_session_t *session = new_session(policy);
-	maelys_datalog_input_edb_t *edb = new_edb();
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_fact_view_t *all, *page;
 	maelys_datalog_result_t *result;
 	unsigned char *seen;
@@ -1681,7 +1540,7 @@ START_TEST(test_api_enumerate_at_pages_reproduce_enumerate)
 		ck_assert_status(MAELYS_DATALOG_ADD_FACT(edb, &diag, "d", v),
 				 ST_OK);
 	}
-	result = solve(session, edb);
+	result = dltest_solve(session, edb);
 	all = calloc(PAGE_ROWS, sizeof *all);
 	page = calloc(PAGE_ROWS + 5, sizeof *page);
 	seen = calloc(PAGE_ROWS, 1);
@@ -1766,8 +1625,8 @@ END_TEST
 
 START_TEST(test_api_symbol_text_of_unknown_id_is_invalid)
 {
-	maelys_datalog_policy_t *policy = load_level1();
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *result =
 	    solve_line(session, "reboot", "bob", "pipe");
 	maelys_datalog_fact_view_t rows[8];
@@ -1832,8 +1691,8 @@ END_TEST
  * one input string does not know the ids of a result that read ten. */
 START_TEST(test_api_symbol_text_of_other_results_id_is_invalid)
 {
-	maelys_datalog_policy_t *policy = load_program(echo_src);
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, echo_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *big = solve_echo(session, 10);
 	maelys_datalog_result_t *small = solve_echo(session, 1);
 	maelys_datalog_fact_view_t rows[10];
@@ -1876,17 +1735,20 @@ END_TEST
 
 START_TEST(test_api_query_of_unknown_value_is_not_found)
 {
-	maelys_datalog_policy_t *policy = load_level1();
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *result =
 	    solve_line(session, "ls", "bob", NULL);
 	maelys_datalog_arg_t a[2];
 	int found = 7;
 
-	ck_assert_int_eq(query1(result, "allow", "ls"), 1);
-	ck_assert_int_eq(query1(result, "allow", "never-seen-anywhere"), 0);
-	ck_assert_int_eq(query2(result, "deny", "__line__", "never-seen"), 0);
-	ck_assert_int_eq(query2(result, "deny", "never-seen", "curl"), 0);
+	ck_assert_int_eq(dltest_query1(result, "allow", "ls"), 1);
+	ck_assert_int_eq(dltest_query1(result, "allow", "never-seen-anywhere"),
+			 0);
+	ck_assert_int_eq(
+	    dltest_query2(result, "deny", "__line__", "never-seen"), 0);
+	ck_assert_int_eq(dltest_query2(result, "deny", "never-seen", "curl"),
+			 0);
 	a[0] = maelys_datalog_arg_integer(123456789012);
 	ck_assert_status(
 	    maelys_datalog_result_query(result, "allow", a, 1, &found), ST_OK);
@@ -1924,8 +1786,8 @@ static const struct {
 
 START_TEST(test_api_read_checks_predicate_role_and_arity)
 {
-	maelys_datalog_policy_t *policy = load_level1();
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *result =
 	    solve_line(session, "ls", "bob", NULL);
 	size_t i;
@@ -1978,14 +1840,14 @@ START_TEST(test_api_solve_checks_input_predicates)
 	    {"deny_any", 1, MAELYS_DATALOG_STATUS_ROLE},
 	    {"forbidden_cmd", 1, MAELYS_DATALOG_STATUS_ROLE},
 	};
-	maelys_datalog_policy_t *policy = load_level1();
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	size_t i;
 
 	for (i = 0; i < sizeof cases / sizeof *cases; i++) {
 		maelys_datalog_diagnostic_t diag =
 		    MAELYS_DATALOG_DIAGNOSTIC_INIT;
-		maelys_datalog_input_edb_t *edb = new_edb();
+		maelys_datalog_input_edb_t *edb = dltest_new_edb();
 		maelys_datalog_result_t *result = SENTINEL;
 		maelys_datalog_arg_t args[2] = {
 		    maelys_datalog_arg_symbol("shutdown"),
@@ -2064,16 +1926,16 @@ END_TEST
 
 START_TEST(test_api_load_file_real_file_decides)
 {
-	maelys_datalog_policy_t *policy = load_level1();
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *result;
 
 	ck_assert_uint_eq(maelys_datalog_policy_directive_count(policy), 0);
 	result = solve_line(session, "git", "bob", NULL);
-	ck_assert_int_eq(query1(result, "allow", "git"), 1);
+	ck_assert_int_eq(dltest_query1(result, "allow", "git"), 1);
 	(void)maelys_datalog_result_free(result);
 	result = solve_line(session, "shutdown", "alice", NULL);
-	ck_assert_int_eq(query1(result, "allow", "shutdown"), 0);
+	ck_assert_int_eq(dltest_query1(result, "allow", "shutdown"), 0);
 	(void)maelys_datalog_result_free(result);
 	(void)maelys_datalog_session_free(session);
 	(void)maelys_datalog_policy_free(policy);
@@ -2090,7 +1952,7 @@ START_TEST(test_api_directives_of_standalone_program_in_order)
 	    ".printsize reach\n"
 	    ".output edge(IO=stdout)\n"
 	    "reach(X) :- edge(X, _).\n";
-	maelys_datalog_policy_t *policy = load_program(src);
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, src);
 	maelys_datalog_directive_t d;
 
 	ck_assert_uint_eq(maelys_datalog_policy_directive_count(policy), 4);
@@ -2134,7 +1996,7 @@ END_TEST
 
 START_TEST(test_api_directives_of_domain_policy_are_none)
 {
-	maelys_datalog_policy_t *policy = load_level1();
+	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
 	maelys_datalog_directive_t d;
 
 	ck_assert_uint_eq(maelys_datalog_policy_directive_count(policy), 0);
@@ -2146,7 +2008,8 @@ END_TEST
 
 START_TEST(test_api_policy_reads_tells_which_inputs_rules_use)
 {
-	maelys_datalog_policy_t *policy = load_program(
+	maelys_datalog_policy_t *policy = dltest_load(
+	    NULL, SOURCE,
 	    ".decl in(x)\n.input in\n.decl unused(x)\n.input unused\n"
 	    ".decl neg(x)\n.input neg\n.decl out(x)\n"
 	    "out(X) :- in(X), not(neg(X)).\n");

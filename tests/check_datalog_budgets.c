@@ -22,70 +22,15 @@
 #include <maelys/datalog.h>
 #include <maelys/datalog_builders.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define LIVE_HEAP_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define LIVE_HEAP_ASAN 1
-#endif
-#endif
+#include "datalog_testutil.h"
 
-#if defined(LIVE_HEAP_ASAN)
-/* From <sanitizer/allocator_interface.h>, which GCC does not install: the
- * bytes the ASan allocator has handed out and not taken back. */
-size_t __sanitizer_get_current_allocated_bytes(void);
-#elif defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
-#define ST_OK MAELYS_DATALOG_STATUS_OK
-
-#define ck_assert_status(expr, want)                                           \
-	do {                                                                   \
-		maelys_datalog_status_t got_ = (expr);                         \
-		maelys_datalog_status_t want_ = (want);                        \
-		ck_assert_msg(got_ == want_, "%s: got %s, want %s", #expr,     \
-			      maelys_datalog_status_name(got_),                \
-			      maelys_datalog_status_name(want_));              \
-	} while (0)
+#define SOURCE "budgets.dl"
+#define ST_OK  MAELYS_DATALOG_STATUS_OK
 
 /* The walkthrough's predicate table and atoms, registered under a name of
  * this suite's own. */
-static const maelys_datalog_predicate_t pty_preds[] = {
-    {"command", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"arg", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"user", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"cwd", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"time_of_day", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"shell_metachar", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"forbidden_cmd", 1, MAELYS_DATALOG_PREDICATE_POLICY_FACT},
-    {"trusted_user", 1, MAELYS_DATALOG_PREDICATE_POLICY_FACT},
-    {"deny_any", 1,
-     MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-    {"allow", 1, MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-    {"deny", 2, MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-};
-
-static const char *const pty_atoms[] = {
-    "shutdown",
-    "reboot",
-    "poweroff",
-    "alice",
-    "root",
-    "__line__",
-    "shell metacharacter in line",
-    "command is forbidden by policy",
-    "curl",
-    "curl is restricted to trusted users",
-};
-
-static const maelys_datalog_domain_t budgets_pty_domain = {
-    "budgets_pty",
-    pty_preds,
-    sizeof pty_preds / sizeof *pty_preds,
-    pty_atoms,
-    sizeof pty_atoms / sizeof *pty_atoms,
-};
+static const maelys_datalog_domain_t budgets_pty_domain =
+    DLTEST_LEVEL1_DOMAIN("budgets_pty");
 
 /* Standalone programs. */
 static const char echo_src[] = ".decl in(x)\n"
@@ -120,39 +65,6 @@ static const char deep_src[] = ".decl t(x)\n"
 			       ".decl m(x)\n"
 			       "m(X) :- t(X), re_match(X, \"^(a|b)*$\").\n";
 
-static maelys_datalog_policy_t *
-load(const char *domain, const char *src)
-{
-	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_policy_t *policy = NULL;
-	maelys_datalog_status_t st;
-
-	st = maelys_datalog_policy_load_inline(domain, "budgets.dl", src,
-					       strlen(src), &policy, &diag);
-	ck_assert_msg(st == ST_OK, "load: %s: %s",
-		      maelys_datalog_status_name(st), diag.message);
-	return policy;
-}
-
-static maelys_datalog_session_t *
-new_session(maelys_datalog_policy_t *policy)
-{
-	maelys_datalog_session_t *session = NULL;
-
-	ck_assert_status(maelys_datalog_session_create(policy, 0, &session),
-			 ST_OK);
-	return session;
-}
-
-static maelys_datalog_input_edb_t *
-new_edb(void)
-{
-	maelys_datalog_input_edb_t *edb = NULL;
-
-	ck_assert_status(maelys_datalog_input_edb_create(&edb), ST_OK);
-	return edb;
-}
-
 static void
 set_budget(maelys_datalog_session_t *session, maelys_datalog_budget_t b,
 	   uint64_t value)
@@ -171,37 +83,17 @@ get_budget(const maelys_datalog_session_t *session, maelys_datalog_budget_t b)
 	return v;
 }
 
-static void
-add_int(maelys_datalog_input_edb_t *edb, const char *predicate, int64_t a)
-{
-	maelys_datalog_arg_t arg = maelys_datalog_arg_integer(a);
-
-	ck_assert_status(
-	    maelys_datalog_input_edb_add(edb, predicate, &arg, 1, NULL), ST_OK);
-}
-
-static void
-add_int2(maelys_datalog_input_edb_t *edb, const char *predicate, int64_t a,
-	 int64_t b)
-{
-	maelys_datalog_arg_t args[2] = {maelys_datalog_arg_integer(a),
-					maelys_datalog_arg_integer(b)};
-
-	ck_assert_status(
-	    maelys_datalog_input_edb_add(edb, predicate, args, 2, NULL), ST_OK);
-}
-
 /* The edges 0->1->...->n. */
 static maelys_datalog_input_edb_t *
 chain_edb(size_t n, int with_start)
 {
-	maelys_datalog_input_edb_t *edb = new_edb();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	size_t i;
 
 	if (with_start)
-		add_int(edb, "start", 0);
+		dltest_add_i(edb, "start", 0);
 	for (i = 0; i < n; i++)
-		add_int2(edb, "e", (int64_t)i, (int64_t)i + 1);
+		dltest_add_ii(edb, "e", (int64_t)i, (int64_t)i + 1);
 	return edb;
 }
 
@@ -209,7 +101,7 @@ chain_edb(size_t n, int with_start)
 static maelys_datalog_input_edb_t *
 strings_edb(const char *predicate, size_t n)
 {
-	maelys_datalog_input_edb_t *edb = new_edb();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -253,29 +145,6 @@ solve_expect(maelys_datalog_session_t *session,
 	return NULL;
 }
 
-static size_t
-count_of(const maelys_datalog_result_t *result, const char *predicate,
-	 size_t arity)
-{
-	size_t n = 0;
-
-	ck_assert_status(
-	    maelys_datalog_result_count(result, predicate, arity, &n), ST_OK);
-	return n;
-}
-
-static int
-has_int(const maelys_datalog_result_t *result, const char *predicate, int64_t v)
-{
-	maelys_datalog_arg_t a = maelys_datalog_arg_integer(v);
-	int found = -1;
-
-	ck_assert_status(
-	    maelys_datalog_result_query(result, predicate, &a, 1, &found),
-	    ST_OK);
-	return found;
-}
-
 /* After a failed solve the session must decide a small input correctly:
  * the closure of a 3-edge chain has 6 pairs. */
 static void
@@ -285,7 +154,7 @@ assert_closure_session_still_decides(maelys_datalog_session_t *session)
 	maelys_datalog_result_t *result =
 	    solve_expect(session, edb, ST_OK, NULL);
 
-	ck_assert_uint_eq(count_of(result, "tc", 2), 6);
+	ck_assert_uint_eq(dltest_count(result, "tc", 2), 6);
 	(void)maelys_datalog_result_free(result);
 	(void)maelys_datalog_input_edb_free(edb);
 }
@@ -309,8 +178,8 @@ static const struct {
 
 START_TEST(test_budgets_default_and_max_match_the_contract)
 {
-	maelys_datalog_policy_t *policy = load(NULL, echo_src);
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, echo_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	size_t i;
 
 	for (i = 0; i < NBUDGETS; i++) {
@@ -335,8 +204,8 @@ END_TEST
 
 START_TEST(test_budgets_set_then_get_round_trips)
 {
-	maelys_datalog_policy_t *policy = load(NULL, echo_src);
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, echo_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	size_t i, k;
 
 	for (i = 0; i < NBUDGETS; i++) {
@@ -366,8 +235,8 @@ END_TEST
 
 START_TEST(test_budgets_set_zero_is_invalid_and_unchanged)
 {
-	maelys_datalog_policy_t *policy = load(NULL, echo_src);
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, echo_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	size_t i;
 
 	for (i = 0; i < NBUDGETS; i++) {
@@ -386,8 +255,8 @@ END_TEST
 
 START_TEST(test_budgets_set_above_max_is_limit_and_unchanged)
 {
-	maelys_datalog_policy_t *policy = load(NULL, echo_src);
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, echo_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	size_t i;
 
 	for (i = 0; i < NBUDGETS; i++) {
@@ -413,8 +282,8 @@ END_TEST
 
 START_TEST(test_budgets_facts_over_budget_is_budget_facts)
 {
-	maelys_datalog_policy_t *policy = load(NULL, echo_src);
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, echo_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_input_edb_t *edb;
 	maelys_datalog_result_t *result;
 
@@ -425,7 +294,7 @@ START_TEST(test_budgets_facts_over_budget_is_budget_facts)
 	/* exactly the budget is allowed */
 	ck_assert_status(maelys_datalog_input_edb_truncate(edb, 5), ST_OK);
 	result = solve_expect(session, edb, ST_OK, NULL);
-	ck_assert_uint_eq(count_of(result, "out", 1), 5);
+	ck_assert_uint_eq(dltest_count(result, "out", 1), 5);
 	(void)maelys_datalog_result_free(result);
 	(void)maelys_datalog_input_edb_free(edb);
 
@@ -436,7 +305,7 @@ START_TEST(test_budgets_facts_over_budget_is_budget_facts)
 			   "MAELYS_DATALOG_BUDGET_FACTS");
 	ck_assert_status(maelys_datalog_input_edb_truncate(edb, 10000), ST_OK);
 	result = solve_expect(session, edb, ST_OK, NULL);
-	ck_assert_uint_eq(count_of(result, "out", 1), 10000);
+	ck_assert_uint_eq(dltest_count(result, "out", 1), 10000);
 	(void)maelys_datalog_result_free(result);
 	(void)maelys_datalog_input_edb_free(edb);
 	(void)maelys_datalog_session_free(session);
@@ -450,8 +319,9 @@ END_TEST
 
 START_TEST(test_budgets_tuples_closure_over_budget_is_budget_tuples)
 {
-	maelys_datalog_policy_t *policy = load(NULL, closure_src);
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy =
+	    dltest_load(NULL, SOURCE, closure_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_input_edb_t *edb = chain_edb(CLOSURE_EDGES, 0);
 	maelys_datalog_result_t *result;
 
@@ -466,7 +336,7 @@ START_TEST(test_budgets_tuples_closure_over_budget_is_budget_tuples)
 	/* exactly the tuples it derives */
 	set_budget(session, MAELYS_DATALOG_BUDGET_TUPLES, CLOSURE_PAIRS);
 	result = solve_expect(session, edb, ST_OK, NULL);
-	ck_assert_uint_eq(count_of(result, "tc", 2), CLOSURE_PAIRS);
+	ck_assert_uint_eq(dltest_count(result, "tc", 2), CLOSURE_PAIRS);
 	(void)maelys_datalog_result_free(result);
 	(void)maelys_datalog_input_edb_free(edb);
 	(void)maelys_datalog_session_free(session);
@@ -478,8 +348,8 @@ END_TEST
 
 START_TEST(test_budgets_iterations_long_chain_is_budget_iterations)
 {
-	maelys_datalog_policy_t *policy = load(NULL, reach_src);
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, reach_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_input_edb_t *edb = chain_edb(LONG_CHAIN, 1);
 	maelys_datalog_input_edb_t *small = chain_edb(3, 1);
 	maelys_datalog_result_t *result;
@@ -490,14 +360,14 @@ START_TEST(test_budgets_iterations_long_chain_is_budget_iterations)
 			   "MAELYS_DATALOG_BUDGET_ITERATIONS");
 	/* the same session decides a short chain within the budget */
 	result = solve_expect(session, small, ST_OK, NULL);
-	ck_assert_uint_eq(count_of(result, "reach", 1), 3);
-	ck_assert_int_eq(has_int(result, "reach", 3), 1);
+	ck_assert_uint_eq(dltest_count(result, "reach", 1), 3);
+	ck_assert_int_eq(dltest_query_i(result, "reach", 3), 1);
 	(void)maelys_datalog_result_free(result);
 	/* and the long one with the default budget */
 	set_budget(session, MAELYS_DATALOG_BUDGET_ITERATIONS, 100000);
 	result = solve_expect(session, edb, ST_OK, NULL);
-	ck_assert_uint_eq(count_of(result, "reach", 1), LONG_CHAIN);
-	ck_assert_int_eq(has_int(result, "reach", LONG_CHAIN), 1);
+	ck_assert_uint_eq(dltest_count(result, "reach", 1), LONG_CHAIN);
+	ck_assert_int_eq(dltest_query_i(result, "reach", LONG_CHAIN), 1);
 	(void)maelys_datalog_result_free(result);
 	(void)maelys_datalog_input_edb_free(small);
 	(void)maelys_datalog_input_edb_free(edb);
@@ -513,8 +383,8 @@ END_TEST
  * status, and the least one must give the whole answer. */
 START_TEST(test_budgets_iterations_exactly_at_limit_passes)
 {
-	maelys_datalog_policy_t *policy = load(NULL, reach_src);
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, reach_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_input_edb_t *edb = chain_edb(BOUNDARY_CHAIN, 1);
 	maelys_datalog_result_t *result = NULL;
 	uint64_t least = 0, b;
@@ -540,11 +410,11 @@ START_TEST(test_budgets_iterations_exactly_at_limit_passes)
 			  least <= BOUNDARY_CHAIN + 1,
 		      "a chain of %d edges passed with %" PRIu64 " iterations",
 		      BOUNDARY_CHAIN, least);
-	ck_assert_uint_eq(count_of(result, "reach", 1), BOUNDARY_CHAIN);
+	ck_assert_uint_eq(dltest_count(result, "reach", 1), BOUNDARY_CHAIN);
 	(void)maelys_datalog_result_free(result);
 	/* the boundary is stable: the same budget passes again */
 	result = solve_expect(session, edb, ST_OK, NULL);
-	ck_assert_uint_eq(count_of(result, "reach", 1), BOUNDARY_CHAIN);
+	ck_assert_uint_eq(dltest_count(result, "reach", 1), BOUNDARY_CHAIN);
 	(void)maelys_datalog_result_free(result);
 	set_budget(session, MAELYS_DATALOG_BUDGET_ITERATIONS, least - 1);
 	(void)solve_expect(session, edb,
@@ -561,8 +431,8 @@ END_TEST
 
 START_TEST(test_budgets_memory_large_relation_is_budget_memory)
 {
-	maelys_datalog_policy_t *policy = load(NULL, pairs_src);
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, pairs_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_input_edb_t *edb = strings_edb("d", PAIRS_SIDE);
 	maelys_datalog_input_edb_t *small = strings_edb("d", 3);
 	maelys_datalog_result_t *result;
@@ -572,12 +442,13 @@ START_TEST(test_budgets_memory_large_relation_is_budget_memory)
 			   "MAELYS_DATALOG_BUDGET_MEMORY");
 	/* a small input still fits in the small budget */
 	result = solve_expect(session, small, ST_OK, NULL);
-	ck_assert_uint_eq(count_of(result, "pair", 2), 9);
+	ck_assert_uint_eq(dltest_count(result, "pair", 2), 9);
 	(void)maelys_datalog_result_free(result);
 	/* and the large one in the default budget */
 	set_budget(session, MAELYS_DATALOG_BUDGET_MEMORY, UINT64_C(64) << 20);
 	result = solve_expect(session, edb, ST_OK, NULL);
-	ck_assert_uint_eq(count_of(result, "pair", 2), PAIRS_SIDE * PAIRS_SIDE);
+	ck_assert_uint_eq(dltest_count(result, "pair", 2),
+			  PAIRS_SIDE * PAIRS_SIDE);
 	(void)maelys_datalog_result_free(result);
 	/* and the budget applies again after a large success */
 	set_budget(session, MAELYS_DATALOG_BUDGET_MEMORY, 256 * 1024);
@@ -594,9 +465,9 @@ END_TEST
  * fit in 256 KiB. */
 START_TEST(test_budgets_memory_large_input_strings_is_budget_memory)
 {
-	maelys_datalog_policy_t *policy = load(NULL, echo_src);
-	maelys_datalog_session_t *session = new_session(policy);
-	maelys_datalog_input_edb_t *edb = new_edb();
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, echo_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *result;
 	char *text = malloc(60000);
 	size_t i;
@@ -617,7 +488,7 @@ START_TEST(test_budgets_memory_large_input_strings_is_budget_memory)
 			   "MAELYS_DATALOG_BUDGET_MEMORY");
 	set_budget(session, MAELYS_DATALOG_BUDGET_MEMORY, UINT64_C(64) << 20);
 	result = solve_expect(session, edb, ST_OK, NULL);
-	ck_assert_uint_eq(count_of(result, "out", 1), 20);
+	ck_assert_uint_eq(dltest_count(result, "out", 1), 20);
 	(void)maelys_datalog_result_free(result);
 	(void)maelys_datalog_input_edb_free(edb);
 	(void)maelys_datalog_session_free(session);
@@ -635,8 +506,8 @@ static const char cube_src[] = ".decl d(x)\n"
 
 START_TEST(test_budgets_steps_repeated_derivation_is_budget_steps)
 {
-	maelys_datalog_policy_t *policy = load(NULL, cube_src);
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, cube_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_input_edb_t *edb = strings_edb("d", CUBE_SIDE);
 	maelys_datalog_input_edb_t *small = strings_edb("d", 3);
 	maelys_datalog_result_t *result;
@@ -647,11 +518,11 @@ START_TEST(test_budgets_steps_repeated_derivation_is_budget_steps)
 	(void)solve_expect(session, edb, MAELYS_DATALOG_STATUS_BUDGET_STEPS,
 			   "MAELYS_DATALOG_BUDGET_STEPS");
 	result = solve_expect(session, small, ST_OK, NULL);
-	ck_assert_uint_eq(count_of(result, "h", 1), 3);
+	ck_assert_uint_eq(dltest_count(result, "h", 1), 3);
 	(void)maelys_datalog_result_free(result);
 	set_budget(session, MAELYS_DATALOG_BUDGET_STEPS, 20000000);
 	result = solve_expect(session, edb, ST_OK, NULL);
-	ck_assert_uint_eq(count_of(result, "h", 1), CUBE_SIDE);
+	ck_assert_uint_eq(dltest_count(result, "h", 1), CUBE_SIDE);
 	(void)maelys_datalog_result_free(result);
 	(void)maelys_datalog_input_edb_free(small);
 	(void)maelys_datalog_input_edb_free(edb);
@@ -663,7 +534,7 @@ END_TEST
 static maelys_datalog_input_edb_t *
 text_edb(char c, size_t n, char last)
 {
-	maelys_datalog_input_edb_t *edb = new_edb();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	char buf[512];
 	maelys_datalog_arg_t a;
 
@@ -678,8 +549,9 @@ text_edb(char c, size_t n, char last)
 
 START_TEST(test_budgets_regex_steps_catastrophic_is_regex_limit)
 {
-	maelys_datalog_policy_t *policy = load(NULL, catastrophic_src);
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy =
+	    dltest_load(NULL, SOURCE, catastrophic_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_input_edb_t *evil = text_edb('a', 28, 'b');
 	maelys_datalog_input_edb_t *fine = text_edb('a', 28, '\0');
 	maelys_datalog_result_t *result;
@@ -689,7 +561,7 @@ START_TEST(test_budgets_regex_steps_catastrophic_is_regex_limit)
 			   "re_match");
 	/* the same session matches a text that needs no backtracking */
 	result = solve_expect(session, fine, ST_OK, NULL);
-	ck_assert_uint_eq(count_of(result, "m", 1), 1);
+	ck_assert_uint_eq(dltest_count(result, "m", 1), 1);
 	(void)maelys_datalog_result_free(result);
 	/* the default budget stops it as well: a hostile line cannot make
 	 * a decision take seconds */
@@ -706,8 +578,9 @@ END_TEST
 /* The diagnostic of a regex limit says which budget to raise. */
 START_TEST(test_budgets_regex_limit_diagnostic_names_the_budget)
 {
-	maelys_datalog_policy_t *policy = load(NULL, catastrophic_src);
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy =
+	    dltest_load(NULL, SOURCE, catastrophic_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_input_edb_t *evil = text_edb('a', 28, 'b');
 
 	set_budget(session, MAELYS_DATALOG_BUDGET_REGEX_STEPS, 10000);
@@ -724,15 +597,15 @@ END_TEST
  * budget must still be enforced some other way. */
 START_TEST(test_budgets_regex_depth_small_budget_is_regex_limit)
 {
-	maelys_datalog_policy_t *policy = load(NULL, deep_src);
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, deep_src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_input_edb_t *deep = text_edb('a', 150, '\0');
 	maelys_datalog_result_t *result;
 
 	/* steps are no constraint here: only the depth can stop it */
 	set_budget(session, MAELYS_DATALOG_BUDGET_REGEX_STEPS, UINT32_MAX);
 	result = solve_expect(session, deep, ST_OK, NULL);
-	ck_assert_uint_eq(count_of(result, "m", 1), 1);
+	ck_assert_uint_eq(dltest_count(result, "m", 1), 1);
 	(void)maelys_datalog_result_free(result);
 	set_budget(session, MAELYS_DATALOG_BUDGET_REGEX_DEPTH, 1);
 	(void)solve_expect(session, deep, MAELYS_DATALOG_STATUS_REGEX_LIMIT,
@@ -746,21 +619,11 @@ END_TEST
 /* ------------------------------------------------------------------ */
 /* Policy-only strata                                                  */
 
-/* link/2 is written in the policy, so path/2 depends on nothing the input
- * brings: it is computed once per session, under the session's budgets. */
-static const maelys_datalog_predicate_t graph_preds[] = {
-    {"req", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"link", 2, MAELYS_DATALOG_PREDICATE_POLICY_FACT},
-    {"path", 2, MAELYS_DATALOG_PREDICATE_IDB},
-    {"ok", 1, MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-};
-static const maelys_datalog_domain_t graph_domain = {
-    "budgets_graph",
-    graph_preds,
-    sizeof graph_preds / sizeof *graph_preds,
-    NULL,
-    0,
-};
+/* The graph domain (datalog_testutil.h): path/2 depends on nothing the
+ * input brings, so it is computed once per session, under the session's
+ * budgets. */
+static const maelys_datalog_domain_t graph_domain =
+    DLTEST_GRAPH_DOMAIN("budgets_graph");
 #define GRAPH_LINKS 30
 #define GRAPH_PATHS (GRAPH_LINKS * (GRAPH_LINKS + 1) / 2)
 
@@ -768,36 +631,24 @@ static maelys_datalog_policy_t *
 load_graph_policy(void)
 {
 	char src[4096];
-	size_t used = 0, i;
-	int n;
 
 	ck_assert_status(maelys_datalog_domain_register(&graph_domain), ST_OK);
-	for (i = 0; i < GRAPH_LINKS; i++) {
-		n = snprintf(src + used, sizeof src - used, "link(%zu, %zu).\n",
-			     i, i + 1);
-		ck_assert(n > 0 && (size_t)n < sizeof src - used);
-		used += (size_t)n;
-	}
-	n = snprintf(src + used, sizeof src - used, "%s",
-		     "path(X, Y) :- link(X, Y).\n"
-		     "path(X, Z) :- path(X, Y), link(Y, Z).\n"
-		     "ok(Y) :- req(X), path(X, Y).\n");
-	ck_assert(n > 0 && (size_t)n < sizeof src - used);
-	return load("budgets_graph", src);
+	dltest_graph_policy(src, sizeof src, GRAPH_LINKS, 0);
+	return dltest_load("budgets_graph", SOURCE, src);
 }
 
 /* req(0): everything from 1 to GRAPH_LINKS is ok. */
 static void
 assert_graph_decides(maelys_datalog_session_t *session)
 {
-	maelys_datalog_input_edb_t *edb = new_edb();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *result;
 
-	add_int(edb, "req", 0);
+	dltest_add_i(edb, "req", 0);
 	result = solve_expect(session, edb, ST_OK, NULL);
-	ck_assert_uint_eq(count_of(result, "ok", 1), GRAPH_LINKS);
-	ck_assert_int_eq(has_int(result, "ok", GRAPH_LINKS), 1);
-	ck_assert_int_eq(has_int(result, "ok", 0), 0);
+	ck_assert_uint_eq(dltest_count(result, "ok", 1), GRAPH_LINKS);
+	ck_assert_int_eq(dltest_query_i(result, "ok", GRAPH_LINKS), 1);
+	ck_assert_int_eq(dltest_query_i(result, "ok", 0), 0);
 	(void)maelys_datalog_result_free(result);
 	(void)maelys_datalog_input_edb_free(edb);
 }
@@ -805,7 +656,7 @@ assert_graph_decides(maelys_datalog_session_t *session)
 START_TEST(test_budgets_policy_strata_over_tuples_fail_at_prepare)
 {
 	maelys_datalog_policy_t *policy = load_graph_policy();
-	maelys_datalog_session_t *session = new_session(policy);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 
 	set_budget(session, MAELYS_DATALOG_BUDGET_TUPLES, GRAPH_PATHS - 1);
@@ -831,10 +682,10 @@ END_TEST
 START_TEST(test_budgets_policy_strata_over_tuples_fail_at_first_solve)
 {
 	maelys_datalog_policy_t *policy = load_graph_policy();
-	maelys_datalog_session_t *session = new_session(policy);
-	maelys_datalog_input_edb_t *edb = new_edb();
+	maelys_datalog_session_t *session = dltest_new_session(policy);
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 
-	add_int(edb, "req", 0);
+	dltest_add_i(edb, "req", 0);
 	set_budget(session, MAELYS_DATALOG_BUDGET_TUPLES, 50);
 	(void)solve_expect(session, edb, MAELYS_DATALOG_STATUS_BUDGET_TUPLES,
 			   "MAELYS_DATALOG_BUDGET_TUPLES");
@@ -850,22 +701,6 @@ END_TEST
 
 /* ------------------------------------------------------------------ */
 /* No growth across decisions                                          */
-
-/* Bytes of heap in use: the ASan allocator's count in a sanitizer build,
- * glibc's otherwise; 0 when neither is known. */
-static size_t
-live_heap_bytes(void)
-{
-#if defined(LIVE_HEAP_ASAN)
-	return __sanitizer_get_current_allocated_bytes();
-#elif defined(__GLIBC__)
-	struct mallinfo2 mi = mallinfo2();
-
-	return mi.uordblks + mi.hblkhd;
-#else
-	return 0;
-#endif
-}
 
 /* VmRSS in bytes, or 0 when /proc is not there. */
 static size_t
@@ -991,35 +826,24 @@ decide_in_thread(maelys_datalog_session_t *session, unsigned long from,
 
 START_TEST(test_budgets_level1_many_decisions_do_not_grow_memory)
 {
-	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_policy_t *policy = NULL;
-	maelys_datalog_session_t *session;
+	maelys_datalog_policy_t *policy =
+	    dltest_load_level1(&budgets_pty_domain);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
 	size_t heap0, heap1, rss0, rss1;
-	char path[4096];
-	int n;
 
-	ck_assert_status(maelys_datalog_domain_register(&budgets_pty_domain),
-			 ST_OK);
-	n = snprintf(path, sizeof path, "%s/policies/level1.dl",
-		     maelys_test_source_root());
-	ck_assert(n > 0 && (size_t)n < sizeof path);
-	ck_assert_status(maelys_datalog_policy_load_file("budgets_pty", path,
-							 &policy, &diag),
-			 ST_OK);
-	session = new_session(policy);
 	(void)maelys_datalog_policy_free(policy);
 
 	decide_in_thread(session, 0, WARMUP);
-	heap0 = live_heap_bytes();
+	heap0 = dltest_live_heap_bytes();
 	rss0 = rss_bytes();
 	decide_in_thread(session, WARMUP, DECISIONS);
-	heap1 = live_heap_bytes();
+	heap1 = dltest_live_heap_bytes();
 	rss1 = rss_bytes();
 
 	ck_assert_msg(heap1 <= heap0 + HEAP_SLACK,
 		      "heap grew from %zu to %zu bytes over %lu decisions",
 		      heap0, heap1, DECISIONS - WARMUP);
-#if !defined(LIVE_HEAP_ASAN)
+#if !defined(DLTEST_LIVE_HEAP_ASAN)
 	/* ASan's quarantine and shadow memory make RSS meaningless there */
 	ck_assert_msg(rss1 <= rss0 + RSS_SLACK,
 		      "RSS grew from %zu to %zu bytes over %lu decisions", rss0,

@@ -21,93 +21,9 @@
 #include <maelys/datalog.h>
 #include <maelys/datalog_builders.h>
 
+#include "datalog_testutil.h"
+
 #define SOURCE "builtins.dl"
-
-struct prog {
-	maelys_datalog_policy_t *policy;
-	maelys_datalog_session_t *session;
-};
-
-static void
-prog_open(struct prog *p, const char *src)
-{
-	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_status_t st;
-
-	memset(p, 0, sizeof *p);
-	st = maelys_datalog_policy_load_inline(NULL, SOURCE, src, strlen(src),
-					       &p->policy, &diag);
-	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "load: %s: %s",
-		      maelys_datalog_status_name(st), diag.message);
-	st = maelys_datalog_session_create(p->policy, 0, &p->session);
-	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
-}
-
-static void
-prog_close(struct prog *p)
-{
-	(void)maelys_datalog_session_free(p->session);
-	(void)maelys_datalog_policy_free(p->policy);
-	memset(p, 0, sizeof *p);
-}
-
-static maelys_datalog_result_t *
-prog_solve(const struct prog *p, const maelys_datalog_input_edb_t *edb)
-{
-	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_result_t *res = NULL;
-	maelys_datalog_status_t st;
-
-	st = maelys_datalog_session_solve_edb(p->session, edb, &res, &diag);
-	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "solve: %s: %s",
-		      maelys_datalog_status_name(st), diag.message);
-	return res;
-}
-
-static maelys_datalog_input_edb_t *
-edb_new(void)
-{
-	maelys_datalog_input_edb_t *edb = NULL;
-
-	ck_assert_int_eq(maelys_datalog_input_edb_create(&edb),
-			 MAELYS_DATALOG_STATUS_OK);
-	return edb;
-}
-
-static void
-add_args(maelys_datalog_input_edb_t *edb, const char *pred,
-	 const maelys_datalog_arg_t *args, size_t n)
-{
-	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_status_t st;
-
-	st = maelys_datalog_input_edb_add(edb, pred, args, n, &diag);
-	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "add %s: %s", pred,
-		      diag.message);
-}
-
-static int
-query_args(const maelys_datalog_result_t *res, const char *pred,
-	   const maelys_datalog_arg_t *args, size_t n)
-{
-	maelys_datalog_status_t st;
-	int found = -1;
-
-	st = maelys_datalog_result_query(res, pred, args, n, &found);
-	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "query %s: %s", pred,
-		      maelys_datalog_status_name(st));
-	return found;
-}
-
-static size_t
-count_of(const maelys_datalog_result_t *res, const char *pred, size_t arity)
-{
-	size_t n = 0;
-
-	ck_assert_int_eq(maelys_datalog_result_count(res, pred, arity, &n),
-			 MAELYS_DATALOG_STATUS_OK);
-	return n;
-}
 
 /* A string that may hold any byte, NUL included. */
 struct bytes {
@@ -176,10 +92,10 @@ static void
 check_all_pairs(const maelys_datalog_arg_t *args, size_t n,
 		int (*order)(size_t, size_t))
 {
-	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
 	size_t i, j, op, want[NCMP];
-	struct prog p;
+	struct dltest_prog p;
 
 	memset(want, 0, sizeof want);
 	for (i = 0; i < n; i++)
@@ -188,10 +104,10 @@ check_all_pairs(const maelys_datalog_arg_t *args, size_t n,
 
 			pair[0] = args[i];
 			pair[1] = args[j];
-			add_args(edb, "pair", pair, 2);
+			dltest_add_args(edb, "pair", pair, 2);
 		}
-	prog_open(&p, cmp_src);
-	res = prog_solve(&p, edb);
+	dltest_prog_open(&p, SOURCE, cmp_src);
+	res = dltest_prog_solve(&p, edb);
 	for (i = 0; i < n; i++)
 		for (j = 0; j < n; j++) {
 			maelys_datalog_arg_t pair[2];
@@ -203,17 +119,19 @@ check_all_pairs(const maelys_datalog_arg_t *args, size_t n,
 				int exp = cmp_holds(op, c);
 
 				want[op] += (size_t)exp;
-				ck_assert_msg(query_args(res, cmp_preds[op],
-							 pair, 2) == exp,
+				ck_assert_msg(dltest_query_args(res,
+								cmp_preds[op],
+								pair, 2) == exp,
 					      "%s(#%zu, #%zu): want %d",
 					      cmp_preds[op], i, j, exp);
 			}
 		}
 	for (op = 0; op < NCMP; op++)
-		ck_assert_uint_eq(count_of(res, cmp_preds[op], 2), want[op]);
+		ck_assert_uint_eq(dltest_count(res, cmp_preds[op], 2),
+				  want[op]);
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 
 static const int64_t cmp_ints[] = {
@@ -273,21 +191,21 @@ START_TEST(test_builtins_equality_of_mixed_kinds_is_false_not_error)
 				  ".decl eq(a, b)\n.decl ne(a, b)\n"
 				  "eq(A, B) :- pair(A, B), A = B.\n"
 				  "ne(A, B) :- pair(A, B), A != B.\n";
-	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
 	maelys_datalog_arg_t pair[2];
-	struct prog p;
+	struct dltest_prog p;
 
 	pair[0] = maelys_datalog_arg_integer(1);
 	pair[1] = maelys_datalog_arg_symbol("1");
-	add_args(edb, "pair", pair, 2);
-	prog_open(&p, src);
-	res = prog_solve(&p, edb);
-	ck_assert_int_eq(query_args(res, "eq", pair, 2), 0);
-	ck_assert_int_eq(query_args(res, "ne", pair, 2), 1);
+	dltest_add_args(edb, "pair", pair, 2);
+	dltest_prog_open(&p, SOURCE, src);
+	res = dltest_prog_solve(&p, edb);
+	ck_assert_int_eq(dltest_query_args(res, "eq", pair, 2), 0);
+	ck_assert_int_eq(dltest_query_args(res, "ne", pair, 2), 1);
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -300,35 +218,35 @@ START_TEST(test_builtins_equals_binds_unbound_side)
 				  "konst(X, Y) :- src(X), Y = \"k\".\n"
 				  "rev(X, Y) :- src(X), 7 = Y.\n";
 	static const int64_t vals[] = {3, INT64_C(1) << 40, -2};
-	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
-	struct prog p;
+	struct dltest_prog p;
 	size_t i;
 
 	for (i = 0; i < 3; i++) {
 		maelys_datalog_arg_t a = maelys_datalog_arg_integer(vals[i]);
 
-		add_args(edb, "src", &a, 1);
+		dltest_add_args(edb, "src", &a, 1);
 	}
-	prog_open(&p, src);
-	res = prog_solve(&p, edb);
+	dltest_prog_open(&p, SOURCE, src);
+	res = dltest_prog_solve(&p, edb);
 	for (i = 0; i < 3; i++) {
 		maelys_datalog_arg_t a[2];
 
 		a[0] = maelys_datalog_arg_integer(vals[i]);
 		a[1] = a[0];
-		ck_assert_int_eq(query_args(res, "copy", a, 2), 1);
+		ck_assert_int_eq(dltest_query_args(res, "copy", a, 2), 1);
 		a[1] = maelys_datalog_arg_symbol("k");
-		ck_assert_int_eq(query_args(res, "konst", a, 2), 1);
+		ck_assert_int_eq(dltest_query_args(res, "konst", a, 2), 1);
 		a[1] = maelys_datalog_arg_integer(7);
-		ck_assert_int_eq(query_args(res, "rev", a, 2), 1);
+		ck_assert_int_eq(dltest_query_args(res, "rev", a, 2), 1);
 	}
-	ck_assert_uint_eq(count_of(res, "copy", 2), 3);
-	ck_assert_uint_eq(count_of(res, "konst", 2), 3);
-	ck_assert_uint_eq(count_of(res, "rev", 2), 3);
+	ck_assert_uint_eq(dltest_count(res, "copy", 2), 3);
+	ck_assert_uint_eq(dltest_count(res, "konst", 2), 3);
+	ck_assert_uint_eq(dltest_count(res, "rev", 2), 3);
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -344,25 +262,25 @@ static const char *const chain_rules[] = {
 
 START_TEST(test_builtins_equals_binds_through_chain_in_any_order)
 {
-	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
 	maelys_datalog_arg_t a[2];
 	char src[256];
-	struct prog p;
+	struct dltest_prog p;
 
 	(void)snprintf(src, sizeof src,
 		       ".decl src(x)\n.input src\n.decl chain(a, b)\n%s",
 		       chain_rules[_i]);
 	a[0] = maelys_datalog_arg_symbol("v");
-	add_args(edb, "src", a, 1);
-	prog_open(&p, src);
-	res = prog_solve(&p, edb);
+	dltest_add_args(edb, "src", a, 1);
+	dltest_prog_open(&p, SOURCE, src);
+	res = dltest_prog_solve(&p, edb);
 	a[1] = a[0];
-	ck_assert_int_eq(query_args(res, "chain", a, 2), 1);
-	ck_assert_uint_eq(count_of(res, "chain", 2), 1);
+	ck_assert_int_eq(dltest_query_args(res, "chain", a, 2), 1);
+	ck_assert_uint_eq(dltest_count(res, "chain", 2), 1);
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -437,9 +355,9 @@ START_TEST(test_builtins_re_match_table)
 {
 	size_t cap = 256 * (NRE + 4), i, j;
 	char *src = calloc(1, cap);
-	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
-	struct prog p;
+	struct dltest_prog p;
 
 	ck_assert_ptr_nonnull(src);
 	/* one positive and one negated rule per pattern, numbered */
@@ -463,31 +381,32 @@ START_TEST(test_builtins_re_match_table)
 		maelys_datalog_arg_t t = maelys_datalog_arg_symbol_n(
 		    re_cases[i].text.s, re_cases[i].text.len);
 
-		add_args(edb, "text", &t, 1);
+		dltest_add_args(edb, "text", &t, 1);
 	}
-	prog_open(&p, src);
-	res = prog_solve(&p, edb);
+	dltest_prog_open(&p, SOURCE, src);
+	res = dltest_prog_solve(&p, edb);
 	for (i = 0; i < NRE; i++) {
 		maelys_datalog_arg_t a[2];
 
 		a[0] = maelys_datalog_arg_integer((int64_t)i);
 		a[1] = maelys_datalog_arg_symbol_n(re_cases[i].text.s,
 						   re_cases[i].text.len);
-		ck_assert_msg(query_args(res, "m", a, 2) == re_cases[i].match,
+		ck_assert_msg(dltest_query_args(res, "m", a, 2) ==
+				  re_cases[i].match,
 			      "re_match(case %zu, \"%s\"): want %d", i,
 			      re_cases[i].pattern, re_cases[i].match);
 		/* the negation is the exact complement, for every text */
 		for (j = 0; j < NRE; j++) {
 			a[1] = maelys_datalog_arg_symbol_n(
 			    re_cases[j].text.s, re_cases[j].text.len);
-			ck_assert_int_eq(query_args(res, "m", a, 2) +
-					     query_args(res, "nm", a, 2),
+			ck_assert_int_eq(dltest_query_args(res, "m", a, 2) +
+					     dltest_query_args(res, "nm", a, 2),
 					 1);
 		}
 	}
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 	free(src);
 }
 END_TEST
@@ -533,10 +452,10 @@ START_TEST(test_builtins_prefix_suffix_contains_table)
 	    "npre(T, A) :- st(T, A), not(prefix(T, A)).\n"
 	    "nsuf(T, A) :- st(T, A), !suffix(T, A).\n"
 	    "ncon(T, A) :- st(T, A), not(contains(T, A)).\n";
-	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
 	size_t i, npre = 0, nsuf = 0, ncon = 0;
-	struct prog p;
+	struct dltest_prog p;
 
 	for (i = 0; i < NSTR; i++) {
 		maelys_datalog_arg_t a[2];
@@ -545,13 +464,13 @@ START_TEST(test_builtins_prefix_suffix_contains_table)
 						   str_cases[i].text.len);
 		a[1] = maelys_datalog_arg_symbol_n(str_cases[i].arg.s,
 						   str_cases[i].arg.len);
-		add_args(edb, "st", a, 2);
+		dltest_add_args(edb, "st", a, 2);
 		npre += (size_t)str_cases[i].prefix;
 		nsuf += (size_t)str_cases[i].suffix;
 		ncon += (size_t)str_cases[i].contains;
 	}
-	prog_open(&p, src);
-	res = prog_solve(&p, edb);
+	dltest_prog_open(&p, SOURCE, src);
+	res = dltest_prog_solve(&p, edb);
 	for (i = 0; i < NSTR; i++) {
 		maelys_datalog_arg_t a[2];
 
@@ -559,31 +478,31 @@ START_TEST(test_builtins_prefix_suffix_contains_table)
 						   str_cases[i].text.len);
 		a[1] = maelys_datalog_arg_symbol_n(str_cases[i].arg.s,
 						   str_cases[i].arg.len);
-		ck_assert_msg(query_args(res, "pre", a, 2) ==
+		ck_assert_msg(dltest_query_args(res, "pre", a, 2) ==
 				  str_cases[i].prefix,
 			      "prefix case %zu", i);
-		ck_assert_msg(query_args(res, "suf", a, 2) ==
+		ck_assert_msg(dltest_query_args(res, "suf", a, 2) ==
 				  str_cases[i].suffix,
 			      "suffix case %zu", i);
-		ck_assert_msg(query_args(res, "con", a, 2) ==
+		ck_assert_msg(dltest_query_args(res, "con", a, 2) ==
 				  str_cases[i].contains,
 			      "contains case %zu", i);
-		ck_assert_int_eq(query_args(res, "npre", a, 2),
+		ck_assert_int_eq(dltest_query_args(res, "npre", a, 2),
 				 !str_cases[i].prefix);
-		ck_assert_int_eq(query_args(res, "nsuf", a, 2),
+		ck_assert_int_eq(dltest_query_args(res, "nsuf", a, 2),
 				 !str_cases[i].suffix);
-		ck_assert_int_eq(query_args(res, "ncon", a, 2),
+		ck_assert_int_eq(dltest_query_args(res, "ncon", a, 2),
 				 !str_cases[i].contains);
 	}
-	ck_assert_uint_eq(count_of(res, "pre", 2), npre);
-	ck_assert_uint_eq(count_of(res, "suf", 2), nsuf);
-	ck_assert_uint_eq(count_of(res, "con", 2), ncon);
-	ck_assert_uint_eq(count_of(res, "npre", 2), NSTR - npre);
-	ck_assert_uint_eq(count_of(res, "nsuf", 2), NSTR - nsuf);
-	ck_assert_uint_eq(count_of(res, "ncon", 2), NSTR - ncon);
+	ck_assert_uint_eq(dltest_count(res, "pre", 2), npre);
+	ck_assert_uint_eq(dltest_count(res, "suf", 2), nsuf);
+	ck_assert_uint_eq(dltest_count(res, "con", 2), ncon);
+	ck_assert_uint_eq(dltest_count(res, "npre", 2), NSTR - npre);
+	ck_assert_uint_eq(dltest_count(res, "nsuf", 2), NSTR - nsuf);
+	ck_assert_uint_eq(dltest_count(res, "ncon", 2), NSTR - ncon);
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -602,31 +521,34 @@ START_TEST(test_builtins_string_tests_with_constants)
 	    {1, 0, 1}, {1, 0, 1}, {0, 0, 0}, {0, 1, 0},
 	    {0, 0, 0}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1},
 	};
-	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
-	struct prog p;
+	struct dltest_prog p;
 	size_t i;
 
 	for (i = 0; i < sizeof cmds / sizeof *cmds; i++) {
 		maelys_datalog_arg_t a = maelys_datalog_arg_symbol(cmds[i]);
 
-		add_args(edb, "cmd", &a, 1);
+		dltest_add_args(edb, "cmd", &a, 1);
 	}
-	prog_open(&p, src);
-	res = prog_solve(&p, edb);
+	dltest_prog_open(&p, SOURCE, src);
+	res = dltest_prog_solve(&p, edb);
 	for (i = 0; i < sizeof cmds / sizeof *cmds; i++) {
 		maelys_datalog_arg_t a = maelys_datalog_arg_symbol(cmds[i]);
 
-		ck_assert_msg(query_args(res, "rmish", &a, 1) == want[i][0],
+		ck_assert_msg(dltest_query_args(res, "rmish", &a, 1) ==
+				  want[i][0],
 			      "rmish(%s)", cmds[i]);
-		ck_assert_msg(query_args(res, "dotfile", &a, 1) == want[i][1],
+		ck_assert_msg(dltest_query_args(res, "dotfile", &a, 1) ==
+				  want[i][1],
 			      "dotfile(%s)", cmds[i]);
-		ck_assert_msg(query_args(res, "sub", &a, 1) == want[i][2],
+		ck_assert_msg(dltest_query_args(res, "sub", &a, 1) ==
+				  want[i][2],
 			      "sub(%s)", cmds[i]);
 	}
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -660,13 +582,13 @@ static const struct {
 START_TEST(test_builtins_wrong_kind_is_type_error)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res = NULL;
 	maelys_datalog_arg_t pair[2];
 	maelys_datalog_status_t st;
 	size_t line = 4;
 	char src[256], where[64];
-	struct prog p;
+	struct dltest_prog p;
 
 	(void)snprintf(src, sizeof src,
 		       ".decl pair(a, b)\n.input pair\n.decl r(a, b)\n%s\n",
@@ -675,8 +597,8 @@ START_TEST(test_builtins_wrong_kind_is_type_error)
 		line = 5;
 	pair[0] = maelys_datalog_arg_integer(1);
 	pair[1] = maelys_datalog_arg_symbol("a");
-	add_args(edb, "pair", pair, 2);
-	prog_open(&p, src);
+	dltest_add_args(edb, "pair", pair, 2);
+	dltest_prog_open(&p, SOURCE, src);
 	st = maelys_datalog_session_solve_edb(p.session, edb, &res, &diag);
 	ck_assert_msg(st == MAELYS_DATALOG_STATUS_TYPE, "%s: %s (%s)",
 		      type_cases[_i].rule, maelys_datalog_status_name(st),
@@ -697,11 +619,11 @@ START_TEST(test_builtins_wrong_kind_is_type_error)
 	ck_assert_int_eq(maelys_datalog_input_edb_clear(edb),
 			 MAELYS_DATALOG_STATUS_OK);
 	pair[0] = maelys_datalog_arg_symbol("1");
-	add_args(edb, "pair", pair, 2);
-	res = prog_solve(&p, edb);
+	dltest_add_args(edb, "pair", pair, 2);
+	res = dltest_prog_solve(&p, edb);
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -715,10 +637,10 @@ static const char redos_src[] = ".decl t(x)\n.input t\n"
 
 /* Solves redos_src with t(text) under REGEX_STEPS = steps. */
 static maelys_datalog_status_t
-redos_solve(const struct prog *p, uint64_t steps, const char *text,
+redos_solve(const struct dltest_prog *p, uint64_t steps, const char *text,
 	    maelys_datalog_result_t **res, maelys_datalog_diagnostic_t *diag)
 {
-	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_arg_t a = maelys_datalog_arg_symbol(text);
 	maelys_datalog_status_t st;
 
@@ -726,7 +648,7 @@ redos_solve(const struct prog *p, uint64_t steps, const char *text,
 	    maelys_datalog_session_set_budget(
 		p->session, MAELYS_DATALOG_BUDGET_REGEX_STEPS, steps),
 	    MAELYS_DATALOG_STATUS_OK);
-	add_args(edb, "t", &a, 1);
+	dltest_add_args(edb, "t", &a, 1);
 	st = maelys_datalog_session_solve_edb(p->session, edb, res, diag);
 	(void)maelys_datalog_input_edb_free(edb);
 	return st;
@@ -738,9 +660,9 @@ START_TEST(test_builtins_catastrophic_regex_is_regex_limit)
 	maelys_datalog_result_t *res = NULL;
 	maelys_datalog_status_t st;
 	uint64_t def = 0;
-	struct prog p;
+	struct dltest_prog p;
 
-	prog_open(&p, redos_src);
+	dltest_prog_open(&p, SOURCE, redos_src);
 	st = redos_solve(&p, 1000, REDOS_TEXT, &res, &diag);
 	ck_assert_msg(st == MAELYS_DATALOG_STATUS_REGEX_LIMIT, "%s: %s",
 		      maelys_datalog_status_name(st), diag.message);
@@ -759,7 +681,7 @@ START_TEST(test_builtins_catastrophic_regex_is_regex_limit)
 	st = redos_solve(&p, def, REDOS_TEXT, &res, &diag);
 	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_REGEX_LIMIT);
 	ck_assert_ptr_null(res);
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -771,15 +693,15 @@ START_TEST(test_builtins_negated_regex_over_limit_is_not_true)
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 	maelys_datalog_result_t *res = NULL;
 	maelys_datalog_status_t st;
-	struct prog p;
+	struct dltest_prog p;
 
-	prog_open(&p, src);
+	dltest_prog_open(&p, SOURCE, src);
 	st = redos_solve(&p, 1000, REDOS_TEXT, &res, &diag);
 	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_REGEX_LIMIT);
 	ck_assert_ptr_null(res);
 	ck_assert_uint_eq(diag.line, 4);
 	ck_assert_uint_eq(diag.column, 16);
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -789,9 +711,9 @@ START_TEST(test_builtins_larger_regex_budget_lets_ordinary_matches_through)
 	maelys_datalog_result_t *res = NULL;
 	maelys_datalog_arg_t a;
 	maelys_datalog_status_t st;
-	struct prog p;
+	struct dltest_prog p;
 
-	prog_open(&p, redos_src);
+	dltest_prog_open(&p, SOURCE, redos_src);
 	/* a budget of 2 steps is too small even for an ordinary failure */
 	st = redos_solve(&p, 2, "aaaa!", &res, &diag);
 	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_REGEX_LIMIT);
@@ -800,24 +722,24 @@ START_TEST(test_builtins_larger_regex_budget_lets_ordinary_matches_through)
 	st = redos_solve(&p, 1000, "aaaa!", &res, &diag);
 	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "%s", diag.message);
 	a = maelys_datalog_arg_symbol("aaaa!");
-	ck_assert_int_eq(query_args(res, "m", &a, 1), 0);
-	ck_assert_int_eq(query_args(res, "nm", &a, 1), 1);
+	ck_assert_int_eq(dltest_query_args(res, "m", &a, 1), 0);
+	ck_assert_int_eq(dltest_query_args(res, "nm", &a, 1), 1);
 	(void)maelys_datalog_result_free(res);
 	/* and an ordinary match is a "yes" */
 	st = redos_solve(&p, 1000, "aaaaaaaaaaaaaaaa", &res, &diag);
 	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "%s", diag.message);
 	a = maelys_datalog_arg_symbol("aaaaaaaaaaaaaaaa");
-	ck_assert_int_eq(query_args(res, "m", &a, 1), 1);
-	ck_assert_int_eq(query_args(res, "nm", &a, 1), 0);
+	ck_assert_int_eq(dltest_query_args(res, "m", &a, 1), 1);
+	ck_assert_int_eq(dltest_query_args(res, "nm", &a, 1), 0);
 	(void)maelys_datalog_result_free(res);
 	/* the session is not poisoned by the earlier limit */
 	st = redos_solve(&p, 1000, REDOS_TEXT, &res, &diag);
 	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_REGEX_LIMIT);
 	st = redos_solve(&p, 1000, "aa", &res, &diag);
 	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
-	ck_assert_uint_eq(count_of(res, "m", 1), 1);
+	ck_assert_uint_eq(dltest_count(res, "m", 1), 1);
 	(void)maelys_datalog_result_free(res);
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 

@@ -22,243 +22,9 @@
 #include <maelys/datalog.h>
 #include <maelys/datalog_builders.h>
 
+#include "datalog_testutil.h"
+
 #define SOURCE "eval.dl"
-
-struct prog {
-	maelys_datalog_policy_t *policy;
-	maelys_datalog_session_t *session;
-};
-
-static void
-prog_open(struct prog *p, const char *src)
-{
-	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_status_t st;
-
-	memset(p, 0, sizeof *p);
-	st = maelys_datalog_policy_load_inline(NULL, SOURCE, src, strlen(src),
-					       &p->policy, &diag);
-	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "load: %s: %s",
-		      maelys_datalog_status_name(st), diag.message);
-	st = maelys_datalog_session_create(p->policy, 0, &p->session);
-	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
-}
-
-static void
-prog_close(struct prog *p)
-{
-	(void)maelys_datalog_session_free(p->session);
-	(void)maelys_datalog_policy_free(p->policy);
-	memset(p, 0, sizeof *p);
-}
-
-static maelys_datalog_result_t *
-prog_solve(const struct prog *p, const maelys_datalog_input_edb_t *edb)
-{
-	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_result_t *res = NULL;
-	maelys_datalog_status_t st;
-
-	st = maelys_datalog_session_solve_edb(p->session, edb, &res, &diag);
-	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "solve: %s: %s",
-		      maelys_datalog_status_name(st), diag.message);
-	ck_assert_ptr_nonnull(res);
-	return res;
-}
-
-static maelys_datalog_input_edb_t *
-edb_new(void)
-{
-	maelys_datalog_input_edb_t *edb = NULL;
-
-	ck_assert_int_eq(maelys_datalog_input_edb_create(&edb),
-			 MAELYS_DATALOG_STATUS_OK);
-	return edb;
-}
-
-static void
-add_args(maelys_datalog_input_edb_t *edb, const char *pred,
-	 const maelys_datalog_arg_t *args, size_t n)
-{
-	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_status_t st;
-
-	st = maelys_datalog_input_edb_add(edb, pred, args, n, &diag);
-	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "add %s: %s", pred,
-		      diag.message);
-}
-
-static void
-add_i(maelys_datalog_input_edb_t *edb, const char *pred, int64_t a)
-{
-	maelys_datalog_arg_t args[1];
-
-	args[0] = maelys_datalog_arg_integer(a);
-	add_args(edb, pred, args, 1);
-}
-
-static void
-add_ii(maelys_datalog_input_edb_t *edb, const char *pred, int64_t a, int64_t b)
-{
-	maelys_datalog_arg_t args[2];
-
-	args[0] = maelys_datalog_arg_integer(a);
-	args[1] = maelys_datalog_arg_integer(b);
-	add_args(edb, pred, args, 2);
-}
-
-static void
-add_s(maelys_datalog_input_edb_t *edb, const char *pred, const char *a)
-{
-	maelys_datalog_arg_t args[1];
-
-	args[0] = maelys_datalog_arg_symbol(a);
-	add_args(edb, pred, args, 1);
-}
-
-static void
-add_ss(maelys_datalog_input_edb_t *edb, const char *pred, const char *a,
-       const char *b)
-{
-	maelys_datalog_arg_t args[2];
-
-	args[0] = maelys_datalog_arg_symbol(a);
-	args[1] = maelys_datalog_arg_symbol(b);
-	add_args(edb, pred, args, 2);
-}
-
-static int
-query_args(const maelys_datalog_result_t *res, const char *pred,
-	   const maelys_datalog_arg_t *args, size_t n)
-{
-	maelys_datalog_status_t st;
-	int found = -1;
-
-	st = maelys_datalog_result_query(res, pred, args, n, &found);
-	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "query %s: %s", pred,
-		      maelys_datalog_status_name(st));
-	return found;
-}
-
-static int
-query_i(const maelys_datalog_result_t *res, const char *pred, int64_t a)
-{
-	maelys_datalog_arg_t args[1];
-
-	args[0] = maelys_datalog_arg_integer(a);
-	return query_args(res, pred, args, 1);
-}
-
-static int
-query_ii(const maelys_datalog_result_t *res, const char *pred, int64_t a,
-	 int64_t b)
-{
-	maelys_datalog_arg_t args[2];
-
-	args[0] = maelys_datalog_arg_integer(a);
-	args[1] = maelys_datalog_arg_integer(b);
-	return query_args(res, pred, args, 2);
-}
-
-static int
-query_ss(const maelys_datalog_result_t *res, const char *pred, const char *a,
-	 const char *b)
-{
-	maelys_datalog_arg_t args[2];
-
-	args[0] = maelys_datalog_arg_symbol(a);
-	args[1] = maelys_datalog_arg_symbol(b);
-	return query_args(res, pred, args, 2);
-}
-
-static size_t
-count_of(const maelys_datalog_result_t *res, const char *pred, size_t arity)
-{
-	maelys_datalog_status_t st;
-	size_t n = 0;
-
-	st = maelys_datalog_result_count(res, pred, arity, &n);
-	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "count %s: %s", pred,
-		      maelys_datalog_status_name(st));
-	return n;
-}
-
-static int
-cmp_strings(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/*
- * The rows of pred/arity as one string: terms joined by ',' (integers as
- * #n, symbols as their text), rows sorted and joined by ' ', so that a
- * small expected set can be written literally.  The caller frees it.
- */
-static char *
-rows_text(const maelys_datalog_result_t *res, const char *pred, size_t arity)
-{
-	size_t count = count_of(res, pred, arity), n = 0, i, k, total = 1;
-	maelys_datalog_fact_view_t *rows = calloc(count + 1, sizeof *rows);
-	char **lines = calloc(count + 1, sizeof *lines);
-	maelys_datalog_status_t st;
-	char *out;
-
-	ck_assert(rows != NULL && lines != NULL);
-	st = maelys_datalog_result_enumerate(res, pred, arity, rows, count, &n);
-	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
-	ck_assert_uint_eq(n, count);
-	for (i = 0; i < n; i++) {
-		size_t used = 0;
-
-		lines[i] = calloc(1, 512);
-		ck_assert_ptr_nonnull(lines[i]);
-		for (k = 0; k < arity; k++) {
-			const maelys_datalog_term_t *t = &rows[i].terms[k];
-			const char *text = NULL;
-			size_t len = 0;
-
-			if (k > 0)
-				lines[i][used++] = ',';
-			if (t->kind == MAELYS_DATALOG_TERM_INTEGER) {
-				used += (size_t)snprintf(
-				    lines[i] + used, 512 - used, "#%lld",
-				    (long long)t->as.integer);
-				continue;
-			}
-			st = maelys_datalog_result_symbol_text(
-			    res, t->as.symbol_id, &text, &len);
-			ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
-			ck_assert_uint_lt(used + len, 500);
-			memcpy(lines[i] + used, text, len);
-			used += len;
-		}
-		total += used + 1;
-	}
-	qsort(lines, n, sizeof *lines, cmp_strings);
-	out = calloc(1, total);
-	ck_assert_ptr_nonnull(out);
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			strcat(out, " ");
-		strcat(out, lines[i]);
-		free(lines[i]);
-	}
-	free(lines);
-	free(rows);
-	return out;
-}
-
-static void
-assert_rows(const maelys_datalog_result_t *res, const char *pred, size_t arity,
-	    const char *expected)
-{
-	char *got = rows_text(res, pred, arity);
-
-	ck_assert_msg(strcmp(got, expected) == 0,
-		      "%s/%zu: got \"%s\", want \"%s\"", pred, arity, got,
-		      expected);
-	free(got);
-}
 
 /* ------------------------------------------------------------------ */
 /* Graphs and the answers computed in C                                 */
@@ -367,12 +133,12 @@ graph_random(struct graph *g, size_t n, size_t m, uint32_t seed)
 static maelys_datalog_input_edb_t *
 graph_edb(const struct graph *g)
 {
-	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	size_t e;
 
 	for (e = 0; e < g->nedges; e++)
-		add_ii(edb, "edge", (int64_t)g->edges[e][0],
-		       (int64_t)g->edges[e][1]);
+		dltest_add_ii(edb, "edge", (int64_t)g->edges[e][0],
+			      (int64_t)g->edges[e][1]);
 	return edb;
 }
 
@@ -388,11 +154,11 @@ assert_reach_ints(const maelys_datalog_result_t *res, const char *pred,
 			int exp = g->reach[i * g->n + j];
 
 			want += (size_t)exp;
-			ck_assert_msg(
-			    query_ii(res, pred, (int64_t)i, (int64_t)j) == exp,
-			    "%s(%zu, %zu): want %d", pred, i, j, exp);
+			ck_assert_msg(dltest_query_ii(res, pred, (int64_t)i,
+						      (int64_t)j) == exp,
+				      "%s(%zu, %zu): want %d", pred, i, j, exp);
 		}
-	ck_assert_uint_eq(count_of(res, pred, 2), want);
+	ck_assert_uint_eq(dltest_count(res, pred, 2), want);
 }
 
 static const char closure_left[] = ".decl edge(a, b)\n"
@@ -415,10 +181,10 @@ START_TEST(test_eval_closure_of_chain_matches_bfs)
 {
 	/* nodes are symbols here: n0 -> n1 -> ... -> n39 */
 	enum { N = 40 };
-	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
 	struct graph g;
-	struct prog p;
+	struct dltest_prog p;
 	char a[16], b[16];
 	size_t i, j, want = 0;
 
@@ -427,11 +193,11 @@ START_TEST(test_eval_closure_of_chain_matches_bfs)
 		graph_edge(&g, i, i + 1);
 		(void)snprintf(a, sizeof a, "n%zu", i);
 		(void)snprintf(b, sizeof b, "n%zu", i + 1);
-		add_ss(edb, "edge", a, b);
+		dltest_add_ss(edb, "edge", a, b);
 	}
 	graph_bfs(&g);
-	prog_open(&p, closure_left);
-	res = prog_solve(&p, edb);
+	dltest_prog_open(&p, SOURCE, closure_left);
+	res = dltest_prog_solve(&p, edb);
 	for (i = 0; i < N; i++)
 		for (j = 0; j < N; j++) {
 			int exp = g.reach[i * N + j];
@@ -439,14 +205,14 @@ START_TEST(test_eval_closure_of_chain_matches_bfs)
 			(void)snprintf(a, sizeof a, "n%zu", i);
 			(void)snprintf(b, sizeof b, "n%zu", j);
 			want += (size_t)exp;
-			ck_assert_msg(query_ss(res, "path", a, b) == exp,
+			ck_assert_msg(dltest_query_ss(res, "path", a, b) == exp,
 				      "path(%s, %s): want %d", a, b, exp);
 		}
 	ck_assert_uint_eq(want, N * (N - 1) / 2);
-	ck_assert_uint_eq(count_of(res, "path", 2), want);
+	ck_assert_uint_eq(dltest_count(res, "path", 2), want);
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 	graph_free(&g);
 }
 END_TEST
@@ -457,7 +223,7 @@ START_TEST(test_eval_closure_of_cycle_is_complete)
 	maelys_datalog_input_edb_t *edb;
 	maelys_datalog_result_t *res;
 	struct graph g;
-	struct prog p;
+	struct dltest_prog p;
 	size_t i;
 
 	graph_init(&g, N, N);
@@ -465,14 +231,14 @@ START_TEST(test_eval_closure_of_cycle_is_complete)
 		graph_edge(&g, i, (i + 1) % N);
 	graph_bfs(&g);
 	edb = graph_edb(&g);
-	prog_open(&p, closure_left);
-	res = prog_solve(&p, edb);
+	dltest_prog_open(&p, SOURCE, closure_left);
+	res = dltest_prog_solve(&p, edb);
 	assert_reach_ints(res, "path", &g);
 	/* on a cycle every node reaches every node, itself included */
-	ck_assert_uint_eq(count_of(res, "path", 2), N * N);
+	ck_assert_uint_eq(dltest_count(res, "path", 2), N * N);
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 	graph_free(&g);
 }
 END_TEST
@@ -484,24 +250,24 @@ START_TEST(test_eval_closure_of_random_graph_matches_floyd_warshall)
 	maelys_datalog_input_edb_t *edb;
 	maelys_datalog_result_t *res;
 	struct graph g;
-	struct prog p;
+	struct dltest_prog p;
 
 	graph_random(&g, 60, 90, random_seeds[_i]);
 	graph_floyd_warshall(&g);
 	edb = graph_edb(&g);
-	prog_open(&p, closure_left);
-	res = prog_solve(&p, edb);
+	dltest_prog_open(&p, SOURCE, closure_left);
+	res = dltest_prog_solve(&p, edb);
 	assert_reach_ints(res, "path", &g);
 	(void)maelys_datalog_result_free(res);
-	prog_close(&p);
+	dltest_prog_close(&p);
 	/* the BFS agrees with Floyd-Warshall, and the program with both */
 	graph_bfs(&g);
-	prog_open(&p, closure_left);
-	res = prog_solve(&p, edb);
+	dltest_prog_open(&p, SOURCE, closure_left);
+	res = dltest_prog_solve(&p, edb);
 	assert_reach_ints(res, "path", &g);
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 	graph_free(&g);
 }
 END_TEST
@@ -511,17 +277,17 @@ START_TEST(test_eval_nonlinear_closure_matches_floyd_warshall)
 	maelys_datalog_input_edb_t *edb;
 	maelys_datalog_result_t *res;
 	struct graph g;
-	struct prog p;
+	struct dltest_prog p;
 
 	graph_random(&g, 50, 70, random_seeds[_i] ^ 0x5555u);
 	graph_floyd_warshall(&g);
 	edb = graph_edb(&g);
-	prog_open(&p, closure_nonlinear);
-	res = prog_solve(&p, edb);
+	dltest_prog_open(&p, SOURCE, closure_nonlinear);
+	res = dltest_prog_solve(&p, edb);
 	assert_reach_ints(res, "path", &g);
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 	graph_free(&g);
 }
 END_TEST
@@ -541,10 +307,10 @@ START_TEST(test_eval_same_generation_on_tree_matches_depths)
 	    ".decl sg(a, b)\n"
 	    "sg(X, X) :- node(X).\n"
 	    "sg(X, Y) :- parent(X, XP), sg(XP, YP), parent(Y, YP).\n";
-	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
 	size_t depth[N], i, j, want = 0;
-	struct prog p;
+	struct dltest_prog p;
 
 	for (i = 0; i < N; i++) {
 		int k;
@@ -552,12 +318,12 @@ START_TEST(test_eval_same_generation_on_tree_matches_depths)
 		depth[i] = 0;
 		for (k = parent_of[i]; k >= 0; k = parent_of[k])
 			depth[i]++;
-		add_i(edb, "node", (int64_t)i);
+		dltest_add_i(edb, "node", (int64_t)i);
 		if (parent_of[i] >= 0)
-			add_ii(edb, "parent", (int64_t)i, parent_of[i]);
+			dltest_add_ii(edb, "parent", (int64_t)i, parent_of[i]);
 	}
-	prog_open(&p, src);
-	res = prog_solve(&p, edb);
+	dltest_prog_open(&p, SOURCE, src);
+	res = dltest_prog_solve(&p, edb);
 	/* in a tree with one root, two nodes are of the same generation
 	 * exactly when they are at the same depth */
 	for (i = 0; i < N; i++)
@@ -565,14 +331,14 @@ START_TEST(test_eval_same_generation_on_tree_matches_depths)
 			int exp = depth[i] == depth[j];
 
 			want += (size_t)exp;
-			ck_assert_msg(
-			    query_ii(res, "sg", (int64_t)i, (int64_t)j) == exp,
-			    "sg(%zu, %zu): want %d", i, j, exp);
+			ck_assert_msg(dltest_query_ii(res, "sg", (int64_t)i,
+						      (int64_t)j) == exp,
+				      "sg(%zu, %zu): want %d", i, j, exp);
 		}
-	ck_assert_uint_eq(count_of(res, "sg", 2), want);
+	ck_assert_uint_eq(dltest_count(res, "sg", 2), want);
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -588,25 +354,25 @@ START_TEST(test_eval_mutual_recursion_even_odd)
 				  "even(X) :- zero(X).\n"
 				  "odd(Y) :- even(X), succ(X, Y).\n"
 				  "even(Y) :- odd(X), succ(X, Y).\n";
-	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
-	struct prog p;
+	struct dltest_prog p;
 	int64_t i;
 
 	for (i = 0; i < N; i++)
-		add_ii(edb, "succ", i, i + 1);
-	add_i(edb, "zero", 0);
-	prog_open(&p, src);
-	res = prog_solve(&p, edb);
+		dltest_add_ii(edb, "succ", i, i + 1);
+	dltest_add_i(edb, "zero", 0);
+	dltest_prog_open(&p, SOURCE, src);
+	res = dltest_prog_solve(&p, edb);
 	for (i = 0; i <= N; i++) {
-		ck_assert_int_eq(query_i(res, "even", i), i % 2 == 0);
-		ck_assert_int_eq(query_i(res, "odd", i), i % 2 == 1);
+		ck_assert_int_eq(dltest_query_i(res, "even", i), i % 2 == 0);
+		ck_assert_int_eq(dltest_query_i(res, "odd", i), i % 2 == 1);
 	}
-	ck_assert_uint_eq(count_of(res, "even", 1), N / 2 + 1);
-	ck_assert_uint_eq(count_of(res, "odd", 1), N / 2);
+	ck_assert_uint_eq(dltest_count(res, "even", 1), N / 2 + 1);
+	ck_assert_uint_eq(dltest_count(res, "odd", 1), N / 2);
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -632,39 +398,43 @@ START_TEST(test_eval_stratified_negation_over_several_strata)
 	maelys_datalog_result_t *res;
 	unsigned char has_out[N], dead[N];
 	struct graph g;
-	struct prog p;
+	struct dltest_prog p;
 	size_t i, e, ndead = 0, nunreach = 0;
 
 	graph_random(&g, N, 24, 7u + (uint32_t)_i);
 	graph_bfs(&g);
 	edb = graph_edb(&g);
 	for (i = 0; i < N; i++)
-		add_i(edb, "node", (int64_t)i);
-	add_i(edb, "start", 0);
+		dltest_add_i(edb, "node", (int64_t)i);
+	dltest_add_i(edb, "start", 0);
 	memset(has_out, 0, sizeof has_out);
 	for (e = 0; e < g.nedges; e++)
 		has_out[g.edges[e][0]] = 1;
-	prog_open(&p, src);
-	res = prog_solve(&p, edb);
+	dltest_prog_open(&p, SOURCE, src);
+	res = dltest_prog_solve(&p, edb);
 	for (i = 0; i < N; i++) {
 		int reach = i == 0 || g.reach[0 * N + i];
 
 		dead[i] = !reach && !has_out[i];
 		ndead += dead[i];
 		nunreach += (size_t)!reach;
-		ck_assert_int_eq(query_i(res, "reach", (int64_t)i), reach);
-		ck_assert_int_eq(query_i(res, "unreach", (int64_t)i), !reach);
-		ck_assert_int_eq(query_i(res, "has_out", (int64_t)i),
+		ck_assert_int_eq(dltest_query_i(res, "reach", (int64_t)i),
+				 reach);
+		ck_assert_int_eq(dltest_query_i(res, "unreach", (int64_t)i),
+				 !reach);
+		ck_assert_int_eq(dltest_query_i(res, "has_out", (int64_t)i),
 				 has_out[i]);
-		ck_assert_int_eq(query_i(res, "dead_end", (int64_t)i), dead[i]);
-		ck_assert_int_eq(query_i(res, "live", (int64_t)i), !dead[i]);
+		ck_assert_int_eq(dltest_query_i(res, "dead_end", (int64_t)i),
+				 dead[i]);
+		ck_assert_int_eq(dltest_query_i(res, "live", (int64_t)i),
+				 !dead[i]);
 	}
-	ck_assert_uint_eq(count_of(res, "unreach", 1), nunreach);
-	ck_assert_uint_eq(count_of(res, "dead_end", 1), ndead);
-	ck_assert_uint_eq(count_of(res, "live", 1), N - ndead);
+	ck_assert_uint_eq(dltest_count(res, "unreach", 1), nunreach);
+	ck_assert_uint_eq(dltest_count(res, "dead_end", 1), ndead);
+	ck_assert_uint_eq(dltest_count(res, "live", 1), N - ndead);
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 	graph_free(&g);
 }
 END_TEST
@@ -688,38 +458,38 @@ START_TEST(test_eval_repeated_variables_join_columns)
 				  "sym(X, Y) :- edge(X, Y), edge(Y, X).\n"
 				  "pal(X) :- t(X, _, X).\n"
 				  "diag(X, X) :- edge(X, _).\n";
-	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
 	size_t i, j, nloop = 0, nsym = 0, npal = 0;
 	int64_t v;
-	struct prog p;
+	struct dltest_prog p;
 
 	for (i = 0; i < NE; i++)
-		add_ii(edb, "edge", edges[i][0], edges[i][1]);
+		dltest_add_ii(edb, "edge", edges[i][0], edges[i][1]);
 	for (i = 0; i < NT; i++) {
 		maelys_datalog_arg_t args[3];
 
 		args[0] = maelys_datalog_arg_integer(triples[i][0]);
 		args[1] = maelys_datalog_arg_integer(triples[i][1]);
 		args[2] = maelys_datalog_arg_integer(triples[i][2]);
-		add_args(edb, "t", args, 3);
+		dltest_add_args(edb, "t", args, 3);
 	}
-	prog_open(&p, src);
-	res = prog_solve(&p, edb);
+	dltest_prog_open(&p, SOURCE, src);
+	res = dltest_prog_solve(&p, edb);
 	for (i = 0; i < NE; i++) {
 		int sym = 0;
 
 		if (edges[i][0] == edges[i][1]) {
 			nloop++;
-			ck_assert(query_i(res, "loop", edges[i][0]));
+			ck_assert(dltest_query_i(res, "loop", edges[i][0]));
 		}
 		for (j = 0; j < NE; j++)
 			if (edges[j][0] == edges[i][1] &&
 			    edges[j][1] == edges[i][0])
 				sym = 1;
 		nsym += (size_t)sym;
-		ck_assert_int_eq(query_ii(res, "sym", edges[i][0], edges[i][1]),
-				 sym);
+		ck_assert_int_eq(
+		    dltest_query_ii(res, "sym", edges[i][0], edges[i][1]), sym);
 	}
 	for (v = 0; v < 10; v++) {
 		int pal = 0;
@@ -727,23 +497,23 @@ START_TEST(test_eval_repeated_variables_join_columns)
 		for (i = 0; i < NT; i++)
 			pal |= triples[i][0] == v && triples[i][2] == v;
 		npal += (size_t)pal;
-		ck_assert_int_eq(query_i(res, "pal", v), pal);
+		ck_assert_int_eq(dltest_query_i(res, "pal", v), pal);
 	}
-	ck_assert_uint_eq(count_of(res, "loop", 1), nloop);
-	ck_assert_uint_eq(count_of(res, "sym", 2), nsym);
-	ck_assert_uint_eq(count_of(res, "pal", 1), npal);
+	ck_assert_uint_eq(dltest_count(res, "loop", 1), nloop);
+	ck_assert_uint_eq(dltest_count(res, "sym", 2), nsym);
+	ck_assert_uint_eq(dltest_count(res, "pal", 1), npal);
 	/* diag(X, X) for every node with an outgoing edge, never X != Y */
 	for (v = 0; v < 8; v++) {
 		int out = 0;
 
 		for (i = 0; i < NE; i++)
 			out |= edges[i][0] == v;
-		ck_assert_int_eq(query_ii(res, "diag", v, v), out);
-		ck_assert_int_eq(query_ii(res, "diag", v, v + 1), 0);
+		ck_assert_int_eq(dltest_query_ii(res, "diag", v, v), out);
+		ck_assert_int_eq(dltest_query_ii(res, "diag", v, v + 1), 0);
 	}
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -758,24 +528,24 @@ START_TEST(test_eval_constants_in_bodies_and_heads)
 				  "tagged(X, \"seen\", 7) :- edge(X, _).\n"
 				  "fixed(\"k\", -1) :- edge(\"a\", \"b\").\n"
 				  "never(\"z\") :- edge(\"z\", \"z\").\n";
-	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
-	struct prog p;
+	struct dltest_prog p;
 
-	add_ss(edb, "edge", "a", "b");
-	add_ss(edb, "edge", "a", "c");
-	add_ss(edb, "edge", "c", "b");
-	add_ss(edb, "edge", "d", "a");
-	prog_open(&p, src);
-	res = prog_solve(&p, edb);
-	assert_rows(res, "from_a", 1, "b c");
-	assert_rows(res, "to_b", 1, "a c");
-	assert_rows(res, "tagged", 3, "a,seen,#7 c,seen,#7 d,seen,#7");
-	assert_rows(res, "fixed", 2, "k,#-1");
-	assert_rows(res, "never", 1, "");
+	dltest_add_ss(edb, "edge", "a", "b");
+	dltest_add_ss(edb, "edge", "a", "c");
+	dltest_add_ss(edb, "edge", "c", "b");
+	dltest_add_ss(edb, "edge", "d", "a");
+	dltest_prog_open(&p, SOURCE, src);
+	res = dltest_prog_solve(&p, edb);
+	dltest_assert_rows(res, "from_a", 1, "b c");
+	dltest_assert_rows(res, "to_b", 1, "a c");
+	dltest_assert_rows(res, "tagged", 3, "a,seen,#7 c,seen,#7 d,seen,#7");
+	dltest_assert_rows(res, "fixed", 2, "k,#-1");
+	dltest_assert_rows(res, "never", 1, "");
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -790,29 +560,29 @@ START_TEST(test_eval_facts_in_idb_predicates_join_rules)
 				  ".decl base(x)\n.decl wide(x)\n"
 				  "base(\"a\"). wide(\"w\").\n"
 				  "wide(X) :- base(X).\n";
-	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
-	struct prog p;
+	struct dltest_prog p;
 
-	prog_open(&p, src);
-	res = prog_solve(&p, edb);
-	assert_rows(res, "allowed", 1, "ls");
-	assert_rows(res, "wide", 1, "a w");
+	dltest_prog_open(&p, SOURCE, src);
+	res = dltest_prog_solve(&p, edb);
+	dltest_assert_rows(res, "allowed", 1, "ls");
+	dltest_assert_rows(res, "wide", 1, "a w");
 	(void)maelys_datalog_result_free(res);
-	add_s(edb, "extra", "cat");
-	add_s(edb, "extra", "ls");
-	res = prog_solve(&p, edb);
-	assert_rows(res, "allowed", 1, "cat ls");
-	assert_rows(res, "wide", 1, "a w");
+	dltest_add_s(edb, "extra", "cat");
+	dltest_add_s(edb, "extra", "ls");
+	res = dltest_prog_solve(&p, edb);
+	dltest_assert_rows(res, "allowed", 1, "cat ls");
+	dltest_assert_rows(res, "wide", 1, "a w");
 	(void)maelys_datalog_result_free(res);
 	/* the facts come back with every solve, the input does not */
 	ck_assert_int_eq(maelys_datalog_input_edb_clear(edb),
 			 MAELYS_DATALOG_STATUS_OK);
-	res = prog_solve(&p, edb);
-	assert_rows(res, "allowed", 1, "ls");
+	res = dltest_prog_solve(&p, edb);
+	dltest_assert_rows(res, "allowed", 1, "ls");
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -834,23 +604,24 @@ START_TEST(test_eval_input_relation_with_facts_and_rules)
 	    {"c", "c", "c,c p,q q,p"},
 	    {"q", "p", "p,q q,p"},
 	};
-	struct prog p;
+	struct dltest_prog p;
 	size_t i;
 
-	prog_open(&p, src);
+	dltest_prog_open(&p, SOURCE, src);
 	for (i = 0; i < sizeof solves / sizeof *solves; i++) {
-		maelys_datalog_input_edb_t *edb = edb_new();
+		maelys_datalog_input_edb_t *edb = dltest_new_edb();
 		maelys_datalog_result_t *res;
 
 		if (solves[i].a != NULL)
-			add_ss(edb, "e", solves[i].a, solves[i].b);
-		res = prog_solve(&p, edb);
-		assert_rows(res, "e", 2, solves[i].want_e);
-		ck_assert_uint_eq(count_of(res, "r", 1), count_of(res, "e", 2));
+			dltest_add_ss(edb, "e", solves[i].a, solves[i].b);
+		res = dltest_prog_solve(&p, edb);
+		dltest_assert_rows(res, "e", 2, solves[i].want_e);
+		ck_assert_uint_eq(dltest_count(res, "r", 1),
+				  dltest_count(res, "e", 2));
 		(void)maelys_datalog_result_free(res);
 		(void)maelys_datalog_input_edb_free(edb);
 	}
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -883,7 +654,7 @@ START_TEST(test_eval_domain_idb_facts_and_policy_strata)
 	    {"zzz", "ls"}, {NULL, "ls"}, {"a", "a ls"},
 	};
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	struct prog p;
+	struct dltest_prog p;
 	size_t i;
 
 	ck_assert_int_eq(maelys_datalog_domain_register(&eval_domain),
@@ -896,18 +667,18 @@ START_TEST(test_eval_domain_idb_facts_and_policy_strata)
 	ck_assert_int_eq(maelys_datalog_session_create(p.policy, 0, &p.session),
 			 MAELYS_DATALOG_STATUS_OK);
 	for (i = 0; i < sizeof solves / sizeof *solves; i++) {
-		maelys_datalog_input_edb_t *edb = edb_new();
+		maelys_datalog_input_edb_t *edb = dltest_new_edb();
 		maelys_datalog_result_t *res;
 
 		if (solves[i].in != NULL)
-			add_s(edb, "in", solves[i].in);
-		res = prog_solve(&p, edb);
-		assert_rows(res, "ok", 1, solves[i].ok);
-		assert_rows(res, "linked", 2, "a,b a,c b,c");
+			dltest_add_s(edb, "in", solves[i].in);
+		res = dltest_prog_solve(&p, edb);
+		dltest_assert_rows(res, "ok", 1, solves[i].ok);
+		dltest_assert_rows(res, "linked", 2, "a,b a,c b,c");
 		(void)maelys_datalog_result_free(res);
 		(void)maelys_datalog_input_edb_free(edb);
 	}
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -944,12 +715,12 @@ static const unsigned char reuse_reach[REUSE_N][REUSE_N] = {
 static maelys_datalog_input_edb_t *
 reuse_edb(unsigned mask)
 {
-	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	size_t i;
 
 	for (i = 0; i < REUSE_N; i++)
 		if (mask & (1u << i))
-			add_s(edb, "ask", reuse_nodes[i]);
+			dltest_add_s(edb, "ask", reuse_nodes[i]);
 	return edb;
 }
 
@@ -967,39 +738,40 @@ reuse_check(const maelys_datalog_result_t *res, unsigned mask)
 
 			any |= reuse_reach[i][j];
 			nhit += (size_t)exp;
-			ck_assert_msg(query_ss(res, "hit", reuse_nodes[i],
-					       reuse_nodes[j]) == exp,
+			ck_assert_msg(dltest_query_ss(res, "hit",
+						      reuse_nodes[i],
+						      reuse_nodes[j]) == exp,
 				      "mask %#x: hit(%s, %s) want %d", mask,
 				      reuse_nodes[i], reuse_nodes[j], exp);
 		}
 		nask += (size_t)asked;
 		nmiss += (size_t)(asked && !any);
 	}
-	ck_assert_uint_eq(count_of(res, "ask", 1), nask);
-	ck_assert_uint_eq(count_of(res, "hit", 2), nhit);
-	ck_assert_uint_eq(count_of(res, "miss", 1), nmiss);
+	ck_assert_uint_eq(dltest_count(res, "ask", 1), nask);
+	ck_assert_uint_eq(dltest_count(res, "hit", 2), nhit);
+	ck_assert_uint_eq(dltest_count(res, "miss", 1), nmiss);
 	/* the policy-only relation is the same whatever was asked */
-	ck_assert_uint_eq(count_of(res, "preach", 2), 7);
+	ck_assert_uint_eq(dltest_count(res, "preach", 2), 7);
 }
 
 START_TEST(test_eval_session_reuse_gives_each_solve_its_answer)
 {
 	maelys_datalog_result_t *res;
-	struct prog p;
+	struct dltest_prog p;
 	unsigned mask;
 
-	prog_open(&p, reuse_src);
+	dltest_prog_open(&p, SOURCE, reuse_src);
 	/* every subset of the nodes, in an order that often shrinks */
 	for (mask = 0; mask < (1u << REUSE_N); mask++) {
 		unsigned m = (mask * 37u) % (1u << REUSE_N);
 		maelys_datalog_input_edb_t *edb = reuse_edb(m);
 
-		res = prog_solve(&p, edb);
+		res = dltest_prog_solve(&p, edb);
 		reuse_check(res, m);
 		(void)maelys_datalog_result_free(res);
 		(void)maelys_datalog_input_edb_free(edb);
 	}
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -1010,22 +782,22 @@ START_TEST(test_eval_live_results_do_not_share_facts)
 	maelys_datalog_input_edb_t *bad = reuse_edb(0x02);
 	maelys_datalog_result_t *r1, *r2, *r3 = NULL;
 	maelys_datalog_status_t st;
-	struct prog p;
+	struct dltest_prog p;
 
-	prog_open(&p, reuse_src);
-	r1 = prog_solve(&p, e1);
-	r2 = prog_solve(&p, e2);
+	dltest_prog_open(&p, SOURCE, reuse_src);
+	r1 = dltest_prog_solve(&p, e1);
+	r2 = dltest_prog_solve(&p, e2);
 	/* both alive: each keeps its own answer */
 	reuse_check(r1, 0x01);
 	reuse_check(r2, 0x70);
 	(void)maelys_datalog_result_free(r1);
 	reuse_check(r2, 0x70);
 	/* a refused solve in between leaves nothing behind */
-	add_ss(bad, "hit", "a", "d");
+	dltest_add_ss(bad, "hit", "a", "d");
 	st = maelys_datalog_session_solve_edb(p.session, bad, &r3, &diag);
 	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_ROLE);
 	ck_assert_ptr_null(r3);
-	r1 = prog_solve(&p, e1);
+	r1 = dltest_prog_solve(&p, e1);
 	reuse_check(r1, 0x01);
 	reuse_check(r2, 0x70);
 	(void)maelys_datalog_result_free(r2);
@@ -1033,13 +805,13 @@ START_TEST(test_eval_live_results_do_not_share_facts)
 	/* an empty input after all that derives nothing at runtime */
 	ck_assert_int_eq(maelys_datalog_input_edb_clear(e1),
 			 MAELYS_DATALOG_STATUS_OK);
-	r1 = prog_solve(&p, e1);
+	r1 = dltest_prog_solve(&p, e1);
 	reuse_check(r1, 0);
 	(void)maelys_datalog_result_free(r1);
 	(void)maelys_datalog_input_edb_free(bad);
 	(void)maelys_datalog_input_edb_free(e1);
 	(void)maelys_datalog_input_edb_free(e2);
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -1050,25 +822,25 @@ START_TEST(test_eval_duplicate_facts_count_once)
 				  "p(\"a\"). p(\"a\"). p(a). p(\"b\").\n"
 				  "q(X) :- in(X).\n"
 				  "q(X) :- p(X).\n";
-	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
-	struct prog p;
+	struct dltest_prog p;
 
-	add_s(edb, "in", "a");
-	add_s(edb, "in", "a");
-	add_s(edb, "in", "c");
-	add_i(edb, "in", 5);
-	add_i(edb, "in", 5);
+	dltest_add_s(edb, "in", "a");
+	dltest_add_s(edb, "in", "a");
+	dltest_add_s(edb, "in", "c");
+	dltest_add_i(edb, "in", 5);
+	dltest_add_i(edb, "in", 5);
 	/* the input keeps what was added; relations are sets */
 	ck_assert_uint_eq(maelys_datalog_input_edb_count(edb), 5);
-	prog_open(&p, src);
-	res = prog_solve(&p, edb);
-	assert_rows(res, "in", 1, "#5 a c");
-	assert_rows(res, "p", 1, "a b");
-	assert_rows(res, "q", 1, "#5 a b c");
+	dltest_prog_open(&p, SOURCE, src);
+	res = dltest_prog_solve(&p, edb);
+	dltest_assert_rows(res, "in", 1, "#5 a c");
+	dltest_assert_rows(res, "p", 1, "a b");
+	dltest_assert_rows(res, "q", 1, "#5 a b c");
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -1084,12 +856,12 @@ START_TEST(test_eval_zero_arity_predicates_hold_or_not)
 	static const int flags[] = {1, 0, 1, 1, 0, 0, 1};
 	static const int with_e[] = {0, 1, 1, 0, 0, 1, 0};
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	struct prog p;
+	struct dltest_prog p;
 	size_t i;
 
-	prog_open(&p, src);
+	dltest_prog_open(&p, SOURCE, src);
 	for (i = 0; i < sizeof flags / sizeof *flags; i++) {
-		maelys_datalog_input_edb_t *edb = edb_new();
+		maelys_datalog_input_edb_t *edb = dltest_new_edb();
 		maelys_datalog_result_t *res;
 
 		if (flags[i]) {
@@ -1102,18 +874,23 @@ START_TEST(test_eval_zero_arity_predicates_hold_or_not)
 					 MAELYS_DATALOG_STATUS_OK);
 		}
 		if (with_e[i])
-			add_i(edb, "e", (int64_t)i);
-		res = prog_solve(&p, edb);
-		ck_assert_uint_eq(count_of(res, "none", 0), (size_t)!with_e[i]);
-		ck_assert_uint_eq(count_of(res, "flag", 0), (size_t)flags[i]);
-		ck_assert_uint_eq(count_of(res, "on", 0), (size_t)flags[i]);
-		ck_assert_uint_eq(count_of(res, "off", 0), (size_t)!flags[i]);
-		ck_assert_int_eq(query_args(res, "on", NULL, 0), flags[i]);
-		ck_assert_int_eq(query_args(res, "off", NULL, 0), !flags[i]);
+			dltest_add_i(edb, "e", (int64_t)i);
+		res = dltest_prog_solve(&p, edb);
+		ck_assert_uint_eq(dltest_count(res, "none", 0),
+				  (size_t)!with_e[i]);
+		ck_assert_uint_eq(dltest_count(res, "flag", 0),
+				  (size_t)flags[i]);
+		ck_assert_uint_eq(dltest_count(res, "on", 0), (size_t)flags[i]);
+		ck_assert_uint_eq(dltest_count(res, "off", 0),
+				  (size_t)!flags[i]);
+		ck_assert_int_eq(dltest_query_args(res, "on", NULL, 0),
+				 flags[i]);
+		ck_assert_int_eq(dltest_query_args(res, "off", NULL, 0),
+				 !flags[i]);
 		(void)maelys_datalog_result_free(res);
 		(void)maelys_datalog_input_edb_free(edb);
 	}
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -1123,29 +900,29 @@ START_TEST(test_eval_integer_and_symbol_columns_mix)
 				  ".decl same(k)\n.decl ints(k)\n"
 				  "same(K) :- kv(K, V), kv(V, K).\n"
 				  "ints(K) :- kv(K, V), V = 5.\n";
-	maelys_datalog_input_edb_t *edb = edb_new();
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_fact_view_t rows[8];
 	maelys_datalog_result_t *res;
 	maelys_datalog_arg_t args[2];
-	struct prog p;
+	struct dltest_prog p;
 	size_t n = 0, i;
 
 	args[0] = maelys_datalog_arg_symbol("a");
 	args[1] = maelys_datalog_arg_integer(1);
-	add_args(edb, "kv", args, 2);
+	dltest_add_args(edb, "kv", args, 2);
 	args[0] = maelys_datalog_arg_integer(1);
 	args[1] = maelys_datalog_arg_symbol("a");
-	add_args(edb, "kv", args, 2);
+	dltest_add_args(edb, "kv", args, 2);
 	/* the string "5" is not the integer 5 */
 	args[0] = maelys_datalog_arg_symbol("5");
 	args[1] = maelys_datalog_arg_integer(5);
-	add_args(edb, "kv", args, 2);
-	add_ii(edb, "kv", 5, 5);
-	prog_open(&p, src);
-	res = prog_solve(&p, edb);
-	assert_rows(res, "kv", 2, "#1,a #5,#5 5,#5 a,#1");
-	assert_rows(res, "same", 1, "#1 #5 a");
-	assert_rows(res, "ints", 1, "#5 5");
+	dltest_add_args(edb, "kv", args, 2);
+	dltest_add_ii(edb, "kv", 5, 5);
+	dltest_prog_open(&p, SOURCE, src);
+	res = dltest_prog_solve(&p, edb);
+	dltest_assert_rows(res, "kv", 2, "#1,a #5,#5 5,#5 a,#1");
+	dltest_assert_rows(res, "same", 1, "#1 #5 a");
+	dltest_assert_rows(res, "ints", 1, "#5 5");
 	/* the kinds survive enumeration */
 	ck_assert_int_eq(
 	    maelys_datalog_result_enumerate(res, "ints", 1, rows, 8, &n),
@@ -1170,7 +947,7 @@ START_TEST(test_eval_integer_and_symbol_columns_mix)
 	}
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -1215,19 +992,19 @@ START_TEST(test_eval_boxed_integers_round_trip)
 				  "both(X) :- in(X), c(X).\n";
 	maelys_datalog_fact_view_t rows[NWIDE + 1];
 	int64_t got[NWIDE];
-	struct prog p;
+	struct dltest_prog p;
 	size_t i, j, n, nbig = 0;
 	int round;
 
-	prog_open(&p, src);
+	dltest_prog_open(&p, SOURCE, src);
 	/* twice: the second solve reuses the first one's workspace */
 	for (round = 0; round < 2; round++) {
-		maelys_datalog_input_edb_t *edb = edb_new();
+		maelys_datalog_input_edb_t *edb = dltest_new_edb();
 		maelys_datalog_result_t *res;
 
 		for (i = 0; i < NWIDE; i++)
-			add_i(edb, "in", wide_ints[NWIDE - 1 - i]);
-		res = prog_solve(&p, edb);
+			dltest_add_i(edb, "in", wide_ints[NWIDE - 1 - i]);
+		res = dltest_prog_solve(&p, edb);
 		n = 0;
 		ck_assert_int_eq(maelys_datalog_result_enumerate(
 				     res, "out", 1, rows, NWIDE + 1, &n),
@@ -1249,31 +1026,33 @@ START_TEST(test_eval_boxed_integers_round_trip)
 			int big = wide_ints[i] > (INT64_C(1) << 30) - 1;
 
 			nbig += (size_t)big;
-			ck_assert_int_eq(query_i(res, "big", wide_ints[i]),
-					 big);
-			ck_assert_int_eq(query_i(res, "out", wide_ints[i]), 1);
+			ck_assert_int_eq(
+			    dltest_query_i(res, "big", wide_ints[i]), big);
+			ck_assert_int_eq(
+			    dltest_query_i(res, "out", wide_ints[i]), 1);
 			/* ordering of boxed and inline values is numeric */
 			for (j = 0; j < NWIDE; j++)
-				ck_assert_int_eq(query_ii(res, "lt",
-							  wide_ints[i],
-							  wide_ints[j]),
+				ck_assert_int_eq(dltest_query_ii(res, "lt",
+								 wide_ints[i],
+								 wide_ints[j]),
 						 i < j);
 		}
-		ck_assert_uint_eq(count_of(res, "big", 1), nbig);
-		ck_assert_uint_eq(count_of(res, "lt", 2),
+		ck_assert_uint_eq(dltest_count(res, "big", 1), nbig);
+		ck_assert_uint_eq(dltest_count(res, "lt", 2),
 				  NWIDE * (NWIDE - 1) / 2);
 		/* a policy constant meets the same value from the input */
-		assert_rows(res, "pinned", 1, "#1099511627776");
-		assert_rows(res, "both", 1,
-			    "#-1073741824 #-9223372036854775808 "
-			    "#1099511627776");
+		dltest_assert_rows(res, "pinned", 1, "#1099511627776");
+		dltest_assert_rows(res, "both", 1,
+				   "#-1073741824 #-9223372036854775808 "
+				   "#1099511627776");
 		/* values never given are not found */
-		ck_assert_int_eq(query_i(res, "out", INT64_C(1) << 41), 0);
-		ck_assert_int_eq(query_i(res, "out", 1), 0);
+		ck_assert_int_eq(dltest_query_i(res, "out", INT64_C(1) << 41),
+				 0);
+		ck_assert_int_eq(dltest_query_i(res, "out", 1), 0);
 		(void)maelys_datalog_result_free(res);
 		(void)maelys_datalog_input_edb_free(edb);
 	}
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 
@@ -1289,19 +1068,20 @@ START_TEST(test_eval_fully_bound_recursive_literal_sees_right_rows)
 	static const int64_t want[][2] = {{1, 2}, {1, 4}, {2, 2}, {2, 3},
 					  {2, 4}, {3, 2}, {3, 4}, {4, 1},
 					  {4, 2}, {4, 4}};
-	struct prog p;
-	maelys_datalog_input_edb_t *edb = edb_new();
+	struct dltest_prog p;
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
 	size_t i;
 
-	prog_open(&p, ".decl e(a, b)\n.input e\n.decl r(a, b)\n"
-		      ".decl n(a)\n.input n\n.decl s(a)\n"
-		      "r(X, Y) :- e(X, Y).\n"
-		      "r(X, Z) :- r(X, Y), r(Y, Z), r(Z, Z).\n"
-		      "s(X) :- n(X).\n"
-		      "s(Y) :- s(X), e(X, Y), s(X).\n");
+	dltest_prog_open(&p, SOURCE,
+			 ".decl e(a, b)\n.input e\n.decl r(a, b)\n"
+			 ".decl n(a)\n.input n\n.decl s(a)\n"
+			 "r(X, Y) :- e(X, Y).\n"
+			 "r(X, Z) :- r(X, Y), r(Y, Z), r(Z, Z).\n"
+			 "s(X) :- n(X).\n"
+			 "s(Y) :- s(X), e(X, Y), s(X).\n");
 	for (i = 0; i < sizeof edges / sizeof edges[0]; i++)
-		add_ii(edb, "e", edges[i][0], edges[i][1]);
+		dltest_add_ii(edb, "e", edges[i][0], edges[i][1]);
 	{
 		maelys_datalog_arg_t one = maelys_datalog_arg_integer(1);
 
@@ -1309,18 +1089,18 @@ START_TEST(test_eval_fully_bound_recursive_literal_sees_right_rows)
 		    maelys_datalog_input_edb_add(edb, "n", &one, 1, NULL),
 		    MAELYS_DATALOG_STATUS_OK);
 	}
-	res = prog_solve(&p, edb);
-	ck_assert_uint_eq(count_of(res, "r", 2), 10);
+	res = dltest_prog_solve(&p, edb);
+	ck_assert_uint_eq(dltest_count(res, "r", 2), 10);
 	for (i = 0; i < sizeof want / sizeof want[0]; i++)
-		ck_assert_msg(query_ii(res, "r", want[i][0], want[i][1]),
+		ck_assert_msg(dltest_query_ii(res, "r", want[i][0], want[i][1]),
 			      "r(%lld, %lld) missing", (long long)want[i][0],
 			      (long long)want[i][1]);
-	ck_assert_uint_eq(count_of(res, "s", 1), 4);
+	ck_assert_uint_eq(dltest_count(res, "s", 1), 4);
 	for (i = 1; i <= 4; i++)
-		ck_assert(query_i(res, "s", (int64_t)i));
+		ck_assert(dltest_query_i(res, "s", (int64_t)i));
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
-	prog_close(&p);
+	dltest_prog_close(&p);
 }
 END_TEST
 

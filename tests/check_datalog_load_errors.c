@@ -22,6 +22,8 @@
 #include <maelys/datalog.h>
 #include <maelys/datalog_builders.h>
 
+#include "datalog_testutil.h"
+
 #define SOURCE      "errors.dl"
 #define DOMAIN      "lang_errors"
 #define OPEN_DOMAIN "lang_errors_open"
@@ -94,21 +96,6 @@ assert_refused(const char *what, const char *domain, const char *src,
 	ck_assert_msg(strstr(diag.message, phrase) != NULL,
 		      "%s: message \"%s\" lacks \"%s\"", what, diag.message,
 		      phrase);
-}
-
-static maelys_datalog_policy_t *
-load_ok(const char *domain, const char *src)
-{
-	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_policy_t *policy = NULL;
-	maelys_datalog_status_t st;
-
-	st = maelys_datalog_policy_load_inline(domain, SOURCE, src, strlen(src),
-					       &policy, &diag);
-	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "load: %s: %s",
-		      maelys_datalog_status_name(st), diag.message);
-	ck_assert_ptr_nonnull(policy);
-	return policy;
 }
 
 /* One row per refusal.  domain NULL: a standalone program. */
@@ -299,12 +286,12 @@ START_TEST(test_load_errors_vocabulary_exemptions_load)
 	int found = 0;
 
 	register_domains();
-	policy = load_ok(DOMAIN, regex_src);
+	policy = dltest_load(DOMAIN, SOURCE, regex_src);
 	(void)maelys_datalog_policy_free(policy);
 	/* the same constants are refused where a vocabulary applies */
 	assert_refused("closed vocabulary", DOMAIN, open_src, ST(VOCABULARY), 1,
 		       8, "\"dd\"");
-	policy = load_ok(OPEN_DOMAIN, open_src);
+	policy = dltest_load(OPEN_DOMAIN, SOURCE, open_src);
 	st = maelys_datalog_session_create(policy, 0, &session);
 	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
 	(void)maelys_datalog_policy_free(policy);
@@ -359,7 +346,7 @@ START_TEST(test_load_errors_input_fact_for_non_edb_is_refused_at_solve)
 	maelys_datalog_status_t st;
 
 	register_domains();
-	policy = load_ok(DOMAIN, runtime_src);
+	policy = dltest_load(DOMAIN, SOURCE, runtime_src);
 	st = maelys_datalog_session_create(policy, 0, &session);
 	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
 	(void)maelys_datalog_policy_free(policy);
@@ -428,7 +415,7 @@ START_TEST(test_load_errors_reading_non_query_predicate_is_role)
 	int found = 7;
 
 	register_domains();
-	policy = load_ok(DOMAIN, runtime_src);
+	policy = dltest_load(DOMAIN, SOURCE, runtime_src);
 	st = maelys_datalog_session_create(policy, 0, &session);
 	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
 	(void)maelys_datalog_policy_free(policy);
@@ -497,9 +484,9 @@ START_TEST(test_load_errors_bad_last_clause_refuses_whole_policy)
 			 MAELYS_DATALOG_STATUS_UNDECLARED);
 	ck_assert_ptr_null(policy);
 	/* and its .decl did not leak into the next load of the domain */
-	policy = load_ok(DOMAIN, good);
+	policy = dltest_load(DOMAIN, SOURCE, good);
 	(void)maelys_datalog_policy_free(policy);
-	policy = load_ok(DOMAIN, ".decl extra(x, y)\n");
+	policy = dltest_load(DOMAIN, SOURCE, ".decl extra(x, y)\n");
 	(void)maelys_datalog_policy_free(policy);
 }
 END_TEST

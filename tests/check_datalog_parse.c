@@ -20,6 +20,8 @@
 #include <maelys/datalog.h>
 #include <maelys/datalog_builders.h>
 
+#include "datalog_testutil.h"
+
 #define SOURCE "parse.dl"
 
 /* A loaded and solved program, freed by run_free. */
@@ -35,7 +37,7 @@ static void
 run_text(struct run *r, const char *src, unsigned flags)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_input_edb_t *edb = NULL;
+	maelys_datalog_input_edb_t *edb;
 	maelys_datalog_status_t st;
 
 	memset(r, 0, sizeof *r);
@@ -43,14 +45,9 @@ run_text(struct run *r, const char *src, unsigned flags)
 					     flags, &r->policy, &diag);
 	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "load: %s: %s",
 		      maelys_datalog_status_name(st), diag.message);
-	st = maelys_datalog_session_create(r->policy, 0, &r->session);
-	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
-	st = maelys_datalog_input_edb_create(&edb);
-	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
-	st = maelys_datalog_session_solve_edb(r->session, edb, &r->result,
-					      &diag);
-	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "solve: %s: %s",
-		      maelys_datalog_status_name(st), diag.message);
+	r->session = dltest_new_session(r->policy);
+	edb = dltest_new_edb();
+	r->result = dltest_solve(r->session, edb);
 	(void)maelys_datalog_input_edb_free(edb);
 }
 
@@ -61,104 +58,6 @@ run_free(struct run *r)
 	(void)maelys_datalog_session_free(r->session);
 	(void)maelys_datalog_policy_free(r->policy);
 	memset(r, 0, sizeof *r);
-}
-
-static int
-cmp_strings(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Appends one term to `buf`: an integer as #n, a symbol as its bytes with
- * anything unprintable (and the separators , \ and space) as \xNN. */
-static void
-term_text(const maelys_datalog_result_t *res, const maelys_datalog_term_t *t,
-	  char *buf, size_t cap)
-{
-	size_t used = strlen(buf), i, len = 0;
-	const char *text = NULL;
-	maelys_datalog_status_t st;
-
-	if (t->kind == MAELYS_DATALOG_TERM_INTEGER) {
-		(void)snprintf(buf + used, cap - used, "#%lld",
-			       (long long)t->as.integer);
-		return;
-	}
-	ck_assert_int_eq(t->kind, MAELYS_DATALOG_TERM_SYMBOL);
-	st = maelys_datalog_result_symbol_text(res, t->as.symbol_id, &text,
-					       &len);
-	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
-	for (i = 0; i < len && used + 5 < cap; i++) {
-		unsigned char c = (unsigned char)text[i];
-
-		if (c <= ' ' || c >= 0x7f || c == ',' || c == '\\')
-			used += (size_t)snprintf(buf + used, cap - used,
-						 "\\x%02x", c);
-		else
-			buf[used++] = (char)c;
-	}
-	buf[used] = '\0';
-}
-
-/*
- * The rows of pred/arity as one string: each row its terms joined by ',',
- * rows sorted and joined by ' '.  Sorting makes the text independent of
- * derivation order, so a test states the expected set literally.  The
- * caller frees the string.
- */
-static char *
-rows_text(const maelys_datalog_result_t *res, const char *pred, size_t arity)
-{
-	maelys_datalog_fact_view_t *rows;
-	maelys_datalog_status_t st;
-	size_t count = 0, n = 0, i, k, total = 1;
-	char **lines, *out;
-
-	st = maelys_datalog_result_count(res, pred, arity, &count);
-	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "count %s/%zu: %s", pred,
-		      arity, maelys_datalog_status_name(st));
-	rows = calloc(count + 1, sizeof *rows);
-	lines = calloc(count + 1, sizeof *lines);
-	ck_assert(rows != NULL && lines != NULL);
-	st = maelys_datalog_result_enumerate(res, pred, arity, rows, count, &n);
-	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
-	ck_assert_uint_eq(n, count);
-	for (i = 0; i < n; i++) {
-		lines[i] = calloc(1, 1024);
-		ck_assert_ptr_nonnull(lines[i]);
-		ck_assert_uint_eq(rows[i].arity, arity);
-		for (k = 0; k < arity; k++) {
-			if (k > 0)
-				strcat(lines[i], ",");
-			term_text(res, &rows[i].terms[k], lines[i], 1024);
-		}
-		total += strlen(lines[i]) + 1;
-	}
-	qsort(lines, n, sizeof *lines, cmp_strings);
-	out = calloc(1, total);
-	ck_assert_ptr_nonnull(out);
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			strcat(out, " ");
-		strcat(out, lines[i]);
-		free(lines[i]);
-	}
-	free(lines);
-	free(rows);
-	return out;
-}
-
-/* Asserts that pred/arity holds exactly the rows `expected` (rows_text). */
-static void
-assert_rows(const struct run *r, const char *pred, size_t arity,
-	    const char *expected)
-{
-	char *got = rows_text(r->result, pred, arity);
-
-	ck_assert_msg(strcmp(got, expected) == 0,
-		      "%s/%zu: got \"%s\", want \"%s\"", pred, arity, got,
-		      expected);
-	free(got);
 }
 
 /* Loads `src`, which must fail; returns the status with `diag` filled and
@@ -192,8 +91,8 @@ START_TEST(test_parse_facts_and_rules_derive_closure)
 	struct run r;
 
 	run_text(&r, src, 0);
-	assert_rows(&r, "edge", 2, "a,b b,c");
-	assert_rows(&r, "path", 2, "a,b a,c b,c");
+	dltest_assert_rows(r.result, "edge", 2, "a,b b,c");
+	dltest_assert_rows(r.result, "path", 2, "a,b a,c b,c");
 	run_free(&r);
 }
 END_TEST
@@ -212,9 +111,9 @@ START_TEST(test_parse_not_and_bang_negate_alike)
 	struct run r;
 
 	run_text(&r, src, 0);
-	assert_rows(&r, "a", 1, "#1 #3");
-	assert_rows(&r, "b", 1, "#1 #3");
-	assert_rows(&r, "c", 1, "#1 #3");
+	dltest_assert_rows(r.result, "a", 1, "#1 #3");
+	dltest_assert_rows(r.result, "b", 1, "#1 #3");
+	dltest_assert_rows(r.result, "c", 1, "#1 #3");
 	run_free(&r);
 }
 END_TEST
@@ -232,8 +131,8 @@ START_TEST(test_parse_anonymous_and_named_underscore_variables_differ)
 	struct run r;
 
 	run_text(&r, src, 0);
-	assert_rows(&r, "any", 1, "a d");
-	assert_rows(&r, "named", 1, "d");
+	dltest_assert_rows(r.result, "any", 1, "a d");
+	dltest_assert_rows(r.result, "named", 1, "d");
 	run_free(&r);
 }
 END_TEST
@@ -339,10 +238,11 @@ START_TEST(test_parse_integers_are_signed_64_bit)
 		ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
 		ck_assert_int_eq(found, 0);
 	}
-	assert_rows(&r, "n", 2,
-		    "big,#1099511627776 m1,#-1 max,#9223372036854775807 "
-		    "min,#-9223372036854775808 nbig,#-1099511627776 neg,#-5 "
-		    "zero,#0");
+	dltest_assert_rows(
+	    r.result, "n", 2,
+	    "big,#1099511627776 m1,#-1 max,#9223372036854775807 "
+	    "min,#-9223372036854775808 nbig,#-1099511627776 neg,#-5 "
+	    "zero,#0");
 	run_free(&r);
 }
 END_TEST
@@ -361,7 +261,7 @@ START_TEST(test_parse_bare_symbol_equals_its_string)
 	int found = 0;
 
 	run_text(&r, src, 0);
-	assert_rows(&r, "both", 1, "pipe var_expand2");
+	dltest_assert_rows(r.result, "both", 1, "pipe var_expand2");
 	st = MAELYS_DATALOG_QUERY(r.result, &found, "m", "pipe");
 	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
 	ck_assert_int_eq(found, 1);
@@ -384,7 +284,7 @@ START_TEST(test_parse_three_comment_styles_are_skipped)
 	struct run r;
 
 	run_text(&r, src, 0);
-	assert_rows(&r, "p", 1, "/*e*/ a//b c%d yes1 yes2 yes3");
+	dltest_assert_rows(r.result, "p", 1, "/*e*/ a//b c%d yes1 yes2 yes3");
 	run_free(&r);
 }
 END_TEST
@@ -404,12 +304,12 @@ START_TEST(test_parse_comparisons_filter_as_written)
 	struct run r;
 
 	run_text(&r, src, 0);
-	assert_rows(&r, "lt", 1, "#1");
-	assert_rows(&r, "le", 1, "#1 #2");
-	assert_rows(&r, "gt", 1, "#3");
-	assert_rows(&r, "ge", 1, "#2 #3");
-	assert_rows(&r, "eq", 1, "#2");
-	assert_rows(&r, "ne", 1, "#1 #3");
+	dltest_assert_rows(r.result, "lt", 1, "#1");
+	dltest_assert_rows(r.result, "le", 1, "#1 #2");
+	dltest_assert_rows(r.result, "gt", 1, "#3");
+	dltest_assert_rows(r.result, "ge", 1, "#2 #3");
+	dltest_assert_rows(r.result, "eq", 1, "#2");
+	dltest_assert_rows(r.result, "ne", 1, "#1 #3");
 	run_free(&r);
 }
 END_TEST
@@ -429,7 +329,7 @@ START_TEST(test_parse_zero_arity_atoms_with_and_without_parens)
 	struct run r;
 
 	run_text(&r, src, 0);
-	assert_rows(&r, "flag", 0, "");
+	dltest_assert_rows(r.result, "flag", 0, "");
 	{
 		size_t n = 99;
 		maelys_datalog_status_t st;
@@ -468,7 +368,7 @@ START_TEST(test_parse_zero_arity_atom_after_decl_is_not_a_qualifier)
 	(void)snprintf(src, sizeof src,
 		       ".decl %s()\n.decl go()\n%s.\ngo :- %s.\n", w, w, w);
 	run_text(&r, src, 0);
-	assert_rows(&r, "go", 0, "");
+	dltest_assert_rows(r.result, "go", 0, "");
 	{
 		size_t n = 0;
 
@@ -509,8 +409,8 @@ START_TEST(test_parse_decl_with_and_without_types)
 	ck_assert_int_eq(d.columns[0], MAELYS_DATALOG_COLUMN_SYMBOL);
 	ck_assert_int_eq(d.columns[1], MAELYS_DATALOG_COLUMN_NUMBER);
 	ck_assert_int_eq(d.columns[2], MAELYS_DATALOG_COLUMN_NUMBER);
-	assert_rows(&r, "plain", 2, "x,#1");
-	assert_rows(&r, "typed", 3, "y,#2,#3");
+	dltest_assert_rows(r.result, "plain", 2, "x,#1");
+	dltest_assert_rows(r.result, "typed", 3, "y,#2,#3");
 	run_free(&r);
 }
 END_TEST
@@ -537,7 +437,7 @@ START_TEST(test_parse_souffle_type_aliases_resolve_to_base)
 	ck_assert_int_eq(d.columns[0], MAELYS_DATALOG_COLUMN_SYMBOL);
 	ck_assert_int_eq(d.columns[1], MAELYS_DATALOG_COLUMN_NUMBER);
 	ck_assert_int_eq(d.columns[2], MAELYS_DATALOG_COLUMN_SYMBOL);
-	assert_rows(&r, "q", 1, "a");
+	dltest_assert_rows(r.result, "q", 1, "a");
 	run_free(&r);
 }
 END_TEST
@@ -556,10 +456,10 @@ START_TEST(test_parse_souffle_identifiers_are_variables)
 	struct run r;
 
 	run_text(&r, src, MAELYS_DATALOG_LOAD_SOUFFLE);
-	assert_rows(&r, "r", 2, "x,y");
+	dltest_assert_rows(r.result, "r", 2, "x,y");
 	run_free(&r);
 	run_text(&r, src, 0);
-	assert_rows(&r, "r", 2, "");
+	dltest_assert_rows(r.result, "r", 2, "");
 	run_free(&r);
 }
 END_TEST
@@ -578,9 +478,9 @@ START_TEST(test_parse_souffle_builtins_and_bang)
 	struct run r;
 
 	run_text(&r, src, MAELYS_DATALOG_LOAD_SOUFFLE);
-	assert_rows(&r, "full", 1, "abc");
-	assert_rows(&r, "cont", 1, "abc xabcx");
-	assert_rows(&r, "rest", 1, "xabcx zzz");
+	dltest_assert_rows(r.result, "full", 1, "abc");
+	dltest_assert_rows(r.result, "cont", 1, "abc xabcx");
+	dltest_assert_rows(r.result, "rest", 1, "xabcx zzz");
 	run_free(&r);
 }
 END_TEST
@@ -621,7 +521,7 @@ START_TEST(test_parse_detect_syntax_chooses_by_types)
 	struct run r;
 
 	run_text(&r, detect_cases[_i].src, detect_cases[_i].flags);
-	assert_rows(&r, "r", 2, detect_cases[_i].want_r);
+	dltest_assert_rows(r.result, "r", 2, detect_cases[_i].want_r);
 	run_free(&r);
 }
 END_TEST

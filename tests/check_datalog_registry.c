@@ -22,18 +22,11 @@
 #include <maelys/datalog.h>
 #include <maelys/datalog_builders.h>
 
+#include "datalog_testutil.h"
+
 #define ST_OK             MAELYS_DATALOG_STATUS_OK
 #define ST_CONFLICT       MAELYS_DATALOG_STATUS_DOMAIN_CONFLICT
 #define ST_INVALID_DOMAIN MAELYS_DATALOG_STATUS_INVALID_DOMAIN
-
-#define ck_assert_status(expr, want)                                           \
-	do {                                                                   \
-		maelys_datalog_status_t got_ = (expr);                         \
-		maelys_datalog_status_t want_ = (want);                        \
-		ck_assert_msg(got_ == want_, "%s: got %s, want %s", #expr,     \
-			      maelys_datalog_status_name(got_),                \
-			      maelys_datalog_status_name(want_));              \
-	} while (0)
 
 #define EDB   MAELYS_DATALOG_PREDICATE_EDB
 #define FACT  MAELYS_DATALOG_PREDICATE_POLICY_FACT
@@ -84,36 +77,21 @@ static void
 assert_base_policy_decides(const char *domain)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_policy_t *policy = NULL;
-	maelys_datalog_session_t *session = NULL;
-	maelys_datalog_input_edb_t *edb = NULL;
-	maelys_datalog_result_t *result = NULL;
-	maelys_datalog_status_t st;
-	int found = -1;
+	maelys_datalog_policy_t *policy =
+	    dltest_load(domain, "registry.dl", base_policy);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
+	maelys_datalog_result_t *result;
 
-	st = maelys_datalog_policy_load_inline(
-	    domain, "registry.dl", base_policy, sizeof base_policy - 1, &policy,
-	    &diag);
-	ck_assert_msg(st == ST_OK, "load under %s: %s: %s", domain,
-		      maelys_datalog_status_name(st), diag.message);
-	ck_assert_status(maelys_datalog_session_create(policy, 0, &session),
-			 ST_OK);
-	ck_assert_status(maelys_datalog_input_edb_create(&edb), ST_OK);
 	ck_assert_status(MAELYS_DATALOG_ADD_FACTS(
 			     edb, &diag, MAELYS_DATALOG_FACT("request", "ls"),
 			     MAELYS_DATALOG_FACT("request", "rm"),
 			     MAELYS_DATALOG_FACT("owner", "ls", "root"),
 			     MAELYS_DATALOG_FACT("owner", "rm", "root")),
 			 ST_OK);
-	ck_assert_status(
-	    maelys_datalog_session_solve_edb(session, edb, &result, &diag),
-	    ST_OK);
-	ck_assert_status(MAELYS_DATALOG_QUERY(result, &found, "permit", "ls"),
-			 ST_OK);
-	ck_assert_int_eq(found, 1);
-	ck_assert_status(MAELYS_DATALOG_QUERY(result, &found, "permit", "rm"),
-			 ST_OK);
-	ck_assert_int_eq(found, 0);
+	result = dltest_solve(session, edb);
+	ck_assert_int_eq(dltest_query1(result, "permit", "ls"), 1);
+	ck_assert_int_eq(dltest_query1(result, "permit", "rm"), 0);
 	(void)maelys_datalog_result_free(result);
 	(void)maelys_datalog_input_edb_free(edb);
 	(void)maelys_datalog_session_free(session);
@@ -627,8 +605,7 @@ END_TEST
 struct reg_thread {
 	pthread_barrier_t *start;
 	int id;
-	int errors;
-	char why[256];
+	struct dltest_errors err;
 	/* race_status[k]: what registering race_<k> with this thread's
 	 * variant returned */
 	maelys_datalog_status_t race_status[RACES];
@@ -637,9 +614,8 @@ struct reg_thread {
 static void
 note_error(struct reg_thread *t, const char *what, maelys_datalog_status_t st)
 {
-	if (t->errors++ == 0)
-		(void)snprintf(t->why, sizeof t->why, "thread %d: %s: %s",
-			       t->id, what, maelys_datalog_status_name(st));
+	dltest_note(&t->err, "thread %d: %s: %s", t->id, what,
+		    maelys_datalog_status_name(st));
 }
 
 static void *
@@ -705,8 +681,8 @@ START_TEST(test_registry_eight_threads_register_consistently)
 		ck_assert_int_eq(pthread_join(threads[i], NULL), 0);
 	(void)pthread_barrier_destroy(&start);
 	for (i = 0; i < NTHREADS; i++)
-		ck_assert_msg(t[i].errors == 0, "%d errors; first: %s",
-			      t[i].errors, t[i].why);
+		ck_assert_msg(t[i].err.count == 0, "%d errors; first: %s",
+			      t[i].err.count, t[i].err.why);
 
 	assert_base_policy_decides("reg_shared");
 	for (i = 0; i < NTHREADS; i++)

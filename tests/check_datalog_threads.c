@@ -15,7 +15,6 @@
 #include "runner.h"
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,53 +23,13 @@
 #include <maelys/datalog.h>
 #include <maelys/datalog_builders.h>
 
+#include "datalog_testutil.h"
+
 #define ST_OK MAELYS_DATALOG_STATUS_OK
 
-#define ck_assert_status(expr, want)                                           \
-	do {                                                                   \
-		maelys_datalog_status_t got_ = (expr);                         \
-		maelys_datalog_status_t want_ = (want);                        \
-		ck_assert_msg(got_ == want_, "%s: got %s, want %s", #expr,     \
-			      maelys_datalog_status_name(got_),                \
-			      maelys_datalog_status_name(want_));              \
-	} while (0)
-
 /* The walkthrough's table, under a name of this suite's own. */
-static const maelys_datalog_predicate_t pty_preds[] = {
-    {"command", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"arg", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"user", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"cwd", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"time_of_day", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"shell_metachar", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"forbidden_cmd", 1, MAELYS_DATALOG_PREDICATE_POLICY_FACT},
-    {"trusted_user", 1, MAELYS_DATALOG_PREDICATE_POLICY_FACT},
-    {"deny_any", 1,
-     MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-    {"allow", 1, MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-    {"deny", 2, MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-};
-
-static const char *const pty_atoms[] = {
-    "shutdown",
-    "reboot",
-    "poweroff",
-    "alice",
-    "root",
-    "__line__",
-    "shell metacharacter in line",
-    "command is forbidden by policy",
-    "curl",
-    "curl is restricted to trusted users",
-};
-
-static const maelys_datalog_domain_t threads_pty_domain = {
-    "threads_pty",
-    pty_preds,
-    sizeof pty_preds / sizeof *pty_preds,
-    pty_atoms,
-    sizeof pty_atoms / sizeof *pty_atoms,
-};
+static const maelys_datalog_domain_t threads_pty_domain =
+    DLTEST_LEVEL1_DOMAIN("threads_pty");
 
 /* A standalone program with a regex (one pcre2_code shared by every
  * session, match data per session) and recursion. */
@@ -86,8 +45,7 @@ static const char regex_src[] =
 /* A worker's verdict. */
 struct worker {
 	int id;
-	int errors;
-	char why[512];
+	struct dltest_errors err;
 	pthread_barrier_t *start;
 	maelys_datalog_policy_t *policy;   /* for workers that solve */
 	maelys_datalog_session_t *session; /* owned by the worker */
@@ -96,84 +54,24 @@ struct worker {
 	size_t level1_len;
 };
 
-/* printf-like: the compilers check every format given to it. */
-static void worker_error(struct worker *w, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-worker_error(struct worker *w, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (w->errors++ > 0)
-		return;
-	va_start(ap, fmt);
-	(void)vsnprintf(w->why, sizeof w->why, fmt, ap);
-	va_end(ap);
-}
-
 static void
 assert_workers_ok(const struct worker *w, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
-		ck_assert_msg(w[i].errors == 0,
+		ck_assert_msg(w[i].err.count == 0,
 			      "worker %d: %d errors; first: %s", w[i].id,
-			      w[i].errors, w[i].why);
+			      w[i].err.count, w[i].err.why);
 }
 
-static char *
-read_level1(size_t *len)
-{
-	char path[4096];
-	FILE *f;
-	char *buf;
-	long n;
-
-	(void)snprintf(path, sizeof path, "%s/policies/level1.dl",
-		       maelys_test_source_root());
-	f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	ck_assert(n > 0);
-	ck_assert_int_eq(fseek(f, 0, SEEK_SET), 0);
-	buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	(void)fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
+/* The Level 1 policy loaded from `text` under this suite's domain. */
 static maelys_datalog_policy_t *
 load_level1(const char *text, size_t len)
 {
-	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_policy_t *policy = NULL;
-	maelys_datalog_status_t st;
-
 	ck_assert_status(maelys_datalog_domain_register(&threads_pty_domain),
 			 ST_OK);
-	st = maelys_datalog_policy_load_inline("threads_pty", "level1.dl", text,
-					       len, &policy, &diag);
-	ck_assert_msg(st == ST_OK, "load: %s", diag.message);
-	return policy;
-}
-
-static maelys_datalog_policy_t *
-load_regex_program(void)
-{
-	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_policy_t *policy = NULL;
-	maelys_datalog_status_t st;
-
-	st = maelys_datalog_policy_load_inline(
-	    NULL, "regex.dl", regex_src, sizeof regex_src - 1, &policy, &diag);
-	ck_assert_msg(st == ST_OK, "load: %s", diag.message);
-	return policy;
+	return dltest_load_n("threads_pty", "level1.dl", text, len);
 }
 
 /* ------------------------------------------------------------------ */
@@ -229,14 +127,14 @@ decide_level1(struct worker *w, unsigned long i)
 		ST_OK ||
 	    (st = maelys_datalog_result_enumerate(result, "allow", 1, rows, 4,
 						  &n)) != ST_OK) {
-		worker_error(w, "line %lu: %s: %s", i,
-			     maelys_datalog_status_name(st), diag.message);
+		dltest_note(&w->err, "line %lu: %s: %s", i,
+			    maelys_datalog_status_name(st), diag.message);
 	} else if (allowed != want || denied != !want || n != (size_t)want) {
-		worker_error(w,
-			     "line %lu (%s by %s%s%s): allow %d deny %d "
-			     "rows %zu, want %d",
-			     i, command, user, meta ? " with " : "",
-			     meta ? meta : "", allowed, denied, n, want);
+		dltest_note(&w->err,
+			    "line %lu (%s by %s%s%s): allow %d deny %d "
+			    "rows %zu, want %d",
+			    i, command, user, meta ? " with " : "",
+			    meta ? meta : "", allowed, denied, n, want);
 	} else if (n == 1) {
 		const char *text = NULL;
 		size_t len = 0;
@@ -246,12 +144,13 @@ decide_level1(struct worker *w, unsigned long i)
 		    result, rows[0].terms[0].as.symbol_id, &text, &len);
 		if (st != ST_OK || len != strlen(command) ||
 		    memcmp(text, command, len) != 0)
-			worker_error(w, "line %lu: allow(%s), want allow(%s)",
-				     i, st == ST_OK ? text : "?", command);
+			dltest_note(&w->err,
+				    "line %lu: allow(%s), want allow(%s)", i,
+				    st == ST_OK ? text : "?", command);
 	}
 	(void)maelys_datalog_result_free(result);
 	(void)maelys_datalog_input_edb_free(edb);
-	return w->errors == 0 ? 0 : -1;
+	return w->err.count == 0 ? 0 : -1;
 }
 
 /* Line `i` of the regex program: a chain of 12 nodes named by worker and
@@ -269,7 +168,7 @@ decide_regex(struct worker *w, unsigned long i)
 	int k, found = -1;
 
 	if (maelys_datalog_input_edb_create(&edb) != ST_OK) {
-		worker_error(w, "edb_create");
+		dltest_note(&w->err, "edb_create");
 		return -1;
 	}
 	for (k = 0; k < 12 && st == ST_OK; k++) {
@@ -284,8 +183,8 @@ decide_regex(struct worker *w, unsigned long i)
 		ST_OK ||
 	    (st = maelys_datalog_result_count(result, "tc", 2, &pairs)) !=
 		ST_OK) {
-		worker_error(w, "regex line %lu: %s: %s", i,
-			     maelys_datalog_status_name(st), diag.message);
+		dltest_note(&w->err, "regex line %lu: %s: %s", i,
+			    maelys_datalog_status_name(st), diag.message);
 	} else {
 		/* edges k -> k+2 for k < 12 form two chains of 6 (even and
 		 * odd starts): 2 * 6 * 7 / 2 = 42 pairs; of the targets
@@ -293,14 +192,14 @@ decide_regex(struct worker *w, unsigned long i)
 		(void)snprintf(y, sizeof y, "t%lu-13", base);
 		if (MAELYS_DATALOG_QUERY(result, &found, "hit", y) != ST_OK ||
 		    found != 1 || hits != 2 || pairs != 42)
-			worker_error(w,
-				     "regex line %lu: hit %zu (%s: %d), tc "
-				     "%zu; want 2, 1, 42",
-				     i, hits, y, found, pairs);
+			dltest_note(&w->err,
+				    "regex line %lu: hit %zu (%s: %d), tc "
+				    "%zu; want 2, 1, 42",
+				    i, hits, y, found, pairs);
 	}
 	(void)maelys_datalog_result_free(result);
 	(void)maelys_datalog_input_edb_free(edb);
-	return w->errors == 0 ? 0 : -1;
+	return w->err.count == 0 ? 0 : -1;
 }
 
 static void *
@@ -352,7 +251,7 @@ START_TEST(test_threads_two_sessions_of_one_policy_decide_in_parallel)
 {
 	struct worker w[2];
 	size_t len;
-	char *text = read_level1(&len);
+	char *text = dltest_read_level1(&len);
 	maelys_datalog_policy_t *policy = load_level1(text, len);
 	int i;
 
@@ -372,9 +271,10 @@ START_TEST(test_threads_eight_sessions_decide_in_parallel)
 {
 	struct worker w[8];
 	size_t len;
-	char *text = read_level1(&len);
+	char *text = dltest_read_level1(&len);
 	maelys_datalog_policy_t *level1 = load_level1(text, len);
-	maelys_datalog_policy_t *regex = load_regex_program();
+	maelys_datalog_policy_t *regex =
+	    dltest_load_n(NULL, "regex.dl", regex_src, sizeof regex_src - 1);
 	int i;
 
 	memset(w, 0, sizeof w);
@@ -408,7 +308,7 @@ load_worker(void *arg)
 	(void)snprintf(name, sizeof name, "threads_own_%d", w->id);
 	own.name = name;
 	(void)pthread_barrier_wait(w->start);
-	for (i = 0; i < w->iterations && w->errors == 0; i++) {
+	for (i = 0; i < w->iterations && w->err.count == 0; i++) {
 		maelys_datalog_diagnostic_t diag =
 		    MAELYS_DATALOG_DIAGNOSTIC_INIT;
 		maelys_datalog_policy_t *policy = NULL;
@@ -419,8 +319,8 @@ load_worker(void *arg)
 		if ((st = maelys_datalog_domain_register(&own)) != ST_OK ||
 		    (st = maelys_datalog_domain_register(
 			 &threads_pty_domain)) != ST_OK) {
-			worker_error(w, "register: %s",
-				     maelys_datalog_status_name(st));
+			dltest_note(&w->err, "register: %s",
+				    maelys_datalog_status_name(st));
 			break;
 		}
 		if (i % 3 == 2)
@@ -432,15 +332,15 @@ load_worker(void *arg)
 			    domain, "level1.dl", w->level1, w->level1_len,
 			    &policy, &diag);
 		if (st != ST_OK) {
-			worker_error(w, "load %lu: %s: %s", i,
-				     maelys_datalog_status_name(st),
-				     diag.message);
+			dltest_note(&w->err, "load %lu: %s: %s", i,
+				    maelys_datalog_status_name(st),
+				    diag.message);
 			break;
 		}
 		/* every policy loaded this way decides */
 		if (maelys_datalog_session_create(policy, 0, &w->session) !=
 		    ST_OK) {
-			worker_error(w, "session_create %lu", i);
+			dltest_note(&w->err, "session_create %lu", i);
 		} else {
 			if (i % 3 == 2)
 				(void)decide_regex(w, i);
@@ -460,7 +360,7 @@ START_TEST(test_threads_concurrent_loads_each_decide)
 	pthread_t threads[8];
 	pthread_barrier_t start;
 	size_t len;
-	char *text = read_level1(&len);
+	char *text = dltest_read_level1(&len);
 	int i;
 
 	ck_assert_status(maelys_datalog_domain_register(&threads_pty_domain),

@@ -15,38 +15,18 @@
 
 #include <stdlib.h>
 
-/* Reads policies/level1.dl from the source tree, NUL-terminated (the
- * seed's load_pty_policy takes a C string). */
-static char *
-read_level1_policy(void)
-{
-	char path[4096];
-	size_t len = 0, n;
-	char *buf;
-	FILE *f;
+#include "datalog_testutil.h"
 
-	(void)snprintf(path, sizeof path, "%s/policies/level1.dl",
-		       maelys_test_source_root());
-	f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	buf = malloc(1 << 16);
-	ck_assert_ptr_nonnull(buf);
-	while ((n = fread(buf + len, 1, (1 << 16) - 1 - len, f)) > 0)
-		len += n;
-	ck_assert_msg(!ferror(f) && len < (1 << 16) - 1, "reading %s", path);
-	(void)fclose(f);
-	buf[len] = '\0';
-	return buf;
-}
-
-/* The walkthrough's own loading path, which must succeed. */
+/* The walkthrough's own loading path, which must succeed.  The seed's
+ * load_pty_policy takes a C string: dltest_read_level1 NUL-terminates. */
 static maelys_datalog_session_t *
 open_level1(void)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 	maelys_datalog_session_t *session = NULL;
 	maelys_datalog_status_t st;
-	char *src = read_level1_policy();
+	size_t len;
+	char *src = dltest_read_level1(&len);
 
 	st = load_pty_policy(src, &session, &diag);
 	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "load_pty_policy: %s: %s",
@@ -132,52 +112,30 @@ solve_facts(maelys_datalog_session_t *session, const char *command,
 	    const char *user, const char *const *metachars)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_input_edb_t *edb = NULL;
-	maelys_datalog_result_t *result = NULL;
-	maelys_datalog_status_t st;
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
+	maelys_datalog_result_t *result;
 
-	st = maelys_datalog_input_edb_create(&edb);
-	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
-	st = MAELYS_DATALOG_ADD_FACTS(edb, &diag,
-				      MAELYS_DATALOG_FACT("command", command),
-				      MAELYS_DATALOG_FACT("user", user));
-	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
-	for (; metachars != NULL && *metachars != NULL; metachars++) {
-		st = MAELYS_DATALOG_ADD_FACT(edb, &diag, "shell_metachar",
-					     *metachars);
-		ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
-	}
-	st = maelys_datalog_session_solve_edb(session, edb, &result, &diag);
-	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "solve: %s: %s",
-		      maelys_datalog_status_name(st), diag.message);
+	ck_assert_status(
+	    MAELYS_DATALOG_ADD_FACTS(edb, &diag,
+				     MAELYS_DATALOG_FACT("command", command),
+				     MAELYS_DATALOG_FACT("user", user)),
+	    MAELYS_DATALOG_STATUS_OK);
+	for (; metachars != NULL && *metachars != NULL; metachars++)
+		ck_assert_status(MAELYS_DATALOG_ADD_FACT(
+				     edb, &diag, "shell_metachar", *metachars),
+				 MAELYS_DATALOG_STATUS_OK);
+	result = dltest_solve(session, edb);
 	(void)maelys_datalog_input_edb_free(edb);
 	return result;
 }
 
+/* Whether pred(a) holds, or pred(a, b) when `b` is not NULL. */
 static int
 holds(const maelys_datalog_result_t *result, const char *pred, const char *a,
       const char *b)
 {
-	maelys_datalog_status_t st;
-	int found = -1;
-
-	if (b == NULL)
-		st = MAELYS_DATALOG_QUERY(result, &found, pred, a);
-	else
-		st = MAELYS_DATALOG_QUERY(result, &found, pred, a, b);
-	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "query %s: %s", pred,
-		      maelys_datalog_status_name(st));
-	return found;
-}
-
-static size_t
-deny_count(const maelys_datalog_result_t *result)
-{
-	size_t n = 99;
-
-	ck_assert_int_eq(maelys_datalog_result_count(result, "deny", 2, &n),
-			 MAELYS_DATALOG_STATUS_OK);
-	return n;
+	return b == NULL ? dltest_query1(result, pred, a)
+			 : dltest_query2(result, pred, a, b);
 }
 
 START_TEST(test_walkthrough_shutdown_is_forbidden_by_policy)
@@ -188,7 +146,7 @@ START_TEST(test_walkthrough_shutdown_is_forbidden_by_policy)
 
 	ck_assert_int_eq(
 	    holds(r, "deny", "shutdown", "command is forbidden by policy"), 1);
-	ck_assert_uint_eq(deny_count(r), 1);
+	ck_assert_uint_eq(dltest_count(r, "deny", 2), 1);
 	ck_assert_int_eq(holds(r, "deny_any", "shutdown", NULL), 1);
 	ck_assert_int_eq(holds(r, "allow", "shutdown", NULL), 0);
 	/* trust does not lift it: alice cannot shut down either */
@@ -211,7 +169,7 @@ START_TEST(test_walkthrough_pipe_denies_the_line)
 
 	ck_assert_int_eq(
 	    holds(r, "deny", "__line__", "shell metacharacter in line"), 1);
-	ck_assert_uint_eq(deny_count(r), 1);
+	ck_assert_uint_eq(dltest_count(r, "deny", 2), 1);
 	ck_assert_int_eq(holds(r, "deny_any", "__line__", NULL), 1);
 	/* the command itself is harmless, the line is not */
 	ck_assert_int_eq(holds(r, "deny_any", "echo", NULL), 0);
@@ -221,12 +179,12 @@ START_TEST(test_walkthrough_pipe_denies_the_line)
 	r = solve_facts(session, "CMD=rm", "bob", both);
 	ck_assert_int_eq(
 	    holds(r, "deny", "__line__", "shell metacharacter in line"), 1);
-	ck_assert_uint_eq(deny_count(r), 1);
+	ck_assert_uint_eq(dltest_count(r, "deny", 2), 1);
 	ck_assert_int_eq(holds(r, "allow", "CMD=rm", NULL), 0);
 	(void)maelys_datalog_result_free(r);
 	/* without one, echo is allowed */
 	r = solve_facts(session, "echo", "bob", NULL);
-	ck_assert_uint_eq(deny_count(r), 0);
+	ck_assert_uint_eq(dltest_count(r, "deny", 2), 0);
 	ck_assert_int_eq(holds(r, "allow", "echo", NULL), 1);
 	(void)maelys_datalog_result_free(r);
 	(void)maelys_datalog_session_free(session);
@@ -251,7 +209,8 @@ START_TEST(test_walkthrough_curl_depends_on_user)
 	ck_assert_int_eq(
 	    holds(r, "deny", "curl", "curl is restricted to trusted users"),
 	    !curl_users[_i].allowed);
-	ck_assert_uint_eq(deny_count(r), (size_t)!curl_users[_i].allowed);
+	ck_assert_uint_eq(dltest_count(r, "deny", 2),
+			  (size_t)!curl_users[_i].allowed);
 	ck_assert_int_eq(holds(r, "allow", "curl", NULL),
 			 curl_users[_i].allowed);
 	(void)maelys_datalog_result_free(r);
@@ -269,7 +228,7 @@ START_TEST(test_walkthrough_git_push_is_allowed_without_denials)
 	maelys_datalog_result_t *r = solve_facts(session, "git", "bob", NULL);
 
 	ck_assert_int_eq(holds(r, "allow", "git", NULL), 1);
-	ck_assert_uint_eq(deny_count(r), 0);
+	ck_assert_uint_eq(dltest_count(r, "deny", 2), 0);
 	/* allow names the line's command and nothing else */
 	ck_assert_int_eq(holds(r, "allow", "push", NULL), 0);
 	(void)maelys_datalog_result_free(r);
