@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The audit log: one JSON object a line for every decision, chained so that
+ * editing, deleting or reordering a record breaks the chain.
+ *
+ * Each record carries "prev", the HMAC-SHA-256 (under the audit key) of the
+ * previous line of the file (of "" for the first line), and "mac", the
+ * HMAC-SHA-256 of the record itself up to that field.  Writers from many
+ * sessions append to one file under an exclusive flock(2); a record is
+ * written with a single write(2) and fdatasync(2) before pty_audit_write
+ * returns success.  The key and the log are opened once, at start, while the
+ * guard still holds the audit group (see pty/main.c); the descriptors are
+ * close-on-exec and the key stays in this process's memory only.
+ *
+ * Record fields, in this order (absent ones omitted):
+ *   v (1), seq (1, 2, ... over the whole file), time (RFC 3339 UTC with
+ *   milliseconds, "2026-12-02T15:04:05.123Z"), host, user, session (32 hex
+ *   digits), tty, remote, mode ("interactive" | "command"), event, line (or
+ *   line_sha256 when the line was refused for its size), tokens (array),
+ *   metachars (array of class names), decision, reasons (array of
+ *   {"op","reason"}), refusal, error, log_reason, confirm_prompt, note,
+ *   policy_sha256, prev, mac.
+ * Strings are JSON-escaped (\" \\ \b \f \n \r \t, other control bytes as
+ * \u00XX; bytes >= 0x80 are copied: the scanner admits only UTF-8 text, and a
+ * line refused for its encoding is recorded by its SHA-256).
+ *
+ * Decisions the list above leaves open (audit.c follows them, and so must
+ * any independent checker):
+ * - There is no white space anywhere; a record is one line ending in "\n"
+ *   and at most PTY_AUDIT_LINE_MAX bytes long, newline included.  Numbers
+ *   (v, seq) are unsigned decimal integers without leading zeros, at most
+ *   2^53 - 1.  Hex digits are lower case.
+ * - Which fields appear: v, seq, time, session, event, prev and mac always;
+ *   host, user, tty, remote, mode, note and decision (the event's outcome)
+ *   when the pointer is not NULL ("" is written as ""); policy_sha256 when
+ *   not ""; with a decision, metachars and reasons always (perhaps []),
+ *   tokens unless the line is recorded by its SHA-256, refusal (the
+ *   scanner's sentence, scan_refusal_reason()) when the scan refused the
+ *   line, error when the verdict is PTY_VERDICT_ERROR, log_reason and
+ *   confirm_prompt when not "".
+ * - line_sha256 (SHA-256 of the raw bytes) replaces line, and tokens are
+ *   left out, when the scan refused the line for its size or its encoding,
+ *   when line_len >= SCAN_LINE_MAX, when the line is not well-formed UTF-8,
+ *   or when the record would otherwise be longer than PTY_AUDIT_LINE_MAX.
+ *   A record still too long is not written (pty_audit_write fails).
+ * - Control characters are \u00XX with lower-case hex: U+0000..U+001F
+ *   except the five short escapes, U+007F, and the C1 controls
+ *   U+0080..U+009F (so that `cat` of a log cannot drive a terminal).  Other
+ *   well-formed UTF-8 is copied.  In fields other than line (host, user,
+ *   reasons, note, ...) a byte that is not part of well-formed UTF-8 is
+ *   written as U+FFFD, so that every record is valid UTF-8 JSON.  Nothing
+ *   else is escaped ("/" is not).
+ * - The key is every byte of the key file (a trailing newline included).
+ * - prev is the HMAC of the bytes of the previous line without its "\n"
+ *   (of the empty string for line 1).  mac is the HMAC of the record's
+ *   bytes from its "{" up to and including the "," that precedes "mac",
+ *   that is, of the whole line but its last 73 bytes ("mac":" + 64 hex
+ *   digits + "}).
+ * - The log may be a regular file or a character device (the end-to-end
+ *   test runs with the log on /dev/full, where every write fails and so
+ *   every line is denied).  A character device is not read back: each
+ *   record written to one has seq 1 and the prev of an empty log, and it
+ *   is not fdatasync'ed.  Symbolic links, directories, FIFOs, sockets and
+ *   block devices are refused.
+ * - A handle belongs to the process that opened it: flock(2) locks belong
+ *   to the open file description, so writes through a descriptor inherited
+ *   over fork(2) would not exclude each other; pty_audit_write refuses
+ *   them.
+ * - pty_audit_write refuses to append to a log whose last line is torn (no
+ *   final newline), does not parse, or is longer than PTY_AUDIT_LINE_MAX:
+ *   the chain cannot be continued, and --verify-log says where it broke.
+ *   When its own write or fdatasync fails, it cuts the file back to its
+ *   old length (best effort) so that no partial record stays behind.
+ */
+#ifndef PTY_AUDIT_H
+#define PTY_AUDIT_H
+
+#include "pty_decide.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* The longest record, its newline included: a longer line is an error. */
+#define PTY_AUDIT_LINE_MAX ((size_t)65536)
+
+struct pty_audit; /* opaque: the log descriptor and the key */
+
+/* Who and where: the same for every record of a session. */
+struct pty_audit_session {
+	char id[33]; /* random, 32 hex digits */
+	const char *host;
+	const char *user;
+	const char *tty;        /* "" when there is none (-c) */
+	const char *remote;     /* "" when not over ssh */
+	const char *mode;       /* "interactive" or "command" */
+	char policy_sha256[65]; /* of the policy text the session loaded */
+};
+
+/* One event to record. */
+struct pty_audit_event {
+	/* "session_start", "line", "command", "confirm", "session_end" */
+	const char *event;
+	const char *line; /* the raw line (may be NULL for session events) */
+	size_t line_len;
+	/* the decision of the line (its scan: tokens, metachars; verdict;
+	 * reasons; log_reason; confirm_prompt), or NULL */
+	const struct pty_decision *decision;
+	/* the word recorded as "decision": "allow", "allow_with_log",
+	 * "deny", "refused", "error", "confirmed", "declined", ... */
+	const char *outcome;
+	const char *note; /* free text for session events, or NULL */
+};
+
+/* Opens (creating with mode 0640 if missing) the log for appending and
+ * reading its last record, with O_NOFOLLOW and O_CLOEXEC, and reads the key
+ * file (at least 32 bytes, at most 4096; refused if a symlink or not a
+ * regular file).  Returns 0, or -1 with one line in err. */
+int pty_audit_open(const char *log_path, const char *key_path,
+		   struct pty_audit **out, char *err, size_t errlen);
+
+/* Closes the log and wipes the key from memory.  NULL is allowed. */
+void pty_audit_close(struct pty_audit *a);
+
+/* Appends one record (see above).  Returns 0 once the record is on disk, -1
+ * with the reason in err otherwise (then nothing, or a torn line that the
+ * verifier reports, was written: the caller denies). */
+int pty_audit_write(struct pty_audit *a, const struct pty_audit_session *s,
+		    const struct pty_audit_event *e, char *err, size_t errlen);
+
+/* Checks a whole log against the key: every line parses, seq counts up by
+ * one from 1, every prev is the HMAC of the line before, every mac matches.
+ * Writes "FILE: N records, chain intact" or "FILE: record N (line L): what
+ * is wrong" to `report` (NULL: no report), or "FILE: cannot check: why".
+ * Returns 0 intact, 1 broken, 2 cannot check (the log or the key cannot be
+ * read; the key follows pty_audit_open's rules, and the log must be a
+ * regular file, not a symbolic link).  Reads at most 2 * PTY_AUDIT_LINE_MAX
+ * bytes at a time, however long the log. */
+int pty_audit_verify(const char *log_path, const char *key_path, FILE *report);
+
+/* SHA-256 of `len` bytes as 64 lower-case hex digits; "" in the unlikely
+ * case that libcrypto fails (so that nothing passes for a digest). */
+void pty_sha256_hex(const void *data, size_t len, char hex[65]);
+
+/* 32 random hex digits (getrandom(2)).  Returns 0, or -1. */
+int pty_audit_session_id(char id[33]);
+
+#endif /* PTY_AUDIT_H */

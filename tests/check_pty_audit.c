@@ -1,0 +1,1106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The audit log (pty/audit.c, contract in pty/pty_audit.h): records of
+ * several events and decisions compared byte for byte with records built
+ * here from the documented format (prev and mac computed with OpenSSL's
+ * one-shot HMAC(), not with the code under test), and read again by
+ * python3's json and hmac modules when python3 is installed; the chain
+ * verifying; every kind of tampering reported at the right record; a log on
+ * /dev/full failing every write; two processes appending 200 records each
+ * into one intact chain; the rules for the key and the log files; session
+ * ids; the SHA-256 known vectors.
+ */
+#define _GNU_SOURCE
+
+#include "runner.h"
+
+#include "pty_audit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+/* 33 bytes with the newline, which is part of the key (pty_audit.h) */
+static const char test_key[] = "0123456789abcdef0123456789abcdef\n";
+static const char other_key[] = "fedcba9876543210fedcba9876543210\n";
+
+struct tmp {
+	char dir[256];
+	char log[320];
+	char key[320];
+	char other[320]; /* a second key */
+};
+
+static void
+spit(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	ck_assert_msg(fd >= 0, "%s: %s", path, strerror(errno));
+	ck_assert_int_eq(write(fd, data, len), (ssize_t)len);
+	ck_assert_int_eq(close(fd), 0);
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	char *buf;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	ck_assert_msg(fd >= 0, "%s: %s", path, strerror(errno));
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	buf = malloc((size_t)st.st_size + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(read(fd, buf, (size_t)st.st_size), st.st_size);
+	buf[st.st_size] = '\0';
+	(void)close(fd);
+	*len = (size_t)st.st_size;
+	return buf;
+}
+
+static void
+tmp_make(struct tmp *t)
+{
+	const char *base = getenv("TMPDIR");
+
+	if (base == NULL || base[0] == '\0')
+		base = "/tmp";
+	(void)snprintf(t->dir, sizeof t->dir, "%s/maelys-audit.XXXXXX", base);
+	ck_assert_ptr_nonnull(mkdtemp(t->dir));
+	(void)snprintf(t->log, sizeof t->log, "%s/audit.log", t->dir);
+	(void)snprintf(t->key, sizeof t->key, "%s/audit.key", t->dir);
+	(void)snprintf(t->other, sizeof t->other, "%s/other.key", t->dir);
+	spit(t->key, test_key, sizeof test_key - 1);
+	spit(t->other, other_key, sizeof other_key - 1);
+}
+
+static int
+tmp_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void
+tmp_remove(struct tmp *t)
+{
+	(void)nftw(t->dir, tmp_rm, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Splits buf into lines (without their newlines); a last line without a
+ * newline counts too. */
+static size_t
+split_lines(char *buf, size_t len, char **lines, size_t *lens, size_t max)
+{
+	size_t n = 0, start = 0, i;
+
+	for (i = 0; i <= len && n < max; i++) {
+		if (i == len && i == start)
+			break;
+		if (i == len || buf[i] == '\n') {
+			lines[n] = buf + start;
+			lens[n] = i - start;
+			n++;
+			start = i + 1;
+		}
+	}
+	return n;
+}
+
+static void
+hmac_hex(const char *key, const void *data, size_t len, char out[65])
+{
+	static const char digits[] = "0123456789abcdef";
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	size_t i;
+
+	ck_assert_ptr_nonnull(HMAC(EVP_sha256(), key, (int)strlen(key),
+				   (const unsigned char *)(len ? data : ""),
+				   len, md, &mdlen));
+	ck_assert_uint_eq(mdlen, 32);
+	for (i = 0; i < 32; i++) {
+		out[2 * i] = digits[md[i] >> 4];
+		out[2 * i + 1] = digits[md[i] & 15];
+	}
+	out[64] = '\0';
+}
+
+/* pty_audit_verify with its report captured; the caller frees *report. */
+static int
+verify(const char *log, const char *key, char **report)
+{
+	size_t size = 0;
+	FILE *f = open_memstream(report, &size);
+	int rc;
+
+	ck_assert_ptr_nonnull(f);
+	rc = pty_audit_verify(log, key, f);
+	ck_assert_int_eq(fclose(f), 0);
+	return rc;
+}
+
+/* Asserts that verification finds `log` broken at record n. */
+static void
+assert_bad_at(const char *log, const char *key, unsigned n, const char *why)
+{
+	char *report = NULL, want[400];
+	int rc = verify(log, key, &report);
+
+	(void)snprintf(want, sizeof want, "%s: record %u (line %u): ", log, n,
+		       n);
+	ck_assert_msg(rc == 1 && strncmp(report, want, strlen(want)) == 0,
+		      "%s: rc %d, report %s, wanted %s...", why, rc, report,
+		      want);
+	free(report);
+}
+
+static void
+assert_intact(const char *log, const char *key, unsigned n)
+{
+	char *report = NULL, want[400];
+	int rc = verify(log, key, &report);
+
+	(void)snprintf(want, sizeof want, "%s: %u records, chain intact\n", log,
+		       n);
+	ck_assert_msg(rc == 0 && strcmp(report, want) == 0,
+		      "rc %d, report %s, wanted %s", rc, report, want);
+	free(report);
+}
+
+static void
+session_make(struct pty_audit_session *s, const char *mode)
+{
+	memset(s, 0, sizeof *s);
+	ck_assert_int_eq(pty_audit_session_id(s->id), 0);
+	s->host = "host1";
+	s->user = "alice";
+	s->tty = strcmp(mode, "command") == 0 ? "" : "/dev/pts/3";
+	s->remote = strcmp(mode, "command") == 0 ? "" : "192.0.2.7";
+	s->mode = mode;
+	pty_sha256_hex("allow(ls).\n", 11, s->policy_sha256);
+}
+
+/* Writes n simple records (events "e1", "e2", ...) to log. */
+static void
+write_n(const char *log, const char *key, unsigned n)
+{
+	struct pty_audit_session s;
+	struct pty_audit_event e;
+	struct pty_audit *a = NULL;
+	char err[256], name[16];
+	unsigned i;
+
+	session_make(&s, "interactive");
+	ck_assert_msg(pty_audit_open(log, key, &a, err, sizeof err) == 0, "%s",
+		      err);
+	for (i = 1; i <= n; i++) {
+		memset(&e, 0, sizeof e);
+		(void)snprintf(name, sizeof name, "e%u", i);
+		e.event = name;
+		e.outcome = "allow";
+		e.line = "ls -l";
+		e.line_len = 5;
+		ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0,
+			      "%s", err);
+	}
+	pty_audit_close(a);
+}
+
+/* "2026-12-02T15:04:05.123Z" now, to bracket the records' times. */
+static void
+now_rfc3339(char out[32])
+{
+	struct timespec ts;
+	struct tm tm;
+
+	ck_assert_int_eq(clock_gettime(CLOCK_REALTIME, &ts), 0);
+	ck_assert_ptr_nonnull(gmtime_r(&ts.tv_sec, &tm));
+	ck_assert_uint_eq(strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm), 19);
+	(void)snprintf(out + 19, 13, ".%03dZ", (int)(ts.tv_nsec / 1000000));
+}
+
+START_TEST(test_audit_sha256_known_vectors)
+{
+	char hex[65];
+
+	pty_sha256_hex("abc", 3, hex);
+	ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223"
+			      "b00361a396177a9cb410ff61f20015ad");
+	pty_sha256_hex("", 0, hex);
+	ck_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb924"
+			      "27ae41e4649b934ca495991b7852b855");
+}
+END_TEST
+
+START_TEST(test_audit_session_ids_are_hex_and_differ)
+{
+	char ids[8][33];
+	size_t i, j;
+
+	for (i = 0; i < 8; i++) {
+		ck_assert_int_eq(pty_audit_session_id(ids[i]), 0);
+		ck_assert_uint_eq(strlen(ids[i]), 32);
+		ck_assert_uint_eq(strspn(ids[i], "0123456789abcdef"), 32);
+		for (j = 0; j < i; j++)
+			ck_assert_str_ne(ids[i], ids[j]);
+	}
+}
+END_TEST
+
+/* ---- every field, byte for byte ---- */
+
+#define REC_MAX 16
+
+struct expect {
+	size_t n;
+	char text[REC_MAX][90000]; /* the record between time and prev */
+};
+
+static struct expect expect;
+
+/* ,"host":...,"mode":... of a session of plain ASCII values */
+static void
+session_json(const struct pty_audit_session *s, char *out, size_t cap)
+{
+	size_t off = 0;
+
+#define SJ(name, v)                                                            \
+	if ((v) != NULL)                                                       \
+		off += (size_t)snprintf(out + off, cap - off,                  \
+					",\"%s\":\"%s\"", name, v);
+	out[0] = '\0';
+	SJ("host", s->host)
+	SJ("user", s->user)
+	SJ("session", s->id)
+	SJ("tty", s->tty)
+	SJ("remote", s->remote)
+	SJ("mode", s->mode)
+#undef SJ
+	ck_assert_uint_lt(off, cap);
+}
+
+/* A JSON string of printable ASCII (the test's own escaping: " and \). */
+static size_t
+json_ascii(char *out, size_t cap, const char *s, size_t n)
+{
+	size_t off = 0, i;
+
+	out[off++] = '"';
+	for (i = 0; i < n; i++) {
+		ck_assert_msg(s[i] >= 0x20 && s[i] < 0x7f, "byte %#x",
+			      (unsigned)(unsigned char)s[i]);
+		if (s[i] == '"' || s[i] == '\\')
+			out[off++] = '\\';
+		out[off++] = s[i];
+		ck_assert_uint_lt(off + 2, cap);
+	}
+	out[off++] = '"';
+	out[off] = '\0';
+	return off;
+}
+
+/* "tokens":[...] of a scan whose tokens are printable ASCII */
+static void
+tokens_json(const struct scan_result *scan, char *out, size_t cap)
+{
+	size_t off = 0, i;
+
+	off += (size_t)snprintf(out, cap, "\"tokens\":[");
+	for (i = 0; i < scan->ntokens; i++) {
+		if (i > 0)
+			out[off++] = ',';
+		off += json_ascii(out + off, cap - off, scan->tokens[i].text,
+				  scan->tokens[i].len);
+	}
+	(void)snprintf(out + off, cap - off, "]");
+}
+
+static void
+decision_make(struct pty_decision *d, const char *line, size_t len,
+	      enum pty_verdict v)
+{
+	memset(d, 0, sizeof *d);
+	scan_line(line, len, &d->scan);
+	d->verdict = v;
+}
+
+/* Writes one record and remembers what it must say after its time (up to
+ * policy_sha256, which the check adds). */
+static void
+record(struct pty_audit *a, const struct pty_audit_session *s,
+       const struct pty_audit_event *e, const char *body)
+{
+	char err[256], sess[600];
+
+	ck_assert_msg(pty_audit_write(a, s, e, err, sizeof err) == 0, "%s",
+		      err);
+	ck_assert_uint_lt(expect.n, REC_MAX);
+	session_json(s, sess, sizeof sess);
+	(void)snprintf(expect.text[expect.n], sizeof expect.text[0], "%s%s",
+		       sess, body);
+	if (s->policy_sha256[0] != '\0') {
+		size_t off = strlen(expect.text[expect.n]);
+
+		(void)snprintf(expect.text[expect.n] + off,
+			       sizeof expect.text[0] - off,
+			       ",\"policy_sha256\":\"%s\"", s->policy_sha256);
+	}
+	expect.n++;
+}
+
+/* The independent reading: json.loads (strict: no raw control bytes, valid
+ * UTF-8), keys a subsequence of the documented order, seq, prev and mac as
+ * pty_audit.h defines them.  Prints the number of records. */
+static const char python_check[] =
+    "import hashlib, hmac, json, sys\n"
+    "order = ['v','seq','time','host','user','session','tty','remote',\n"
+    "  'mode','event','line','line_sha256','tokens','metachars',\n"
+    "  'decision','reasons','refusal','error','log_reason',\n"
+    "  'confirm_prompt','note','policy_sha256','prev','mac']\n"
+    "key = open(sys.argv[2], 'rb').read()\n"
+    "data = open(sys.argv[1], 'rb').read()\n"
+    "assert data.endswith(b'\\n')\n"
+    "prev = b''\n"
+    "n = 0\n"
+    "for raw in data.split(b'\\n')[:-1]:\n"
+    "    n += 1\n"
+    "    rec = json.loads(raw.decode('utf-8'))\n"
+    "    keys = list(rec)\n"
+    "    assert keys == [k for k in order if k in rec], keys\n"
+    "    assert rec['v'] == 1 and rec['seq'] == n\n"
+    "    assert rec['prev'] == hmac.new(key, prev, "
+    "hashlib.sha256).hexdigest()\n"
+    "    assert raw.endswith(b'\"mac\":\"' + rec['mac'].encode() + b'\"}')\n"
+    "    assert rec['mac'] == hmac.new(key, raw[:-73], "
+    "hashlib.sha256).hexdigest()\n"
+    "    prev = raw\n"
+    "print(n)\n";
+
+/* Runs python_check; returns its output, or NULL when there is no
+ * python3 (exit 127). */
+static char *
+python_verify(const char *log, const char *key)
+{
+	static char out[256];
+	size_t len = 0;
+	int p[2], status;
+	pid_t pid;
+	ssize_t r;
+
+	ck_assert_int_eq(pipe(p), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		(void)dup2(p[1], STDOUT_FILENO);
+		(void)close(p[0]);
+		(void)close(p[1]);
+		execlp("python3", "python3", "-c", python_check, log, key,
+		       (char *)NULL);
+		_exit(127);
+	}
+	(void)close(p[1]);
+	while (len < sizeof out - 1 &&
+	       (r = read(p[0], out + len, sizeof out - 1 - len)) > 0)
+		len += (size_t)r;
+	out[len] = '\0';
+	(void)close(p[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 127)
+		return NULL;
+	ck_assert_msg(WEXITSTATUS(status) == 0, "python3 check failed: %s",
+		      out);
+	return out;
+}
+
+START_TEST(test_audit_records_carry_every_field)
+{
+	static const char escapes[] =
+	    "a\"b\\c\b\f\n\r\t\x01\x1f\x7f\xc2\x80\xc2\x9f"
+	    "\xc3\xa9\xe2\x80\xae/z\0end";
+	static char longline[5000];
+	struct pty_audit_session s, c, bare;
+	struct pty_audit_event e;
+	struct pty_decision d;
+	struct pty_audit *a = NULL;
+	char err[256], before[32], after[32], body[8000], tok[4000];
+	char prev[65], mac[65], want[100000], *buf, *lines[REC_MAX + 1];
+	size_t len, lens[REC_MAX + 1], n, i;
+	struct tmp t;
+	char *py;
+
+	tmp_make(&t);
+	expect.n = 0;
+	session_make(&s, "interactive");
+	session_make(&c, "command");
+	memset(&bare, 0, sizeof bare);
+	ck_assert_int_eq(pty_audit_session_id(bare.id), 0);
+	now_rfc3339(before);
+	ck_assert_msg(pty_audit_open(t.log, t.key, &a, err, sizeof err) == 0,
+		      "%s", err);
+
+	/* a session event: no line, no decision */
+	memset(&e, 0, sizeof e);
+	e.event = "session_start";
+	e.outcome = "session_start";
+	e.note = "login";
+	record(a, &s, &e,
+	       ",\"event\":\"session_start\",\"decision\":\"session_start\","
+	       "\"note\":\"login\"");
+
+	/* allowed */
+	memset(&e, 0, sizeof e);
+	e.event = "line";
+	e.line = "ls -l /tmp";
+	e.line_len = strlen(e.line);
+	decision_make(&d, e.line, e.line_len, PTY_VERDICT_ALLOW);
+	e.decision = &d;
+	e.outcome = "allow";
+	record(a, &s, &e,
+	       ",\"event\":\"line\",\"line\":\"ls -l /tmp\",\"tokens\":[\"ls\","
+	       "\"-l\",\"/tmp\"],\"metachars\":[],\"decision\":\"allow\","
+	       "\"reasons\":[]");
+
+	/* denied by policy, two reasons, one with escapes */
+	e.line = "ls | wc -l";
+	e.line_len = strlen(e.line);
+	decision_make(&d, e.line, e.line_len, PTY_VERDICT_POLICY);
+	d.nreasons = 2;
+	d.reasons_total = 2;
+	(void)snprintf(d.reasons[0].op, sizeof d.reasons[0].op, "%s",
+		       "__line__");
+	(void)snprintf(d.reasons[0].reason, sizeof d.reasons[0].reason, "%s",
+		       "shell metacharacter in line");
+	(void)snprintf(d.reasons[1].op, sizeof d.reasons[1].op, "%s", "ls");
+	(void)snprintf(d.reasons[1].reason, sizeof d.reasons[1].reason, "%s",
+		       "tab\there \"quoted\" \\ back");
+	e.outcome = "deny";
+	record(
+	    a, &s, &e,
+	    ",\"event\":\"line\",\"line\":\"ls | wc -l\",\"tokens\":[\"ls\","
+	    "\"|\",\"wc\",\"-l\"],\"metachars\":[\"pipe\"],\"decision\":"
+	    "\"deny\",\"reasons\":[{\"op\":\"__line__\",\"reason\":\"shell "
+	    "metacharacter in line\"},{\"op\":\"ls\",\"reason\":\"tab\\there "
+	    "\\\"quoted\\\" \\\\ back\"}]");
+
+	/* several metacharacter classes, in bit order */
+	e.line = "cat *.txt > out; echo $HOME";
+	e.line_len = strlen(e.line);
+	decision_make(&d, e.line, e.line_len, PTY_VERDICT_POLICY);
+	record(a, &s, &e,
+	       ",\"event\":\"line\",\"line\":\"cat *.txt > out; echo $HOME\","
+	       "\"tokens\":[\"cat\",\"*.txt\",\">\",\"out;\",\"echo\","
+	       "\"$HOME\"],\"metachars\":[\"redirect\",\"semicolon\","
+	       "\"var_expand\",\"glob\"],\"decision\":\"deny\",\"reasons\":[]");
+
+	/* refused by the scanner: its sentence as "refusal" */
+	e.line = "git commit -m \"x\"";
+	e.line_len = strlen(e.line);
+	decision_make(&d, e.line, e.line_len, PTY_VERDICT_SYNTAX);
+	ck_assert_int_eq(d.scan.refusal, SCAN_REFUSE_QUOTE);
+	ck_assert_uint_eq(d.scan.metachars, 0);
+	e.outcome = "refused";
+	tokens_json(&d.scan, tok, sizeof tok);
+	(void)snprintf(body, sizeof body,
+		       ",\"event\":\"line\",\"line\":\"git commit -m "
+		       "\\\"x\\\"\",%s,\"metachars\":[],\"decision\":"
+		       "\"refused\",\"reasons\":[],\"refusal\":\"%s\"",
+		       tok, scan_refusal_reason(SCAN_REFUSE_QUOTE));
+	record(a, &s, &e, body);
+
+	/* too long: its SHA-256, no tokens */
+	memset(longline, 'a', sizeof longline);
+	e.line = longline;
+	e.line_len = sizeof longline;
+	decision_make(&d, e.line, e.line_len, PTY_VERDICT_SYNTAX);
+	ck_assert_int_eq(d.scan.refusal, SCAN_REFUSE_TOO_LONG);
+	{
+		char h[65];
+
+		pty_sha256_hex(longline, sizeof longline, h);
+		(void)snprintf(body, sizeof body,
+			       ",\"event\":\"line\",\"line_sha256\":\"%s\","
+			       "\"metachars\":[],\"decision\":\"refused\","
+			       "\"reasons\":[],\"refusal\":\"%s\"",
+			       h, scan_refusal_reason(SCAN_REFUSE_TOO_LONG));
+	}
+	record(a, &s, &e, body);
+
+	/* not UTF-8: its SHA-256, no tokens */
+	e.line = "ls \xff\xfe";
+	e.line_len = 5;
+	decision_make(&d, e.line, e.line_len, PTY_VERDICT_SYNTAX);
+	ck_assert_int_eq(d.scan.refusal, SCAN_REFUSE_ENCODING);
+	{
+		char h[65];
+
+		pty_sha256_hex("ls \xff\xfe", 5, h);
+		(void)snprintf(body, sizeof body,
+			       ",\"event\":\"line\",\"line_sha256\":\"%s\","
+			       "\"metachars\":[],\"decision\":\"refused\","
+			       "\"reasons\":[],\"refusal\":\"%s\"",
+			       h, scan_refusal_reason(SCAN_REFUSE_ENCODING));
+	}
+	record(a, &s, &e, body);
+
+	/* every escape, a NUL, C1 controls, and a bad byte in a note */
+	memset(&e, 0, sizeof e);
+	e.event = "command";
+	e.line = escapes;
+	e.line_len = sizeof escapes - 1;
+	e.outcome = "error";
+	e.note = "bad \xff byte";
+	record(a, &c, &e,
+	       ",\"event\":\"command\",\"line\":\"a\\\"b\\\\c\\b\\f\\n\\r\\t"
+	       "\\u0001\\u001f\\u007f\\u0080\\u009f\xc3\xa9\xe2\x80\xae/z"
+	       "\\u0000end\",\"decision\":\"error\",\"note\":\"bad "
+	       "\xef\xbf\xbd byte\"");
+
+	/* allowed with a log reason */
+	memset(&e, 0, sizeof e);
+	e.event = "command";
+	e.line = "systemctl restart nginx";
+	e.line_len = strlen(e.line);
+	decision_make(&d, e.line, e.line_len, PTY_VERDICT_ALLOW_LOG);
+	(void)snprintf(d.log_reason, sizeof d.log_reason, "%s",
+		       "maintenance window");
+	e.decision = &d;
+	e.outcome = "allow_with_log";
+	record(a, &c, &e,
+	       ",\"event\":\"command\",\"line\":\"systemctl restart nginx\","
+	       "\"tokens\":[\"systemctl\",\"restart\",\"nginx\"],\"metachars\""
+	       ":[],\"decision\":\"allow_with_log\",\"reasons\":[],"
+	       "\"log_reason\":\"maintenance window\"");
+
+	/* a confirmation */
+	e.event = "confirm";
+	e.line = "reboot";
+	e.line_len = 6;
+	decision_make(&d, e.line, e.line_len, PTY_VERDICT_CONFIRM);
+	(void)snprintf(d.confirm_prompt, sizeof d.confirm_prompt, "%s",
+		       "Really reboot?");
+	e.outcome = "confirmed";
+	record(a, &s, &e,
+	       ",\"event\":\"confirm\",\"line\":\"reboot\",\"tokens\":"
+	       "[\"reboot\"],\"metachars\":[],\"decision\":\"confirmed\","
+	       "\"reasons\":[],\"confirm_prompt\":\"Really reboot?\"");
+
+	/* the policy could not be evaluated */
+	e.event = "line";
+	e.line = "ls";
+	e.line_len = 2;
+	decision_make(&d, e.line, e.line_len, PTY_VERDICT_ERROR);
+	(void)snprintf(d.error, sizeof d.error, "%s", "BUDGET: too many facts");
+	e.outcome = "error";
+	record(a, &s, &e,
+	       ",\"event\":\"line\",\"line\":\"ls\",\"tokens\":[\"ls\"],"
+	       "\"metachars\":[],\"decision\":\"error\",\"reasons\":[],"
+	       "\"error\":\"BUDGET: too many facts\"");
+
+	/* absent fields are omitted */
+	memset(&e, 0, sizeof e);
+	e.event = "session_end";
+	record(a, &bare, &e, ",\"event\":\"session_end\"");
+	e.outcome = "session_end";
+	record(a, &c, &e,
+	       ",\"event\":\"session_end\",\"decision\":\"session_end\"");
+	pty_audit_close(a);
+	now_rfc3339(after);
+
+	buf = slurp(t.log, &len);
+	ck_assert(len > 0 && buf[len - 1] == '\n');
+	n = split_lines(buf, len, lines, lens, REC_MAX + 1);
+	ck_assert_uint_eq(n, expect.n);
+	hmac_hex(test_key, "", 0, prev);
+	for (i = 0; i < n; i++) {
+		char when[25];
+		const char *tp;
+		int w;
+
+		/* the time, bracketed by the clock before and after */
+		lines[i][lens[i]] = '\0';
+		tp = strstr(lines[i], "\"time\":\"");
+		ck_assert_ptr_nonnull(tp);
+		memcpy(when, tp + 8, 24);
+		when[24] = '\0';
+		ck_assert_msg(strcmp(when, before) >= 0 &&
+				  strcmp(when, after) <= 0 && when[10] == 'T' &&
+				  when[23] == 'Z',
+			      "time %s not in [%s, %s]", when, before, after);
+		w = snprintf(want, sizeof want,
+			     "{\"v\":1,\"seq\":%zu,\"time\":\"%s\"%s,"
+			     "\"prev\":\"%s\",",
+			     i + 1, when, expect.text[i], prev);
+		ck_assert_int_lt(w, (int)sizeof want - 80);
+		hmac_hex(test_key, want, (size_t)w, mac);
+		(void)snprintf(want + w, sizeof want - (size_t)w,
+			       "\"mac\":\"%s\"}", mac);
+		ck_assert_str_eq(lines[i], want);
+		hmac_hex(test_key, lines[i], lens[i], prev);
+	}
+	free(buf);
+	assert_intact(t.log, t.key, (unsigned)expect.n);
+
+	py = python_verify(t.log, t.key);
+	if (py != NULL) {
+		char count[16];
+
+		(void)snprintf(count, sizeof count, "%zu\n", expect.n);
+		ck_assert_str_eq(py, count);
+	} else {
+		fprintf(stderr, "check_pty_audit: no python3, second reading "
+				"skipped\n");
+	}
+	tmp_remove(&t);
+}
+END_TEST
+
+START_TEST(test_audit_record_too_long_drops_line_then_fails)
+{
+	static char note[70000], line[4000];
+	struct pty_audit_session s;
+	struct pty_audit_event e;
+	struct pty_decision d;
+	struct pty_audit *a = NULL;
+	char err[256], *buf;
+	size_t len;
+	struct tmp t;
+
+	tmp_make(&t);
+	session_make(&s, "interactive");
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	/* 4000 control bytes: 24000 bytes as the line, as many as a token,
+	 * with a note of 30000: too long, so the line goes by its SHA-256 */
+	memset(line, 0x01, sizeof line);
+	memset(note, 'n', 30000);
+	note[30000] = '\0';
+	memset(&e, 0, sizeof e);
+	e.event = "line";
+	e.line = line;
+	e.line_len = sizeof line;
+	decision_make(&d, line, sizeof line, PTY_VERDICT_SYNTAX);
+	e.decision = &d;
+	e.outcome = "refused";
+	e.note = note;
+	ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0, "%s",
+		      err);
+	buf = slurp(t.log, &len);
+	ck_assert_ptr_nonnull(strstr(buf, "\"line_sha256\":\""));
+	ck_assert_ptr_null(strstr(buf, "\"line\":"));
+	ck_assert_ptr_null(strstr(buf, "\"tokens\":"));
+	ck_assert_uint_le(len, PTY_AUDIT_LINE_MAX);
+	free(buf);
+	/* a note that cannot fit: nothing is written */
+	memset(note, 'n', sizeof note - 1);
+	note[sizeof note - 1] = '\0';
+	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "longer than 65536"));
+	pty_audit_close(a);
+	assert_intact(t.log, t.key, 1);
+	tmp_remove(&t);
+}
+END_TEST
+
+START_TEST(test_audit_chain_continues_across_opens)
+{
+	char *buf, *lines[8], *report = NULL;
+	size_t len, lens[8], i;
+	struct tmp t;
+
+	tmp_make(&t);
+	/* no log yet: it cannot be checked */
+	ck_assert_int_eq(verify(t.log, t.key, &report), 2);
+	ck_assert_msg(strstr(report, ": cannot check: ") != NULL, "%s", report);
+	free(report);
+	spit(t.log, "", 0);
+	assert_intact(t.log, t.key, 0);
+	write_n(t.log, t.key, 2);
+	write_n(t.log, t.key, 3);
+	assert_intact(t.log, t.key, 5);
+	buf = slurp(t.log, &len);
+	ck_assert_uint_eq(split_lines(buf, len, lines, lens, 8), 5);
+	for (i = 0; i < 5; i++) {
+		char want[32];
+
+		(void)snprintf(want, sizeof want, "{\"v\":1,\"seq\":%zu,",
+			       i + 1);
+		ck_assert(strncmp(lines[i], want, strlen(want)) == 0);
+	}
+	free(buf);
+	tmp_remove(&t);
+}
+END_TEST
+
+/* ---- tampering ---- */
+
+/* Writes the lines of `lines` (in the order of `order`, -1 ends) to path,
+ * each with its newline. */
+static void
+spit_lines(const char *path, char **lines, const size_t *lens, const int *order)
+{
+	FILE *f = fopen(path, "wb");
+	size_t i;
+
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; order[i] >= 0; i++) {
+		ck_assert_uint_eq(fwrite(lines[order[i]], 1, lens[order[i]], f),
+				  lens[order[i]]);
+		ck_assert_int_ne(fputc('\n', f), EOF);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(test_audit_tampering_reported_at_the_record)
+{
+	static const struct {
+		const char *what;
+		int order[10];
+		unsigned bad; /* 0: intact */
+	} cases[] = {
+	    {"record 3 deleted", {0, 1, 3, 4, 5, -1}, 3},
+	    {"record 1 deleted", {1, 2, 3, 4, 5, -1}, 1},
+	    {"records 3 and 4 swapped", {0, 1, 3, 2, 4, 5, -1}, 3},
+	    {"records 1 and 2 swapped", {1, 0, 2, 3, 4, 5, -1}, 1},
+	    {"record 3 repeated", {0, 1, 2, 2, 3, 4, 5, -1}, 4},
+	    {"record 6 moved first", {5, 0, 1, 2, 3, 4, -1}, 1},
+	    /* a chain cannot tell that its end was cut at a record boundary:
+	     * the last seq must be known elsewhere (syslog has it) */
+	    {"record 6 deleted", {0, 1, 2, 3, 4, -1}, 0},
+	    {"as written", {0, 1, 2, 3, 4, 5, -1}, 0},
+	};
+	char *buf, *copy, *lines[8], path[400];
+	size_t len, lens[8], i, j;
+	struct tmp t;
+
+	tmp_make(&t);
+	write_n(t.log, t.key, 6);
+	buf = slurp(t.log, &len);
+	copy = malloc(len + 1);
+	ck_assert_ptr_nonnull(copy);
+	memcpy(copy, buf, len + 1);
+	ck_assert_uint_eq(split_lines(buf, len, lines, lens, 8), 6);
+	(void)snprintf(path, sizeof path, "%s/t.log", t.dir);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		spit_lines(path, lines, lens, cases[i].order);
+		if (cases[i].bad == 0) {
+			for (j = 0; cases[i].order[j] >= 0; j++)
+				;
+			assert_intact(path, t.key, (unsigned)j);
+		} else {
+			assert_bad_at(path, t.key, cases[i].bad, cases[i].what);
+		}
+	}
+
+	/* any one byte of record 3 changed, its newline included */
+	{
+		size_t off = (size_t)(lines[2] - buf);
+
+		for (j = 0; j <= lens[2]; j++) {
+			char what[64];
+
+			memcpy(copy, buf, len);
+			copy[off + j] ^= 0x01;
+			spit(path, copy, len);
+			(void)snprintf(what, sizeof what,
+				       "byte %zu of record 3", j);
+			assert_bad_at(path, t.key, 3, what);
+		}
+	}
+	/* the last line torn: its newline, or more, missing */
+	spit(path, buf, len - 1);
+	assert_bad_at(path, t.key, 6, "no final newline");
+	spit(path, buf, len - 30);
+	assert_bad_at(path, t.key, 6, "last line cut");
+	/* an empty line, garbage, an over-long line */
+	spit(path, buf, (size_t)(lines[3] - buf));
+	{
+		FILE *f = fopen(path, "ab");
+		size_t k;
+
+		ck_assert_ptr_nonnull(f);
+		fputc('\n', f);
+		ck_assert_int_eq(fclose(f), 0);
+		assert_bad_at(path, t.key, 4, "empty line");
+		spit(path, buf, (size_t)(lines[1] - buf));
+		f = fopen(path, "ab");
+		ck_assert_ptr_nonnull(f);
+		for (k = 0; k < PTY_AUDIT_LINE_MAX + 10; k++)
+			fputc('x', f);
+		fputc('\n', f);
+		ck_assert_int_eq(fclose(f), 0);
+		assert_bad_at(path, t.key, 2, "line over 64 KiB");
+	}
+	/* the whole log under another key: record 1 already fails */
+	assert_bad_at(t.log, t.other, 1, "another key");
+	/* a record from another key appended: the chain continues its seq,
+	 * but its prev and mac are not ours */
+	write_n(t.log, t.other, 1);
+	assert_bad_at(t.log, t.key, 7, "a record from another key");
+	free(copy);
+	free(buf);
+	tmp_remove(&t);
+}
+END_TEST
+
+START_TEST(test_audit_write_refuses_a_torn_or_bad_tail)
+{
+	struct pty_audit_session s;
+	struct pty_audit_event e;
+	struct pty_audit *a = NULL;
+	char err[256], *buf, *after;
+	size_t len, len2;
+	struct tmp t;
+
+	tmp_make(&t);
+	write_n(t.log, t.key, 3);
+	buf = slurp(t.log, &len);
+	spit(t.log, buf, len - 1);
+	session_make(&s, "interactive");
+	memset(&e, 0, sizeof e);
+	e.event = "line";
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "torn") != NULL, "%s", err);
+	after = slurp(t.log, &len2);
+	ck_assert_uint_eq(len2, len - 1);
+	free(after);
+	/* a last line that is not a record */
+	spit(t.log, "not json\n", 9);
+	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "does not parse") != NULL, "%s", err);
+	/* an empty log again: seq 1 */
+	spit(t.log, "", 0);
+	ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0, "%s",
+		      err);
+	pty_audit_close(a);
+	assert_intact(t.log, t.key, 1);
+	free(buf);
+	tmp_remove(&t);
+}
+END_TEST
+
+START_TEST(test_audit_dev_full_fails_every_write)
+{
+	struct pty_audit_session s;
+	struct pty_audit_event e;
+	struct pty_audit *a = NULL;
+	char err[256];
+	struct tmp t;
+
+	if (access("/dev/full", W_OK) != 0)
+		return; /* no /dev/full here: nothing to check */
+	tmp_make(&t);
+	session_make(&s, "interactive");
+	memset(&e, 0, sizeof e);
+	e.event = "line";
+	e.line = "ls";
+	e.line_len = 2;
+	e.outcome = "allow";
+	ck_assert_msg(pty_audit_open("/dev/full", t.key, &a, err, sizeof err) ==
+			  0,
+		      "%s", err);
+	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, strerror(ENOSPC)) != NULL, "%s", err);
+	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), -1);
+	pty_audit_close(a);
+	/* a character device is a log the verifier does not read */
+	ck_assert_int_eq(pty_audit_verify("/dev/full", t.key, NULL), 2);
+	tmp_remove(&t);
+}
+END_TEST
+
+START_TEST(test_audit_open_refuses_bad_files)
+{
+	static char big[4097];
+	struct pty_audit *a = NULL;
+	char err[256], path[400], key[400];
+	struct stat st;
+	mode_t old;
+	struct tmp t;
+
+	tmp_make(&t);
+	/* the key: symlink, too short, too long, missing, directory, FIFO */
+	(void)snprintf(key, sizeof key, "%s/link.key", t.dir);
+	ck_assert_int_eq(symlink(t.key, key), 0);
+	ck_assert_int_eq(pty_audit_open(t.log, key, &a, err, sizeof err), -1);
+	ck_assert_ptr_null(a);
+	ck_assert_msg(strstr(err, "symbolic link") != NULL, "%s", err);
+	ck_assert_int_eq(access(t.log, F_OK), -1); /* nothing created */
+	ck_assert_int_eq(pty_audit_verify(t.log, key, NULL), 2);
+	(void)snprintf(key, sizeof key, "%s/short.key", t.dir);
+	spit(key, test_key, 31);
+	ck_assert_int_eq(pty_audit_open(t.log, key, &a, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "31 bytes") != NULL, "%s", err);
+	(void)snprintf(key, sizeof key, "%s/long.key", t.dir);
+	memset(big, 'k', sizeof big);
+	spit(key, big, 4097);
+	ck_assert_int_eq(pty_audit_open(t.log, key, &a, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "more than 4096") != NULL, "%s", err);
+	spit(key, big, 4096);
+	ck_assert_msg(pty_audit_open(t.log, key, &a, err, sizeof err) == 0,
+		      "%s", err);
+	pty_audit_close(a);
+	(void)unlink(t.log);
+	spit(key, big, 32);
+	ck_assert_int_eq(pty_audit_open(t.log, key, &a, err, sizeof err), 0);
+	pty_audit_close(a);
+	(void)unlink(t.log);
+	(void)snprintf(key, sizeof key, "%s/none.key", t.dir);
+	ck_assert_int_eq(pty_audit_open(t.log, key, &a, err, sizeof err), -1);
+	ck_assert_int_eq(pty_audit_open(t.log, t.dir, &a, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "not a regular file") != NULL, "%s", err);
+	(void)snprintf(key, sizeof key, "%s/fifo.key", t.dir);
+	ck_assert_int_eq(mkfifo(key, 0600), 0);
+	ck_assert_int_eq(pty_audit_open(t.log, key, &a, err, sizeof err), -1);
+	ck_assert_int_eq(access(t.log, F_OK), -1);
+
+	/* the log: symlink (its target is not created), directory, FIFO */
+	(void)snprintf(path, sizeof path, "%s/link.log", t.dir);
+	ck_assert_int_eq(symlink(t.log, path), 0);
+	ck_assert_int_eq(pty_audit_open(path, t.key, &a, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "symbolic link") != NULL, "%s", err);
+	ck_assert_int_eq(access(t.log, F_OK), -1);
+	ck_assert_int_eq(pty_audit_verify(path, t.key, NULL), 2);
+	ck_assert_int_eq(pty_audit_open(t.dir, t.key, &a, err, sizeof err), -1);
+	(void)snprintf(path, sizeof path, "%s/fifo.log", t.dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(pty_audit_open(path, t.key, &a, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "not a regular file") != NULL, "%s", err);
+	ck_assert_ptr_null(a);
+	ck_assert_int_eq(pty_audit_verify(path, t.key, NULL), 2);
+
+	/* created 0640 */
+	old = umask(022);
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	(void)umask(old);
+	ck_assert_int_eq(stat(t.log, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0640);
+	pty_audit_close(a);
+	pty_audit_close(NULL);
+	ck_assert_int_eq(pty_audit_verify(NULL, t.key, NULL), 2);
+	tmp_remove(&t);
+}
+END_TEST
+
+START_TEST(test_audit_handle_is_not_shared_across_fork)
+{
+	struct pty_audit_session s;
+	struct pty_audit_event e;
+	struct pty_audit *a = NULL;
+	char err[256];
+	struct tmp t;
+	int status;
+	pid_t pid;
+
+	tmp_make(&t);
+	session_make(&s, "interactive");
+	memset(&e, 0, sizeof e);
+	e.event = "line";
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		_exit(pty_audit_write(a, &s, &e, err, sizeof err) == -1 &&
+			      strstr(err, "must open its own") != NULL
+			  ? 0
+			  : 1);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), 0);
+	pty_audit_close(a);
+	assert_intact(t.log, t.key, 1);
+	tmp_remove(&t);
+}
+END_TEST
+
+START_TEST(test_audit_two_writers_make_one_chain)
+{
+	struct pty_audit_session s[2];
+	char *buf, *line, *end;
+	size_t len, count[2] = {0, 0};
+	pid_t pid[2];
+	struct tmp t;
+	int i, status;
+
+	tmp_make(&t);
+	session_make(&s[0], "interactive");
+	session_make(&s[1], "command");
+	for (i = 0; i < 2; i++) {
+		pid[i] = fork();
+		ck_assert_int_ge(pid[i], 0);
+		if (pid[i] == 0) {
+			struct pty_audit *a = NULL;
+			struct pty_audit_event e;
+			char err[256];
+			int k, bad = 0;
+
+			memset(&e, 0, sizeof e);
+			e.event = "line";
+			e.line = i == 0 ? "ls" : "id";
+			e.line_len = 2;
+			e.outcome = "allow";
+			if (pty_audit_open(t.log, t.key, &a, err, sizeof err))
+				_exit(2);
+			for (k = 0; k < 200; k++)
+				bad |= pty_audit_write(a, &s[i], &e, err,
+						       sizeof err) != 0;
+			pty_audit_close(a);
+			_exit(bad);
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(waitpid(pid[i], &status, 0), pid[i]);
+		ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	assert_intact(t.log, t.key, 400);
+	buf = slurp(t.log, &len);
+	for (line = buf; line < buf + len; line = end + 1) {
+		end = strchr(line, '\n');
+		ck_assert_ptr_nonnull(end);
+		*end = '\0';
+		for (i = 0; i < 2; i++)
+			if (strstr(line, s[i].id) != NULL)
+				count[i]++;
+	}
+	ck_assert_uint_eq(count[0], 200);
+	ck_assert_uint_eq(count[1], 200);
+	free(buf);
+	tmp_remove(&t);
+}
+END_TEST
+
+Suite *
+maelys_check_suite(void)
+{
+	Suite *s = suite_create("pty");
+	TCase *tc = tcase_create("audit");
+
+	tcase_set_timeout(tc, 240);
+	tcase_add_test(tc, test_audit_sha256_known_vectors);
+	tcase_add_test(tc, test_audit_session_ids_are_hex_and_differ);
+	tcase_add_test(tc, test_audit_records_carry_every_field);
+	tcase_add_test(tc, test_audit_record_too_long_drops_line_then_fails);
+	tcase_add_test(tc, test_audit_chain_continues_across_opens);
+	tcase_add_test(tc, test_audit_tampering_reported_at_the_record);
+	tcase_add_test(tc, test_audit_write_refuses_a_torn_or_bad_tail);
+	tcase_add_test(tc, test_audit_dev_full_fails_every_write);
+	tcase_add_test(tc, test_audit_open_refuses_bad_files);
+	tcase_add_test(tc, test_audit_handle_is_not_shared_across_fork);
+	tcase_add_test(tc, test_audit_two_writers_make_one_chain);
+	suite_add_tcase(s, tc);
+	return s;
+}
