@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz target for the audit log's reader and verifier (pty/audit.c): any
+ * Fuzz target for the audit log's reader and verifier (pty/audit*.c): any
  * bytes as a log file, checked against a fixed key (FUZZ_AUDIT_KEY; the
  * seeds in corpus/audit_verify/ were written with it, so that mutations of
  * a valid chain reach every field of the reader).  Besides "never crash",

@@ -114,8 +114,9 @@ struct pty_audit_event {
 
 /* Opens (creating with mode 0640 if missing) the log for appending and
  * reading its last record, with O_NOFOLLOW and O_CLOEXEC, and reads the key
- * file (at least 32 bytes, at most 4096; refused if a symlink or not a
- * regular file).  Returns 0, or -1 with one line in err. */
+ * file (at least 32 bytes, at most 4096; refused if a symlink, not a
+ * regular file, or readable or writable by others or writable by its group:
+ * 0640 or 0600).  Returns 0, or -1 with one line in err. */
 int pty_audit_open(const char *log_path, const char *key_path,
 		   struct pty_audit **out, char *err, size_t errlen);
 

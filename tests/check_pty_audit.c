@@ -967,6 +967,19 @@ START_TEST(test_audit_open_refuses_bad_files)
 	ck_assert_int_eq(mkfifo(key, 0600), 0);
 	ck_assert_int_eq(pty_audit_open(t.log, key, &a, err, sizeof err), -1);
 	ck_assert_int_eq(access(t.log, F_OK), -1);
+	/* a key others may read or change; the group may read it */
+	ck_assert_int_eq(chmod(t.key, 0644), 0);
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "lets others read") != NULL, "%s", err);
+	ck_assert_int_eq(pty_audit_verify(t.log, t.key, NULL), 2);
+	ck_assert_int_eq(chmod(t.key, 0660), 0);
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), -1);
+	ck_assert_int_eq(access(t.log, F_OK), -1);
+	ck_assert_int_eq(chmod(t.key, 0640), 0);
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	pty_audit_close(a);
+	(void)unlink(t.log);
+	ck_assert_int_eq(chmod(t.key, 0600), 0);
 
 	/* the log: symlink (its target is not created), directory, FIFO */
 	(void)snprintf(path, sizeof path, "%s/link.log", t.dir);

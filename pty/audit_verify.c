@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The audit log's verifier (pty_audit_verify): every line parses, seq
+ * counts up by one, each prev is the HMAC of the line before it and each
+ * mac is right; the first record that fails is reported.  Bounded: the log
+ * is read 2 * PTY_AUDIT_LINE_MAX bytes at a time.
+ */
+#define _GNU_SOURCE
+
+#include "audit_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+
+/* Checks line number n (1-based) given the HMAC of the line before it.
+ * Returns 0, or -1 with why. */
+static int
+audit_check_line(EVP_MAC_CTX *keyed, const char *line, size_t len, uint64_t n,
+		 const unsigned char prev[AUDIT_MAC_LEN], char *why,
+		 size_t whylen)
+{
+	unsigned char mac[AUDIT_MAC_LEN];
+	char hex[2 * AUDIT_MAC_LEN + 1];
+	struct audit_record rec;
+
+	if (audit_parse(line, len, &rec, why, whylen) != 0)
+		return -1;
+	if (rec.seq != n) {
+		audit_err(why, whylen,
+			  "seq is %" PRIu64 ", expected %" PRIu64
+			  " (a record was deleted, inserted or moved)",
+			  rec.seq, n);
+		return -1;
+	}
+	audit_hex(prev, AUDIT_MAC_LEN, hex);
+	if (CRYPTO_memcmp(line + rec.prev, hex, 2 * AUDIT_MAC_LEN) != 0) {
+		audit_err(why, whylen,
+			  "prev is not the HMAC of the line before (the "
+			  "record before was changed or removed, or this one "
+			  "was written with another key)");
+		return -1;
+	}
+	if (audit_hmac(keyed, line, rec.mac_key, mac) != 0) {
+		audit_err(why, whylen, "HMAC failed");
+		return -1;
+	}
+	audit_hex(mac, AUDIT_MAC_LEN, hex);
+	if (CRYPTO_memcmp(line + rec.mac, hex, 2 * AUDIT_MAC_LEN) != 0) {
+		audit_err(why, whylen,
+			  "mac does not match (the record was changed, or "
+			  "written with another key)");
+		return -1;
+	}
+	return 0;
+}
+
+/* The loop of pty_audit_verify over an open log.  `buf` has 2 *
+ * PTY_AUDIT_LINE_MAX bytes: a line that fits in the limit is always whole
+ * in it once the unread rest has been moved to the front. */
+static int
+audit_verify_fd(int fd, EVP_MAC_CTX *keyed, char *buf, const char *name,
+		FILE *report)
+{
+	const size_t cap = 2 * PTY_AUDIT_LINE_MAX;
+	unsigned char prev[AUDIT_MAC_LEN];
+	size_t start = 0, end = 0;
+	uint64_t n = 0;
+	bool eof = false;
+	char why[256];
+
+	if (audit_hmac(keyed, "", 0, prev) != 0) {
+		if (report != NULL)
+			fprintf(report, "%s: cannot check: HMAC failed\n",
+				name);
+		return 2;
+	}
+	for (;;) {
+		char *nl = memchr(buf + start, '\n', end - start);
+		size_t len;
+
+		if (nl == NULL ||
+		    (size_t)(nl - (buf + start)) >= PTY_AUDIT_LINE_MAX) {
+			if (end - start >= PTY_AUDIT_LINE_MAX) {
+				audit_err(why, sizeof why,
+					  "longer than %zu bytes",
+					  PTY_AUDIT_LINE_MAX);
+				goto bad;
+			}
+			if (eof && end == start)
+				break;
+			if (eof) {
+				audit_err(why, sizeof why,
+					  "torn: the file does not end in a "
+					  "newline (a write was cut short, or "
+					  "the log was truncated)");
+				goto bad;
+			}
+			memmove(buf, buf + start, end - start);
+			end -= start;
+			start = 0;
+			for (;;) {
+				ssize_t r = read(fd, buf + end, cap - end);
+
+				if (r < 0 && errno == EINTR)
+					continue;
+				if (r < 0) {
+					int saved = errno;
+
+					if (report != NULL)
+						fprintf(report,
+							"%s: cannot check: "
+							"%s\n",
+							name, strerror(saved));
+					return 2;
+				}
+				if (r == 0)
+					eof = true;
+				end += (size_t)r;
+				break;
+			}
+			continue;
+		}
+		len = (size_t)(nl - (buf + start));
+		if (audit_check_line(keyed, buf + start, len, n + 1, prev, why,
+				     sizeof why) != 0)
+			goto bad;
+		if (audit_hmac(keyed, buf + start, len, prev) != 0) {
+			if (report != NULL)
+				fprintf(report,
+					"%s: cannot check: HMAC failed\n",
+					name);
+			return 2;
+		}
+		n++;
+		start += len + 1;
+	}
+	if (report != NULL)
+		fprintf(report, "%s: %" PRIu64 " records, chain intact\n", name,
+			n);
+	return 0;
+bad:
+	if (report != NULL)
+		fprintf(report,
+			"%s: record %" PRIu64 " (line %" PRIu64 "): %s\n", name,
+			n + 1, n + 1, why);
+	return 1;
+}
+
+int
+pty_audit_verify(const char *log_path, const char *key_path, FILE *report)
+{
+	EVP_MAC_CTX *keyed = NULL;
+	const char *name = log_path != NULL ? log_path : "(null)";
+	char err[512] = "", *buf = NULL;
+	struct stat st;
+	int fd = -1, rc = 2, saved;
+
+	if (log_path == NULL || key_path == NULL) {
+		audit_err(err, sizeof err, "no log or no key named");
+		goto out;
+	}
+	if (audit_key_load(key_path, &keyed, err, sizeof err) != 0)
+		goto out;
+	fd = open(log_path,
+		  O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		saved = errno;
+		audit_err(err, sizeof err, "%s",
+			  saved == ELOOP ? "is a symbolic link"
+					 : strerror(saved));
+		goto out;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		audit_err(err, sizeof err, "not a regular file");
+		goto out;
+	}
+	if ((buf = malloc(2 * PTY_AUDIT_LINE_MAX)) == NULL) {
+		audit_err(err, sizeof err, "out of memory");
+		goto out;
+	}
+	rc = audit_verify_fd(fd, keyed, buf, name, report);
+	err[0] = '\0';
+out:
+	if (rc == 2 && err[0] != '\0' && report != NULL)
+		fprintf(report, "%s: cannot check: %s\n", name, err);
+	free(buf);
+	if (fd >= 0)
+		(void)close(fd);
+	EVP_MAC_CTX_free(keyed);
+	return rc;
+}
