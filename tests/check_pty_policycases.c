@@ -1,0 +1,614 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The golden cases of the shipped policies: every policies/cases/NAME.case
+ * is decided against policies/NAME.dl by the guard's own decider (scanner,
+ * host facts, solve), line by line, and each verdict is compared with the
+ * one the file expects.  The format is policies/README.md's.  Every mismatch
+ * is printed with its file:line, the case and the verdict got with its
+ * reasons, and all of them are reported before the test fails; a malformed
+ * line fails the same way, so that a typo never silently drops a case.
+ *
+ * The decider's session facts come from the case file's context lines, not
+ * from the machine: user, groups, host, cwd, time and remote address are
+ * overwritten after pty_decider_init.  PATH is an empty list, so a bare
+ * command name never resolves to a command_path fact; a name with a slash
+ * would still be looked up in the real file system, which is why the
+ * shipped policies do not read command_path.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "runner.h"
+
+#include "pty_decide.h"
+#include "pty_policy.h"
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+/* No directory: bare names never resolve (see above). */
+#define CASES_PATH_ENV ""
+/* A longer case line is malformed; it still holds a keyword and a command
+ * line the scanner refuses as too long (SCAN_LINE_MAX bytes or more). */
+#define CASES_LINE_MAX (SCAN_LINE_MAX + 64)
+
+/* One expectation keyword: the verdict of pty_decide, and for confirm-yes
+ * the verdict of pty_decide_confirmed after a CONFIRM. */
+struct cases_expect {
+	const char *word;
+	enum pty_verdict verdict;
+	bool confirmed;
+};
+
+static const struct cases_expect cases_expects[] = {
+    {"allow", PTY_VERDICT_ALLOW, false},
+    {"log", PTY_VERDICT_ALLOW_LOG, false},
+    {"confirm", PTY_VERDICT_CONFIRM, false},
+    {"confirm-yes", PTY_VERDICT_ALLOW, true},
+    {"deny", PTY_VERDICT_POLICY, false},
+    {"refuse", PTY_VERDICT_SYNTAX, false},
+};
+
+static const char *
+cases_verdict_name(enum pty_verdict v)
+{
+	switch (v) {
+	case PTY_VERDICT_EMPTY:
+		return "EMPTY";
+	case PTY_VERDICT_ALLOW:
+		return "ALLOW";
+	case PTY_VERDICT_SYNTAX:
+		return "SYNTAX";
+	case PTY_VERDICT_POLICY:
+		return "POLICY";
+	case PTY_VERDICT_ERROR:
+		return "ERROR";
+	case PTY_VERDICT_ALLOW_LOG:
+		return "ALLOW_LOG";
+	case PTY_VERDICT_CONFIRM:
+		return "CONFIRM";
+	}
+	return "?";
+}
+
+/* The state of one case file being run. */
+struct cases_run {
+	const char *file; /* as printed in reports */
+	size_t lineno;
+	FILE *report;
+	struct pty_decider *d;
+	struct pty_decision *dec;
+	char mode[16]; /* "interactive" or "command" */
+	size_t ncases;
+	size_t failures;
+	/* MAELYS_POLICYCASES_VERBOSE set: every decision is printed, to
+	 * read the reasons a policy gives (a verdict alone can be right for
+	 * the wrong reason) */
+	bool verbose;
+};
+
+static void
+cases_fail(struct cases_run *r, const char *why)
+{
+	fprintf(r->report, "%s:%zu: %s\n", r->file, r->lineno, why);
+	r->failures++;
+}
+
+/* Splits the next blank-separated word off *p; returns its length (0 at
+ * the end of the line). */
+static size_t
+cases_word(const char **p, const char **word)
+{
+	const char *s = *p;
+	size_t n;
+
+	s += strspn(s, " \t");
+	n = strcspn(s, " \t");
+	*word = s;
+	*p = s + n;
+	return n;
+}
+
+/* Copies a context value of one word ("-" = none when none_ok) into dst;
+ * NULL, or what is wrong with it. */
+static const char *
+cases_one_word(const char *rest, char *dst, size_t cap, bool none_ok)
+{
+	const char *w, *extra;
+	size_t n = cases_word(&rest, &w);
+
+	if (n == 0)
+		return "a value is missing";
+	if (cases_word(&rest, &extra) != 0)
+		return "one value expected";
+	if (n >= cap)
+		return "value too long";
+	if (none_ok && n == 1 && w[0] == '-')
+		n = 0;
+	memcpy(dst, w, n);
+	dst[n] = '\0';
+	return NULL;
+}
+
+static const char *
+cases_set_user(struct cases_run *r, const char *rest)
+{
+	return cases_one_word(rest, r->d->user, sizeof r->d->user, false);
+}
+
+static const char *
+cases_set_groups(struct cases_run *r, const char *rest)
+{
+	const char *w;
+	size_t n;
+
+	r->d->ngroups = 0;
+	while ((n = cases_word(&rest, &w)) != 0) {
+		if (r->d->ngroups ==
+		    sizeof r->d->groups / sizeof r->d->groups[0])
+			return "too many groups";
+		if (n >= sizeof r->d->groups[0])
+			return "group name too long";
+		memcpy(r->d->groups[r->d->ngroups], w, n);
+		r->d->groups[r->d->ngroups++][n] = '\0';
+	}
+	return NULL;
+}
+
+static const char *
+cases_set_host(struct cases_run *r, const char *rest)
+{
+	return cases_one_word(rest, r->d->host, sizeof r->d->host, true);
+}
+
+static const char *
+cases_set_remote(struct cases_run *r, const char *rest)
+{
+	return cases_one_word(rest, r->d->remote_addr, sizeof r->d->remote_addr,
+			      true);
+}
+
+static const char *
+cases_set_cwd(struct cases_run *r, const char *rest)
+{
+	const char *why =
+	    cases_one_word(rest, r->d->cwd, sizeof r->d->cwd, false);
+
+	if (why == NULL && r->d->cwd[0] != '/')
+		return "cwd is an absolute path";
+	return why;
+}
+
+static const char *
+cases_set_time(struct cases_run *r, const char *rest)
+{
+	char t[8];
+	const char *why = cases_one_word(rest, t, sizeof t, false);
+
+	if (why != NULL)
+		return why;
+	/* exactly what the host supplies: "HH:MM", 00:00 to 23:59 */
+	if (strlen(t) != 5 || t[2] != ':' || t[0] < '0' || t[0] > '2' ||
+	    t[1] < '0' || t[1] > '9' || (t[0] == '2' && t[1] > '3') ||
+	    t[3] < '0' || t[3] > '5' || t[4] < '0' || t[4] > '9')
+		return "time is HH:MM, 00:00 to 23:59";
+	memcpy(r->d->time_of_day, t, sizeof t);
+	return NULL;
+}
+
+static const char *
+cases_set_mode(struct cases_run *r, const char *rest)
+{
+	char m[16];
+	const char *why = cases_one_word(rest, m, sizeof m, false);
+
+	if (why != NULL)
+		return why;
+	if (strcmp(m, "interactive") != 0 && strcmp(m, "command") != 0)
+		return "mode is interactive or command";
+	memcpy(r->mode, m, sizeof m);
+	return NULL;
+}
+
+static const struct {
+	const char *word;
+	const char *(*set)(struct cases_run *r, const char *rest);
+} cases_contexts[] = {
+    {"user", cases_set_user},     {"groups", cases_set_groups},
+    {"host", cases_set_host},     {"cwd", cases_set_cwd},
+    {"time", cases_set_time},     {"mode", cases_set_mode},
+    {"remote", cases_set_remote},
+};
+
+/* The context before the first context line of a file: nothing taken from
+ * the machine running the test. */
+static void
+cases_defaults(struct cases_run *r)
+{
+	struct pty_decider *d = r->d;
+
+	(void)snprintf(d->user, sizeof d->user, "%s", "nobody");
+	d->ngroups = 0;
+	d->host[0] = '\0';
+	d->remote_addr[0] = '\0';
+	(void)snprintf(d->cwd, sizeof d->cwd, "%s", "/");
+	(void)snprintf(d->time_of_day, sizeof d->time_of_day, "%s", "12:00");
+	(void)snprintf(r->mode, sizeof r->mode, "%s", "interactive");
+}
+
+/* Prints what was decided, with the reasons a user would see. */
+static void
+cases_print(struct cases_run *r, const char *line,
+	    const struct pty_decision *dec, const char *keyword)
+{
+	size_t i;
+
+	fprintf(r->report, "%s:%zu: %s %s\n", r->file, r->lineno, keyword,
+		line);
+	fprintf(r->report, "    got %s%s", cases_verdict_name(dec->verdict),
+		dec->confirmed ? " (decided with confirmed)" : "");
+	switch (dec->verdict) {
+	case PTY_VERDICT_SYNTAX:
+		fprintf(r->report, ": %s\n",
+			scan_refusal_reason(dec->scan.refusal));
+		break;
+	case PTY_VERDICT_ERROR:
+		fprintf(r->report, ": %s\n", dec->error);
+		break;
+	case PTY_VERDICT_ALLOW_LOG:
+		fprintf(r->report, ": %s\n", dec->log_reason);
+		break;
+	case PTY_VERDICT_CONFIRM:
+		fprintf(r->report, ": %s\n", dec->confirm_prompt);
+		break;
+	case PTY_VERDICT_POLICY:
+		fputc('\n', r->report);
+		if (dec->nreasons == 0)
+			fprintf(r->report, "      no rule allows '%s'\n",
+				dec->command);
+		for (i = 0; i < dec->nreasons; i++)
+			fprintf(r->report, "      deny(%s): %s\n",
+				dec->reasons[i].op, dec->reasons[i].reason);
+		break;
+	case PTY_VERDICT_EMPTY:
+	case PTY_VERDICT_ALLOW:
+		fputc('\n', r->report);
+		break;
+	}
+}
+
+static void
+cases_print_got(struct cases_run *r, const char *line,
+		const struct pty_decision *dec, const char *keyword)
+{
+	cases_print(r, line, dec, keyword);
+	r->failures++;
+}
+
+static void
+cases_check(struct cases_run *r, const struct cases_expect *e, const char *line)
+{
+	size_t len = strlen(line);
+
+	r->ncases++;
+	pty_decide(r->d, line, len, r->mode, r->dec);
+	if (r->verbose)
+		cases_print(r, line, r->dec, e->word);
+	if (!e->confirmed) {
+		if (r->dec->verdict != e->verdict)
+			cases_print_got(r, line, r->dec, e->word);
+		return;
+	}
+	/* confirm-yes: asked first, then allowed once confirmed */
+	if (r->dec->verdict != PTY_VERDICT_CONFIRM) {
+		cases_print_got(r, line, r->dec, e->word);
+		return;
+	}
+	pty_decide_confirmed(r->d, line, len, r->mode, r->dec);
+	if (r->verbose)
+		cases_print(r, line, r->dec, e->word);
+	if (r->dec->verdict != e->verdict)
+		cases_print_got(r, line, r->dec, e->word);
+}
+
+/* One line of a case file (without its newline). */
+static void
+cases_line(struct cases_run *r, const char *text)
+{
+	const char *rest = text, *kw;
+	size_t n, i;
+
+	if (text[strspn(text, " \t")] == '\0' ||
+	    text[strspn(text, " \t")] == '#')
+		return;
+	if (strchr(text, '\r') != NULL) {
+		cases_fail(r, "carriage return in line (CRLF file?)");
+		return;
+	}
+	if (text[0] == ' ' || text[0] == '\t') {
+		cases_fail(r, "a keyword must start in column 1");
+		return;
+	}
+	n = cases_word(&rest, &kw);
+	for (i = 0; i < sizeof cases_expects / sizeof cases_expects[0]; i++) {
+		const struct cases_expect *e = &cases_expects[i];
+
+		if (strlen(e->word) != n || strncmp(kw, e->word, n) != 0)
+			continue;
+		/* the command line: everything after the blanks that follow
+		 * the keyword, verbatim */
+		rest += strspn(rest, " \t");
+		if (*rest == '\0') {
+			fprintf(r->report,
+				"%s:%zu: '%s' needs a command line\n", r->file,
+				r->lineno, e->word);
+			r->failures++;
+			return;
+		}
+		cases_check(r, e, rest);
+		return;
+	}
+	for (i = 0; i < sizeof cases_contexts / sizeof cases_contexts[0]; i++) {
+		const char *why;
+
+		if (strlen(cases_contexts[i].word) != n ||
+		    strncmp(kw, cases_contexts[i].word, n) != 0)
+			continue;
+		why = cases_contexts[i].set(r, rest);
+		if (why != NULL)
+			cases_fail(r, why);
+		return;
+	}
+	fprintf(r->report, "%s:%zu: unknown keyword '%.*s'\n", r->file,
+		r->lineno, (int)n, kw);
+	r->failures++;
+}
+
+/* Runs one case file against one policy, reporting to `report`.  Returns
+ * the number of failures (mismatches and malformed lines); *ncases counts
+ * the cases decided. */
+static size_t
+cases_run_file(const char *policy, const char *file, FILE *report,
+	       size_t *ncases)
+{
+	maelys_datalog_session_t *session = NULL;
+	struct cases_run r;
+	char err[1024], *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
+	FILE *f;
+
+	memset(&r, 0, sizeof r);
+	r.file = file;
+	r.report = report;
+	r.verbose = getenv("MAELYS_POLICYCASES_VERBOSE") != NULL;
+	*ncases = 0;
+	if (pty_policy_open(policy, &session, err, sizeof err) != 0) {
+		fprintf(report, "%s: %s\n", file, err);
+		return 1;
+	}
+	f = fopen(file, "r");
+	r.d = calloc(1, sizeof *r.d);
+	r.dec = calloc(1, sizeof *r.dec);
+	ck_assert_ptr_nonnull(r.d);
+	ck_assert_ptr_nonnull(r.dec);
+	if (f == NULL) {
+		fprintf(report, "%s: cannot open\n", file);
+		r.failures++;
+		goto out;
+	}
+	/* The decider takes the test process's own user, groups and host; a
+	 * uid without a name fails, which does not matter here as long as
+	 * the input EDB was made: every session fact is set below. */
+	if (pty_decider_init(r.d, session, CASES_PATH_ENV) != 0 &&
+	    r.d->edb == NULL) {
+		fprintf(report, "%s: cannot make a decider\n", file);
+		r.failures++;
+		goto out;
+	}
+	cases_defaults(&r);
+	while ((got = getline(&line, &cap, f)) >= 0) {
+		size_t len = (size_t)got;
+
+		r.lineno++;
+		if (len > 0 && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (len > CASES_LINE_MAX)
+			cases_fail(&r, "line too long");
+		else if (memchr(line, '\0', len) != NULL)
+			cases_fail(&r, "NUL byte in line");
+		else
+			cases_line(&r, line);
+	}
+	free(line);
+	if (ferror(f)) {
+		fprintf(report, "%s: read error\n", file);
+		r.failures++;
+	}
+	if (r.ncases == 0) {
+		fprintf(report, "%s: no cases\n", file);
+		r.failures++;
+	}
+out:
+	if (f != NULL)
+		fclose(f);
+	pty_decider_free(r.d);
+	free(r.d);
+	free(r.dec);
+	(void)maelys_datalog_session_free(session);
+	*ncases = r.ncases;
+	return r.failures;
+}
+
+static int
+cases_select(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+
+	return e->d_name[0] != '.' && n > 5 &&
+	       strcmp(e->d_name + n - 5, ".case") == 0;
+}
+
+START_TEST(test_policycases_shipped_cases_all_hold)
+{
+	char dir[4096], policy[4096], file[4096];
+	struct dirent **names = NULL;
+	size_t failures = 0, total = 0;
+	int n, i;
+
+	(void)snprintf(dir, sizeof dir, "%s/policies/cases",
+		       maelys_test_source_root());
+	n = scandir(dir, &names, cases_select, alphasort);
+	ck_assert_msg(n > 0, "no *.case files in %s", dir);
+	for (i = 0; i < n; i++) {
+		size_t base = strlen(names[i]->d_name) - 5, ncases = 0;
+		size_t f;
+
+		ck_assert_int_lt(snprintf(policy, sizeof policy,
+					  "%s/policies/%.*s.dl",
+					  maelys_test_source_root(), (int)base,
+					  names[i]->d_name),
+				 (int)sizeof policy);
+		ck_assert_int_lt(
+		    snprintf(file, sizeof file, "%s/%s", dir, names[i]->d_name),
+		    (int)sizeof file);
+		f = cases_run_file(policy, file, stderr, &ncases);
+		fprintf(stderr, "%s: %zu cases, %zu failed\n", file, ncases, f);
+		failures += f;
+		total += ncases;
+		free(names[i]);
+	}
+	free(names);
+	ck_assert_msg(failures == 0, "%zu failures in %zu cases (see above)",
+		      failures, total);
+}
+END_TEST
+
+/* The runner itself: a wrong expectation and every kind of malformed line
+ * are each reported at their file:line, and the good cases still run. */
+START_TEST(test_policycases_runner_reports_every_failure_with_its_line)
+{
+	static const char text[] =
+	    "# a comment, then a blank line\n"
+	    "\n"
+	    "user alice\n"
+	    "allow    curl example.com\n" /* 4: holds */
+	    "allow shutdown now\n"        /* 5: POLICY, not ALLOW */
+	    "deny\n"                      /* 6: no command line */
+	    "time 25:00\n"                /* 7: not a time */
+	    "mode batch\n"                /* 8: not a mode */
+	    "permit ls\n"                 /* 9: unknown keyword */
+	    "  deny ls\n"                 /* 10: not in column 1 */
+	    "user bob\n"
+	    "deny curl example.com\n"      /* 12: holds */
+	    "refuse git commit -m \"x\"\n" /* 13: holds */
+	    "confirm-yes ls\n"             /* 14: ALLOW, not CONFIRM */
+	    "user alice bob\n";            /* 15: one value */
+	static const char *const expect[] = {":5: allow shutdown now",
+					     ":6: 'deny' needs",
+					     ":7: time is HH:MM",
+					     ":8: mode is",
+					     ":9: unknown keyword 'permit'",
+					     ":10: a keyword must start",
+					     ":14: confirm-yes ls",
+					     ":15: one value expected"};
+	char dir[] = "/tmp/maelys-policycases-XXXXXX", file[128];
+	char policy[4096], out[8192];
+	size_t failures, ncases, i, got;
+	FILE *f, *report;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	(void)snprintf(file, sizeof file, "%s/t.case", dir);
+	(void)snprintf(policy, sizeof policy, "%s/policies/level1.dl",
+		       maelys_test_source_root());
+	f = fopen(file, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fputs(text, f) >= 0, 1);
+	ck_assert_int_eq(fclose(f), 0);
+	report = tmpfile();
+	ck_assert_ptr_nonnull(report);
+
+	failures = cases_run_file(policy, file, report, &ncases);
+
+	rewind(report);
+	got = fread(out, 1, sizeof out - 1, report);
+	out[got] = '\0';
+	fclose(report);
+	unlink(file);
+	rmdir(dir);
+	ck_assert_msg(failures == sizeof expect / sizeof expect[0],
+		      "%zu failures:\n%s", failures, out);
+	ck_assert_uint_eq(ncases, 5);
+	for (i = 0; i < sizeof expect / sizeof expect[0]; i++)
+		ck_assert_msg(strstr(out, expect[i]) != NULL,
+			      "'%s' not reported:\n%s", expect[i], out);
+	ck_assert_msg(strstr(out, "got POLICY") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "deny(shutdown): command is forbidden") !=
+			  NULL,
+		      "%s", out);
+}
+END_TEST
+
+/* Writes `len` bytes into dir/name; returns the path in `path`. */
+static void
+cases_write(const char *dir, const char *name, const char *text, size_t len,
+	    char *path, size_t cap)
+{
+	FILE *f;
+
+	ck_assert_int_lt(snprintf(path, cap, "%s/%s", dir, name), (int)cap);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* No policy, no case, a CRLF line, a NUL byte: each a failure, never a
+ * file that passes by checking nothing. */
+START_TEST(test_policycases_runner_empty_or_broken_files_fail)
+{
+	static const char context_only[] = "user alice\n# nothing decided\n";
+	static const char broken[] = "allow ls\r\nallow l\0s\n";
+	char dir[] = "/tmp/maelys-policycases-XXXXXX", a[128], b[128];
+	char policy[4096];
+	size_t ncases;
+	FILE *report = tmpfile();
+
+	ck_assert_ptr_nonnull(report);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	(void)snprintf(policy, sizeof policy, "%s/policies/level1.dl",
+		       maelys_test_source_root());
+	cases_write(dir, "a.case", context_only, sizeof context_only - 1, a,
+		    sizeof a);
+	cases_write(dir, "b.case", broken, sizeof broken - 1, b, sizeof b);
+
+	ck_assert_uint_eq(
+	    cases_run_file("/nonexistent/x.dl", a, report, &ncases), 1);
+	ck_assert_uint_eq(cases_run_file(policy, a, report, &ncases), 1);
+	ck_assert_uint_eq(ncases, 0);
+	/* the CR line, the NUL line, and then no case at all */
+	ck_assert_uint_eq(cases_run_file(policy, b, report, &ncases), 3);
+	fclose(report);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+}
+END_TEST
+
+Suite *
+maelys_check_suite(void)
+{
+	Suite *s = suite_create("pty");
+	TCase *tc = tcase_create("policycases");
+
+	tcase_add_test(tc, test_policycases_shipped_cases_all_hold);
+	tcase_add_test(
+	    tc, test_policycases_runner_reports_every_failure_with_its_line);
+	tcase_add_test(tc, test_policycases_runner_empty_or_broken_files_fail);
+	suite_add_tcase(s, tc);
+	return s;
+}
