@@ -155,7 +155,7 @@ pty_child_exec(const struct pty_child_config *cfg, int slave, int cmd_r,
 	    "bash", "--noprofile", "--norc", "--noediting", "+H", "-i", NULL};
 	struct sigaction sa;
 	sigset_t none;
-	int sig;
+	int sig, hi_cmd, hi_status, hi_slave;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_DFL;
@@ -165,12 +165,16 @@ pty_child_exec(const struct pty_child_config *cfg, int slave, int cmd_r,
 	(void)sigprocmask(SIG_SETMASK, &none, NULL);
 	if (setsid() < 0 || ioctl(slave, TIOCSCTTY, 0) != 0)
 		_exit(127);
-	/* fd 3 may be one of our descriptors: move them out of the way */
-	if (dup2(cmd_r, 10) < 0 || dup2(status_w, 11) < 0 ||
-	    dup2(slave, 12) < 0)
+	/* our descriptors may sit anywhere, 0 to 3 included: copy each to a
+	 * free number above all of them first (F_DUPFD never overwrites),
+	 * then into place */
+	hi_cmd = fcntl(cmd_r, F_DUPFD, 64);
+	hi_status = fcntl(status_w, F_DUPFD, 64);
+	hi_slave = fcntl(slave, F_DUPFD, 64);
+	if (hi_cmd < 0 || hi_status < 0 || hi_slave < 0)
 		_exit(127);
-	if (dup2(10, 0) < 0 || dup2(12, 1) < 0 || dup2(12, 2) < 0 ||
-	    dup2(11, 3) < 0)
+	if (dup2(hi_cmd, 0) < 0 || dup2(hi_slave, 1) < 0 ||
+	    dup2(hi_slave, 2) < 0 || dup2(hi_status, 3) < 0)
 		_exit(127);
 	pty_close_from(4);
 	execve(cfg->shell_path, argv_tmpl, envp);

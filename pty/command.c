@@ -10,6 +10,7 @@
 
 #include "pty_child.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,29 +26,32 @@ static const char pty_command_lockdown[] =
     " && enable -n enable || exit 126\n";
 
 int
-pty_command_run(const struct pty_options *opt, struct pty_decider *d,
+pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 		const char *guard_path)
 {
-	struct pty_decision dec;
-	size_t len = strlen(opt->command);
 	static char script[sizeof pty_command_lockdown + 4096];
 	char *argv[] = {"bash", "--noprofile", "--norc", "-c", script, NULL};
+	size_t len = strlen(command);
 
-	pty_decide(d, opt->command, len, "command", &dec);
-	if (dec.verdict == PTY_VERDICT_EMPTY) {
+	switch (pty_guard_conclude(g, d, command, len, "command", NULL, NULL,
+				   STDERR_FILENO, "\n")) {
+	case PTY_ACT_RUN:
+		break;
+	case PTY_ACT_SKIP:
 		fprintf(stderr, "maelys-pty: empty command: nothing to run\n");
 		return 126;
-	}
-	if (dec.verdict != PTY_VERDICT_ALLOW) {
-		fflush(stderr);
-		pty_decision_print(&dec, STDERR_FILENO, "\n");
+	case PTY_ACT_DENY:
+	case PTY_ACT_END:
 		return 126;
 	}
 	/* the scanner bounded the command below 4096 bytes */
 	(void)snprintf(script, sizeof script, "%s%s", pty_command_lockdown,
-		       opt->command);
-	execve(opt->shell_path, argv,
-	       pty_child_environment(opt->path_env, guard_path));
-	fprintf(stderr, "maelys-pty: cannot run %s\n", opt->shell_path);
+		       command);
+	pty_audit_close(g->audit); /* its descriptor must not reach bash */
+	g->audit = NULL;
+	(void)signal(SIGXFSZ, SIG_DFL); /* ignored for the guard only */
+	execve(g->shell_path, argv,
+	       pty_child_environment(g->path_env, guard_path));
+	fprintf(stderr, "maelys-pty: cannot run %s\n", g->shell_path);
 	return 126;
 }

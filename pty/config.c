@@ -318,21 +318,18 @@ pty_config_read(int fd, char *buf, size_t n)
 }
 
 int
-pty_secure_read(const char *path, size_t max, char **text, size_t *len,
-		char *err, size_t errlen)
+pty_read_whole(int fd, const char *path, size_t max, char **text,
+	       size_t *len, char *err, size_t errlen)
 {
 	struct stat st;
 	char *buf = NULL, probe;
 	size_t cap, used = 0;
 	ssize_t got;
-	int fd;
 
 	*text = NULL; /* cleared first: a failure leaves nothing to free */
 	*len = 0;
 	if (max > SIZE_MAX - 1)
 		max = SIZE_MAX - 1; /* room for the NUL */
-	if ((fd = pty_secure_open(path, err, errlen)) < 0)
-		return -1;
 	if (fstat(fd, &st) != 0) {
 		(void)pty_config_fail(err, errlen, "%s: cannot stat: %s", path,
 				      strerror(errno));
@@ -383,7 +380,6 @@ pty_secure_read(const char *path, size_t max, char **text, size_t *len,
 			break;
 		used += (size_t)got;
 	}
-	(void)close(fd);
 	buf[used] = '\0';
 	*text = buf;
 	*len = used;
@@ -396,8 +392,22 @@ no_memory:
 	(void)pty_config_fail(err, errlen, "%s: out of memory", path);
 fail:
 	free(buf);
-	(void)close(fd);
 	return -1;
+}
+
+int
+pty_secure_read(const char *path, size_t max, char **text, size_t *len,
+		char *err, size_t errlen)
+{
+	int fd, rc;
+
+	*text = NULL;
+	*len = 0;
+	if ((fd = pty_secure_open(path, err, errlen)) < 0)
+		return -1;
+	rc = pty_read_whole(fd, path, max, text, len, err, errlen);
+	(void)close(fd);
+	return rc;
 }
 
 static bool

@@ -146,7 +146,8 @@ pty_add_s(maelys_datalog_input_edb_t *edb, const char *pred, const char *text,
 /* The input facts of one line (the host contract of pty/policy.c). */
 static maelys_datalog_status_t
 pty_build_edb(struct pty_decider *d, const struct scan_result *scan,
-	      const char *mode, maelys_datalog_diagnostic_t *diag)
+	      const char *mode, int confirmed,
+	      maelys_datalog_diagnostic_t *diag)
 {
 	maelys_datalog_input_edb_t *edb = d->edb;
 	const struct scan_token *t = scan->tokens;
@@ -183,8 +184,10 @@ pty_build_edb(struct pty_decider *d, const struct scan_result *scan,
 	for (i = 0; i < d->ngroups; i++)
 		TRY(pty_add_s(edb, "group", d->groups[i], diag));
 	TRY(pty_add_s(edb, "cwd", d->cwd, diag));
-	if (localtime_r(&now, &tm) != NULL &&
-	    strftime(buf, sizeof buf, "%H:%M", &tm) == 5)
+	if (d->time_of_day[0] != '\0')
+		TRY(pty_add_s(edb, "time_of_day", d->time_of_day, diag));
+	else if (localtime_r(&now, &tm) != NULL &&
+		 strftime(buf, sizeof buf, "%H:%M", &tm) == 5)
 		TRY(pty_add_s(edb, "time_of_day", buf, diag));
 	if (d->host[0] != '\0')
 		TRY(pty_add_s(edb, "host", d->host, diag));
@@ -198,6 +201,8 @@ pty_build_edb(struct pty_decider *d, const struct scan_result *scan,
 		if (scan->metachars & (1u << m))
 			TRY(pty_add_s(edb, "shell_metachar",
 				      scan_metachar_name(m), diag));
+	if (confirmed)
+		TRY(pty_add1(edb, "confirmed", t[0].text, t[0].len, diag));
 #undef TRY
 	return MAELYS_DATALOG_STATUS_OK;
 }
@@ -247,9 +252,45 @@ pty_collect_reasons(const maelys_datalog_result_t *res,
 		pty_copy(out->denied_op, sizeof out->denied_op, "__line__", 8);
 }
 
-void
-pty_decide(struct pty_decider *d, const char *line, size_t len,
-	   const char *mode, struct pty_decision *out)
+/* The text of column k of the first row of pred/2 whose first column is the
+ * line's command, into out; false when there is none. */
+static bool
+pty_row_for_command(const maelys_datalog_result_t *res, const char *pred,
+		    const struct scan_token *cmd, char *out, size_t cap)
+{
+	maelys_datalog_fact_view_t rows[PTY_REASONS_MAX];
+	size_t count = 0, i;
+	maelys_datalog_status_t st;
+
+	st = maelys_datalog_result_enumerate(res, pred, 2, rows,
+					     PTY_REASONS_MAX, &count);
+	if (st != MAELYS_DATALOG_STATUS_OK &&
+	    st != MAELYS_DATALOG_STATUS_TRUNCATED)
+		return false;
+	for (i = 0; i < count && i < PTY_REASONS_MAX; i++) {
+		const char *text = NULL;
+		size_t len = 0;
+
+		if (rows[i].terms[0].kind != MAELYS_DATALOG_TERM_SYMBOL ||
+		    rows[i].terms[1].kind != MAELYS_DATALOG_TERM_SYMBOL ||
+		    maelys_datalog_result_symbol_text(
+			res, rows[i].terms[0].as.symbol_id, &text, &len) !=
+			MAELYS_DATALOG_STATUS_OK ||
+		    len != cmd->len || memcmp(text, cmd->text, len) != 0)
+			continue;
+		if (maelys_datalog_result_symbol_text(
+			res, rows[i].terms[1].as.symbol_id, &text, &len) !=
+		    MAELYS_DATALOG_STATUS_OK)
+			return false;
+		pty_copy(out, cap, text, len);
+		return true;
+	}
+	return false;
+}
+
+static void
+pty_decide_with(struct pty_decider *d, const char *line, size_t len,
+		const char *mode, int confirmed, struct pty_decision *out)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 	maelys_datalog_result_t *res = NULL;
@@ -258,6 +299,7 @@ pty_decide(struct pty_decider *d, const char *line, size_t len,
 	int allowed = 0;
 
 	memset(out, 0, sizeof *out);
+	out->confirmed = confirmed;
 	scan_line(line, len, &out->scan);
 	if (out->scan.ntokens > 0)
 		pty_copy(out->command, sizeof out->command,
@@ -272,7 +314,7 @@ pty_decide(struct pty_decider *d, const char *line, size_t len,
 	}
 	pty_copy(out->denied_op, sizeof out->denied_op, out->command,
 		 strlen(out->command));
-	st = pty_build_edb(d, &out->scan, mode, &diag);
+	st = pty_build_edb(d, &out->scan, mode, confirmed, &diag);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = maelys_datalog_session_solve_edb(d->session, d->edb, &res,
 						      &diag);
@@ -291,11 +333,34 @@ pty_decide(struct pty_decider *d, const char *line, size_t len,
 				   : maelys_datalog_status_meaning(st));
 	} else if (allowed) {
 		out->verdict = PTY_VERDICT_ALLOW;
+	} else if (pty_row_for_command(res, "allow_with_log",
+				       &out->scan.tokens[0], out->log_reason,
+				       sizeof out->log_reason)) {
+		out->verdict = PTY_VERDICT_ALLOW_LOG;
+	} else if (!confirmed &&
+		   pty_row_for_command(
+		       res, "require_confirm", &out->scan.tokens[0],
+		       out->confirm_prompt, sizeof out->confirm_prompt)) {
+		out->verdict = PTY_VERDICT_CONFIRM;
 	} else {
 		out->verdict = PTY_VERDICT_POLICY;
 		pty_collect_reasons(res, out);
 	}
 	(void)maelys_datalog_result_free(res);
+}
+
+void
+pty_decide(struct pty_decider *d, const char *line, size_t len,
+	   const char *mode, struct pty_decision *out)
+{
+	pty_decide_with(d, line, len, mode, 0, out);
+}
+
+void
+pty_decide_confirmed(struct pty_decider *d, const char *line, size_t len,
+		     const char *mode, struct pty_decision *out)
+{
+	pty_decide_with(d, line, len, mode, 1, out);
 }
 
 static void
@@ -323,7 +388,9 @@ pty_decision_print(const struct pty_decision *dec, int fd, const char *eol)
 	switch (dec->verdict) {
 	case PTY_VERDICT_EMPTY:
 	case PTY_VERDICT_ALLOW:
-		return;
+	case PTY_VERDICT_ALLOW_LOG:
+	case PTY_VERDICT_CONFIRM:
+		return; /* the caller acts on these */
 	case PTY_VERDICT_SYNTAX:
 		n = snprintf(buf, sizeof buf,
 			     "maelys-pty: denied before solving \xe2\x80\x94 "

@@ -1,28 +1,69 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * maelys-pty: the guarded shell.  Loads the policy (a policy that does not
- * load means no session: one line for the user, non-zero exit), then runs
- * either one -c command or the interactive session.
+ * maelys-pty: the guarded shell.  In order, each step failing closed:
+ *
+ *   1. make this process non-dumpable (the session must not read it);
+ *   2. settings: the configuration file (checked like sudo's: root's, not
+ *      writable by others, every directory likewise) and the policy it
+ *      names, read through a checked descriptor; or, unprivileged only, a
+ *      policy given with --policy and no configuration;
+ *   3. while still holding the audit group (when installed setgid): open
+ *      the audit log and read its key - then drop the group for good, and
+ *      check that it is gone, before anything else runs;
+ *   4. a session-start record; then one -c command or the interactive
+ *      session; then a session-end record.
+ * A failure before the session starts prints one line for the user, logs
+ * the detail to syslog (authpriv) and exits non-zero (126 for -c).
  */
+#define _GNU_SOURCE /* setresgid, getresgid */
+#include "pty_audit.h"
 #include "pty_command.h"
+#include "pty_config.h"
 #include "pty_decide.h"
+#include "pty_guard.h"
 #include "pty_options.h"
 #include "pty_policy.h"
 #include "pty_relay.h"
 
 #include <maelys/datalog.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #ifndef PTY_VERSION
 #define PTY_VERSION "0.1.0"
 #endif
+
+/* The policy text is bounded like the library bounds a source. */
+#define PTY_POLICY_MAX ((size_t)64 << 20)
+
+/* One line for the user, the same to syslog; returns the exit status. */
+static int pty_fail(const struct pty_options *opt, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int
+pty_fail(const struct pty_options *opt, const char *fmt, ...)
+{
+	char msg[1200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "maelys-pty: %s\n", msg);
+	syslog(LOG_AUTHPRIV | LOG_ERR, "%s", msg);
+	return opt->command != NULL ? 126 : 1;
+}
 
 /* This program's own path: the session's SHELL, so that programs starting
  * "a shell" start the guard again. */
@@ -37,18 +78,119 @@ pty_self_path(char *buf, size_t cap)
 		buf[n] = '\0';
 }
 
+/* Drops the setgid group for good: real, effective and saved. */
+static int
+pty_drop_group(void)
+{
+	gid_t g = getgid(), r, e, s;
+
+	if (setresgid(g, g, g) != 0 || getresgid(&r, &e, &s) != 0 || r != g ||
+	    e != g || s != g)
+		return -1;
+	return 0;
+}
+
+/* Whether a -c command is this program itself (sshd's ForceCommand). */
+static bool
+pty_names_self(const char *command, const char *self)
+{
+	const char *base = strrchr(self, '/');
+	size_t n = strcspn(command, " \t");
+
+	base = base != NULL ? base + 1 : self;
+	if (command[n + strspn(command + n, " \t")] != '\0')
+		return false; /* arguments: a command like any other */
+	return (n == strlen(self) && strncmp(command, self, n) == 0) ||
+	       (n == strlen(base) && strncmp(command, base, n) == 0);
+}
+
+static int
+pty_verify(const struct pty_options *opt)
+{
+	struct pty_config cfg;
+	const char *path =
+	    opt->config_path ? opt->config_path : pty_config_file;
+	char err[1024];
+
+	/* the log is checked with the caller's own rights (root reads it) */
+	if (pty_drop_group() != 0)
+		return pty_fail(opt, "cannot drop the audit group");
+	if (pty_config_load(path, &cfg, err, sizeof err) != 0) {
+		(void)pty_fail(opt, "%s", err);
+		return 2;
+	}
+	if (cfg.audit_key[0] == '\0') {
+		(void)pty_fail(opt, "%s names no audit_key", path);
+		return 2;
+	}
+	return pty_audit_verify(opt->verify_log, cfg.audit_key, stdout);
+}
+
+/* Step 2: the settings and the policy text. */
+static int
+pty_settings(const struct pty_options *opt, bool privileged,
+	     struct pty_guard *g, char **text, size_t *len, char *err,
+	     size_t errlen)
+{
+	const char *path =
+	    opt->config_path ? opt->config_path : pty_config_file;
+
+	pty_config_defaults(&g->cfg);
+	if (opt->policy_path != NULL && !privileged) {
+		/* development: the policy as given, no configuration */
+		int fd, rc;
+
+		(void)snprintf(g->policy_path, sizeof g->policy_path, "%s",
+			       opt->policy_path);
+		(void)snprintf(g->shell_path, sizeof g->shell_path, "%s",
+			       pty_default_shell);
+		(void)snprintf(g->path_env, sizeof g->path_env, "%s",
+			       pty_default_path);
+		g->cfg.syslog = false;
+		*text = NULL;
+		*len = 0;
+		fd = open(opt->policy_path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0) {
+			(void)snprintf(err, errlen, "policy %s: %s",
+				       opt->policy_path, strerror(errno));
+			return -1;
+		}
+		rc = pty_read_whole(fd, opt->policy_path, PTY_POLICY_MAX, text,
+				    len, err, errlen);
+		(void)close(fd);
+		return rc;
+	}
+	if (pty_config_load(path, &g->cfg, err, errlen) != 0)
+		return -1;
+	g->have_config = true;
+	(void)snprintf(g->policy_path, sizeof g->policy_path, "%s",
+		       g->cfg.policy);
+	(void)snprintf(g->shell_path, sizeof g->shell_path, "%s", g->cfg.shell);
+	(void)snprintf(g->path_env, sizeof g->path_env, "%s", g->cfg.path_env);
+	return pty_secure_read(g->cfg.policy, PTY_POLICY_MAX, text, len, err,
+			       errlen);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct pty_options opt;
-	struct pty_decider decider;
+	static struct pty_decider decider; /* zero: pty_decider_free is safe */
+	static struct pty_guard guard;
 	maelys_datalog_session_t *session = NULL;
 	char err[1024], self[PATH_MAX], history[PATH_MAX];
-	const char *history_path;
+	const char *history_path, *command, *ssh_cmd;
+	bool privileged;
+	char *text = NULL;
+	size_t len = 0;
 	int rc;
 
 	/* the session must not read or trace this process's memory */
 	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	/* a file-size limit the user lowered must make an audit write fail
+	 * (EFBIG: the line is denied), not kill the guard */
+	(void)signal(SIGXFSZ, SIG_IGN);
+	openlog("maelys-pty", LOG_PID, LOG_AUTHPRIV);
 	rc = pty_options_parse(argc, argv, &opt, stderr);
 	if (rc != 0)
 		return rc;
@@ -61,18 +203,116 @@ main(int argc, char **argv)
 		       maelys_datalog_version());
 		return 0;
 	}
-	if (pty_policy_open(opt.policy_path, &session, err, sizeof err) != 0) {
-		fprintf(stderr, "maelys-pty: %s\n", err);
-		return opt.command != NULL ? 126 : 1;
+	if (geteuid() != getuid())
+		return pty_fail(&opt, "installed setuid: it must be setgid to "
+				      "its audit group, never setuid");
+	privileged = getegid() != getgid();
+	if (privileged && (opt.config_path != NULL || opt.policy_path != NULL ||
+			   opt.shell_path != NULL || opt.path_env != NULL ||
+			   opt.history_path != NULL))
+		return pty_fail(&opt,
+				"options that change the configuration "
+				"are for an unprivileged guard; this "
+				"one reads only %s",
+				pty_config_file);
+	if (opt.verify_log != NULL)
+		return pty_verify(&opt);
+
+	/* step 2 */
+	if (pty_settings(&opt, privileged, &guard, &text, &len, err,
+			 sizeof err) != 0) {
+		free(text);
+		rc = pty_fail(&opt, "%s", err);
+		return opt.check ? 1 : rc;
 	}
-	if (pty_decider_init(&decider, session, opt.path_env) != 0) {
-		fprintf(stderr, "maelys-pty: cannot name the user of uid %u\n",
-			(unsigned)getuid());
-		return opt.command != NULL ? 126 : 1;
+	if (opt.shell_path != NULL)
+		(void)snprintf(guard.shell_path, sizeof guard.shell_path, "%s",
+			       opt.shell_path);
+	if (opt.path_env != NULL)
+		(void)snprintf(guard.path_env, sizeof guard.path_env, "%s",
+			       opt.path_env);
+	pty_sha256_hex(text, len, guard.asess.policy_sha256);
+	rc = pty_policy_open_text(guard.policy_path, text, len, &session, err,
+				  sizeof err);
+	free(text);
+	if (rc != 0) {
+		rc = pty_fail(&opt, "%s", err);
+		return opt.check ? 1 : rc;
 	}
+	if (opt.check) {
+		printf("maelys-pty: %s: ok; policy %s: ok (sha256 %s)\n",
+		       guard.have_config ? (opt.config_path ? opt.config_path
+							    : pty_config_file)
+					 : "(no configuration)",
+		       guard.policy_path, guard.asess.policy_sha256);
+		(void)maelys_datalog_session_free(session);
+		return 0;
+	}
+
+	/* step 3: the audit log and its key, then the group is gone */
+	if (guard.cfg.audit_log[0] != '\0' &&
+	    pty_audit_open(guard.cfg.audit_log, guard.cfg.audit_key,
+			   &guard.audit, err, sizeof err) != 0) {
+		rc = pty_fail(&opt, "audit log: %s", err);
+		goto out;
+	}
+	if (privileged && pty_drop_group() != 0) {
+		rc = pty_fail(&opt, "cannot drop the audit group");
+		goto out;
+	}
+
+	/* step 4 */
+	guard.syslog = guard.cfg.syslog;
+	if (pty_decider_init(&decider, session, guard.path_env) != 0) {
+		rc = pty_fail(&opt, "cannot name the user of uid %u",
+			      (unsigned)getuid());
+		goto out;
+	}
+	(void)snprintf(guard.user, sizeof guard.user, "%s", decider.user);
+	(void)snprintf(guard.host, sizeof guard.host, "%s", decider.host);
+	(void)snprintf(guard.remote, sizeof guard.remote, "%s",
+		       decider.remote_addr);
+	if (isatty(STDIN_FILENO) && ttyname(STDIN_FILENO) != NULL)
+		(void)snprintf(guard.tty, sizeof guard.tty, "%s",
+			       ttyname(STDIN_FILENO));
+	if (pty_audit_session_id(guard.asess.id) != 0) {
+		rc = pty_fail(&opt, "no randomness for a session id");
+		goto out;
+	}
+	guard.asess.host = guard.host;
+	guard.asess.user = guard.user;
+	guard.asess.tty = guard.tty;
+	guard.asess.remote = guard.remote;
 	pty_self_path(self, sizeof self);
-	if (opt.command != NULL) {
-		rc = pty_command_run(&opt, &decider, self);
+
+	/* sshd's ForceCommand runs the guard itself (as "-c maelys-pty" or
+	 * with no -c) and puts the client's request in SSH_ORIGINAL_COMMAND:
+	 * that request is what is decided */
+	command = opt.command;
+	ssh_cmd = getenv("SSH_ORIGINAL_COMMAND");
+	if ((command == NULL || pty_names_self(command, self)) &&
+	    ssh_cmd != NULL && ssh_cmd[0] != '\0')
+		command = ssh_cmd;
+	else if (command != NULL && pty_names_self(command, self))
+		command = NULL; /* ForceCommand, interactive login */
+	guard.asess.mode = command != NULL ? "command" : "interactive";
+	if (pty_guard_event(&guard, "session_start",
+			    opt.login ? "login" : NULL) != 0) {
+		/* with "deny" every line will be refused for want of its
+		 * record; with "terminate" there is no session at all */
+		if (guard.cfg.on_audit_failure == PTY_AUDIT_FAIL_TERMINATE) {
+			rc = pty_fail(&opt, "the audit log cannot be written: "
+					    "the session does not start");
+			goto out;
+		}
+		fprintf(stderr, "maelys-pty: the audit log cannot be written: "
+				"every line will be refused\n");
+	}
+	pty_guard_log(&guard, LOG_INFO, "session %s of %s started (%s%s%s)",
+		      guard.asess.id, guard.user, guard.asess.mode,
+		      guard.remote[0] ? " from " : "", guard.remote);
+	if (command != NULL) {
+		rc = pty_command_run(&guard, &decider, command, self);
 	} else {
 		struct passwd *pw = getpwuid(getuid());
 
@@ -83,9 +323,14 @@ main(int argc, char **argv)
 			history_path = history;
 		/* no user-owned readline configuration (DESIGN.md 6.2) */
 		(void)setenv("INPUTRC", "/dev/null", 1);
-		rc = pty_relay_run(&opt, &decider, self, history_path);
+		rc = pty_relay_run(&guard, &decider, self, history_path);
 	}
+	(void)pty_guard_event(&guard, "session_end", NULL);
+	pty_guard_log(&guard, LOG_INFO, "session %s of %s ended (status %d)",
+		      guard.asess.id, guard.user, rc);
+out:
 	pty_decider_free(&decider);
+	pty_audit_close(guard.audit);
 	(void)maelys_datalog_session_free(session);
 	return rc;
 }

@@ -9,36 +9,55 @@
 
 #include <string.h>
 
-#ifndef PTY_DEFAULT_POLICY
-#define PTY_DEFAULT_POLICY "/usr/local/share/maelys-pty/policies/level1.dl"
+#ifndef PTY_CONFIG_FILE
+#define PTY_CONFIG_FILE "/etc/maelys-pty/maelys-pty.conf"
 #endif
-#ifndef PTY_DEFAULT_SHELL
-#define PTY_DEFAULT_SHELL "/bin/bash"
-#endif
-#define PTY_DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
+
+const char pty_config_file[] = PTY_CONFIG_FILE;
+const char pty_default_shell[] = "/bin/bash";
+const char pty_default_path[] = "/usr/local/bin:/usr/bin:/bin";
 
 void
 pty_options_usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "usage: maelys-pty [--policy FILE] [--shell PATH] [--path PATH]\n"
-	    "                  [--history FILE] [-c COMMAND]\n"
+	    "usage: maelys-pty [-c COMMAND]\n"
+	    "       maelys-pty --check [--config FILE]\n"
+	    "       maelys-pty --verify-log FILE [--config FILE]\n"
+	    "       maelys-pty [--config FILE | --policy FILE] [--shell "
+	    "PATH]\n"
+	    "                  [--path PATH] [--history FILE] [-c COMMAND]\n"
 	    "       maelys-pty --help | --version\n"
 	    "\n"
 	    "Runs bash behind a guard that decides every line typed at the\n"
 	    "prompt with a Datalog policy before bash may see it.\n"
 	    "\n"
-	    "  --policy FILE   the policy (default %s)\n"
-	    "  --shell PATH    the bash to run (default %s)\n"
-	    "  --path PATH     PATH of the session (default %s)\n"
-	    "  --history FILE  line history (default ~/.maelys_pty_history)\n"
-	    "  -c COMMAND      decide and run one command, no terminal\n"
-	    "                  (what sshd runs for ssh host COMMAND); a\n"
-	    "                  denied command exits 126\n",
-	    PTY_DEFAULT_POLICY, PTY_DEFAULT_SHELL, PTY_DEFAULT_PATH);
+	    "  -c COMMAND        decide and run one command, no terminal\n"
+	    "                    (what sshd runs for ssh host COMMAND); a\n"
+	    "                    denied command exits 126\n"
+	    "  --config FILE     the configuration (default %s);\n"
+	    "                    it and its policy must be root's, writable\n"
+	    "                    by root only\n"
+	    "  --check           check the configuration and its policy;\n"
+	    "                    exit 0 when sound, 1 otherwise\n"
+	    "  --verify-log FILE check an audit log's chain with the\n"
+	    "                    configured key; name the first bad record\n"
+	    "  --policy FILE     try a policy without a configuration (no\n"
+	    "                    audit log): for development\n"
+	    "  --shell PATH      the bash to run (default: the\n"
+	    "                    configuration's, else %s)\n"
+	    "  --path PATH       PATH of the session (default: the\n"
+	    "                    configuration's, else %s)\n"
+	    "  --history FILE    line history (default "
+	    "~/.maelys_pty_history)\n"
+	    "A guard installed setgid takes its settings from %s only.\n",
+	    pty_config_file, pty_default_shell, pty_default_path,
+	    pty_config_file);
 }
 
+/* --name VALUE or --name=VALUE: 1 and *out set, 0 not this option, -1 a
+ * missing value. */
 static int
 pty_options_value(int argc, char **argv, int *i, const char *name,
 		  const char **out, FILE *err)
@@ -62,18 +81,17 @@ pty_options_value(int argc, char **argv, int *i, const char *name,
 int
 pty_options_parse(int argc, char **argv, struct pty_options *o, FILE *err)
 {
-	static const char *const valued[] = {"--policy", "--shell", "--path",
-					     "--history"};
+	static const char *const valued[] = {"--config",  "--policy",
+					     "--shell",   "--path",
+					     "--history", "--verify-log"};
 	int i;
 
 	memset(o, 0, sizeof *o);
-	o->policy_path = PTY_DEFAULT_POLICY;
-	o->shell_path = PTY_DEFAULT_SHELL;
-	o->path_env = PTY_DEFAULT_PATH;
 	o->login = argc > 0 && argv[0] != NULL && argv[0][0] == '-';
 	for (i = 1; i < argc; i++) {
-		const char **slots[] = {&o->policy_path, &o->shell_path,
-					&o->path_env, &o->history_path};
+		const char **slots[] = {&o->config_path,  &o->policy_path,
+					&o->shell_path,   &o->path_env,
+					&o->history_path, &o->verify_log};
 		size_t k;
 		int r = 0;
 
@@ -96,6 +114,10 @@ pty_options_parse(int argc, char **argv, struct pty_options *o, FILE *err)
 			o->version = true;
 			continue;
 		}
+		if (strcmp(argv[i], "--check") == 0) {
+			o->check = true;
+			continue;
+		}
 		for (k = 0; k < sizeof valued / sizeof valued[0] && r == 0; k++)
 			r = pty_options_value(argc, argv, &i, valued[k],
 					      slots[k], err);
@@ -107,6 +129,11 @@ pty_options_parse(int argc, char **argv, struct pty_options *o, FILE *err)
 			pty_options_usage(err);
 			return 2;
 		}
+	}
+	if (o->config_path != NULL && o->policy_path != NULL) {
+		fprintf(err, "maelys-pty: --config and --policy exclude each "
+			     "other (the configuration names the policy)\n");
+		return 2;
 	}
 	return 0;
 }

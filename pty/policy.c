@@ -71,9 +71,11 @@ pty_policy_reads_command_path(void)
 	return pty_policy_command_path;
 }
 
-int
-pty_policy_open(const char *path, maelys_datalog_session_t **out, char *err,
-		size_t errlen)
+/* Loads from `text` (or from the file `name` when text is NULL), prepares a
+ * session, and notes whether the policy reads command_path. */
+static int
+pty_policy_load(const char *name, const char *text, size_t len,
+		maelys_datalog_session_t **out, char *err, size_t errlen)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 	maelys_datalog_policy_t *policy = NULL;
@@ -82,8 +84,11 @@ pty_policy_open(const char *path, maelys_datalog_session_t **out, char *err,
 	*out = NULL;
 	st = maelys_datalog_domain_register(&pty_domain);
 	if (st == MAELYS_DATALOG_STATUS_OK)
-		st = maelys_datalog_policy_load_file(PTY_DOMAIN, path, &policy,
-						     &diag);
+		st = text != NULL
+			 ? maelys_datalog_policy_load_inline(
+			       PTY_DOMAIN, name, text, len, &policy, &diag)
+			 : maelys_datalog_policy_load_file(PTY_DOMAIN, name,
+							   &policy, &diag);
 	if (st == MAELYS_DATALOG_STATUS_OK) {
 		int reads = 1; /* on any doubt, supply the fact */
 
@@ -100,7 +105,7 @@ pty_policy_open(const char *path, maelys_datalog_session_t **out, char *err,
 	if (st != MAELYS_DATALOG_STATUS_OK) {
 		(void)maelys_datalog_session_free(*out);
 		*out = NULL;
-		(void)snprintf(err, errlen, "policy %s: %s: %s", path,
+		(void)snprintf(err, errlen, "policy %s: %s: %s", name,
 			       maelys_datalog_status_name(st),
 			       diag.message[0] != '\0'
 				   ? diag.message
@@ -108,4 +113,18 @@ pty_policy_open(const char *path, maelys_datalog_session_t **out, char *err,
 		return -1;
 	}
 	return 0;
+}
+
+int
+pty_policy_open(const char *path, maelys_datalog_session_t **out, char *err,
+		size_t errlen)
+{
+	return pty_policy_load(path, NULL, 0, out, err, errlen);
+}
+
+int
+pty_policy_open_text(const char *name, const char *text, size_t len,
+		     maelys_datalog_session_t **out, char *err, size_t errlen)
+{
+	return pty_policy_load(name, text, len, out, err, errlen);
 }

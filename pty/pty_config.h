@@ -81,6 +81,13 @@ int pty_config_load(const char *path, struct pty_config *c, char *err,
  * or -1 with one line in err. */
 int pty_secure_open(const char *path, char *err, size_t errlen);
 
+/* Reads the whole of an open file `fd` (at most `max` bytes; `path` names
+ * it in errors) into a malloc'd buffer, NUL-terminated (*len does not count
+ * it).  Returns 0, or -1 with one line in err (too big, read error, out of
+ * memory) and *text NULL.  The descriptor stays open. */
+int pty_read_whole(int fd, const char *path, size_t max, char **text,
+		   size_t *len, char *err, size_t errlen);
+
 /* Reads a whole securely opened file (at most `max` bytes) into a malloc'd
  * buffer.  Returns 0, or -1 with one line in err (too big, read error).
  * The buffer is NUL-terminated (*len does not count it; the text may hold

@@ -22,7 +22,20 @@ enum pty_verdict {
 	PTY_VERDICT_SYNTAX, /* refused before solving (scan.refusal) */
 	PTY_VERDICT_POLICY, /* the policy did not allow it */
 	PTY_VERDICT_ERROR,  /* the policy could not be evaluated */
+	/* no allow(Cmd), but allow_with_log(Cmd, Reason): allowed only once
+	 * its audit record is written (log_reason says why it may run) */
+	PTY_VERDICT_ALLOW_LOG,
+	/* no allow(Cmd), but require_confirm(Cmd, Prompt): ask the user
+	 * (confirm_prompt), and decide again with confirmed(Cmd) on yes */
+	PTY_VERDICT_CONFIRM,
 };
+
+/* Whether a verdict lets the line run (ALLOW_LOG after its record). */
+static inline int
+pty_verdict_runs(enum pty_verdict v)
+{
+	return v == PTY_VERDICT_ALLOW || v == PTY_VERDICT_ALLOW_LOG;
+}
 
 #define PTY_REASONS_MAX 16
 #define PTY_TEXT_MAX    256
@@ -39,6 +52,9 @@ struct pty_decision {
 		char reason[PTY_TEXT_MAX];
 	} reasons[PTY_REASONS_MAX];
 	char error[600]; /* PTY_VERDICT_ERROR: status and diagnostic */
+	char log_reason[PTY_TEXT_MAX];     /* ALLOW_LOG: its Reason */
+	char confirm_prompt[PTY_TEXT_MAX]; /* CONFIRM: its Prompt */
+	int confirmed;                     /* decided with confirmed(Cmd) */
 };
 
 /* What stays the same for a whole session, and the shell's directory. */
@@ -52,6 +68,9 @@ struct pty_decider {
 	size_t ngroups;
 	char groups[64][PTY_TEXT_MAX];
 	char cwd[4096];
+	/* "HH:MM" to supply as time_of_day instead of the clock (policy test
+	 * cases); "" = the local time of each decision */
+	char time_of_day[8];
 };
 
 /* Fills the session facts (user, groups, host, remote address) for the
@@ -62,9 +81,15 @@ void pty_decider_free(struct pty_decider *d);
 void pty_decider_set_cwd(struct pty_decider *d, const char *cwd);
 
 /* Decides `len` bytes of `line` in session mode `mode` ("interactive" or
- * "command").  Never fails: every failure is a denying verdict. */
+ * "command").  Never fails: every failure is a denying verdict.  The order of
+ * the queries: allow(Cmd); then allow_with_log(Cmd, R); then
+ * require_confirm(Cmd, P) (only when not yet confirmed); else denied. */
 void pty_decide(struct pty_decider *d, const char *line, size_t len,
 		const char *mode, struct pty_decision *out);
+
+/* The same, after the user confirmed: confirmed(Cmd) is an input fact. */
+void pty_decide_confirmed(struct pty_decider *d, const char *line, size_t len,
+			  const char *mode, struct pty_decision *out);
 
 /* Writes what the user sees of a decision that is not ALLOW to fd, each
  * line ending in `eol` ("\r\n" on a raw terminal, "\n" otherwise):

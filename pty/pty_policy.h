@@ -21,6 +21,12 @@
 int pty_policy_open(const char *path, maelys_datalog_session_t **out, char *err,
 		    size_t errlen);
 
+/* The same from text already read (the configured policy is read through a
+ * checked descriptor, pty_secure_read); `name` names it in diagnostics. */
+int pty_policy_open_text(const char *name, const char *text, size_t len,
+			 maelys_datalog_session_t **out, char *err,
+			 size_t errlen);
+
 /* Whether the policy's rules read command_path/1: resolving a command
  * against PATH costs system calls a policy that never looks is spared.
  * Valid after pty_policy_open succeeded. */

@@ -8,11 +8,13 @@
 #define PTY_RELAY_H
 
 #include "pty_decide.h"
-#include "pty_options.h"
+#include "pty_guard.h"
 
 /* Runs the session to its end.  Returns the exit status of the session
- * (the shell's), or 1 when it could not start (a message was printed). */
-int pty_relay_run(const struct pty_options *opt, struct pty_decider *decider,
+ * (the shell's), 1 when it could not start or the guard ended it (too many
+ * denials, idle, the audit log failing with terminate), or 128 + the
+ * signal that ended it. */
+int pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 		  const char *guard_path, const char *history_path);
 
 #endif /* PTY_RELAY_H */

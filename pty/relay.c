@@ -28,7 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,7 +56,10 @@ static struct pty_relay {
 	struct pty_terminal term;
 	struct pty_child child;
 	struct pty_decider *decider;
-	char status[16384]; /* unparsed status-pipe bytes */
+	struct pty_guard *guard;
+	struct timespec last_key; /* of the last key at the prompt */
+	bool guard_ended;         /* lockout, idle, or the audit log */
+	char status[16384];       /* unparsed status-pipe bytes */
 	size_t status_len;
 	bool child_gone;
 	int wait_status;
@@ -114,6 +119,7 @@ static void
 pty_enter_prompt(void)
 {
 	relay.state = PTY_PROMPT;
+	(void)clock_gettime(CLOCK_MONOTONIC, &relay.last_key);
 	/* keys typed during the job that it did not read: never a command */
 	(void)tcflush(relay.child.slave, TCIFLUSH);
 	/* file names complete relative to the shell's directory */
@@ -123,11 +129,55 @@ pty_enter_prompt(void)
 	pty_prompt_show(relay.prompt);
 }
 
+/* Asks a require_confirm question at the prompt: a short line read key by
+ * key in prompt mode, echoed; only "y" or "yes" (any case) is yes.  Ctrl-C,
+ * Ctrl-D, end of input or the idle timeout are no. */
+static bool
+pty_relay_ask(void *arg, const char *prompt)
+{
+	char answer[8];
+	size_t n = 0;
+
+	(void)arg;
+	pty_say(prompt);
+	pty_say(" [y/N] ");
+	for (;;) {
+		struct pollfd pfd = {STDIN_FILENO, POLLIN, 0};
+		unsigned idle = relay.guard->cfg.idle_timeout;
+		int r = poll(&pfd, 1, idle > 0 ? (int)idle * 1000 : -1);
+		char c;
+
+		if (r == 0 || got_end_signal)
+			break;
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (read(STDIN_FILENO, &c, 1) != 1 || c == 3 || c == 4)
+			break;
+		if (c == '\r' || c == '\n') {
+			pty_say("\r\n");
+			answer[n] = '\0';
+			return strcasecmp(answer, "y") == 0 ||
+			       strcasecmp(answer, "yes") == 0;
+		}
+		if ((c == 127 || c == 8) && n > 0) {
+			n--;
+			pty_say("\b \b");
+		} else if (c >= 0x20 && c < 0x7f && n + 1 < sizeof answer) {
+			answer[n++] = c;
+			pty_write_all(STDOUT_FILENO, &c, 1);
+		}
+	}
+	pty_say("\r\n");
+	return false;
+}
+
 /* The line editor accepted a line (readline callback). */
 static void
 pty_on_line(char *line)
 {
-	struct pty_decision dec;
 	size_t len;
 
 	if (line == NULL) {
@@ -141,8 +191,10 @@ pty_on_line(char *line)
 	}
 	len = strlen(line);
 	pty_prompt_remember(line);
-	pty_decide(relay.decider, line, len, "interactive", &dec);
-	if (dec.verdict == PTY_VERDICT_ALLOW) {
+	switch (pty_guard_conclude(relay.guard, relay.decider, line, len,
+				   "interactive", pty_relay_ask, NULL,
+				   STDOUT_FILENO, "\r\n")) {
+	case PTY_ACT_RUN:
 		pty_prompt_hide();
 		(void)pty_terminal_job_mode(&relay.term);
 		relay.state = PTY_JOB;
@@ -150,8 +202,14 @@ pty_on_line(char *line)
 			/* bash is gone; the loop ends with its status */
 			relay.state = PTY_ENDING;
 		}
-	} else {
-		pty_decision_print(&dec, STDOUT_FILENO, "\r\n");
+		break;
+	case PTY_ACT_END:
+		pty_prompt_hide();
+		relay.guard_ended = true;
+		break;
+	case PTY_ACT_SKIP:
+	case PTY_ACT_DENY:
+		break;
 	}
 	free(line);
 }
@@ -211,6 +269,7 @@ pty_relay_input(void)
 	ssize_t n;
 
 	if (relay.state == PTY_PROMPT) {
+		(void)clock_gettime(CLOCK_MONOTONIC, &relay.last_key);
 		pty_prompt_feed();
 		return true;
 	}
@@ -296,7 +355,7 @@ pty_install_signals(sigset_t *old)
 }
 
 int
-pty_relay_run(const struct pty_options *opt, struct pty_decider *decider,
+pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 	      const char *guard_path, const char *history_path)
 {
 	struct pty_child_config cfg;
@@ -309,6 +368,7 @@ pty_relay_run(const struct pty_options *opt, struct pty_decider *decider,
 
 	memset(&relay, 0, sizeof relay);
 	relay.decider = decider;
+	relay.guard = g;
 	if (pw != NULL && pw->pw_dir != NULL)
 		(void)snprintf(relay.home, sizeof relay.home, "%s", pw->pw_dir);
 	if (pty_terminal_save(&relay.term, STDIN_FILENO) != 0) {
@@ -319,8 +379,8 @@ pty_relay_run(const struct pty_options *opt, struct pty_decider *decider,
 	pty_install_signals(&old);
 	pty_terminal_winsize(STDIN_FILENO, &ws);
 	memset(&cfg, 0, sizeof cfg);
-	cfg.shell_path = opt->shell_path;
-	cfg.path_env = opt->path_env;
+	cfg.shell_path = g->shell_path;
+	cfg.path_env = g->path_env;
 	cfg.guard_path = guard_path;
 	cfg.tio = &relay.term.original;
 	cfg.ws = &ws;
@@ -329,7 +389,7 @@ pty_relay_run(const struct pty_options *opt, struct pty_decider *decider,
 		(void)sigprocmask(SIG_SETMASK, &old, NULL);
 		return 1;
 	}
-	pty_prompt_init(&relay.term, history_path, opt->path_env, pty_on_line);
+	pty_prompt_init(&relay.term, history_path, g->path_env, pty_on_line);
 	(void)pty_terminal_job_mode(&relay.term);
 	relay.state = PTY_STARTING;
 	(void)clock_gettime(CLOCK_MONOTONIC, &start_deadline);
@@ -346,6 +406,31 @@ pty_relay_run(const struct pty_options *opt, struct pty_decider *decider,
 			pty_child_kill_session(&relay.child, SIGHUP);
 			pty_reap();
 			break;
+		}
+		if (relay.guard_ended) {
+			pty_child_kill_session(&relay.child, SIGHUP);
+			pty_reap();
+			rc = 1;
+			break;
+		}
+		if (relay.state == PTY_PROMPT && g->cfg.idle_timeout > 0) {
+			struct timespec now;
+
+			(void)clock_gettime(CLOCK_MONOTONIC, &now);
+			if (now.tv_sec - relay.last_key.tv_sec >=
+			    (time_t)g->cfg.idle_timeout) {
+				pty_prompt_hide();
+				pty_say("\r\nmaelys-pty: idle at the prompt: "
+					"the session ends\r\n");
+				pty_guard_log(g, LOG_NOTICE,
+					      "session %s of %s ended: idle "
+					      "for %u s",
+					      g->asess.id, g->user,
+					      g->cfg.idle_timeout);
+				(void)pty_guard_event(g, "session_end", "idle");
+				relay.guard_ended = true;
+				continue;
+			}
 		}
 		if (got_sigwinch) {
 			got_sigwinch = 0;
@@ -365,7 +450,7 @@ pty_relay_run(const struct pty_options *opt, struct pty_decider *decider,
 					"\r\nmaelys-pty: the shell %s "
 					"exited before the session "
 					"started\r\n",
-					opt->shell_path);
+					g->shell_path);
 			break;
 		}
 		if (relay.state == PTY_STARTING) {

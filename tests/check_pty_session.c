@@ -285,11 +285,14 @@ START_TEST(test_session_history_path_not_a_file_is_left_alone)
 		size_t i;
 
 		for (i = 0; i < (have_dev ? 3u : 2u); i++) {
-			char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
-					"--policy",
-					(char *)pts_world_policy(&world, "p.dl",
-								 permissive),
-					"--history", (char *)paths[i], NULL};
+			char *argv[] = {
+			    (char *)pts_build_path("pty/maelys-pty"),
+			    "--policy",
+			    (char *)pts_world_policy(&world, "p.dl",
+						     permissive),
+			    "--history",
+			    (char *)paths[i],
+			    NULL};
 
 			pts_spawn(&q, &world, argv, 24, 80);
 			ck_assert_msg(pts_wait_prompt(&q, T), "%s", q.out);

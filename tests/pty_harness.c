@@ -127,6 +127,13 @@ void
 pts_spawn(struct pts *p, const struct pts_world *w, char *const argv[],
 	  int rows, int cols)
 {
+	pts_spawn_path(p, w, argv[0], argv, rows, cols);
+}
+
+void
+pts_spawn_path(struct pts *p, const struct pts_world *w, const char *path,
+	       char *const argv[], int rows, int cols)
+{
 	struct winsize ws = {(unsigned short)rows, (unsigned short)cols, 0, 0};
 	char home[400];
 
@@ -141,7 +148,7 @@ pts_spawn(struct pts *p, const struct pts_world *w, char *const argv[],
 	if (p->pid == 0) {
 		char *envp[] = {"TERM=dumb", "LANG=C.UTF-8", home, NULL};
 
-		execve(argv[0], argv, envp);
+		execve(path, argv, envp);
 		_exit(127);
 	}
 	fcntl(p->master, F_SETFL, fcntl(p->master, F_GETFL) | O_NONBLOCK);
@@ -328,6 +335,13 @@ pts_slurp(int fd)
 int
 pts_run(char *const argv[], char *const envp[], char **out, char **err)
 {
+	return pts_run_path(argv[0], argv, envp, out, err);
+}
+
+int
+pts_run_path(const char *path, char *const argv[], char *const envp[],
+	     char **out, char **err)
+{
 	int o[2], e[2], st;
 	pid_t pid;
 
@@ -344,7 +358,7 @@ pts_run(char *const argv[], char *const envp[], char **out, char **err)
 		dup2(e[1], 2);
 		close(o[0]);
 		close(e[0]);
-		execve(argv[0], argv, envp);
+		execve(path, argv, envp);
 		_exit(127);
 	}
 	close(o[1]);

@@ -64,5 +64,13 @@ void pts_close(struct pts *p);
 /* Runs argv without a terminal, stdin /dev/null; captures stdout and
  * stderr (NUL-terminated, caller frees); returns the exit status. */
 int pts_run(char *const argv[], char *const envp[], char **out, char **err);
+/* The same, running the program `path` with argv[0] as given (sshd runs a
+ * login shell as "-name"). */
+int pts_run_path(const char *path, char *const argv[], char *const envp[],
+		 char **out, char **err);
+
+/* Starts `path` on a pty with argv as given and env TERM=dumb + HOME. */
+void pts_spawn_path(struct pts *p, const struct pts_world *w, const char *path,
+		    char *const argv[], int rows, int cols);
 
 #endif /* MAELYS_PTY_HARNESS_H */

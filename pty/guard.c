@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Concluding a line: confirmation, the audit record, the user's message,
+ * syslog, the denial count (see pty_guard.h for the rules).
+ */
+
+#include "pty_guard.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+void
+pty_guard_log(const struct pty_guard *g, int priority, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!g->syslog)
+		return;
+	va_start(ap, fmt);
+	vsyslog(LOG_AUTHPRIV | priority, fmt, ap);
+	va_end(ap);
+}
+
+static void pty_say(int fd, const char *eol, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+pty_say(int fd, const char *eol, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	size_t off = 0;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof buf - 4, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	off = (size_t)n < sizeof buf - 4 ? (size_t)n : sizeof buf - 5;
+	off += (size_t)snprintf(buf + off, sizeof buf - off, "%s", eol);
+	while (off > 0) {
+		ssize_t w = write(fd, buf, off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		memmove(buf, buf + w, off - (size_t)w);
+		off -= (size_t)w;
+	}
+}
+
+int
+pty_guard_event(struct pty_guard *g, const char *event, const char *note)
+{
+	struct pty_audit_event e;
+	char err[256];
+
+	if (g->audit == NULL)
+		return 0;
+	memset(&e, 0, sizeof e);
+	e.event = event;
+	e.note = note;
+	e.outcome = event;
+	if (pty_audit_write(g->audit, &g->asess, &e, err, sizeof err) != 0) {
+		pty_guard_log(g, LOG_ERR, "audit log: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Records the line's decision; outcome is the word of the record. */
+static int
+pty_guard_record(struct pty_guard *g, const char *event, const char *line,
+		 size_t len, const struct pty_decision *dec,
+		 const char *outcome, char *err, size_t errlen)
+{
+	struct pty_audit_event e;
+
+	if (g->audit == NULL)
+		return 0;
+	memset(&e, 0, sizeof e);
+	e.event = event;
+	e.line = line;
+	e.line_len = len;
+	e.decision = dec;
+	e.outcome = outcome;
+	return pty_audit_write(g->audit, &g->asess, &e, err, errlen);
+}
+
+static const char *
+pty_outcome(const struct pty_decision *dec)
+{
+	switch (dec->verdict) {
+	case PTY_VERDICT_ALLOW:
+		return "allow";
+	case PTY_VERDICT_ALLOW_LOG:
+		return "allow_with_log";
+	case PTY_VERDICT_SYNTAX:
+		return "refused";
+	case PTY_VERDICT_ERROR:
+		return "error";
+	case PTY_VERDICT_CONFIRM:
+	case PTY_VERDICT_POLICY:
+	case PTY_VERDICT_EMPTY:
+		break;
+	}
+	return "deny";
+}
+
+/* A summary of a refusal for syslog: never the raw text of a line that was
+ * refused for what it contains (control bytes, escapes). */
+static void
+pty_guard_log_denial(const struct pty_guard *g, const char *mode,
+		     const struct pty_decision *dec)
+{
+	if (dec->verdict == PTY_VERDICT_SYNTAX) {
+		pty_guard_log(g, LOG_NOTICE,
+			      "refused user=%s session=%s mode=%s: %s", g->user,
+			      g->asess.id, mode,
+			      scan_refusal_reason(dec->scan.refusal));
+		return;
+	}
+	pty_guard_log(g, LOG_NOTICE,
+		      "denied user=%s session=%s mode=%s command=%s: %s",
+		      g->user, g->asess.id, mode, dec->command,
+		      dec->verdict == PTY_VERDICT_ERROR ? dec->error
+		      : dec->nreasons > 0               ? dec->reasons[0].reason
+							: "no rule allows it");
+}
+
+/* After a refusal: the count, and the end of the session at the limit. */
+static enum pty_act
+pty_guard_denied(struct pty_guard *g, int fd, const char *eol)
+{
+	g->denials++;
+	if (g->cfg.max_denials > 0 && g->denials >= g->cfg.max_denials) {
+		pty_say(fd, eol,
+			"maelys-pty: %u lines denied in this session: the "
+			"session ends",
+			g->denials);
+		pty_guard_log(g, LOG_WARNING,
+			      "session %s of %s ended after %u denied lines",
+			      g->asess.id, g->user, g->denials);
+		(void)pty_guard_event(g, "session_end", "too many denials");
+		return PTY_ACT_END;
+	}
+	return PTY_ACT_DENY;
+}
+
+enum pty_act
+pty_guard_conclude(struct pty_guard *g, struct pty_decider *d, const char *line,
+		   size_t len, const char *mode, pty_ask_fn ask, void *ask_arg,
+		   int fd, const char *eol)
+{
+	const char *event = strcmp(mode, "command") == 0 ? "command" : "line";
+	struct pty_decision dec;
+	char err[512];
+
+	pty_decide(d, line, len, mode, &dec);
+	if (dec.verdict == PTY_VERDICT_EMPTY)
+		return PTY_ACT_SKIP;
+	if (dec.verdict == PTY_VERDICT_CONFIRM) {
+		bool yes = ask != NULL && ask(ask_arg, dec.confirm_prompt);
+
+		if (pty_guard_record(g, "confirm", line, len, &dec,
+				     yes ? "confirmed" : "declined", err,
+				     sizeof err) != 0 &&
+		    g->cfg.on_audit_failure == PTY_AUDIT_FAIL_TERMINATE)
+			goto terminate;
+		if (!yes) {
+			if (ask == NULL)
+				pty_say(fd, eol,
+					"maelys-pty: '%s' needs confirmation "
+					"(%s), which a command without a "
+					"terminal cannot give",
+					dec.command, dec.confirm_prompt);
+			else
+				pty_say(fd, eol,
+					"maelys-pty: '%s' not confirmed",
+					dec.command);
+			pty_guard_log_denial(g, mode, &dec);
+			return pty_guard_denied(g, fd, eol);
+		}
+		pty_decide_confirmed(d, line, len, mode, &dec);
+	}
+	if (dec.verdict == PTY_VERDICT_ALLOW_LOG && g->audit == NULL) {
+		pty_say(fd, eol,
+			"maelys-pty: '%s' may run only once recorded, and no "
+			"audit log is configured",
+			dec.command);
+		pty_guard_log_denial(g, mode, &dec);
+		return pty_guard_denied(g, fd, eol);
+	}
+	if (pty_guard_record(g, event, line, len, &dec, pty_outcome(&dec), err,
+			     sizeof err) != 0) {
+		pty_guard_log(g, LOG_ERR, "audit log: %s", err);
+		if (g->cfg.on_audit_failure == PTY_AUDIT_FAIL_TERMINATE)
+			goto terminate;
+		if (pty_verdict_runs(dec.verdict)) {
+			pty_say(fd, eol,
+				"maelys-pty: '%s' denied: its audit record "
+				"could not be written (%s)",
+				dec.command, err);
+			return pty_guard_denied(g, fd, eol);
+		}
+	}
+	if (pty_verdict_runs(dec.verdict))
+		return PTY_ACT_RUN;
+	pty_decision_print(&dec, fd, eol);
+	pty_guard_log_denial(g, mode, &dec);
+	return pty_guard_denied(g, fd, eol);
+terminate:
+	pty_say(fd, eol,
+		"maelys-pty: the audit log cannot be written: the session "
+		"ends");
+	pty_guard_log(g, LOG_ERR, "session %s of %s ended: audit log: %s",
+		      g->asess.id, g->user, err);
+	return PTY_ACT_END;
+}

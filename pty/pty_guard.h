@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a guard keeps for a whole session, and how it concludes each line:
+ * the settings in effect, the audit log, the denial count.
+ *
+ * pty_guard_conclude turns a line into an act, failing closed at each step:
+ *   - the policy's verdict (pty/decide.c); require_confirm asks the user
+ *     (when there is one to ask) and decides again with confirmed(Cmd);
+ *   - every decision is recorded in the audit log when there is one, and a
+ *     line runs only once its record is written (allow_with_log needs a
+ *     log: without one it is refused); a record that cannot be written
+ *     denies the line, and with on_audit_failure = terminate ends the
+ *     session;
+ *   - every refusal is shown (with the policy's reasons), summarised to
+ *     syslog (authpriv), and counted: at max_denials the session ends.
+ */
+#ifndef PTY_GUARD_H
+#define PTY_GUARD_H
+
+#include "pty_audit.h"
+#include "pty_config.h"
+#include "pty_decide.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct pty_guard {
+	char policy_path[4096];
+	char shell_path[4096];
+	char path_env[4096];
+	bool have_config;        /* settings from a configuration file */
+	struct pty_config cfg;   /* its settings (defaults without one) */
+	struct pty_audit *audit; /* NULL: no audit log */
+	struct pty_audit_session asess;
+	char host[256];
+	char user[256];
+	char tty[256];
+	char remote[256];
+	bool syslog;      /* summarise refusals to syslog */
+	unsigned denials; /* lines refused in this session */
+};
+
+enum pty_act {
+	PTY_ACT_SKIP, /* an empty line: nothing to do */
+	PTY_ACT_RUN,  /* send it to the shell */
+	PTY_ACT_DENY, /* refused; the user was told why */
+	PTY_ACT_END,  /* refused, and the session must end now */
+};
+
+/* Asks the user `prompt` (y/N); true only for yes.  NULL: nobody to ask. */
+typedef bool (*pty_ask_fn)(void *arg, const char *prompt);
+
+/* Decides, confirms, records and reports one line (see above); messages go
+ * to fd, each line ending in eol.  `mode` is "interactive" or "command". */
+enum pty_act pty_guard_conclude(struct pty_guard *g, struct pty_decider *d,
+				const char *line, size_t len, const char *mode,
+				pty_ask_fn ask, void *ask_arg, int fd,
+				const char *eol);
+
+/* Records a session event ("session_start", "session_end") with a note.
+ * Returns 0, or -1 when there is an audit log and the record failed. */
+int pty_guard_event(struct pty_guard *g, const char *event, const char *note);
+
+/* Writes a line to syslog (authpriv) when the guard logs there. */
+void pty_guard_log(const struct pty_guard *g, int priority, const char *fmt,
+		   ...) __attribute__((format(printf, 3, 4)));
+
+#endif /* PTY_GUARD_H */
