@@ -3,8 +3,8 @@
  * The audit log's writer (pty_audit.h): opening the log and its key,
  * building a record, chaining it to the last line of the file under an
  * exclusive flock(2), appending it with one write(2) and fdatasync(2).
- * SHA-256 and HMAC-SHA-256 come from OpenSSL's libcrypto (EVP), never from
- * here (audit_key.c); the last line is read back with audit_parse
+ * SHA-256 and HMAC-SHA-256 come from libsodium, never from here
+ * (audit_key.c); the last line is read back with audit_parse
  * (audit_record.c), the whole log checked by audit_verify.c.
  */
 #define _GNU_SOURCE
@@ -23,9 +23,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-
 #include "scan_utf8.h"
 #include "scanner.h"
 
@@ -34,9 +31,9 @@ struct pty_audit {
 	/* flock(2) excludes per open file description: only this process
 	 * may write through fd (see pty_audit_write) */
 	pid_t pid;
-	EVP_MAC_CTX *mac; /* keyed HMAC-SHA-256, duplicated per message */
-	char *tail;       /* PTY_AUDIT_LINE_MAX + 1 bytes: the end of the log */
-	char *rec;        /* PTY_AUDIT_LINE_MAX bytes: the record being built */
+	struct audit_mac *mac; /* keyed HMAC-SHA-256, copied per message */
+	char *tail; /* PTY_AUDIT_LINE_MAX + 1 bytes: the end of the log */
+	char *rec;  /* PTY_AUDIT_LINE_MAX bytes: the record being built */
 };
 
 int
@@ -114,10 +111,10 @@ pty_audit_close(struct pty_audit *a)
 		return;
 	if (a->fd >= 0)
 		(void)close(a->fd);
-	EVP_MAC_CTX_free(a->mac); /* cleanses the keyed HMAC state */
+	audit_mac_free(a->mac); /* wipes the keyed HMAC state */
 	free(a->tail);
 	free(a->rec);
-	OPENSSL_cleanse(a, sizeof *a);
+	sodium_memzero(a, sizeof *a);
 	free(a);
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the parts of the audit log share, inside pty/ only: the limits of
- * the key and the record, the key and MAC helpers (audit_key.c) and the
+ * the key and the record, the key and MAC helpers (audit_key.c, on
+ * libsodium) and the
  * record reader (audit_record.c) that the writer (audit.c) and the
  * verifier (audit_verify.c) both use.
  */
@@ -14,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <openssl/evp.h>
+#include <sodium.h>
 
 #define AUDIT_KEY_MIN  32
 #define AUDIT_KEY_MAX  4096
@@ -34,16 +35,25 @@ void audit_hex(const unsigned char *in, size_t n, char *out);
 /* Whether s holds exactly n lowercase hex digits. */
 bool audit_is_hex(const char *s, size_t n);
 
-/* A keyed HMAC-SHA-256 context, or NULL. */
-EVP_MAC_CTX *audit_mac_new(const unsigned char *key, size_t len);
+/* A keyed HMAC-SHA-256 state (libsodium): the key's inner and outer
+ * blocks already absorbed, copied for each message. */
+struct audit_mac {
+	crypto_auth_hmacsha256_state keyed;
+};
 
-/* HMAC of len bytes under the key of `keyed` (left as it was).  0 or -1. */
-int audit_hmac(EVP_MAC_CTX *keyed, const void *data, size_t len,
+/* A keyed HMAC-SHA-256 state, or NULL (no memory, libsodium unusable). */
+struct audit_mac *audit_mac_new(const unsigned char *key, size_t len);
+
+/* Wipes and frees a state; NULL is allowed. */
+void audit_mac_free(struct audit_mac *m);
+
+/* HMAC of len bytes under the key of `m` (left as it was).  0 or -1. */
+int audit_hmac(const struct audit_mac *m, const void *data, size_t len,
 	       unsigned char out[AUDIT_MAC_LEN]);
 
-/* Reads the key file (pty_audit_open's rules) into a keyed context.
+/* Reads the key file (pty_audit_open's rules) into a keyed state.
  * Returns 0, or -1 with one line in err. */
-int audit_key_load(const char *path, EVP_MAC_CTX **out, char *err,
+int audit_key_load(const char *path, struct audit_mac **out, char *err,
 		   size_t errlen);
 
 /* What a parsed record tells the verifier and the writer. */

@@ -19,14 +19,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-
 /* Checks line number n (1-based) given the HMAC of the line before it.
  * Returns 0, or -1 with why. */
 static int
-audit_check_line(EVP_MAC_CTX *keyed, const char *line, size_t len, uint64_t n,
-		 const unsigned char prev[AUDIT_MAC_LEN], char *why,
+audit_check_line(const struct audit_mac *keyed, const char *line, size_t len,
+		 uint64_t n, const unsigned char prev[AUDIT_MAC_LEN], char *why,
 		 size_t whylen)
 {
 	unsigned char mac[AUDIT_MAC_LEN];
@@ -43,7 +40,7 @@ audit_check_line(EVP_MAC_CTX *keyed, const char *line, size_t len, uint64_t n,
 		return -1;
 	}
 	audit_hex(prev, AUDIT_MAC_LEN, hex);
-	if (CRYPTO_memcmp(line + rec.prev, hex, 2 * AUDIT_MAC_LEN) != 0) {
+	if (sodium_memcmp(line + rec.prev, hex, 2 * AUDIT_MAC_LEN) != 0) {
 		audit_err(why, whylen,
 			  "prev is not the HMAC of the line before (the "
 			  "record before was changed or removed, or this one "
@@ -55,7 +52,7 @@ audit_check_line(EVP_MAC_CTX *keyed, const char *line, size_t len, uint64_t n,
 		return -1;
 	}
 	audit_hex(mac, AUDIT_MAC_LEN, hex);
-	if (CRYPTO_memcmp(line + rec.mac, hex, 2 * AUDIT_MAC_LEN) != 0) {
+	if (sodium_memcmp(line + rec.mac, hex, 2 * AUDIT_MAC_LEN) != 0) {
 		audit_err(why, whylen,
 			  "mac does not match (the record was changed, or "
 			  "written with another key)");
@@ -68,8 +65,8 @@ audit_check_line(EVP_MAC_CTX *keyed, const char *line, size_t len, uint64_t n,
  * PTY_AUDIT_LINE_MAX bytes: a line that fits in the limit is always whole
  * in it once the unread rest has been moved to the front. */
 static int
-audit_verify_fd(int fd, EVP_MAC_CTX *keyed, char *buf, const char *name,
-		FILE *report)
+audit_verify_fd(int fd, const struct audit_mac *keyed, char *buf,
+		const char *name, FILE *report)
 {
 	const size_t cap = 2 * PTY_AUDIT_LINE_MAX;
 	unsigned char prev[AUDIT_MAC_LEN];
@@ -159,7 +156,7 @@ bad:
 int
 pty_audit_verify(const char *log_path, const char *key_path, FILE *report)
 {
-	EVP_MAC_CTX *keyed = NULL;
+	struct audit_mac *keyed = NULL;
 	const char *name = log_path != NULL ? log_path : "(null)";
 	char err[512] = "", *buf = NULL;
 	struct stat st;
@@ -196,6 +193,6 @@ out:
 	free(buf);
 	if (fd >= 0)
 		(void)close(fd);
-	EVP_MAC_CTX_free(keyed);
+	audit_mac_free(keyed);
 	return rc;
 }

@@ -140,7 +140,7 @@ int pty_audit_write(struct pty_audit *a, const struct pty_audit_session *s,
 int pty_audit_verify(const char *log_path, const char *key_path, FILE *report);
 
 /* SHA-256 of `len` bytes as 64 lower-case hex digits; "" in the unlikely
- * case that libcrypto fails (so that nothing passes for a digest). */
+ * case that libsodium fails (so that nothing passes for a digest). */
 void pty_sha256_hex(const void *data, size_t len, char hex[65]);
 
 /* 32 random hex digits (getrandom(2)).  Returns 0, or -1. */
