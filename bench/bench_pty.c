@@ -9,15 +9,24 @@
  *      a terminal through the guard, through `script -q -c` (util-linux: the
  *      same two-pty structure without decisions) and through no pty at all
  *      (a pipe), each the median of RUNS runs;
- *   3. the guard's peak memory (VmHWM) over that session.
+ *   3. the guard's peak memory (VmHWM) over that session;
+ *   4. the same decision concluded as a session does it with an audit log
+ *      (pty_guard_conclude: decide, build the record, HMAC, one write(2)
+ *      and fdatasync(2) under flock) - on tmpfs and on the disk of /var/tmp,
+ *      since fdatasync is what a disk makes slow;
+ *   5. as root, the guard's peak memory with a configuration and an audit
+ *      log (the deployed guard: libsodium and the record buffers loaded).
  *
  *   bench_pty GUARD POLICY [MIB] [RUNS]
  *
  * The machine is shared and noisy: compare the rows of one run.
  */
 #define _GNU_SOURCE
+#include "pty_audit.h"
 #include "pty_child.h"
+#include "pty_config.h"
 #include "pty_decide.h"
+#include "pty_guard.h"
 #include "pty_policy.h"
 
 #include <errno.h>
@@ -29,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -125,6 +135,90 @@ bench_decisions(const char *policy)
 	fflush(stdout);
 	pty_decider_free(&d);
 	(void)maelys_datalog_session_free(session);
+}
+
+/* Writes `text` to path with mode `mode`, or exits. */
+static void
+put_file(const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL || fputs(text, f) < 0 || fclose(f) != 0 ||
+	    chmod(path, mode) != 0) {
+		fprintf(stderr, "bench_pty: cannot write %s\n", path);
+		exit(1);
+	}
+}
+
+/* 4. Decisions concluded with an audit record in `dir`, n lines. */
+static void
+bench_audited(const char *policy, const char *dir, const char *what, int n)
+{
+	static const char *const lines[] = {"ls -la /var/log", "shutdown now",
+					    "git push origin feature/x",
+					    "tail -n 100 /var/log/syslog"};
+	static struct pty_guard g;
+	maelys_datalog_session_t *session;
+	struct pty_decider d;
+	char err[512], tmpl[300], key[400], log[400];
+	double *t = calloc((size_t)n, sizeof *t);
+	int i, null = open("/dev/null", O_WRONLY | O_CLOEXEC), ran = 0;
+
+	snprintf(tmpl, sizeof tmpl, "%s/bench_pty_audit.XXXXXX", dir);
+	if (t == NULL || null < 0 || mkdtemp(tmpl) == NULL) {
+		printf("  %-28s (skipped: cannot use %s)\n", what, dir);
+		free(t);
+		return;
+	}
+	snprintf(key, sizeof key, "%s/audit.key", tmpl);
+	snprintf(log, sizeof log, "%s/audit.log", tmpl);
+	put_file(key, "bench-key-0123456789abcdef0123456789abcdef\n", 0600);
+	memset(&g, 0, sizeof g);
+	pty_config_defaults(&g.cfg);
+	if (pty_policy_open(policy, &session, err, sizeof err) != 0 ||
+	    pty_decider_init(&d, session, "/usr/local/bin:/usr/bin:/bin") !=
+		0 ||
+	    pty_audit_open(log, key, &g.audit, err, sizeof err) != 0 ||
+	    pty_audit_session_id(g.asess.id) != 0) {
+		fprintf(stderr, "bench_pty: %s\n", err);
+		exit(1);
+	}
+	snprintf(g.user, sizeof g.user, "%s", d.user);
+	snprintf(g.host, sizeof g.host, "%s", d.host);
+	g.asess.user = g.user;
+	g.asess.host = g.host;
+	g.asess.tty = "/dev/pts/0";
+	g.asess.remote = "";
+	g.asess.mode = "interactive";
+	pty_sha256_hex("bench", 5, g.asess.policy_sha256);
+	for (i = 0; i < n; i++) {
+		const char *l = lines[i % (sizeof lines / sizeof lines[0])];
+		double t0 = now_s();
+
+		if (pty_guard_conclude(&g, &d, l, strlen(l), "interactive",
+				       NULL, NULL, null, "\n") == PTY_ACT_RUN)
+			ran++;
+		t[i] = now_s() - t0;
+	}
+	qsort(t, (size_t)n, sizeof t[0], cmp_double);
+	printf("  %-28s p50 %8.2f us   p99 %9.2f us   max %9.1f us  (%d "
+	       "lines, %d ran)\n",
+	       what, t[n / 2] * 1e6, t[(long)n * 99 / 100] * 1e6,
+	       t[n - 1] * 1e6, n, ran);
+	fflush(stdout);
+	if (pty_audit_verify(log, key, NULL) != 0) {
+		fprintf(stderr, "bench_pty: the benchmark's log does not "
+				"verify\n");
+		exit(1);
+	}
+	pty_audit_close(g.audit);
+	pty_decider_free(&d);
+	(void)maelys_datalog_session_free(session);
+	(void)unlink(log);
+	(void)unlink(key);
+	(void)rmdir(tmpl);
+	close(null);
+	free(t);
 }
 
 static void
@@ -251,9 +345,11 @@ vm_hwm_kib(pid_t pid)
 	return kib;
 }
 
+/* The guard on a pty showing `file`; with `config`, the deployed guard
+ * (--config), else the development one (--policy). */
 static double
-run_guard(const char *guard, const char *policy, const char *file,
-	  long *hwm_kib)
+run_guard(const char *guard, const char *policy, const char *config,
+	  const char *file, long *hwm_kib)
 {
 	struct winsize ws = {24, 80, 0, 0};
 	char cmd[600];
@@ -265,8 +361,12 @@ run_guard(const char *guard, const char *policy, const char *file,
 	if (pid == 0) {
 		char *envp[] = {"TERM=dumb", "HOME=/tmp", NULL};
 
-		execle(guard, guard, "--policy", policy, "--history",
-		       "/tmp/bench_pty.history", (char *)NULL, envp);
+		if (config != NULL)
+			execle(guard, guard, "--config", config, "--history",
+			       "/tmp/bench_pty.history", (char *)NULL, envp);
+		else
+			execle(guard, guard, "--policy", policy, "--history",
+			       "/tmp/bench_pty.history", (char *)NULL, envp);
 		_exit(127);
 	}
 	{
@@ -303,6 +403,43 @@ median(double *v, int n)
 	return v[n / 2];
 }
 
+/* 5. The deployed guard (configuration, audit log), as root only: the
+ * configuration must be root's.  One cat of the file through it. */
+static void
+deployed_guard(const char *guard, const char *policy, const char *file,
+	       size_t mib)
+{
+	char dir[] = "/tmp/bench_pty_conf.XXXXXX", conf[300], key[300],
+	     log[300], text[5200], abs_policy[4096];
+	double t;
+	long hwm = -1;
+
+	if (geteuid() != 0) {
+		printf("guard peak memory with config and audit log: skipped "
+		       "(needs root: the configuration must be root's)\n");
+		return;
+	}
+	if (mkdtemp(dir) == NULL || realpath(policy, abs_policy) == NULL)
+		exit(1);
+	snprintf(conf, sizeof conf, "%s/maelys-pty.conf", dir);
+	snprintf(key, sizeof key, "%s/audit.key", dir);
+	snprintf(log, sizeof log, "%s/audit.log", dir);
+	put_file(key, "bench-key-0123456789abcdef0123456789abcdef\n", 0600);
+	snprintf(text, sizeof text,
+		 "policy = %s\naudit_log = %s\naudit_key = %s\nsyslog = "
+		 "off\n",
+		 abs_policy, log, key);
+	put_file(conf, text, 0644);
+	t = run_guard(guard, policy, conf, file, &hwm);
+	printf("guard with config and audit log: cat of %zu MiB %.3f s, "
+	       "peak memory (VmHWM) %.1f MiB (target < 8 MiB)\n",
+	       mib, t, (double)hwm / 1024.0);
+	(void)unlink(log);
+	(void)unlink(key);
+	(void)unlink(conf);
+	(void)rmdir(dir);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -336,11 +473,10 @@ main(int argc, char **argv)
 		/* interleaved, so drift hits all three alike */
 		nopty[i] = run_nopty(file);
 		script[i] = run_script(file);
-		guarded[i] = run_guard(guard, policy, file, &h);
+		guarded[i] = run_guard(guard, policy, NULL, file, &h);
 		if (h > hwm)
 			hwm = h;
 	}
-	unlink(file);
 	printf("output throughput, cat of %zu MiB, median of %d runs:\n", mib,
 	       runs);
 	printf("  no pty          %7.3f s  %8.1f MB/s\n", median(nopty, runs),
@@ -353,5 +489,12 @@ main(int argc, char **argv)
 	       median(script, runs) / median(guarded, runs));
 	printf("guard peak memory (VmHWM): %.1f MiB (target < 8 MiB)\n",
 	       (double)hwm / 1024.0);
+	deployed_guard(guard, policy, file, mib);
+	unlink(file);
+
+	printf("\ndecision concluded with its audit record (decide, record, "
+	       "HMAC, write, fdatasync):\n");
+	bench_audited(policy, "/dev/shm", "audit log on tmpfs", 20000);
+	bench_audited(policy, "/var/tmp", "audit log on /var/tmp's disk", 2000);
 	return 0;
 }

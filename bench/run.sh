@@ -10,7 +10,9 @@
 #                 100,000 times (median/p90/p99/max in us, VmRSS growth)
 #   pty           bench_pty: the guard's decision latency (scan, facts,
 #                 solve, forward), cat of 256 MiB through the guard against
-#                 `script -q -c` and no pty, the guard's peak memory
+#                 `script -q -c` and no pty, the guard's peak memory (as
+#                 root also with a configuration and an audit log), and a
+#                 decision concluded with its audit record (tmpfs, disk)
 #   tiny_l1 policy tc_chain1000 tc_rand1000 sg_tree4096 tc_chain2000
 #                 peers/run_peers.sh: the same workload files through gringo,
 #                 clingo, SWI-Prolog tabling and ours (the standalone runner
