@@ -318,8 +318,8 @@ pty_config_read(int fd, char *buf, size_t n)
 }
 
 int
-pty_read_whole(int fd, const char *path, size_t max, char **text,
-	       size_t *len, char *err, size_t errlen)
+pty_read_whole(int fd, const char *path, size_t max, char **text, size_t *len,
+	       char *err, size_t errlen)
 {
 	struct stat st;
 	char *buf = NULL, probe;
@@ -423,6 +423,21 @@ pty_config_quote_len(size_t n)
 	return (int)(n > PTY_CONFIG_QUOTE_MAX ? PTY_CONFIG_QUOTE_MAX : n);
 }
 
+/* Stores a checked value of n bytes in its field, if it fits. */
+static int
+pty_config_store(struct pty_config_parse *p, const struct pty_config_key *k,
+		 char *field, const char *v, size_t n)
+{
+	if (n >= k->size)
+		return pty_config_fail(
+		    p->err, p->errlen,
+		    "%s:%u: %s: too long (at most %zu bytes)", p->path,
+		    p->lineno, k->name, k->size - 1);
+	memcpy(field, v, n);
+	field[n] = '\0';
+	return 0;
+}
+
 static int
 pty_config_set_path(struct pty_config_parse *p, const struct pty_config_key *k,
 		    char *field, const char *v, size_t n)
@@ -432,14 +447,7 @@ pty_config_set_path(struct pty_config_parse *p, const struct pty_config_key *k,
 		    p->err, p->errlen,
 		    "%s:%u: %s: '%.*s' is not an absolute path", p->path,
 		    p->lineno, k->name, pty_config_quote_len(n), v);
-	if (n >= k->size)
-		return pty_config_fail(
-		    p->err, p->errlen,
-		    "%s:%u: %s: too long (at most %zu bytes)", p->path,
-		    p->lineno, k->name, k->size - 1);
-	memcpy(field, v, n);
-	field[n] = '\0';
-	return 0;
+	return pty_config_store(p, k, field, v, n);
 }
 
 /* PATH of sessions: an empty entry would mean the current directory and a
@@ -469,14 +477,7 @@ pty_config_set_path_list(struct pty_config_parse *p,
 			    pty_config_quote_len(end - i), v + i);
 		i = end + 1;
 	}
-	if (n >= k->size)
-		return pty_config_fail(
-		    p->err, p->errlen,
-		    "%s:%u: %s: too long (at most %zu bytes)", p->path,
-		    p->lineno, k->name, k->size - 1);
-	memcpy(field, v, n);
-	field[n] = '\0';
-	return 0;
+	return pty_config_store(p, k, field, v, n);
 }
 
 static int

@@ -42,17 +42,6 @@ static const char l2_policy[] =
 static struct pts_world world;
 static char config[600], policy[600], key[600], log_path[600];
 
-static void
-write_file(const char *path, const char *text, mode_t mode)
-{
-	FILE *f = fopen(path, "w");
-
-	ck_assert_msg(f != NULL, "cannot write %s", path);
-	fputs(text, f);
-	fclose(f);
-	ck_assert_int_eq(chmod(path, mode), 0);
-}
-
 /* A world with a policy, a key and a configuration naming them plus the
  * extra lines given. */
 static void
@@ -68,15 +57,16 @@ setup(const char *extra)
 	pts_world_make(&world);
 	/* the world's directory is root's 0700 under the sticky /tmp */
 	snprintf(policy, sizeof policy, "%s/l2.dl", world.dir);
-	write_file(policy, l2_policy, 0644);
+	pts_write_file(policy, l2_policy, 0644);
 	snprintf(key, sizeof key, "%s/audit.key", world.dir);
-	write_file(key, "0123456789abcdef0123456789abcdef-test-key\n", 0600);
+	pts_write_file(key, "0123456789abcdef0123456789abcdef-test-key\n",
+		       0600);
 	snprintf(log_path, sizeof log_path, "%s/audit.log", world.dir);
 	snprintf(config, sizeof config, "%s/maelys-pty.conf", world.dir);
 	snprintf(text, sizeof text,
 		 "policy = %s\npath = %s\naudit_key = %s\nsyslog = off\n%s",
 		 policy, world.path_env, key, extra);
-	write_file(config, text, 0644);
+	pts_write_file(config, text, 0644);
 }
 
 static void
@@ -155,7 +145,7 @@ add_audit_log(void)
 	char *text = slurp(config), both[8192];
 
 	snprintf(both, sizeof both, "%saudit_log = %s\n", text, log_path);
-	write_file(config, both, 0644);
+	pts_write_file(config, both, 0644);
 	free(text);
 }
 
@@ -236,7 +226,7 @@ END_TEST
 START_TEST(test_deploy_malformed_policy_starts_nothing)
 {
 	setup("");
-	write_file(policy, "allow(C) :- command(C)\n", 0644); /* no '.' */
+	pts_write_file(policy, "allow(C) :- command(C)\n", 0644); /* no '.' */
 	assert_no_session("parse");
 	teardown();
 }
@@ -610,7 +600,7 @@ START_TEST(test_deploy_file_size_limit_refuses_instead_of_killing)
 
 	setup("");
 	add_audit_log();
-	write_file(log_path, "", 0640); /* empty: any record must grow it */
+	pts_write_file(log_path, "", 0640); /* empty: any record must grow it */
 	ck_assert_int_eq(pts_run_path("/bin/sh", argv, envp, &out, &err), 126);
 	ck_assert_str_eq(out, "");
 	ck_assert_msg(strstr(err, "could not be written") != NULL, "%s", err);

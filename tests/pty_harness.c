@@ -56,7 +56,7 @@ pts_source_path(const char *rel)
 	return buf[k];
 }
 
-static void
+void
 pts_write_file(const char *path, const char *text, mode_t mode)
 {
 	FILE *f = fopen(path, "w");

@@ -29,6 +29,9 @@ struct pts_world {
 	char path_env[512]; /* bin:/usr/bin:/bin */
 };
 
+/* Writes text to path and sets its mode (fails the test otherwise). */
+void pts_write_file(const char *path, const char *text, mode_t mode);
+
 void pts_world_make(struct pts_world *w);
 void pts_world_remove(struct pts_world *w);
 /* Whether the fake program `name` ever ran in this world. */
