@@ -63,6 +63,11 @@ pty_guard_event(struct pty_guard *g, const char *event, const char *note)
 
 	if (g->audit == NULL)
 		return 0;
+	if (strcmp(event, "session_end") == 0) {
+		if (g->end_recorded)
+			return 0;
+		g->end_recorded = true;
+	}
 	memset(&e, 0, sizeof e);
 	e.event = event;
 	e.note = note;

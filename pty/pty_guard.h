@@ -36,8 +36,9 @@ struct pty_guard {
 	char user[256];
 	char tty[256];
 	char remote[256];
-	bool syslog;      /* summarise refusals to syslog */
-	unsigned denials; /* lines refused in this session */
+	bool syslog;       /* summarise refusals to syslog */
+	unsigned denials;  /* lines refused in this session */
+	bool end_recorded; /* the session_end record is written */
 };
 
 enum pty_act {
@@ -57,7 +58,9 @@ enum pty_act pty_guard_conclude(struct pty_guard *g, struct pty_decider *d,
 				pty_ask_fn ask, void *ask_arg, int fd,
 				const char *eol);
 
-/* Records a session event ("session_start", "session_end") with a note.
+/* Records a session event ("session_start", "session_end") with a note;
+ * a session has one session_end record, the first one asked for (the
+ * lockout's or the idle timeout's note wins over the plain end's).
  * Returns 0, or -1 when there is an audit log and the record failed. */
 int pty_guard_event(struct pty_guard *g, const char *event, const char *note);
 

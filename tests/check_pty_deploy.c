@@ -425,8 +425,10 @@ END_TEST
 START_TEST(test_deploy_lockout_after_max_denials)
 {
 	struct pts p;
+	char *log, *end;
 
 	setup("max_denials = 3\n");
+	add_audit_log();
 	start(&p);
 	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
 	pts_type(&p, "evil one\r");
@@ -441,6 +443,14 @@ START_TEST(test_deploy_lockout_after_max_denials)
 	ck_assert_int_eq(pts_wait(&p, T), 1);
 	pts_close(&p);
 	ck_assert(!pts_world_ran(&world, "evil"));
+	/* one session_end record, and it says why */
+	log = slurp(log_path);
+	end = strstr(log, "\"event\":\"session_end\"");
+	ck_assert_ptr_nonnull(end);
+	ck_assert_ptr_null(strstr(end + 1, "\"event\":\"session_end\""));
+	ck_assert_msg(strstr(end, "\"note\":\"too many denials\"") != NULL,
+		      "%s", end);
+	free(log);
 	teardown();
 }
 END_TEST
