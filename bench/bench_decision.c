@@ -30,44 +30,12 @@
 #include <time.h>
 
 #include <maelys/datalog.h>
+
+#include "level1_domain.h"
 #include <maelys/datalog_builders.h>
 
-/* The walkthrough's domain (seeds/maelys-pty-level1.txt), verbatim. */
-static const maelys_datalog_predicate_t pty_preds[] = {
-    {"command", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"arg", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"user", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"cwd", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"time_of_day", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"shell_metachar", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"forbidden_cmd", 1, MAELYS_DATALOG_PREDICATE_POLICY_FACT},
-    {"trusted_user", 1, MAELYS_DATALOG_PREDICATE_POLICY_FACT},
-    {"deny_any", 1,
-     MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-    {"allow", 1, MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-    {"deny", 2, MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-};
-
-static const char *const pty_atoms[] = {
-    "shutdown",
-    "reboot",
-    "poweroff",
-    "alice",
-    "root",
-    "__line__",
-    "shell metacharacter in line",
-    "command is forbidden by policy",
-    "curl",
-    "curl is restricted to trusted users",
-};
-
-static const maelys_datalog_domain_t pty_domain = {
-    "pty_policy",
-    pty_preds,
-    sizeof pty_preds / sizeof pty_preds[0],
-    pty_atoms,
-    sizeof pty_atoms / sizeof pty_atoms[0],
-};
+/* The walkthrough's domain (level1_domain.h). */
+static const maelys_datalog_domain_t pty_domain = LEVEL1_DOMAIN("pty_policy");
 
 /*
  * Growth of VmRSS below this is not growth: the kernel keeps RSS in per-CPU

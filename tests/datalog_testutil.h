@@ -29,6 +29,8 @@
 #include <maelys/datalog.h>
 #include <maelys/datalog_builders.h>
 
+#include "level1_domain.h"
+
 #if defined(__SANITIZE_ADDRESS__)
 #define DLTEST_LIVE_HEAP_ASAN 1
 #elif defined(__has_feature)
@@ -86,45 +88,8 @@ dltest_note(struct dltest_errors *e, const char *fmt, ...)
 /* ------------------------------------------------------------------ */
 /* Domains                                                             */
 
-/* The walkthrough's predicate table, as printed in its "Domain" section. */
-static const maelys_datalog_predicate_t dltest_level1_preds[] = {
-    {"command", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"arg", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"user", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"cwd", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"time_of_day", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"shell_metachar", 1, MAELYS_DATALOG_PREDICATE_EDB},
-    {"forbidden_cmd", 1, MAELYS_DATALOG_PREDICATE_POLICY_FACT},
-    {"trusted_user", 1, MAELYS_DATALOG_PREDICATE_POLICY_FACT},
-    {"deny_any", 1,
-     MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-    {"allow", 1, MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-    {"deny", 2, MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
-};
-
-/* The walkthrough's atoms: the constants policies/level1.dl may write. */
-static const char *const dltest_level1_atoms[] = {
-    "shutdown",
-    "reboot",
-    "poweroff",
-    "alice",
-    "root",
-    "__line__",
-    "shell metacharacter in line",
-    "command is forbidden by policy",
-    "curl",
-    "curl is restricted to trusted users",
-};
-
-/* An initializer for a maelys_datalog_domain_t: the walkthrough's table and
- * atoms under `name`, a name of the suite's own. */
-#define DLTEST_LEVEL1_DOMAIN(name)                                             \
-	{                                                                      \
-		(name), dltest_level1_preds,                                   \
-		    sizeof dltest_level1_preds / sizeof *dltest_level1_preds,  \
-		    dltest_level1_atoms,                                       \
-		    sizeof dltest_level1_atoms / sizeof *dltest_level1_atoms   \
-	}
+/* The walkthrough's table and atoms (level1_domain.h) under `name`. */
+#define DLTEST_LEVEL1_DOMAIN(name) LEVEL1_DOMAIN(name)
 
 /* A domain whose policy has a recursive stratum of its own: link/2 is
  * written in the policy, so path/2 depends on nothing the input brings and
