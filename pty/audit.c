@@ -330,6 +330,68 @@ audit_put_decision(struct audit_buf *b, const struct pty_decision *d,
 			       sizeof d->confirm_prompt);
 }
 
+/* What an exec record adds (pty_audit.h): the request, then its decision.
+ * Returns 0, or -1 when the digest of a long argv cannot be made. */
+static int
+audit_put_exec(struct audit_buf *b, const struct pty_audit_event *e,
+	       bool compact)
+{
+	const struct pty_exec_request *r = e->exec;
+	const struct pty_exec_decision *d = e->exec_decision;
+	char num[32];
+	size_t i;
+
+	audit_put_text(b, "exec_path", r->path, sizeof r->path);
+	audit_put_text(b, "exec_request", r->request, sizeof r->request);
+	if (!compact) {
+		audit_puts(b, ",\"exec_argv\":[");
+		for (i = 0; i < r->argc; i++) {
+			audit_puts(b, i > 0 ? "," : "");
+			audit_put_string(b, r->argv[i], r->argv_len[i]);
+		}
+		audit_puts(b, "]");
+	} else {
+		crypto_hash_sha256_state st;
+		unsigned char digest[crypto_hash_sha256_BYTES];
+		char hex[2 * crypto_hash_sha256_BYTES + 1];
+
+		if (crypto_hash_sha256_init(&st) != 0)
+			return -1;
+		for (i = 0; i < r->argc; i++)
+			if (crypto_hash_sha256_update(
+				&st, (const unsigned char *)r->argv[i],
+				r->argv_len[i] + 1) != 0)
+				return -1;
+		if (crypto_hash_sha256_final(&st, digest) != 0)
+			return -1;
+		audit_hex(digest, sizeof digest, hex);
+		audit_put_cstr(b, "exec_argv_sha256", hex);
+	}
+	(void)snprintf(num, sizeof num, "%zu", r->argc);
+	audit_puts(b, ",\"exec_argc\":");
+	audit_puts(b, num);
+	audit_put_text(b, "exec_cwd", r->cwd, sizeof r->cwd);
+	audit_put_text(b, "exec_parent", r->parent, sizeof r->parent);
+	(void)snprintf(num, sizeof num, "%ld", (long)r->pid);
+	audit_puts(b, ",\"pid\":");
+	audit_puts(b, num);
+	audit_put_cstr(b, "decision", e->outcome);
+	audit_puts(b, ",\"reasons\":[");
+	for (i = 0; d != NULL && i < d->nreasons; i++) {
+		audit_puts(b, i > 0 ? ",{\"op\":" : "{\"op\":");
+		audit_put_string(b, r->path, strnlen(r->path, sizeof r->path));
+		audit_puts(b, ",\"reason\":");
+		audit_put_string(b, d->reasons[i],
+				 strnlen(d->reasons[i], PTY_TEXT_MAX));
+		audit_puts(b, "}");
+	}
+	audit_puts(b, "]");
+	if (d != NULL &&
+	    (d->verdict == PTY_EXEC_ERROR || d->verdict == PTY_EXEC_UNREADABLE))
+		audit_put_text(b, "error", d->error, sizeof d->error);
+	return 0;
+}
+
 /* Builds the record into a->rec.  Returns 0 (*len set), 1 when it does
  * not fit in PTY_AUDIT_LINE_MAX, -1 when the HMAC fails. */
 static int
@@ -367,10 +429,12 @@ audit_build(struct pty_audit *a, const struct pty_audit_session *s,
 			audit_put_field(&b, "line", e->line, e->line_len);
 		}
 	}
+	if (e->exec != NULL && audit_put_exec(&b, e, compact) != 0)
+		return -1;
 	if (e->decision != NULL)
 		audit_put_decision(&b, e->decision, !hashed && !compact,
 				   e->outcome);
-	else
+	else if (e->exec == NULL)
 		audit_put_cstr(&b, "decision", e->outcome);
 	audit_put_cstr(&b, "note", e->note);
 	if (s->policy_sha256[0] != '\0')

@@ -42,6 +42,14 @@ enum audit_key {
 	AUDIT_K_EVENT,
 	AUDIT_K_LINE,
 	AUDIT_K_LINE_SHA256,
+	AUDIT_K_EXEC_PATH,
+	AUDIT_K_EXEC_REQUEST,
+	AUDIT_K_EXEC_ARGV,
+	AUDIT_K_EXEC_ARGV_SHA256,
+	AUDIT_K_EXEC_ARGC,
+	AUDIT_K_EXEC_CWD,
+	AUDIT_K_EXEC_PARENT,
+	AUDIT_K_PID,
 	AUDIT_K_TOKENS,
 	AUDIT_K_METACHARS,
 	AUDIT_K_DECISION,
@@ -74,6 +82,14 @@ static const struct {
     [AUDIT_K_EVENT] = {"event", AUDIT_T_STRING, true},
     [AUDIT_K_LINE] = {"line", AUDIT_T_STRING, false},
     [AUDIT_K_LINE_SHA256] = {"line_sha256", AUDIT_T_HEX64, false},
+    [AUDIT_K_EXEC_PATH] = {"exec_path", AUDIT_T_STRING, false},
+    [AUDIT_K_EXEC_REQUEST] = {"exec_request", AUDIT_T_STRING, false},
+    [AUDIT_K_EXEC_ARGV] = {"exec_argv", AUDIT_T_STRINGS, false},
+    [AUDIT_K_EXEC_ARGV_SHA256] = {"exec_argv_sha256", AUDIT_T_HEX64, false},
+    [AUDIT_K_EXEC_ARGC] = {"exec_argc", AUDIT_T_NUMBER, false},
+    [AUDIT_K_EXEC_CWD] = {"exec_cwd", AUDIT_T_STRING, false},
+    [AUDIT_K_EXEC_PARENT] = {"exec_parent", AUDIT_T_STRING, false},
+    [AUDIT_K_PID] = {"pid", AUDIT_T_NUMBER, false},
     [AUDIT_K_TOKENS] = {"tokens", AUDIT_T_STRINGS, false},
     [AUDIT_K_METACHARS] = {"metachars", AUDIT_T_STRINGS, false},
     [AUDIT_K_DECISION] = {"decision", AUDIT_T_STRING, false},
@@ -322,9 +338,13 @@ audit_read_value(struct audit_reader *r, enum audit_key k,
 	size_t start, end, at;
 
 	switch (audit_keys[k].type) {
-	case AUDIT_T_NUMBER:
-		return audit_read_number(r,
-					 k == AUDIT_K_V ? &rec->v : &rec->seq);
+	case AUDIT_T_NUMBER: {
+		uint64_t other; /* exec_argc, pid: checked, not kept */
+
+		return audit_read_number(r, k == AUDIT_K_V     ? &rec->v
+					    : k == AUDIT_K_SEQ ? &rec->seq
+							       : &other);
+	}
 	case AUDIT_T_STRING:
 		return audit_read_string(r, &start, &end);
 	case AUDIT_T_HEX32:

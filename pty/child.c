@@ -21,6 +21,8 @@
 #define _GNU_SOURCE /* close_range */
 #include "pty_child.h"
 
+#include "pty_supervise.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -165,6 +167,9 @@ pty_child_exec(const struct pty_child_config *cfg, int slave, int cmd_r,
 	(void)sigprocmask(SIG_SETMASK, &none, NULL);
 	if (setsid() < 0 || ioctl(slave, TIOCSCTTY, 0) != 0)
 		_exit(127);
+	/* from here on every exec is the guard's to decide, bash's first */
+	if (cfg->sup != NULL)
+		pty_supervise_child(cfg->sup);
 	/* our descriptors may sit anywhere, 0 to 3 included: copy each to a
 	 * free number above all of them first (F_DUPFD never overwrites),
 	 * then into place */
@@ -219,6 +224,14 @@ pty_child_spawn(const struct pty_child_config *cfg, struct pty_child *c,
 	(void)close(status[1]);
 	c->cmd_fd = cmd[1];
 	c->status_fd = status[0];
+	if (cfg->sup != NULL &&
+	    pty_supervise_accept(cfg->sup, err, errlen) != 0) {
+		/* the child has exited, or must: nothing of it may run */
+		(void)kill(c->pid, SIGKILL);
+		(void)waitpid(c->pid, NULL, 0);
+		c->pid = 0;
+		return -1;
+	}
 	while (off < len) {
 		ssize_t w =
 		    write(c->cmd_fd, pty_child_lockdown + off, len - off);

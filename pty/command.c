@@ -1,18 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The -c mode.  No terminal games: the command is decided and, when allowed,
- * bash runs it directly with the same environment allow-list and the same
- * disabled builtins as an interactive session (the lock-down is a first line
- * of the script; the command, which the scanner guarantees has no newline,
- * is the second).
+ * bash runs it with the same environment allow-list and the same disabled
+ * builtins as an interactive session (the lock-down is a first line of the
+ * script; the command, which the scanner guarantees has no newline, is the
+ * second).  bash is a child of the guard, which stays to decide every
+ * program the command executes (pty_supervise.h) and exits with bash's
+ * status.  While it waits, the guard ignores the terminal's SIGINT and
+ * SIGQUIT (they are for the command, as with system(3)) and passes SIGTERM
+ * and SIGHUP on to bash.
  */
+#define _GNU_SOURCE /* ppoll */
 #include "pty_command.h"
 
 #include "pty_child.h"
+#include "pty_supervise.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <syslog.h>
 #include <unistd.h>
 
 /* The interactive lock-down without the status reporting. */
@@ -25,13 +35,88 @@ static const char pty_command_lockdown[] =
     " read mapfile readarray suspend"
     " && enable -n enable || exit 126\n";
 
+static volatile sig_atomic_t command_got_sigchld, command_pass_on;
+
+static void
+command_on_signal(int sig) /* async-signal context: set a flag */
+{
+	if (sig == SIGCHLD)
+		command_got_sigchld = 1;
+	else
+		command_pass_on = sig;
+}
+
+/* In the child: default signals, the supervisor, bash. */
+static void
+command_exec(struct pty_guard *g, struct pty_supervisor *sup, char *const *argv,
+	     char *const *envp, const sigset_t *mask)
+{
+	struct sigaction sa;
+	int sig;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	for (sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			(void)sigaction(sig, &sa, NULL);
+	(void)sigprocmask(SIG_SETMASK, mask, NULL);
+	pty_supervise_child(sup);
+	execve(g->shell_path, argv, envp);
+	_exit(127);
+}
+
+/* Waits for bash, deciding every exec meanwhile.  Returns its status. */
+static int
+command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
+{
+	int st = 0;
+
+	for (;;) {
+		struct pollfd pfd = {sup->listener, POLLIN, 0};
+		pid_t w;
+
+		if (command_pass_on) {
+			(void)kill(pid, command_pass_on);
+			command_pass_on = 0;
+		}
+		w = waitpid(pid, &st, WNOHANG);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return 126;
+		if (ppoll(&pfd, sup->listener >= 0 ? 1 : 0, NULL, mask) <= 0)
+			continue;
+		if (pfd.revents & POLLIN) {
+			if (pty_supervise_handle(sup) != 0 ||
+			    sup->end_session) {
+				/* nothing may run unchecked: end it */
+				(void)kill(pid, SIGKILL);
+			}
+		} else if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) {
+			(void)close(sup->listener);
+			sup->listener = -1;
+		}
+	}
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return 126;
+}
+
 int
 pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 		const char *guard_path)
 {
 	static char script[sizeof pty_command_lockdown + 4096];
 	char *argv[] = {"bash", "--noprofile", "--norc", "-c", script, NULL};
+	static struct pty_supervisor sup;
+	struct sigaction sa, old_int, old_quit;
+	sigset_t block, old;
+	char err[1024];
 	size_t len = strlen(command);
+	pid_t pid;
+	int rc;
 
 	switch (pty_guard_conclude(g, d, command, len, "command", NULL, NULL,
 				   STDERR_FILENO, "\n")) {
@@ -47,11 +132,58 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 	/* the scanner bounded the command below 4096 bytes */
 	(void)snprintf(script, sizeof script, "%s%s", pty_command_lockdown,
 		       command);
-	pty_audit_close(g->audit); /* its descriptor must not reach bash */
-	g->audit = NULL;
-	(void)signal(SIGXFSZ, SIG_DFL); /* ignored for the guard only */
-	execve(g->shell_path, argv,
-	       pty_child_environment(g->path_env, guard_path));
-	fprintf(stderr, "maelys-pty: cannot run %s\n", g->shell_path);
-	return 126;
+	pty_supervise_init(&sup);
+	if (pty_supervise_setup(&sup, g, d, "command", guard_path, err,
+				sizeof err) != 0) {
+		fprintf(stderr, "maelys-pty: %s\n", err);
+		pty_guard_log(g, LOG_ERR, "session %s of %s: %s", g->asess.id,
+			      g->user, err);
+		pty_supervise_close(&sup);
+		return 126;
+	}
+	sup.out_fd = STDERR_FILENO;
+	sup.eol = "\n";
+	/* signals arrive only inside ppoll (STYLE.md 8) */
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	(void)sigprocmask(SIG_BLOCK, &block, &old);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = command_on_signal;
+	(void)sigaction(SIGCHLD, &sa, NULL);
+	(void)sigaction(SIGTERM, &sa, NULL);
+	(void)sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	(void)sigaction(SIGINT, &sa, &old_int);
+	(void)sigaction(SIGQUIT, &sa, &old_quit);
+	pid = fork();
+	if (pid == 0)
+		command_exec(g, &sup, argv,
+			     pty_child_environment(g->path_env, guard_path),
+			     &old);
+	if (pid < 0) {
+		fprintf(stderr, "maelys-pty: cannot start %s: %s\n",
+			g->shell_path, strerror(errno));
+		rc = 126;
+	} else if (pty_supervise_accept(&sup, err, sizeof err) != 0) {
+		fprintf(stderr, "maelys-pty: %s\n", err);
+		pty_guard_log(g, LOG_ERR, "session %s of %s: %s", g->asess.id,
+			      g->user, err);
+		(void)kill(pid, SIGKILL);
+		(void)waitpid(pid, NULL, 0);
+		rc = 126;
+	} else {
+		sigset_t wait_mask = old;
+
+		sigdelset(&wait_mask, SIGCHLD);
+		sigdelset(&wait_mask, SIGTERM);
+		sigdelset(&wait_mask, SIGHUP);
+		rc = command_wait(&sup, pid, &wait_mask);
+	}
+	(void)sigaction(SIGINT, &old_int, NULL);
+	(void)sigaction(SIGQUIT, &old_quit, NULL);
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	pty_supervise_close(&sup);
+	return rc;
 }

@@ -33,6 +33,7 @@ enum pty_config_kind {
 	PTY_CONFIG_BOOL,
 	PTY_CONFIG_UINT,
 	PTY_CONFIG_AUDIT_FAILURE,
+	PTY_CONFIG_LANDLOCK, /* auto | required */
 };
 
 /* Indices into pty_config_keys: the checks after parsing name these. */
@@ -46,6 +47,7 @@ enum pty_config_key_id {
 	PTY_CONFIG_KEY_IDLE_TIMEOUT,
 	PTY_CONFIG_KEY_MAX_DENIALS,
 	PTY_CONFIG_KEY_ON_AUDIT_FAILURE,
+	PTY_CONFIG_KEY_LANDLOCK,
 	PTY_CONFIG_KEY_COUNT
 };
 
@@ -82,6 +84,9 @@ static const struct pty_config_key pty_config_keys[] = {
     [PTY_CONFIG_KEY_ON_AUDIT_FAILURE] =
 	{"on_audit_failure", PTY_CONFIG_AUDIT_FAILURE,
 	 offsetof(struct pty_config, on_audit_failure), 0, 0},
+    [PTY_CONFIG_KEY_LANDLOCK] = {"landlock", PTY_CONFIG_LANDLOCK,
+				 offsetof(struct pty_config, landlock_required),
+				 0, 0},
 };
 
 struct pty_config_bool {
@@ -557,6 +562,23 @@ pty_config_set_audit_failure(struct pty_config_parse *p,
 }
 
 static int
+pty_config_set_landlock(struct pty_config_parse *p,
+			const struct pty_config_key *k, bool *field,
+			const char *v, size_t n)
+{
+	if (n == 4 && memcmp(v, "auto", 4) == 0)
+		*field = false;
+	else if (n == 8 && memcmp(v, "required", 8) == 0)
+		*field = true;
+	else
+		return pty_config_fail(
+		    p->err, p->errlen,
+		    "%s:%u: %s: '%.*s' is not auto or required", p->path,
+		    p->lineno, k->name, pty_config_quote_len(n), v);
+	return 0;
+}
+
+static int
 pty_config_set(struct pty_config_parse *p, const struct pty_config_key *k,
 	       struct pty_config *c, const char *v, size_t n)
 {
@@ -575,6 +597,9 @@ pty_config_set(struct pty_config_parse *p, const struct pty_config_key *k,
 	case PTY_CONFIG_AUDIT_FAILURE:
 		return pty_config_set_audit_failure(
 		    p, k, (enum pty_audit_failure *)(void *)field, v, n);
+	case PTY_CONFIG_LANDLOCK:
+		return pty_config_set_landlock(p, k, (bool *)(void *)field, v,
+					       n);
 	}
 	return pty_config_fail(p->err, p->errlen, "%s:%u: %s: unknown kind",
 			       p->path, p->lineno, k->name);

@@ -143,6 +143,41 @@ pty_add_s(maelys_datalog_input_edb_t *edb, const char *pred, const char *text,
 	return pty_add1(edb, pred, text, strlen(text), diag);
 }
 
+/* The facts of the session, the same for a line and an exec: user, group,
+ * time_of_day, host, remote_addr, session_mode. */
+maelys_datalog_status_t
+pty_decider_add_session_facts(struct pty_decider *d, const char *mode,
+			      maelys_datalog_diagnostic_t *diag)
+{
+	maelys_datalog_input_edb_t *edb = d->edb;
+	maelys_datalog_status_t st;
+	char buf[64];
+	struct tm tm;
+	time_t now = time(NULL);
+	size_t i;
+
+#define TRY(x)                                                                 \
+	do {                                                                   \
+		if ((st = (x)) != MAELYS_DATALOG_STATUS_OK)                    \
+			return st;                                             \
+	} while (0)
+	TRY(pty_add_s(edb, "user", d->user, diag));
+	for (i = 0; i < d->ngroups; i++)
+		TRY(pty_add_s(edb, "group", d->groups[i], diag));
+	if (d->time_of_day[0] != '\0')
+		TRY(pty_add_s(edb, "time_of_day", d->time_of_day, diag));
+	else if (localtime_r(&now, &tm) != NULL &&
+		 strftime(buf, sizeof buf, "%H:%M", &tm) == 5)
+		TRY(pty_add_s(edb, "time_of_day", buf, diag));
+	if (d->host[0] != '\0')
+		TRY(pty_add_s(edb, "host", d->host, diag));
+	if (d->remote_addr[0] != '\0')
+		TRY(pty_add_s(edb, "remote_addr", d->remote_addr, diag));
+	TRY(pty_add_s(edb, "session_mode", mode, diag));
+#undef TRY
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 /* The input facts of one line (the host contract of pty/policy.c). */
 static maelys_datalog_status_t
 pty_build_edb(struct pty_decider *d, const struct scan_result *scan,
@@ -153,8 +188,6 @@ pty_build_edb(struct pty_decider *d, const struct scan_result *scan,
 	const struct scan_token *t = scan->tokens;
 	maelys_datalog_status_t st;
 	char buf[PATH_MAX];
-	struct tm tm;
-	time_t now = time(NULL);
 	size_t i;
 	unsigned m;
 
@@ -180,20 +213,8 @@ pty_build_edb(struct pty_decider *d, const struct scan_result *scan,
 
 		TRY(maelys_datalog_input_edb_add(edb, "argc", &n, 1, diag));
 	}
-	TRY(pty_add_s(edb, "user", d->user, diag));
-	for (i = 0; i < d->ngroups; i++)
-		TRY(pty_add_s(edb, "group", d->groups[i], diag));
+	TRY(pty_decider_add_session_facts(d, mode, diag));
 	TRY(pty_add_s(edb, "cwd", d->cwd, diag));
-	if (d->time_of_day[0] != '\0')
-		TRY(pty_add_s(edb, "time_of_day", d->time_of_day, diag));
-	else if (localtime_r(&now, &tm) != NULL &&
-		 strftime(buf, sizeof buf, "%H:%M", &tm) == 5)
-		TRY(pty_add_s(edb, "time_of_day", buf, diag));
-	if (d->host[0] != '\0')
-		TRY(pty_add_s(edb, "host", d->host, diag));
-	if (d->remote_addr[0] != '\0')
-		TRY(pty_add_s(edb, "remote_addr", d->remote_addr, diag));
-	TRY(pty_add_s(edb, "session_mode", mode, diag));
 	if (pty_policy_reads_command_path() &&
 	    pty_command_path(d, t[0].text, t[0].len, buf, sizeof buf))
 		TRY(pty_add_s(edb, "command_path", buf, diag));

@@ -6,6 +6,8 @@
 
 #include "pty_guard.h"
 
+#include "pty_exec.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -146,11 +148,11 @@ pty_guard_denied(struct pty_guard *g, int fd, const char *eol)
 	g->denials++;
 	if (g->cfg.max_denials > 0 && g->denials >= g->cfg.max_denials) {
 		pty_say(fd, eol,
-			"maelys-pty: %u lines denied in this session: the "
+			"maelys-pty: %u refusals in this session: the "
 			"session ends",
 			g->denials);
 		pty_guard_log(g, LOG_WARNING,
-			      "session %s of %s ended after %u denied lines",
+			      "session %s of %s ended after %u refusals",
 			      g->asess.id, g->user, g->denials);
 		(void)pty_guard_event(g, "session_end", "too many denials");
 		return PTY_ACT_END;
@@ -227,4 +229,63 @@ terminate:
 	pty_guard_log(g, LOG_ERR, "session %s of %s ended: audit log: %s",
 		      g->asess.id, g->user, err);
 	return PTY_ACT_END;
+}
+
+static const char *
+pty_exec_outcome(const struct pty_exec_decision *dec)
+{
+	switch (dec->verdict) {
+	case PTY_EXEC_ALLOW:
+		return "allow";
+	case PTY_EXEC_ERROR:
+		return "error";
+	case PTY_EXEC_UNREADABLE:
+		return "refused";
+	case PTY_EXEC_POLICY:
+		break;
+	}
+	return "deny";
+}
+
+enum pty_act
+pty_guard_conclude_exec(struct pty_guard *g, const struct pty_exec_request *r,
+			const struct pty_exec_decision *dec, int fd,
+			const char *eol)
+{
+	struct pty_audit_event e;
+	char err[512];
+
+	if (g->audit != NULL) {
+		memset(&e, 0, sizeof e);
+		e.event = "exec";
+		e.exec = r;
+		e.exec_decision = dec;
+		e.outcome = pty_exec_outcome(dec);
+		if (pty_audit_write(g->audit, &g->asess, &e, err, sizeof err) !=
+		    0) {
+			pty_guard_log(g, LOG_ERR, "audit log: %s", err);
+			if (g->cfg.on_audit_failure ==
+			    PTY_AUDIT_FAIL_TERMINATE) {
+				pty_say(fd, eol,
+					"maelys-pty: the audit log cannot be "
+					"written: the session ends");
+				return PTY_ACT_END;
+			}
+			pty_say(fd, eol,
+				"maelys-pty: exec of '%s' denied: its audit "
+				"record could not be written (%s)",
+				r->path, err);
+			return pty_guard_denied(g, fd, eol);
+		}
+	}
+	if (dec->verdict == PTY_EXEC_ALLOW)
+		return PTY_ACT_RUN;
+	pty_exec_print(r, dec, fd, eol);
+	pty_guard_log(
+	    g, LOG_NOTICE, "exec denied user=%s session=%s path=%s: %s",
+	    g->user, g->asess.id, r->path[0] ? r->path : r->request,
+	    dec->verdict == PTY_EXEC_POLICY
+		? (dec->nreasons > 0 ? dec->reasons[0] : "no rule allows it")
+		: dec->error);
+	return pty_guard_denied(g, fd, eol);
 }

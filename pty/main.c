@@ -298,15 +298,12 @@ main(int argc, char **argv)
 	guard.asess.mode = command != NULL ? "command" : "interactive";
 	if (pty_guard_event(&guard, "session_start",
 			    opt.login ? "login" : NULL) != 0) {
-		/* with "deny" every line will be refused for want of its
-		 * record; with "terminate" there is no session at all */
-		if (guard.cfg.on_audit_failure == PTY_AUDIT_FAIL_TERMINATE) {
-			rc = pty_fail(&opt, "the audit log cannot be written: "
-					    "the session does not start");
-			goto out;
-		}
-		fprintf(stderr, "maelys-pty: the audit log cannot be written: "
-				"every line will be refused\n");
+		/* every exec is recorded before it runs, the shell's first:
+		 * with a log that cannot be written nothing could run, with
+		 * "deny" as with "terminate" */
+		rc = pty_fail(&opt, "the audit log cannot be written: the "
+				    "session does not start");
+		goto out;
 	}
 	pty_guard_log(&guard, LOG_INFO, "session %s of %s started (%s%s%s)",
 		      guard.asess.id, guard.user, guard.asess.mode,

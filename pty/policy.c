@@ -17,10 +17,17 @@
  *   command_path(P)     where PATH resolution finds the command, if it does
  *   shell_metachar(M)   each metacharacter class in the raw line
  *   confirmed(C)        when the user confirmed the command
+ * and per exec of the supervisor (pty/pty_exec.h): exec_path(P),
+ * exec_request(P), exec_arg(I, A), exec_argc(N), exec_cwd(D),
+ * exec_parent(P), session_shell(S), guard_program(G), with the session
+ * facts user, group, time_of_day, host, remote_addr, session_mode.
  * POLICY_FACT (the walkthrough's): forbidden_cmd(C), trusted_user(U).
  * QUERY: allow(C), deny(Op, Reason), deny_any(Op), allow_with_log(C, R),
- * require_confirm(C, Prompt).  A policy declares its own helpers with .decl.
- * There is no atom vocabulary: the policy is the administrator's.
+ * require_confirm(C, Prompt); allow_exec(P), deny_exec(P, Reason); and, once
+ * when the session starts, exec_dir(D) and exec_file(F) (pty/pty_landlock.h:
+ * queries, so that a location may be derived).  A policy declares its own
+ * helpers with .decl. There is no atom vocabulary: the policy is the
+ * administrator's.
  */
 #include "pty_policy.h"
 
@@ -45,6 +52,14 @@ static const maelys_datalog_predicate_t pty_predicates[] = {
     {"command_path", 1, EDB},
     {"shell_metachar", 1, EDB},
     {"confirmed", 1, EDB},
+    {"exec_path", 1, EDB},
+    {"exec_request", 1, EDB},
+    {"exec_arg", 2, EDB},
+    {"exec_argc", 1, EDB},
+    {"exec_cwd", 1, EDB},
+    {"exec_parent", 1, EDB},
+    {"session_shell", 1, EDB},
+    {"guard_program", 1, EDB},
     {"forbidden_cmd", 1, FACT},
     {"trusted_user", 1, FACT},
     {"allow", 1, QUERY},
@@ -52,6 +67,10 @@ static const maelys_datalog_predicate_t pty_predicates[] = {
     {"deny_any", 1, QUERY},
     {"allow_with_log", 2, QUERY},
     {"require_confirm", 2, QUERY},
+    {"allow_exec", 1, QUERY},
+    {"deny_exec", 2, QUERY},
+    {"exec_dir", 1, QUERY},
+    {"exec_file", 1, QUERY},
 };
 
 static const maelys_datalog_domain_t pty_domain = {

@@ -16,8 +16,10 @@
  *   v (1), seq (1, 2, ... over the whole file), time (RFC 3339 UTC with
  *   milliseconds, "2026-12-02T15:04:05.123Z"), host, user, session (32 hex
  *   digits), tty, remote, mode ("interactive" | "command"), event, line (or
- *   line_sha256 when the line was refused for its size), tokens (array),
- *   metachars (array of class names), decision, reasons (array of
+ *   line_sha256 when the line was refused for its size), exec_path,
+ *   exec_request, exec_argv (array; or exec_argv_sha256), exec_argc,
+ *   exec_cwd, exec_parent, pid, tokens (array), metachars (array of class
+ * names), decision, reasons (array of
  *   {"op","reason"}), refusal, error, log_reason, confirm_prompt, note,
  *   policy_sha256, prev, mac.
  * Strings are JSON-escaped (\" \\ \b \f \n \r \t, other control bytes as
@@ -38,6 +40,12 @@
  *   scanner's sentence, scan_refusal_reason()) when the scan refused the
  *   line, error when the verdict is PTY_VERDICT_ERROR, log_reason and
  *   confirm_prompt when not "".
+ * - An exec record (event "exec") has exec_path, exec_request, exec_argv,
+ *   exec_argc, exec_cwd, exec_parent and pid, then decision ("allow",
+ *   "deny", "error", "refused") and reasons (each {"op": exec_path,
+ *   "reason": a deny_exec reason}), and error for "error" and "refused".
+ *   exec_argv_sha256 (SHA-256 of every argument followed by a NUL byte)
+ *   replaces exec_argv when the record would otherwise be too long.
  * - line_sha256 (SHA-256 of the raw bytes) replaces line, and tokens are
  *   left out, when the scan refused the line for its size or its encoding,
  *   when line_len >= SCAN_LINE_MAX, when the line is not well-formed UTF-8,
@@ -76,6 +84,7 @@
 #define PTY_AUDIT_H
 
 #include "pty_decide.h"
+#include "pty_exec.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -110,6 +119,10 @@ struct pty_audit_event {
 	 * "deny", "refused", "error", "confirmed", "declined", ... */
 	const char *outcome;
 	const char *note; /* free text for session events, or NULL */
+	/* event "exec": what a process of the session asked to run, and the
+	 * supervisor's decision (the exec fields below), or NULL */
+	const struct pty_exec_request *exec;
+	const struct pty_exec_decision *exec_decision;
 };
 
 /* Opens (creating with mode 0640 if missing) the log for appending and

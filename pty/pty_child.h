@@ -16,6 +16,8 @@
 #include <sys/types.h>
 #include <termios.h>
 
+struct pty_supervisor;
+
 struct pty_child {
 	pid_t pid;     /* bash, leader of the session */
 	int master;    /* pty master: the session's terminal output/input */
@@ -30,6 +32,10 @@ struct pty_child_config {
 	const char *guard_path;    /* this program: SHELL of the session */
 	const struct termios *tio; /* the user's terminal settings, or NULL */
 	const struct winsize *ws;
+	/* the exec supervisor, prepared (pty_supervise_prepare): installed
+	 * in the child before bash, its listener received before this
+	 * returns; NULL = none (tests of the terminal alone) */
+	struct pty_supervisor *sup;
 };
 
 /* Starts bash and sends the lock-down line (see child.c).  Returns 0, or -1

@@ -11,9 +11,11 @@
 #include "pty_decide.h"
 #include "pty_guard.h"
 
-/* Decides the command; an allowed command replaces this process (bash -c
- * under the session's clean environment), so this returns only for a
- * refused one: its exit status, 126, after the reasons on stderr. */
+/* Decides the command; an allowed command runs as bash -c under the
+ * session's clean environment, supervised (every exec decided), and its
+ * exit status is returned (128 + N when a signal N ended it).  A refused
+ * command, or one whose supervisor cannot start, returns 126 after the
+ * reasons on stderr. */
 int pty_command_run(struct pty_guard *g, struct pty_decider *d,
 		    const char *command, const char *guard_path);
 

@@ -23,6 +23,11 @@
  *   idle_timeout = SECONDS               (0 = none, the default)
  *   max_denials = N                      (0 = unlimited, the default)
  *   on_audit_failure = deny | terminate  (default deny)
+ *   landlock = auto | required           (default auto: the exec supervisor
+ *                                         applies the policy's exec_dir and
+ *                                         exec_file with Landlock when the
+ *                                         kernel has it; required: a session
+ *                                         does not start without both)
  * Blanks around the key and the value, and before a #, are ignored; no trailing
  * comments and no quoting.  Every path is absolute; path is a list of
  * absolute directories with no empty entry (an empty or relative entry
@@ -63,6 +68,7 @@ struct pty_config {
 	unsigned idle_timeout; /* seconds; 0 = none */
 	unsigned max_denials;  /* 0 = unlimited */
 	enum pty_audit_failure on_audit_failure;
+	bool landlock_required; /* landlock = required */
 };
 
 /* The defaults (no policy: the file must name one). */

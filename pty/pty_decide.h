@@ -71,6 +71,10 @@ struct pty_decider {
 	/* "HH:MM" to supply as time_of_day instead of the clock (policy test
 	 * cases); "" = the local time of each decision */
 	char time_of_day[8];
+	/* session_shell/1 and guard_program/1 of exec decisions
+	 * (pty_exec_set_programs); "" = not supplied */
+	char shell_program[4096];
+	char guard_program[4096];
 };
 
 /* Fills the session facts (user, groups, host, remote address) for the
@@ -79,6 +83,12 @@ int pty_decider_init(struct pty_decider *d, maelys_datalog_session_t *session,
 		     const char *path_env);
 void pty_decider_free(struct pty_decider *d);
 void pty_decider_set_cwd(struct pty_decider *d, const char *cwd);
+
+/* Adds the facts of the session, the same for a line and an exec (user,
+ * group, time_of_day, host, remote_addr, session_mode) to d->edb. */
+maelys_datalog_status_t
+pty_decider_add_session_facts(struct pty_decider *d, const char *mode,
+			      maelys_datalog_diagnostic_t *diag);
 
 /* Decides `len` bytes of `line` in session mode `mode` ("interactive" or
  * "command").  Never fails: every failure is a denying verdict.  The order of

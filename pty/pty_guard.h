@@ -58,6 +58,20 @@ enum pty_act pty_guard_conclude(struct pty_guard *g, struct pty_decider *d,
 				pty_ask_fn ask, void *ask_arg, int fd,
 				const char *eol);
 
+struct pty_exec_request;
+struct pty_exec_decision;
+
+/* Concludes one exec decision of the supervisor: its audit record (a
+ * record that cannot be written denies the exec, and with
+ * on_audit_failure = terminate ends the session), the message and syslog
+ * line of a refusal, and the refusal count (max_denials counts lines and
+ * execs alike).  PTY_ACT_RUN only for an allowed exec whose record, if
+ * there is a log, is written. */
+enum pty_act pty_guard_conclude_exec(struct pty_guard *g,
+				     const struct pty_exec_request *r,
+				     const struct pty_exec_decision *dec,
+				     int fd, const char *eol);
+
 /* Records a session event ("session_start", "session_end") with a note;
  * a session has one session_end record, the first one asked for (the
  * lockout's or the idle timeout's note wins over the plain end's).

@@ -18,6 +18,7 @@
 
 #include "pty_child.h"
 #include "pty_prompt.h"
+#include "pty_supervise.h"
 #include "pty_terminal.h"
 
 #include <errno.h>
@@ -55,6 +56,7 @@ static struct pty_relay {
 	enum pty_state state;
 	struct pty_terminal term;
 	struct pty_child child;
+	struct pty_supervisor sup; /* decides every exec of the session */
 	struct pty_decider *decider;
 	struct pty_guard *guard;
 	struct timespec last_key; /* of the last key at the prompt */
@@ -330,6 +332,45 @@ pty_drain_and_end(void)
 	pty_child_kill_session(&relay.child, SIGHUP);
 }
 
+/* Around a refused exec's message: at the prompt (a background job's
+ * exec) the line being edited steps aside and comes back. */
+static void
+pty_relay_around_message(bool before)
+{
+	if (relay.state != PTY_PROMPT)
+		return;
+	if (before)
+		pty_prompt_before_output();
+	else
+		pty_prompt_after_output();
+}
+
+/* The listener is readable: one exec to decide.  A listener that fails
+ * ends the session (nothing may run unchecked); one that hangs up has no
+ * process left to supervise. */
+static void
+pty_relay_exec(short revents)
+{
+	if (revents & POLLIN) {
+		if (pty_supervise_handle(&relay.sup) != 0) {
+			pty_say("\r\nmaelys-pty: the exec supervisor failed: "
+				"the session ends\r\n");
+			pty_guard_log(relay.guard, LOG_ERR,
+				      "session %s of %s ended: the exec "
+				      "supervisor failed",
+				      relay.guard->asess.id, relay.guard->user);
+			(void)pty_guard_event(relay.guard, "session_end",
+					      "exec supervisor failed");
+			relay.guard_ended = true;
+		} else if (relay.sup.end_session) {
+			relay.guard_ended = true;
+		}
+	} else if (revents & (POLLHUP | POLLERR | POLLNVAL)) {
+		(void)close(relay.sup.listener);
+		relay.sup.listener = -1;
+	}
+}
+
 static void
 pty_install_signals(sigset_t *old)
 {
@@ -384,20 +425,30 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 	cfg.guard_path = guard_path;
 	cfg.tio = &relay.term.original;
 	cfg.ws = &ws;
-	if (pty_child_spawn(&cfg, &relay.child, err, sizeof err) != 0) {
+	cfg.sup = &relay.sup;
+	pty_supervise_init(&relay.sup);
+	if (pty_supervise_setup(&relay.sup, g, decider, "interactive",
+				guard_path, err, sizeof err) != 0 ||
+	    pty_child_spawn(&cfg, &relay.child, err, sizeof err) != 0) {
 		fprintf(stderr, "maelys-pty: %s\n", err);
+		pty_guard_log(g, LOG_ERR, "session %s of %s: %s", g->asess.id,
+			      g->user, err);
+		pty_supervise_close(&relay.sup);
 		(void)sigprocmask(SIG_SETMASK, &old, NULL);
 		return 1;
 	}
+	relay.sup.out_fd = STDOUT_FILENO;
+	relay.sup.eol = "\r\n";
+	relay.sup.around_message = pty_relay_around_message;
 	pty_prompt_init(&relay.term, history_path, g->path_env, pty_on_line);
 	(void)pty_terminal_job_mode(&relay.term);
 	relay.state = PTY_STARTING;
 	(void)clock_gettime(CLOCK_MONOTONIC, &start_deadline);
 	start_deadline.tv_sec += 10;
 	for (;;) {
-		struct pollfd fds[3];
+		struct pollfd fds[4];
 		nfds_t nfds = 0;
-		int in_i = -1, out_i, st_i = -1, r;
+		int in_i = -1, out_i, st_i = -1, ex_i = -1, r;
 		struct timespec tick = {0, 200 * 1000 * 1000};
 
 		if (got_end_signal) {
@@ -480,11 +531,18 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 			fds[nfds].fd = relay.child.status_fd;
 			fds[nfds++].events = POLLIN;
 		}
+		if (relay.sup.listener >= 0) {
+			ex_i = (int)nfds;
+			fds[nfds].fd = relay.sup.listener;
+			fds[nfds++].events = POLLIN;
+		}
 		r = ppoll(fds, nfds, &tick, &old);
 		if (r < 0 && errno != EINTR)
 			break;
 		if (r <= 0)
 			continue;
+		if (ex_i >= 0 && fds[ex_i].revents != 0)
+			pty_relay_exec(fds[ex_i].revents);
 		if (fds[out_i].revents & POLLIN)
 			pty_relay_output();
 		if (st_i >= 0 && (fds[st_i].revents & (POLLIN | POLLHUP))) {
@@ -523,6 +581,7 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 	pty_prompt_hide();
 	pty_prompt_save();
 	pty_terminal_restore(&relay.term);
+	pty_supervise_close(&relay.sup);
 	(void)sigprocmask(SIG_SETMASK, &old, NULL);
 	return rc;
 }

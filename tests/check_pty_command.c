@@ -96,7 +96,8 @@ END_TEST
 START_TEST(test_command_mode_is_a_fact_of_the_policy)
 {
 	static const char only_commands[] =
-	    "allow(C) :- command(C), session_mode(\"command\").\n";
+	    "allow(C) :- command(C), session_mode(\"command\").\n"
+	    "allow_exec(P) :- exec_path(P).\n";
 	char *out, *err;
 	struct pts p;
 
@@ -120,7 +121,8 @@ END_TEST
 
 START_TEST(test_command_environment_is_the_allow_list)
 {
-	static const char all[] = "allow(C) :- command(C).\n";
+	static const char all[] = "allow(C) :- command(C).\n"
+				  "allow_exec(P) :- exec_path(P).\n";
 	char *out, *err;
 
 	pts_world_make(&world);
@@ -172,7 +174,8 @@ START_TEST(test_command_path_fact_is_where_path_resolution_leads)
 	static const char by_path[] =
 	    "allow(C) :- command(C), command_path(P), prefix(P, "
 	    "\"/usr/bin/\").\n"
-	    "deny(C, P) :- command(C), command_path(P).\n";
+	    "deny(C, P) :- command(C), command_path(P).\n"
+	    "allow_exec(P) :- exec_path(P).\n";
 	char *out, *err;
 
 	pts_world_make(&world);

@@ -37,7 +37,8 @@ static const char l2_policy[] =
     "    not(confirmed(C)).\n"
     "allow(C) :- command(C), C = \"reboot\", confirmed(C).\n"
     "deny(C, \"not on the list\") :- command(C), not(safe(C)),\n"
-    "    C != \"date\", C != \"reboot\".\n";
+    "    C != \"date\", C != \"reboot\".\n"
+    "allow_exec(P) :- exec_path(P).\n";
 
 static struct pts_world world;
 static char config[600], policy[600], key[600], log_path[600];
@@ -331,26 +332,28 @@ START_TEST(test_deploy_allow_with_log_runs_once_recorded)
 }
 END_TEST
 
-START_TEST(test_deploy_allow_with_log_on_dev_full_is_denied)
+/* With on_audit_failure = deny a record that cannot be written denies what
+ * it records; the shell's own exec is recorded first, so with a log that
+ * takes no record at all nothing could run: the session does not start,
+ * and says why, rather than showing a prompt where every line fails. */
+START_TEST(test_deploy_unwritable_log_with_deny_starts_nothing)
 {
 	struct pts p;
+	char *out, *err;
 
 	setup("audit_log = /dev/full\non_audit_failure = deny\n");
 	start(&p);
-	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
-	pts_type(&p, "date\r");
-	ck_assert_msg(
-	    pts_expect(&p, "its audit record could not be written", T), "%s",
-	    p.out);
-	ck_assert(pts_wait_prompt(&p, T));
-	/* a plain allowed line is refused too: no record, no run */
-	pts_type(&p, "echo unrecorded\r");
-	ck_assert(pts_expect(&p, "could not be written", T));
-	ck_assert(pts_wait_prompt(&p, T));
-	/* even "exit" runs only recorded: Ctrl-D is the way out */
-	pts_type(&p, "\x04");
-	ck_assert_int_eq(pts_wait(&p, T), 0);
+	ck_assert_int_eq(pts_wait(&p, T), 1);
+	ck_assert_msg(strstr(p.out, "the audit log cannot be written: the "
+				    "session does not start") != NULL,
+		      "%s", p.out);
+	ck_assert_ptr_null(strstr(p.out, "# "));
 	pts_close(&p);
+	ck_assert_int_eq(run_c("maelys-pty", "date", NULL, &out, &err), 126);
+	ck_assert_str_eq(out, "");
+	ck_assert_ptr_nonnull(strstr(err, "audit log cannot be written"));
+	free(out);
+	free(err);
 	teardown();
 }
 END_TEST
@@ -439,7 +442,7 @@ START_TEST(test_deploy_lockout_after_max_denials)
 	ck_assert(pts_expect(&p, "still-here", T));
 	ck_assert(pts_wait_prompt(&p, T));
 	pts_type(&p, "evil three\r");
-	ck_assert(pts_expect(&p, "3 lines denied in this session", T));
+	ck_assert(pts_expect(&p, "3 refusals in this session", T));
 	ck_assert_int_eq(pts_wait(&p, T), 1);
 	pts_close(&p);
 	ck_assert(!pts_world_ran(&world, "evil"));
@@ -594,8 +597,9 @@ START_TEST(test_deploy_force_command_with_arguments_is_decided)
 END_TEST
 
 /* A user who lowers the file-size limit before starting the guard makes
- * the audit write fail: the line is refused, the guard is not killed by
- * SIGXFSZ (and so cannot be made to die between decision and record). */
+ * the audit write fail: the session is refused (its first record cannot be
+ * written), the guard is not killed by SIGXFSZ (and so cannot be made to
+ * die between decision and record). */
 START_TEST(test_deploy_file_size_limit_refuses_instead_of_killing)
 {
 	char *argv[] = {"sh",
@@ -613,7 +617,8 @@ START_TEST(test_deploy_file_size_limit_refuses_instead_of_killing)
 	pts_write_file(log_path, "", 0640); /* empty: any record must grow it */
 	ck_assert_int_eq(pts_run_path("/bin/sh", argv, envp, &out, &err), 126);
 	ck_assert_str_eq(out, "");
-	ck_assert_msg(strstr(err, "could not be written") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "audit log cannot be written") != NULL, "%s",
+		      err);
 	free(out);
 	free(err);
 	teardown();
@@ -640,7 +645,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc,
 		       test_deploy_sshd_login_shell_command_and_force_command);
 	tcase_add_test(tc, test_deploy_allow_with_log_runs_once_recorded);
-	tcase_add_test(tc, test_deploy_allow_with_log_on_dev_full_is_denied);
+	tcase_add_test(tc, test_deploy_unwritable_log_with_deny_starts_nothing);
 	tcase_add_test(tc,
 		       test_deploy_audit_failure_with_terminate_ends_session);
 	tcase_add_test(tc, test_deploy_require_confirm_yes_runs);

@@ -26,7 +26,8 @@
 static const char permissive[] =
     "allow(C) :- command(C), not(forbidden_cmd(C)).\n"
     "forbidden_cmd(\"shutdown\"). forbidden_cmd(\"reboot\").\n"
-    "forbidden_cmd(\"poweroff\"). forbidden_cmd(\"evil\").\n";
+    "forbidden_cmd(\"poweroff\"). forbidden_cmd(\"evil\").\n"
+    "allow_exec(P) :- exec_path(P).\n";
 
 static struct pts_world world;
 static struct pts p;

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading what a process asked execve(2)/execveat(2) to run, from its
+ * memory and its /proc entries, while the kernel holds it in the seccomp
+ * notification (seccomp_unotify(2)):
+ *   - /proc/PID/mem is opened, and the notification checked still valid
+ *     (SECCOMP_IOCTL_NOTIF_ID_VALID): the PID named the asking process when
+ *     the file was opened, not a process that took its number;
+ *   - the path and argv are read, bounded (PATH_MAX, PTY_EXEC_ARGS_MAX
+ *     entries, PTY_EXEC_BYTES_MAX bytes): more is refused, never decided
+ *     on a part; then the notification is checked again, so that what was
+ *     read is the request of a process still waiting;
+ *   - the directory, the executable of the asking process, and the path
+ *     resolved against the directory (or execveat's directory descriptor)
+ *     with every link followed; checked valid a last time.
+ * What the process may still change after the check (another thread
+ * rewriting the path) is beyond any reader: the kernel-side Landlock rules
+ * bound it (pty/landlock.c).
+ */
+#define _GNU_SOURCE
+#include "pty_supervise.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <seccomp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define EXEC_PAGE 4096u
+
+/* Reads up to `n` bytes at `addr` of the process, never across a page
+ * that is not mapped: a string ends before the end of its mapping.
+ * Returns the bytes read (0 at an unreadable address), -1 on error. */
+static ssize_t
+exec_peek(int mem, uint64_t addr, void *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		size_t chunk = EXEC_PAGE - (size_t)((addr + got) % EXEC_PAGE);
+		ssize_t r;
+
+		if (chunk > n - got)
+			chunk = n - got;
+		r = pread(mem, (char *)buf + got, chunk, (off_t)(addr + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+/* A NUL-terminated string of at most cap - 1 bytes at addr into buf.
+ * Returns its length, or -1 (unreadable, or longer than cap - 1). */
+static ssize_t
+exec_peek_string(int mem, uint64_t addr, char *buf, size_t cap)
+{
+	size_t got = 0;
+
+	while (got < cap) {
+		size_t chunk = EXEC_PAGE - (size_t)((addr + got) % EXEC_PAGE);
+		ssize_t r;
+		char *nul;
+
+		if (chunk > cap - got)
+			chunk = cap - got;
+		r = exec_peek(mem, addr + got, buf + got, chunk);
+		if (r <= 0)
+			return -1;
+		nul = memchr(buf + got, '\0', (size_t)r);
+		if (nul != NULL)
+			return nul - buf;
+		got += (size_t)r;
+		if ((size_t)r < chunk)
+			return -1;
+	}
+	return -1;
+}
+
+/* readlink(2) of /proc/PID/NAME into out; 0, or -1. */
+static int
+exec_proc_link(pid_t pid, const char *name, char *out, size_t cap)
+{
+	char link[64];
+	ssize_t n;
+
+	(void)snprintf(link, sizeof link, "/proc/%d/%s", (int)pid, name);
+	n = readlink(link, out, cap - 1);
+	if (n <= 0 || (size_t)n >= cap - 1)
+		return -1;
+	out[n] = '\0';
+	return 0;
+}
+
+static int
+exec_fail(char *err, size_t errlen, const char *what)
+{
+	(void)snprintf(err, errlen, "%s", what);
+	return PTY_EXEC_READ_REFUSE;
+}
+
+/* The argv array at `addr` into r (bounded). */
+static int
+exec_read_argv(int mem, uint64_t addr, struct pty_exec_request *r, char *err,
+	       size_t errlen)
+{
+	size_t used = 0;
+
+	r->argc = 0;
+	if (addr == 0)
+		return 0; /* Linux runs a NULL argv as an empty one */
+	for (;;) {
+		uint64_t p;
+		ssize_t len;
+
+		if (exec_peek(mem, addr + 8 * r->argc, &p, sizeof p) !=
+		    (ssize_t)sizeof p)
+			return exec_fail(err, errlen,
+					 "its argument list cannot be read");
+		if (p == 0)
+			return 0;
+		if (r->argc == PTY_EXEC_ARGS_MAX)
+			return exec_fail(err, errlen,
+					 "more arguments than the supervisor "
+					 "reads (4096)");
+		len = exec_peek_string(mem, p, r->bytes + used,
+				       sizeof r->bytes - used);
+		if (len < 0)
+			return exec_fail(err, errlen,
+					 used + PATH_MAX >= sizeof r->bytes
+					     ? "its arguments are longer than "
+					       "the supervisor reads (256 KiB)"
+					     : "an argument cannot be read");
+		r->argv[r->argc] = r->bytes + used;
+		r->argv_len[r->argc] = (size_t)len;
+		r->argc++;
+		used += (size_t)len + 1;
+	}
+}
+
+int
+pty_exec_read(int listener, const struct seccomp_notif *n,
+	      struct pty_exec_request *r, char *err, size_t errlen)
+{
+	char mempath[64], raw[PATH_MAX], base[PATH_MAX], joined[2 * PATH_MAX];
+	uint64_t path_addr, argv_addr;
+	int dirfd = AT_FDCWD, flags = 0, mem, rc;
+	bool at = n->data.nr == SYS_execveat;
+	ssize_t plen;
+
+	r->pid = (pid_t)n->pid;
+	r->path[0] = r->request[0] = r->cwd[0] = r->parent[0] = '\0';
+	r->argc = 0;
+	if (at) {
+		dirfd = (int)n->data.args[0];
+		path_addr = n->data.args[1];
+		argv_addr = n->data.args[2];
+		flags = (int)n->data.args[4];
+	} else {
+		path_addr = n->data.args[0];
+		argv_addr = n->data.args[1];
+	}
+	(void)snprintf(mempath, sizeof mempath, "/proc/%d/mem", (int)r->pid);
+	mem = open(mempath, O_RDONLY | O_CLOEXEC);
+	if (mem < 0) {
+		if (seccomp_notify_id_valid(listener, n->id) != 0)
+			return PTY_EXEC_READ_GONE;
+		(void)snprintf(err, errlen,
+			       "its memory cannot be read (%s): a program "
+			       "that made itself undumpable cannot start "
+			       "others in a supervised session",
+			       strerror(errno));
+		return PTY_EXEC_READ_REFUSE;
+	}
+	if (seccomp_notify_id_valid(listener, n->id) != 0) {
+		(void)close(mem);
+		return PTY_EXEC_READ_GONE;
+	}
+	plen = exec_peek_string(mem, path_addr, raw, sizeof raw);
+	rc = plen < 0 ? exec_fail(err, errlen,
+				  "its path cannot be read or is longer "
+				  "than PATH_MAX")
+		      : exec_read_argv(mem, argv_addr, r, err, errlen);
+	(void)close(mem);
+	if (seccomp_notify_id_valid(listener, n->id) != 0)
+		return PTY_EXEC_READ_GONE;
+	if (rc != 0)
+		return rc;
+	if (exec_proc_link(r->pid, "cwd", r->cwd, sizeof r->cwd) != 0)
+		return exec_fail(err, errlen,
+				 "its working directory cannot be named");
+	if (exec_proc_link(r->pid, "exe", r->parent, sizeof r->parent) != 0)
+		r->parent[0] = '\0';
+	/* where the path starts: the directory, or execveat's descriptor */
+	if (raw[0] == '\0' && !(at && (flags & AT_EMPTY_PATH)))
+		return ENOENT; /* what the kernel answers */
+	if (raw[0] == '/' || dirfd == AT_FDCWD || !at) {
+		(void)snprintf(base, sizeof base, "%s", r->cwd);
+	} else {
+		char fdname[32];
+
+		(void)snprintf(fdname, sizeof fdname, "fd/%d", dirfd);
+		if (exec_proc_link(r->pid, fdname, base, sizeof base) != 0)
+			return EBADF;
+		if (base[0] != '/')
+			return exec_fail(err, errlen,
+					 "it runs a file that has no path "
+					 "(memfd, deleted or anonymous)");
+	}
+	if (raw[0] == '\0') {
+		/* execveat(fd, "", AT_EMPTY_PATH): the descriptor itself */
+		if (pty_path_normalise("/", base, r->request,
+				       sizeof r->request) != 0)
+			return ENAMETOOLONG;
+		(void)snprintf(joined, sizeof joined, "%s", base);
+	} else {
+		if (pty_path_normalise(base, raw, r->request,
+				       sizeof r->request) != 0)
+			return ENAMETOOLONG;
+		(void)snprintf(joined, sizeof joined, "%s%s%s",
+			       raw[0] == '/' ? "" : base,
+			       raw[0] == '/' ? "" : "/", raw);
+	}
+	/* links followed as the kernel follows them: "a/.." after a link
+	 * named a is the link target's parent, so the raw spelling is
+	 * resolved, not the tidied one */
+	if (realpath(joined, r->path) == NULL) {
+		int e = errno;
+
+		r->path[0] = '\0';
+		return e == ENOENT || e == ENOTDIR || e == ELOOP ||
+			       e == ENAMETOOLONG || e == EACCES
+			   ? e
+			   : exec_fail(err, errlen,
+				       "its path cannot be resolved");
+	}
+	if (seccomp_notify_id_valid(listener, n->id) != 0)
+		return PTY_EXEC_READ_GONE;
+	return 0;
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The exec supervisor (DESIGN.md 1): every program the session executes is
+ * decided by the policy, in the guard, before the kernel runs it.
+ *
+ *   guard (parent)                         child, before bash
+ *   pty_supervise_prepare: build the
+ *     seccomp filter (libseccomp), a
+ *     socketpair, the Landlock ruleset
+ *   fork ───────────────────────────────►  pty_supervise_child:
+ *                                            NO_NEW_PRIVS, Landlock,
+ *                                            the filter with a listener,
+ *                                            the listener's descriptor sent
+ *   pty_supervise_accept: receives it  ◄──   over the socketpair (SCM_RIGHTS)
+ *   poll(listener) ─► pty_supervise_handle, once per execve/execveat of
+ *     any process of the session: read, decide (allow_exec), record,
+ *     answer CONTINUE or EPERM
+ *
+ * The filter (supervise_filter.c) also refuses with EPERM, outright, the
+ * calls no session needs (see there).  If the filter cannot be installed
+ * the session does not start.  If the guard dies, its listener closes and
+ * the kernel fails every pending and later exec of the session (ENOSYS).
+ *
+ * A guard started inside a supervised session (a program's "$SHELL -c",
+ * which is the guard) cannot install a second listener - the kernel allows
+ * one per process tree, and the outer filter answers EEXIST - and runs its
+ * shell under the outer supervisor, which keeps deciding every exec.
+ */
+#ifndef PTY_SUPERVISE_H
+#define PTY_SUPERVISE_H
+
+#include "pty_exec.h"
+#include "pty_guard.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct seccomp_notif;
+struct seccomp_notif_resp;
+
+struct pty_supervisor {
+	int listener;     /* guard: the notification descriptor, or -1 */
+	int sock[2];      /* [0] guard's end, [1] child's end */
+	int landlock_fd;  /* the ruleset to apply in the child, or -1 */
+	bool nested;      /* under an outer guard's supervisor */
+	void *bpf;        /* the filter program (struct sock_filter[]) */
+	size_t bpf_count; /* ... its instructions */
+	struct seccomp_notif *req;
+	struct seccomp_notif_resp *resp;
+	struct pty_exec_request *rq;
+	/* what a decision needs, set by the caller before the first one */
+	struct pty_guard *guard;
+	struct pty_decider *decider;
+	const char *mode; /* "interactive" or "command" */
+	int out_fd;       /* where refusals are shown */
+	const char *eol;
+	/* called around a message on out_fd (the prompt hides), or NULL */
+	void (*around_message)(bool before);
+	bool end_session; /* a refusal hit max_denials or the audit failed */
+	unsigned long decided, denied;
+};
+
+/* Sets every descriptor to -1: pty_supervise_close is then always safe. */
+void pty_supervise_init(struct pty_supervisor *s);
+
+/* Everything before fork for a session of guard `g` in `mode`: resolves the
+ * session's shell and this program (guard_path) for the exec facts, checks
+ * that the policy lets the shell start, builds the Landlock ruleset from
+ * the policy's exec_dir/exec_file (pty_landlock.h; landlock = required is
+ * enforced here), then pty_supervise_prepare.  The caller then sets
+ * out_fd, eol and around_message.  Returns 0, or -1 with one line in err
+ * (the session must not start). */
+int pty_supervise_setup(struct pty_supervisor *s, struct pty_guard *g,
+			struct pty_decider *d, const char *mode,
+			const char *guard_path, char *err, size_t errlen);
+
+/* Step 1, in the guard before fork: the filter, the socketpair, and the
+ * Landlock ruleset from `landlock_fd` (-1: none; the supervisor owns and
+ * closes it).  Returns 0, or -1 with one line in err. */
+int pty_supervise_prepare(struct pty_supervisor *s, int landlock_fd, char *err,
+			  size_t errlen);
+
+/* Step 2, in the child between fork and exec: async-signal-safe system
+ * calls only; on failure it reports why to the guard and _exits 127. */
+void pty_supervise_child(struct pty_supervisor *s);
+
+/* Step 3, in the guard after fork: receives the listener (or learns that
+ * the session is nested, or why the child failed).  Returns 0, or -1 with
+ * one line in err (the session must not start). */
+int pty_supervise_accept(struct pty_supervisor *s, char *err, size_t errlen);
+
+/* Answers one pending notification (call when the listener is readable).
+ * Returns 0, or -1 when the listener is unusable (the session must end). */
+int pty_supervise_handle(struct pty_supervisor *s);
+
+/* Closes everything; safe after pty_supervise_init, however far the
+ * preparation got. */
+void pty_supervise_close(struct pty_supervisor *s);
+
+/* Reading a request (exec_read.c).  Returns 0 (read; decide it), a
+ * positive errno to answer without deciding (the path does not exist: the
+ * kernel would say the same, and execvp(3) goes on to the next PATH entry),
+ * PTY_EXEC_READ_GONE (the process no longer waits: nothing to answer), or
+ * PTY_EXEC_READ_REFUSE (cannot be read or too big: refuse, err says why). */
+#define PTY_EXEC_READ_GONE   (-2)
+#define PTY_EXEC_READ_REFUSE (-1)
+int pty_exec_read(int listener, const struct seccomp_notif *n,
+		  struct pty_exec_request *r, char *err, size_t errlen);
+
+/* The filter program: libseccomp builds it, exported as raw BPF so that the
+ * child only has to load it (supervise_filter.c).  Returns 0 with a
+ * malloc'd program, or -1 with one line in err. */
+int pty_supervise_build_filter(void **prog, size_t *count, char *err,
+			       size_t errlen);
+
+#endif /* PTY_SUPERVISE_H */

@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The exec supervisor's life cycle (pty_supervise.h): preparing in the
+ * guard, installing in the child, handing the listener over, and answering
+ * each notification.
+ */
+#define _GNU_SOURCE
+#include "pty_supervise.h"
+
+#include "pty_landlock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <seccomp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <syslog.h>
+#include <unistd.h>
+
+/* What the child reports over the socketpair: a stage and an errno. */
+enum {
+	SUPERVISE_OK = 0,     /* the listener is attached (SCM_RIGHTS) */
+	SUPERVISE_NESTED = 1, /* an outer guard's filter answered EEXIST */
+	SUPERVISE_FAIL_NNP = 2,
+	SUPERVISE_FAIL_LANDLOCK = 3,
+	SUPERVISE_FAIL_SECCOMP = 4,
+	SUPERVISE_FAIL_SEND = 5,
+};
+
+struct supervise_report {
+	int32_t stage;
+	int32_t err;
+};
+
+void
+pty_supervise_init(struct pty_supervisor *s)
+{
+	memset(s, 0, sizeof *s);
+	s->listener = s->sock[0] = s->sock[1] = s->landlock_fd = -1;
+}
+
+/* Whether the policy lets the session's shell start: asked once before
+ * anything is forked, so that a policy without allow_exec rules for it
+ * fails with a sentence, not with a shell that never starts. */
+static int
+supervise_shell_allowed(struct pty_supervisor *s, const char *shell_path,
+			char *err, size_t errlen)
+{
+	static const char *const argv[] = {
+	    "bash", "--noprofile", "--norc", "--noediting", "+H", "-i"};
+	struct pty_exec_request *r = s->rq;
+	struct pty_exec_decision dec;
+	size_t i, used = 0;
+
+	memset(r, 0, offsetof(struct pty_exec_request, bytes));
+	r->pid = getpid();
+	(void)snprintf(r->path, sizeof r->path, "%s",
+		       s->decider->shell_program);
+	(void)snprintf(r->request, sizeof r->request, "%s", shell_path);
+	(void)snprintf(r->parent, sizeof r->parent, "%s",
+		       s->decider->guard_program);
+	if (getcwd(r->cwd, sizeof r->cwd) == NULL)
+		(void)snprintf(r->cwd, sizeof r->cwd, "/");
+	r->argc = strcmp(s->mode, "command") == 0 ? 4 : 6;
+	for (i = 0; i < r->argc; i++) {
+		const char *a = i == 3 && r->argc == 4 ? "-c" : argv[i];
+		size_t n = strlen(a);
+
+		memcpy(r->bytes + used, a, n + 1);
+		r->argv[i] = r->bytes + used;
+		r->argv_len[i] = n;
+		used += n + 1;
+	}
+	pty_exec_decide(s->decider, r, s->mode, &dec);
+	if (dec.verdict == PTY_EXEC_ALLOW)
+		return 0;
+	(void)snprintf(err, errlen,
+		       "the policy does not let the session's shell %s start "
+		       "(allow_exec(\"%s\") is not derived for it%s%s; see "
+		       "maelys-policy(5), EXEC DECISIONS)",
+		       shell_path, r->path,
+		       dec.verdict == PTY_EXEC_ERROR ? ": " : "",
+		       dec.verdict == PTY_EXEC_ERROR ? dec.error : "");
+	return -1;
+}
+
+int
+pty_supervise_setup(struct pty_supervisor *s, struct pty_guard *g,
+		    struct pty_decider *d, const char *mode,
+		    const char *guard_path, char *err, size_t errlen)
+{
+	char shell[PATH_MAX], self[PATH_MAX], note[256];
+	const char *extra[2];
+	int landlock_fd = -1;
+
+	if (realpath(g->shell_path, shell) == NULL) {
+		(void)snprintf(err, errlen, "the shell %s: %s", g->shell_path,
+			       strerror(errno));
+		return -1;
+	}
+	if (realpath(guard_path, self) == NULL)
+		(void)snprintf(self, sizeof self, "%s", guard_path);
+	if (pty_exec_set_programs(d, shell, self) != 0) {
+		(void)snprintf(err, errlen, "the shell's path is too long");
+		return -1;
+	}
+	s->guard = g;
+	s->decider = d;
+	s->mode = mode;
+	if ((s->rq = malloc(sizeof *s->rq)) == NULL) {
+		(void)snprintf(err, errlen,
+			       "no memory for the exec supervisor");
+		return -1;
+	}
+	if (supervise_shell_allowed(s, g->shell_path, err, errlen) != 0)
+		return -1;
+	extra[0] = shell;
+	extra[1] = self;
+	if (pty_landlock_build(d, mode, extra, 2, g->cfg.landlock_required,
+			       &landlock_fd, note, sizeof note, err,
+			       errlen) != 0)
+		return -1;
+	if (note[0] != '\0')
+		pty_guard_log(g, LOG_WARNING, "session %s: %s", g->asess.id,
+			      note);
+	return pty_supervise_prepare(s, landlock_fd, err, errlen);
+}
+
+int
+pty_supervise_prepare(struct pty_supervisor *s, int landlock_fd, char *err,
+		      size_t errlen)
+{
+	s->landlock_fd = landlock_fd;
+	if (pty_supervise_build_filter(&s->bpf, &s->bpf_count, err, errlen) !=
+	    0)
+		return -1;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, s->sock) !=
+	    0) {
+		(void)snprintf(err, errlen, "the exec supervisor's socket: %s",
+			       strerror(errno));
+		return -1;
+	}
+	if (seccomp_notify_alloc(&s->req, &s->resp) != 0 ||
+	    (s->rq == NULL && (s->rq = malloc(sizeof *s->rq)) == NULL)) {
+		(void)snprintf(err, errlen,
+			       "no memory for the exec supervisor");
+		return -1;
+	}
+	return 0;
+}
+
+static void
+supervise_report(int sock, int32_t stage, int32_t e, int fd)
+{
+	struct supervise_report rep = {stage, e};
+	struct iovec iov = {&rep, sizeof rep};
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	struct msghdr msg;
+
+	memset(&msg, 0, sizeof msg);
+	memset(&ctl, 0, sizeof ctl);
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	if (fd >= 0) {
+		struct cmsghdr *c;
+
+		msg.msg_control = ctl.buf;
+		msg.msg_controllen = sizeof ctl.buf;
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof fd);
+	}
+	while (sendmsg(sock, &msg, MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
+}
+
+void
+pty_supervise_child(struct pty_supervisor *s)
+{
+	struct sock_fprog prog;
+	int listener;
+
+	(void)close(s->sock[0]);
+	/* setuid programs then run without their privilege: a session
+	 * cannot gain what its user does not have (maelys-pty(1)) */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+		supervise_report(s->sock[1], SUPERVISE_FAIL_NNP, errno, -1);
+		_exit(127);
+	}
+	if (s->landlock_fd >= 0) {
+		if (syscall(SYS_landlock_restrict_self, s->landlock_fd, 0) !=
+		    0) {
+			supervise_report(s->sock[1], SUPERVISE_FAIL_LANDLOCK,
+					 errno, -1);
+			_exit(127);
+		}
+		(void)close(s->landlock_fd);
+	}
+	prog.len = (unsigned short)s->bpf_count;
+	prog.filter = s->bpf;
+	listener = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+				SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	if (listener < 0 && errno == EEXIST) {
+		/* inside a supervised session: the outer filter, which also
+		 * refuses what this one would, keeps deciding every exec */
+		supervise_report(s->sock[1], SUPERVISE_NESTED, 0, -1);
+	} else if (listener < 0) {
+		supervise_report(s->sock[1], SUPERVISE_FAIL_SECCOMP, errno, -1);
+		_exit(127);
+	} else {
+		supervise_report(s->sock[1], SUPERVISE_OK, 0, listener);
+		(void)close(listener); /* only the guard holds it now */
+	}
+	(void)close(s->sock[1]);
+}
+
+int
+pty_supervise_accept(struct pty_supervisor *s, char *err, size_t errlen)
+{
+	static const char *const stage_name[] = {
+	    "", "", "no_new_privs", "Landlock", "the seccomp filter", "send"};
+	struct supervise_report rep = {-1, 0};
+	struct iovec iov = {&rep, sizeof rep};
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	struct msghdr msg;
+	struct cmsghdr *c;
+	ssize_t n;
+
+	(void)close(s->sock[1]);
+	s->sock[1] = -1;
+	if (s->landlock_fd >= 0) {
+		(void)close(s->landlock_fd);
+		s->landlock_fd = -1;
+	}
+	memset(&msg, 0, sizeof msg);
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = ctl.buf;
+	msg.msg_controllen = sizeof ctl.buf;
+	do
+		n = recvmsg(s->sock[0], &msg, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	for (c = n > 0 ? CMSG_FIRSTHDR(&msg) : NULL; c != NULL;
+	     c = CMSG_NXTHDR(&msg, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+		    c->cmsg_len == CMSG_LEN(sizeof(int)))
+			memcpy(&s->listener, CMSG_DATA(c), sizeof(int));
+	(void)close(s->sock[0]);
+	s->sock[0] = -1;
+	if (n == (ssize_t)sizeof rep && rep.stage == SUPERVISE_OK &&
+	    s->listener >= 0)
+		return 0;
+	if (n == (ssize_t)sizeof rep && rep.stage == SUPERVISE_NESTED &&
+	    s->listener < 0) {
+		s->nested = true;
+		return 0;
+	}
+	if (s->listener >= 0) {
+		(void)close(s->listener);
+		s->listener = -1;
+	}
+	if (n == (ssize_t)sizeof rep && rep.stage >= SUPERVISE_FAIL_NNP &&
+	    rep.stage <= SUPERVISE_FAIL_SEND)
+		(void)snprintf(err, errlen,
+			       "the exec supervisor cannot be installed "
+			       "(%s: %s): the session does not start",
+			       stage_name[rep.stage], strerror(rep.err));
+	else
+		(void)snprintf(err, errlen,
+			       "the exec supervisor cannot be installed (the "
+			       "child did not report): the session does not "
+			       "start");
+	return -1;
+}
+
+/* Answers the notification: CONTINUE, or the error `e`. */
+static int
+supervise_answer(struct pty_supervisor *s, bool allow, int e)
+{
+	memset(s->resp, 0, sizeof *s->resp);
+	s->resp->id = s->req->id;
+	if (allow)
+		s->resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	else
+		s->resp->error = -e;
+	/* ENOENT: the process was interrupted or died meanwhile */
+	if (seccomp_notify_respond(s->listener, s->resp) != 0 &&
+	    errno != ENOENT && errno != EINTR)
+		return -1;
+	return 0;
+}
+
+int
+pty_supervise_handle(struct pty_supervisor *s)
+{
+	struct pty_exec_decision dec;
+	char why[512];
+	int rc;
+
+	if (s->listener < 0)
+		return -1;
+	memset(s->req, 0, sizeof *s->req);
+	if (seccomp_notify_receive(s->listener, s->req) != 0) {
+		/* the process went away before we read it, or a signal */
+		return errno == ENOENT || errno == EINTR || errno == EAGAIN
+			   ? 0
+			   : -1;
+	}
+	if (s->req->data.nr != SYS_execve && s->req->data.nr != SYS_execveat)
+		return supervise_answer(s, false, EPERM);
+	why[0] = '\0';
+	rc = pty_exec_read(s->listener, s->req, s->rq, why, sizeof why);
+	if (rc == PTY_EXEC_READ_GONE)
+		return 0;
+	if (rc > 0)
+		return supervise_answer(s, false, rc);
+	s->decided++;
+	if (rc == PTY_EXEC_READ_REFUSE) {
+		memset(&dec, 0, sizeof dec);
+		dec.verdict = PTY_EXEC_UNREADABLE;
+		(void)snprintf(dec.error, sizeof dec.error, "%s", why);
+	} else {
+		pty_exec_decide(s->decider, s->rq, s->mode, &dec);
+	}
+	if (s->around_message != NULL && dec.verdict != PTY_EXEC_ALLOW)
+		s->around_message(true);
+	switch (
+	    pty_guard_conclude_exec(s->guard, s->rq, &dec, s->out_fd, s->eol)) {
+	case PTY_ACT_RUN:
+		rc = supervise_answer(s, true, 0);
+		break;
+	case PTY_ACT_END:
+		s->end_session = true;
+		/* fall through */
+	default:
+		s->denied++;
+		rc = supervise_answer(s, false, EPERM);
+		break;
+	}
+	if (s->around_message != NULL && dec.verdict != PTY_EXEC_ALLOW)
+		s->around_message(false);
+	return rc;
+}
+
+void
+pty_supervise_close(struct pty_supervisor *s)
+{
+	int i;
+
+	if (s->listener >= 0)
+		(void)close(s->listener);
+	for (i = 0; i < 2; i++)
+		if (s->sock[i] >= 0)
+			(void)close(s->sock[i]);
+	if (s->landlock_fd >= 0)
+		(void)close(s->landlock_fd);
+	s->listener = s->sock[0] = s->sock[1] = s->landlock_fd = -1;
+	if (s->req != NULL)
+		seccomp_notify_free(s->req, s->resp);
+	s->req = NULL;
+	s->resp = NULL;
+	free(s->bpf);
+	s->bpf = NULL;
+	free(s->rq);
+	s->rq = NULL;
+}
