@@ -1,0 +1,498 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The exec supervisor, end to end: the real guard with a configuration, an
+ * audit log and Landlock (landlock = required), programs of the session
+ * that start other programs, and tests/helpers/exec_probe inside the
+ * session for what a shell line cannot do (a raw execve, the refused
+ * system calls, ptrace, a racing rewrite of the path, an exec after the
+ * guard is gone).  The policy allows every line, so that what is shown is
+ * the exec layer alone: every program but the fake "evil" and anything in
+ * the world's forbidden/ directory, which the Landlock locations do not
+ * cover either.
+ *
+ * Root only, like check_pty_deploy: the configuration must be root's.
+ */
+#define _GNU_SOURCE
+#include "runner.h"
+
+#include "pty_harness.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define T 15000 /* ms: generous, sanitizer builds are slow */
+
+static struct pts_world world;
+static char config[600], policy[600], key[600], log_path[600];
+static char forbidden[600], marker[600], probe[600];
+
+static void
+setup(void)
+{
+	char text[8192], cmd[1400];
+
+	if (geteuid() != 0) {
+		printf("check_pty_exec: the configuration must be root's: "
+		       "needs root, skipped\n");
+		exit(77);
+	}
+	pts_world_make(&world);
+	snprintf(forbidden, sizeof forbidden, "%s/forbidden", world.dir);
+	snprintf(marker, sizeof marker, "%s/MARKER", world.dir);
+	snprintf(probe, sizeof probe, "%s", pts_build_path("tests/exec_probe"));
+	ck_assert_int_eq(mkdir(forbidden, 0755), 0);
+	/* a real program (no #! line) outside every exec location */
+	snprintf(cmd, sizeof cmd, "cp /usr/bin/touch '%s/touch'", forbidden);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(policy, sizeof policy, "%s/exec.dl", world.dir);
+	snprintf(text, sizeof text,
+		 "allow(C) :- command(C).\n"
+		 ".decl refused(p)\n"
+		 "deny_exec(P, \"evil is forbidden\") :- exec_path(P),\n"
+		 "    suffix(P, \"/evil\").\n"
+		 "deny_exec(P, \"not one of the test's programs\") :-\n"
+		 "    exec_path(P), prefix(P, \"%s/\").\n"
+		 "refused(P) :- deny_exec(P, R).\n"
+		 "allow_exec(P) :- exec_path(P), not(refused(P)).\n"
+		 "exec_dir(\"/usr/bin\"). exec_dir(\"/usr/lib\").\n"
+		 "exec_dir(\"%s\"). exec_dir(\"%s\").\n",
+		 forbidden, pts_build_path("tests"), world.bin);
+	pts_write_file(policy, text, 0644);
+	snprintf(key, sizeof key, "%s/audit.key", world.dir);
+	pts_write_file(key, "0123456789abcdef0123456789abcdef-test-key\n",
+		       0600);
+	snprintf(log_path, sizeof log_path, "%s/audit.log", world.dir);
+	snprintf(config, sizeof config, "%s/maelys-pty.conf", world.dir);
+	snprintf(text, sizeof text,
+		 "policy = %s\npath = %s\naudit_log = %s\naudit_key = %s\n"
+		 "syslog = off\nlandlock = required\n",
+		 policy, world.path_env, log_path, key);
+	pts_write_file(config, text, 0644);
+}
+
+static void
+teardown(void)
+{
+	pts_world_remove(&world);
+}
+
+static void
+start(struct pts *p)
+{
+	char hist[400];
+	char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
+			"--config",
+			config,
+			"--history",
+			hist,
+			NULL};
+
+	snprintf(hist, sizeof hist, "%s/history", world.home);
+	pts_spawn(p, &world, argv, 24, 80);
+	ck_assert_msg(pts_wait_prompt(p, T), "%s", p->out);
+}
+
+/* One -c command of the configured guard; its status, output in out/err. */
+static int
+run_c(const char *command, char **out, char **err)
+{
+	char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
+			"--config",
+			config,
+			"-c",
+			(char *)command,
+			NULL};
+	char home[400];
+	char *envp[] = {home, "LANG=C.UTF-8", NULL};
+
+	snprintf(home, sizeof home, "HOME=%s", world.home);
+	return pts_run(argv, envp, out, err);
+}
+
+static char *
+slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (f == NULL)
+		return strdup("");
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = calloc(1, (size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(fread(buf, 1, (size_t)n, f), n);
+	fclose(f);
+	return buf;
+}
+
+/* How many lines of the audit log contain every one of the needles. */
+static int
+log_count(const char *a, const char *b)
+{
+	char *log = slurp(log_path), *line = log;
+	int n = 0;
+
+	while (line != NULL && *line != '\0') {
+		char *end = strchr(line, '\n');
+
+		if (end != NULL)
+			*end = '\0';
+		if (strstr(line, a) != NULL && (b == NULL || strstr(line, b)))
+			n++;
+		line = end != NULL ? end + 1 : NULL;
+	}
+	free(log);
+	return n;
+}
+
+/* The refusal of evil: the message, the record, and no marker. */
+static void
+assert_evil_refused(const char *shown)
+{
+	char rec[700];
+
+	ck_assert_ptr_nonnull(strstr(shown, "denied by policy"));
+	ck_assert_ptr_nonnull(strstr(shown, "deny_exec: evil is forbidden"));
+	ck_assert_msg(!pts_world_ran(&world, "evil"), "evil ran");
+	snprintf(rec, sizeof rec, "\"exec_path\":\"%s/evil\"", world.bin);
+	ck_assert_int_ge(log_count(rec, "\"decision\":\"deny\""), 1);
+	ck_assert_int_ge(log_count(rec, "evil is forbidden"), 1);
+}
+
+static void
+assert_log_verifies(void)
+{
+	char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
+			"--config",
+			config,
+			"--verify-log",
+			log_path,
+			NULL};
+	char *envp[] = {"LANG=C.UTF-8", NULL};
+	char *out, *err;
+
+	ck_assert_msg(pts_run(argv, envp, &out, &err) == 0, "%s%s", out, err);
+	ck_assert_ptr_nonnull(strstr(out, "chain intact"));
+	free(out);
+	free(err);
+}
+
+START_TEST(test_exec_raw_execve_of_forbidden_program_is_refused)
+{
+	char cmd[1400], expect[700];
+	struct pts p;
+
+	setup();
+	start(&p);
+	snprintf(cmd, sizeof cmd, "exec_probe exec %s/evil\r", world.bin);
+	pts_type(&p, cmd);
+	snprintf(expect, sizeof expect, "exec_probe: exec %s/evil: EPERM",
+		 world.bin);
+	ck_assert_msg(pts_expect(&p, expect, T), "%s", p.out);
+	ck_assert(pts_wait_prompt(&p, T));
+	snprintf(expect, sizeof expect,
+		 "maelys-pty: exec of '%s/evil' denied by policy", world.bin);
+	ck_assert_msg(strstr(p.out, expect) != NULL, "%s", p.out);
+	assert_evil_refused(p.out);
+	/* the session goes on: an allowed program still runs */
+	pts_type(&p, "echo still-here\r");
+	ck_assert(pts_expect(&p, "still-here", T));
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "exit\r");
+	ck_assert_int_eq(pts_wait(&p, T), 0);
+	pts_close(&p);
+	assert_log_verifies();
+	teardown();
+}
+END_TEST
+
+START_TEST(test_exec_env_and_find_exec_cannot_start_forbidden_program)
+{
+	char cmd[1400];
+	char *out, *err;
+
+	setup();
+	ck_assert_int_ne(run_c("env evil", &out, &err), 0);
+	ck_assert_msg(strstr(err, "Operation not permitted") != NULL, "%s",
+		      err);
+	assert_evil_refused(err);
+	free(out);
+	free(err);
+	snprintf(cmd, sizeof cmd, "find %s -name evil -exec {} +", world.bin);
+	(void)run_c(cmd, &out, &err);
+	assert_evil_refused(err);
+	ck_assert_int_ge(log_count("\"exec_path\":\"/usr/bin/find\"",
+				   "\"decision\":\"allow\""),
+			 1);
+	free(out);
+	free(err);
+	teardown();
+}
+END_TEST
+
+START_TEST(test_exec_vi_shell_escape_cannot_start_forbidden_program)
+{
+	struct pts p;
+
+	if (access("/usr/bin/vi", X_OK) != 0) {
+		printf("no vi on this machine: vi's :! not tested\n");
+		return;
+	}
+	setup();
+	start(&p);
+	pts_type(&p, "vi -u NONE -N\r");
+	pts_settle(&p, 800);
+	/* vi runs a shell for :!, and the shell runs the command */
+	pts_type(&p, ":set shell=/bin/bash\r");
+	pts_type(&p, ":!evil\r");
+	ck_assert_msg(pts_expect(&p, "deny_exec: evil is forbidden", T), "%s",
+		      p.out);
+	pts_settle(&p, 300);
+	pts_type(&p, "\r:q!\r");
+	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	assert_evil_refused(p.out);
+	/* bash, started by vi, was decided with vi as its parent */
+	ck_assert_int_ge(log_count("\"exec_path\":\"/usr/bin/bash\"",
+				   "\"exec_parent\":\"/usr/bin/vim"),
+			 1);
+	pts_type(&p, "exit\r");
+	ck_assert_int_eq(pts_wait(&p, T), 0);
+	pts_close(&p);
+	teardown();
+}
+END_TEST
+
+START_TEST(test_exec_pipeline_of_allowed_programs_runs)
+{
+	char cmd[1400];
+	char *out, *err;
+
+	setup();
+	snprintf(cmd, sizeof cmd, "ls %s | sort -r | head -n 1", world.bin);
+	ck_assert_int_eq(run_c(cmd, &out, &err), 0);
+	ck_assert_str_eq(out, "shutdown\n");
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
+	ck_assert_int_eq(log_count("\"exec_path\":\"/usr/bin/sort\"",
+				   "\"decision\":\"allow\""),
+			 1);
+	ck_assert_int_eq(log_count("\"exec_path\":\"/usr/bin/head\"",
+				   "\"exec_argv\":[\"head\",\"-n\",\"1\"]"),
+			 1);
+	assert_log_verifies();
+	teardown();
+}
+END_TEST
+
+START_TEST(test_exec_deep_tree_every_exec_decided)
+{
+	char *out, *err;
+
+	setup();
+	ck_assert_int_eq(
+	    run_c("exec_probe forkexec 1000 /usr/bin/true", &out, &err), 0);
+	ck_assert_str_eq(out, "forkexec: 1000 ok, 0 failed\n");
+	free(out);
+	free(err);
+	ck_assert_int_eq(log_count("\"exec_path\":\"/usr/bin/true\"",
+				   "\"decision\":\"allow\""),
+			 1000);
+	assert_log_verifies();
+	teardown();
+}
+END_TEST
+
+START_TEST(test_exec_refused_system_calls_fail_with_eperm)
+{
+	static const char *const names[] = {"reboot",
+					    "kexec_load",
+					    "kexec_file_load",
+					    "init_module",
+					    "finit_module",
+					    "delete_module",
+					    "mount",
+					    "umount2",
+					    "pivot_root",
+					    "move_mount",
+					    "open_tree",
+					    "fsopen",
+					    "fsmount",
+					    "fspick",
+					    "fsconfig",
+					    "mount_setattr",
+					    "swapon",
+					    "swapoff",
+					    "ptrace",
+					    "process_vm_writev",
+					    "process_vm_readv",
+					    "bpf",
+					    "ioctl_TIOCSTI",
+					    "ioctl_TIOCLINUX",
+					    "chroot",
+					    "pidfd_getfd"};
+	char *out, *err, *lines, want[64];
+	size_t i;
+
+	setup();
+	(void)run_c("exec_probe syscalls", &out, &err);
+	/* every name at the start of a line */
+	lines = malloc(strlen(out) + 2);
+	ck_assert_ptr_nonnull(lines);
+	lines[0] = '\n';
+	memcpy(lines + 1, out, strlen(out) + 1);
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		snprintf(want, sizeof want, "\n%s: EPERM\n", names[i]);
+		ck_assert_msg(strstr(lines, want) != NULL,
+			      "%s not refused:\n%s", names[i], out);
+	}
+	free(lines);
+	free(out);
+	free(err);
+	/* no second listener: a program cannot supervise its own execs */
+	ck_assert_int_eq(run_c("exec_probe seccomp_listener", &out, &err), 0);
+	ck_assert_str_eq(out, "seccomp_listener: EEXIST\n");
+	free(out);
+	free(err);
+	teardown();
+}
+END_TEST
+
+START_TEST(test_exec_ptrace_of_the_guard_fails)
+{
+	char *out, *err;
+
+	setup();
+	/* bash's parent is the guard; root could trace it but for the
+	 * filter (non-dumpable does not stop CAP_SYS_PTRACE) */
+	ck_assert_int_eq(run_c("exec_probe ptrace $PPID", &out, &err), 0);
+	ck_assert_msg(strstr(out, ": EPERM\n") != NULL, "%s", out);
+	free(out);
+	free(err);
+	teardown();
+}
+END_TEST
+
+START_TEST(test_exec_racing_rewrite_never_runs_forbidden_program)
+{
+	char cmd[1600];
+	char *out, *err;
+
+	setup();
+	snprintf(cmd, sizeof cmd,
+		 "exec_probe race 300 /usr/bin/true %s/touch %s", forbidden,
+		 marker);
+	ck_assert_int_eq(run_c(cmd, &out, &err), 0);
+	ck_assert_msg(strstr(out, "race: 300 runs") != NULL, "%s", out);
+	ck_assert_msg(access(marker, F_OK) != 0,
+		      "the forbidden program ran: %s", out);
+	free(out);
+	free(err);
+	teardown();
+}
+END_TEST
+
+START_TEST(test_exec_after_guard_is_killed_fails)
+{
+	char cmd[2000], go[640], result[640], *text;
+	struct timespec tick = {0, 50 * 1000 * 1000};
+	struct pts p;
+	int i;
+
+	setup();
+	snprintf(go, sizeof go, "%s/GO", world.dir);
+	snprintf(result, sizeof result, "%s/RESULT", world.dir);
+	start(&p);
+	snprintf(cmd, sizeof cmd,
+		 "exec_probe waitexec %s %s /usr/bin/touch %s\r", go, result,
+		 marker);
+	pts_type(&p, cmd);
+	pts_settle(&p, 500); /* the probe runs, and waits for GO */
+	ck_assert_int_eq(kill(p.pid, SIGKILL), 0);
+	ck_assert_int_ne(pts_wait(&p, T), -1);
+	pts_write_file(go, "", 0644);
+	for (i = 0; i < 200 && access(result, F_OK) != 0; i++)
+		(void)nanosleep(&tick, NULL);
+	pts_settle(&p, 200);
+	text = slurp(result);
+	ck_assert_msg(strstr(text, "failed: ENOSYS") != NULL, "result: '%s'",
+		      text);
+	ck_assert_msg(access(marker, F_OK) != 0, "an exec ran unchecked");
+	free(text);
+	pts_close(&p);
+	teardown();
+}
+END_TEST
+
+START_TEST(test_exec_nested_guard_leaves_deciding_to_outer)
+{
+	char inner[700], cmd[1600];
+	char *out, *err;
+
+	setup();
+	/* a guard started in the session with a policy of its own that
+	 * allows everything: the outer supervisor still decides */
+	snprintf(inner, sizeof inner, "%s/inner.dl", world.dir);
+	pts_write_file(inner,
+		       "allow(C) :- command(C).\n"
+		       "allow_exec(P) :- exec_path(P).\n",
+		       0644);
+	snprintf(cmd, sizeof cmd, "%s --policy %s -c %s/evil",
+		 pts_build_path("pty/maelys-pty"), inner, world.bin);
+	ck_assert_int_ne(run_c(cmd, &out, &err), 0);
+	assert_evil_refused(err);
+	free(out);
+	free(err);
+	teardown();
+}
+END_TEST
+
+START_TEST(test_exec_policy_without_shell_rule_starts_nothing)
+{
+	char *out, *err;
+
+	setup();
+	pts_write_file(policy, "allow(C) :- command(C).\n", 0644);
+	ck_assert_int_eq(run_c("echo no", &out, &err), 126);
+	ck_assert_str_eq(out, "");
+	ck_assert_msg(strstr(err, "does not let the session's shell") != NULL,
+		      "%s", err);
+	free(out);
+	free(err);
+	teardown();
+}
+END_TEST
+
+Suite *
+maelys_check_suite(void)
+{
+	Suite *s = suite_create("pty");
+	TCase *tc = tcase_create("exec");
+
+	tcase_set_timeout(tc, 240);
+	tcase_add_test(tc,
+		       test_exec_raw_execve_of_forbidden_program_is_refused);
+	tcase_add_test(
+	    tc, test_exec_env_and_find_exec_cannot_start_forbidden_program);
+	tcase_add_test(
+	    tc, test_exec_vi_shell_escape_cannot_start_forbidden_program);
+	tcase_add_test(tc, test_exec_pipeline_of_allowed_programs_runs);
+	tcase_add_test(tc, test_exec_deep_tree_every_exec_decided);
+	tcase_add_test(tc, test_exec_refused_system_calls_fail_with_eperm);
+	tcase_add_test(tc, test_exec_ptrace_of_the_guard_fails);
+	tcase_add_test(tc,
+		       test_exec_racing_rewrite_never_runs_forbidden_program);
+	tcase_add_test(tc, test_exec_after_guard_is_killed_fails);
+	tcase_add_test(tc, test_exec_nested_guard_leaves_deciding_to_outer);
+	tcase_add_test(tc, test_exec_policy_without_shell_rule_starts_nothing);
+	suite_add_tcase(s, tc);
+	return s;
+}
