@@ -29,6 +29,7 @@
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/sha.h>
 
 /* 33 bytes with the newline, which is part of the key (pty_audit.h) */
 static const char test_key[] = "0123456789abcdef0123456789abcdef\n";
@@ -368,7 +369,9 @@ record(struct pty_audit *a, const struct pty_audit_session *s,
 static const char python_check[] =
     "import hashlib, hmac, json, sys\n"
     "order = ['v','seq','time','host','user','session','tty','remote',\n"
-    "  'mode','event','line','line_sha256','tokens','metachars',\n"
+    "  'mode','event','line','line_sha256','exec_path','exec_request',\n"
+    "  'exec_argv','exec_argv_sha256','exec_argc','exec_cwd',\n"
+    "  'exec_parent','pid','tokens','metachars',\n"
     "  'decision','reasons','refusal','error','log_reason',\n"
     "  'confirm_prompt','note','policy_sha256','prev','mac']\n"
     "key = open(sys.argv[2], 'rb').read()\n"
@@ -665,6 +668,90 @@ START_TEST(test_audit_records_carry_every_field)
 		fprintf(stderr, "check_pty_audit: no python3, second reading "
 				"skipped\n");
 	}
+	tmp_remove(&t);
+}
+END_TEST
+
+/* Exec records (the supervisor's): every field the session controls -
+ * paths and argv with quotes, control bytes, invalid UTF-8 - comes out as
+ * strict JSON, an argv too long for a record is replaced by its SHA-256
+ * (computed here with OpenSSL), and the chain verifies, by us and by
+ * python3. */
+START_TEST(test_audit_exec_records_read_independently)
+{
+	static const char nasty[] = "a\"b\\c\n\x01\x7f\xff\xc3\x28\xe2\x80\xae";
+	static struct pty_exec_request r;
+	struct pty_exec_decision dec;
+	struct pty_audit_session s;
+	struct pty_audit_event e;
+	struct pty_audit *a = NULL;
+	char err[256], hex[65], want[100], *buf, *py;
+	unsigned char digest[SHA256_DIGEST_LENGTH];
+	size_t len, i, used = 0;
+	struct tmp t;
+
+	tmp_make(&t);
+	session_make(&s, "interactive");
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	memset(&r, 0, offsetof(struct pty_exec_request, bytes));
+	r.pid = 4242;
+	(void)snprintf(r.path, sizeof r.path, "/usr/bin/dash");
+	(void)snprintf(r.request, sizeof r.request, "/tmp/%s", nasty);
+	(void)snprintf(r.cwd, sizeof r.cwd, "/home/%s", nasty);
+	(void)snprintf(r.parent, sizeof r.parent, "/usr/bin/vim.basic");
+	for (i = 0; i < 3; i++) {
+		const char *arg = i == 1 ? nasty : i == 0 ? "sh" : "";
+
+		memcpy(r.bytes + used, arg, strlen(arg) + 1);
+		r.argv[r.argc] = r.bytes + used;
+		r.argv_len[r.argc++] = strlen(arg);
+		used += strlen(arg) + 1;
+	}
+	memset(&dec, 0, sizeof dec);
+	dec.verdict = PTY_EXEC_POLICY;
+	dec.nreasons = 1;
+	(void)snprintf(dec.reasons[0], sizeof dec.reasons[0], "no shells");
+	memset(&e, 0, sizeof e);
+	e.event = "exec";
+	e.exec = &r;
+	e.exec_decision = &dec;
+	e.outcome = "deny";
+	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), 0);
+	/* an argv of 100 KiB: the record carries its digest instead */
+	r.argc = 0;
+	for (used = 0, i = 0; i < 100; i++) {
+		memset(r.bytes + used, 'x', 1000);
+		r.bytes[used + 1000] = '\0';
+		r.argv[r.argc] = r.bytes + used;
+		r.argv_len[r.argc++] = 1000;
+		used += 1001;
+	}
+	dec.verdict = PTY_EXEC_ALLOW;
+	dec.nreasons = 0;
+	e.outcome = "allow";
+	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), 0);
+	pty_audit_close(a);
+	SHA256((const unsigned char *)r.bytes, used, digest);
+	for (i = 0; i < sizeof digest; i++)
+		(void)snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+	buf = slurp(t.log, &len);
+	ck_assert_ptr_nonnull(strstr(
+	    buf, "\"exec_request\":\"/tmp/a\\\"b\\\\c\\n\\u0001\\u007f"));
+	ck_assert_ptr_nonnull(
+	    strstr(buf, "\"exec_argv\":[\"sh\",\"a\\\"b\\\\c\\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"exec_argc\":3,"));
+	ck_assert_ptr_nonnull(strstr(buf,
+				     "\"pid\":4242,\"decision\":\"deny\","
+				     "\"reasons\":[{\"op\":\"/usr/bin/dash\","
+				     "\"reason\":\"no shells\"}]"));
+	(void)snprintf(want, sizeof want, "\"exec_argv_sha256\":\"%s\"", hex);
+	ck_assert_msg(strstr(buf, want) != NULL, "%s", buf);
+	ck_assert_ptr_nonnull(strstr(buf, "\"exec_argc\":100,"));
+	free(buf);
+	assert_intact(t.log, t.key, 2);
+	py = python_verify(t.log, t.key);
+	if (py != NULL)
+		ck_assert_str_eq(py, "2\n");
 	tmp_remove(&t);
 }
 END_TEST
@@ -1106,6 +1193,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_audit_sha256_known_vectors);
 	tcase_add_test(tc, test_audit_session_ids_are_hex_and_differ);
 	tcase_add_test(tc, test_audit_records_carry_every_field);
+	tcase_add_test(tc, test_audit_exec_records_read_independently);
 	tcase_add_test(tc, test_audit_record_too_long_drops_line_then_fails);
 	tcase_add_test(tc, test_audit_chain_continues_across_opens);
 	tcase_add_test(tc, test_audit_tampering_reported_at_the_record);
