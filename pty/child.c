@@ -230,6 +230,11 @@ pty_child_spawn(const struct pty_child_config *cfg, struct pty_child *c,
 		(void)kill(c->pid, SIGKILL);
 		(void)waitpid(c->pid, NULL, 0);
 		c->pid = 0;
+		(void)close(c->cmd_fd);
+		(void)close(c->status_fd);
+		(void)close(c->master);
+		(void)close(c->slave);
+		c->cmd_fd = c->status_fd = c->master = c->slave = -1;
 		return -1;
 	}
 	while (off < len) {

@@ -24,6 +24,7 @@
 #include "pty_options.h"
 #include "pty_policy.h"
 #include "pty_relay.h"
+#include "pty_supervise.h"
 
 #include <maelys/datalog.h>
 
@@ -253,8 +254,18 @@ main(int argc, char **argv)
 	if (guard.cfg.audit_log[0] != '\0' &&
 	    pty_audit_open(guard.cfg.audit_log, guard.cfg.audit_key,
 			   &guard.audit, err, sizeof err) != 0) {
-		rc = pty_fail(&opt, "audit log: %s", err);
-		goto out;
+		/* a guard started inside a session ($SHELL -c) runs under
+		 * NO_NEW_PRIVS, so without its setgid group: the outer guard,
+		 * whose supervisor decides and records every exec of this
+		 * one, keeps the log.  Whether this is such a guard is known
+		 * only once its supervisor finds the outer one
+		 * (pty_supervise_accept); until then the error waits. */
+		if (!pty_supervise_maybe_nested()) {
+			rc = pty_fail(&opt, "audit log: %s", err);
+			goto out;
+		}
+		(void)snprintf(guard.audit_missing, sizeof guard.audit_missing,
+			       "audit log: %s", err);
 	}
 	if (privileged && pty_drop_group() != 0) {
 		rc = pty_fail(&opt, "cannot drop the audit group");

@@ -39,6 +39,10 @@ struct pty_guard {
 	bool syslog;       /* summarise refusals to syslog */
 	unsigned denials;  /* lines refused in this session */
 	bool end_recorded; /* the session_end record is written */
+	/* why the configured audit log could not be opened by a guard that
+	 * may be nested in a session (see main.c); "" otherwise.  A session
+	 * whose supervisor is not nested does not start with it set. */
+	char audit_missing[1100];
 };
 
 enum pty_act {

@@ -60,6 +60,11 @@ struct pty_supervisor {
 	unsigned long decided, denied;
 };
 
+/* Whether this process may be a guard nested in a supervised session: it
+ * runs with NO_NEW_PRIVS and a seccomp filter (/proc/self/status).  Only a
+ * hint: pty_supervise_accept knows for sure. */
+bool pty_supervise_maybe_nested(void);
+
 /* Sets every descriptor to -1: pty_supervise_close is then always safe. */
 void pty_supervise_init(struct pty_supervisor *s);
 

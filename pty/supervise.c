@@ -41,6 +41,25 @@ struct supervise_report {
 	int32_t err;
 };
 
+bool
+pty_supervise_maybe_nested(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[256];
+	bool nnp = false, filter = false;
+
+	if (f == NULL)
+		return false;
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strcmp(line, "NoNewPrivs:\t1\n") == 0)
+			nnp = true;
+		else if (strcmp(line, "Seccomp:\t2\n") == 0)
+			filter = true;
+	}
+	(void)fclose(f);
+	return nnp && filter;
+}
+
 void
 pty_supervise_init(struct pty_supervisor *s)
 {
@@ -265,8 +284,15 @@ pty_supervise_accept(struct pty_supervisor *s, char *err, size_t errlen)
 	(void)close(s->sock[0]);
 	s->sock[0] = -1;
 	if (n == (ssize_t)sizeof rep && rep.stage == SUPERVISE_OK &&
-	    s->listener >= 0)
-		return 0;
+	    s->listener >= 0) {
+		if (s->guard == NULL || s->guard->audit_missing[0] == '\0')
+			return 0;
+		/* not nested after all: the log is this guard's to keep */
+		(void)close(s->listener);
+		s->listener = -1;
+		(void)snprintf(err, errlen, "%s", s->guard->audit_missing);
+		return -1;
+	}
 	if (n == (ssize_t)sizeof rep && rep.stage == SUPERVISE_NESTED &&
 	    s->listener < 0) {
 		s->nested = true;

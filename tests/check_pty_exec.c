@@ -455,6 +455,38 @@ START_TEST(test_exec_nested_guard_leaves_deciding_to_outer)
 }
 END_TEST
 
+/* Deployed, the guard is setgid to its audit group; a guard started in a
+ * session runs under NO_NEW_PRIVS, without that group, and cannot open
+ * the log.  It runs anyway - the outer guard records every exec it makes -
+ * while the same guard outside any session is refused.  Shown here with
+ * another user (nobody) in place of the lost group. */
+START_TEST(test_exec_nested_guard_without_log_rights_is_recorded_outside)
+{
+	char cmd[1600];
+	char *out, *err;
+
+	if (access("/usr/bin/setpriv", X_OK) != 0) {
+		printf("no setpriv: nested guard of another user not tested\n");
+		return;
+	}
+	setup();
+	ck_assert_int_eq(chmod(world.dir, 0755), 0); /* nobody reads it */
+	snprintf(cmd, sizeof cmd,
+		 "setpriv --reuid nobody --regid nogroup --clear-groups %s "
+		 "--config %s -c id",
+		 pts_build_path("pty/maelys-pty"), config);
+	ck_assert_msg(run_c(cmd, &out, &err) == 0, "%s", err);
+	ck_assert_ptr_nonnull(strstr(out, "uid=65534"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(log_count("\"exec_path\":\"/usr/bin/id\"",
+				   "\"decision\":\"allow\""),
+			 1);
+	assert_log_verifies();
+	teardown();
+}
+END_TEST
+
 START_TEST(test_exec_policy_without_shell_rule_starts_nothing)
 {
 	char *out, *err;
@@ -492,6 +524,8 @@ maelys_check_suite(void)
 		       test_exec_racing_rewrite_never_runs_forbidden_program);
 	tcase_add_test(tc, test_exec_after_guard_is_killed_fails);
 	tcase_add_test(tc, test_exec_nested_guard_leaves_deciding_to_outer);
+	tcase_add_test(
+	    tc, test_exec_nested_guard_without_log_rights_is_recorded_outside);
 	tcase_add_test(tc, test_exec_policy_without_shell_rule_starts_nothing);
 	suite_add_tcase(s, tc);
 	return s;
