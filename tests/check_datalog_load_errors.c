@@ -218,8 +218,9 @@ static const struct refusal refusals[] = {
      "already declared at line 1"},
     {"declared twice with another arity", DOMAIN, ".decl h(x)\n.decl h(x, y)\n",
      ST(REDECLARED), 2, 7, "already declared"},
-    {"declaring a domain predicate", DOMAIN, ".decl allow(x)\n", ST(REDECLARED),
-     1, 7, "declared by domain 'lang_errors'"},
+    {"declaring a domain predicate with another arity", DOMAIN,
+     ".decl allow(x, y)\n", ST(REDECLARED), 1, 7,
+     "declared by domain 'lang_errors' with arity 1"},
     {"declaring a built-in name", NULL, ".decl re_match(a, b)\n",
      ST(REDECLARED), 1, 7, "built-in"},
     {"declaring not", DOMAIN, ".decl not(a)\n", ST(REDECLARED), 1, 7,
@@ -388,6 +389,51 @@ START_TEST(test_load_errors_input_fact_for_non_edb_is_refused_at_solve)
 }
 END_TEST
 
+/* A policy may restate a host predicate's declaration with the same arity:
+ * under this host it changes nothing (in_cmd stays an input, allow a
+ * query), and a predicate this host lacks (exec_path) is the policy's own,
+ * empty relation - one file for hosts with and without it.  A head on the
+ * restated input is still refused. */
+START_TEST(test_load_errors_restating_host_predicates_keeps_their_roles)
+{
+	static const char src[] = ".decl in_cmd(c)\n.decl allow(c)\n"
+				  ".decl exec_path(p)\n"
+				  "allow(C) :- in_cmd(C), not(exec_path(C)).\n";
+	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	maelys_datalog_input_edb_t *edb = NULL;
+	maelys_datalog_session_t *session = NULL;
+	maelys_datalog_result_t *result = NULL;
+	maelys_datalog_policy_t *policy = NULL;
+	maelys_datalog_status_t st;
+	int found = 0;
+
+	register_domains();
+	policy = dltest_load(DOMAIN, SOURCE, src);
+	st = maelys_datalog_session_create(policy, 0, &session);
+	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
+	(void)maelys_datalog_policy_free(policy);
+	ck_assert_int_eq(maelys_datalog_input_edb_create(&edb),
+			 MAELYS_DATALOG_STATUS_OK);
+	st = MAELYS_DATALOG_ADD_FACTS(edb, &diag,
+				      MAELYS_DATALOG_FACT("in_cmd", "rm"));
+	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
+	st = maelys_datalog_session_solve_edb(session, edb, &result, &diag);
+	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "%s", diag.message);
+	st = MAELYS_DATALOG_QUERY(result, &found, "allow", "rm");
+	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(found, 1);
+	(void)maelys_datalog_result_free(result);
+	(void)maelys_datalog_input_edb_free(edb);
+	(void)maelys_datalog_session_free(session);
+	policy = NULL;
+	st = maelys_datalog_policy_load_inline(
+	    DOMAIN, SOURCE, ".decl in_cmd(c)\nin_cmd(\"rm\").\n",
+	    strlen(".decl in_cmd(c)\nin_cmd(\"rm\").\n"), &policy, &diag);
+	ck_assert_int_ne(st, MAELYS_DATALOG_STATUS_OK);
+	ck_assert_ptr_null(policy);
+}
+END_TEST
+
 /* Only QUERY predicates are readable: EDB, POLICY_FACT and plain IDB
  * relations are the policy's business, and reading them is ROLE. */
 static const struct {
@@ -537,6 +583,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc,
 		       test_load_errors_bad_last_clause_refuses_whole_policy);
 	tcase_add_test(tc, test_load_errors_failed_load_clears_out);
+	tcase_add_test(
+	    tc, test_load_errors_restating_host_predicates_keeps_their_roles);
 	suite_add_tcase(s, tc);
 	return s;
 }

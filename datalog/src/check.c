@@ -591,12 +591,20 @@ dl_ck_decls(struct dl_checker *ck, const struct dl_ast *ast)
 		if (old != DL_NONE) {
 			const struct dl_pred *op = &ck->prog->preds[old];
 
+			/* restating a host predicate as the host declares it
+			 * changes nothing: one file can then load under hosts
+			 * that declare it and hosts that do not (where it is
+			 * the policy's own, empty unless its rules fill it) */
+			if (op->from_domain && op->arity == d->arity)
+				continue;
 			if (op->from_domain)
 				return dl_fail_at(
 				    ck->diag, MAELYS_DATALOG_STATUS_REDECLARED,
 				    ck->source, d->pos,
-				    "'%s' is declared by domain '%s'", d->name,
-				    ck->domain->name);
+				    "'%s' is declared by domain '%s' with "
+				    "arity %u",
+				    d->name, ck->domain->name,
+				    (unsigned)op->arity);
 			return dl_fail_at(
 			    ck->diag, MAELYS_DATALOG_STATUS_REDECLARED,
 			    ck->source, d->pos,
