@@ -36,6 +36,9 @@
 #include <time.h>
 #include <unistd.h>
 
+char *const pty_child_argv[] = {"bash", "--noprofile", "--norc", "--noediting",
+				"+H",   "-i",          NULL};
+
 const char pty_child_lockdown[] =
     "PROMPT_COMMAND='printf \"%s\\0%s\\0\" \"$?\" \"$PWD\" >&3'"
     " && set +o history && unset HISTFILE"
@@ -153,8 +156,6 @@ static void
 pty_child_exec(const struct pty_child_config *cfg, int slave, int cmd_r,
 	       int status_w, char *const *envp)
 {
-	static char *const argv_tmpl[] = {
-	    "bash", "--noprofile", "--norc", "--noediting", "+H", "-i", NULL};
 	struct sigaction sa;
 	sigset_t none;
 	int sig, hi_cmd, hi_status, hi_slave;
@@ -182,7 +183,7 @@ pty_child_exec(const struct pty_child_config *cfg, int slave, int cmd_r,
 	    dup2(hi_slave, 2) < 0 || dup2(hi_status, 3) < 0)
 		_exit(127);
 	pty_close_from(4);
-	execve(cfg->shell_path, argv_tmpl, envp);
+	execve(cfg->shell_path, pty_child_argv, envp);
 	_exit(127);
 }
 

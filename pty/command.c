@@ -133,7 +133,7 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 	(void)snprintf(script, sizeof script, "%s%s", pty_command_lockdown,
 		       command);
 	pty_supervise_init(&sup);
-	if (pty_supervise_setup(&sup, g, d, "command", guard_path, err,
+	if (pty_supervise_setup(&sup, g, d, "command", guard_path, argv, err,
 				sizeof err) != 0) {
 		fprintf(stderr, "maelys-pty: %s\n", err);
 		pty_guard_log(g, LOG_ERR, "session %s of %s: %s", g->asess.id,
@@ -162,6 +162,8 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 		command_exec(g, &sup, argv,
 			     pty_child_environment(g->path_env, guard_path),
 			     &old);
+	if (pid > 0)
+		sup.child_pid = pid;
 	if (pid < 0) {
 		fprintf(stderr, "maelys-pty: cannot start %s: %s\n",
 			g->shell_path, strerror(errno));

@@ -60,6 +60,10 @@ void pty_child_kill_session(const struct pty_child *c, int sig);
 char *const *pty_child_environment(const char *path_env,
 				   const char *guard_path);
 
+/* bash's arguments: an interactive shell that reads no file of the user's
+ * and edits no line (the guard does). */
+extern char *const pty_child_argv[];
+
 /* The line that locks the shell down before the first user line. */
 extern const char pty_child_lockdown[];
 

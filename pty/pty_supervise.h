@@ -34,6 +34,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct seccomp_notif;
 struct seccomp_notif_resp;
@@ -48,6 +49,11 @@ struct pty_supervisor {
 	struct seccomp_notif *req;
 	struct seccomp_notif_resp *resp;
 	struct pty_exec_request *rq;
+	/* the request of the session's shell, the child's first exec, until
+	 * it is decided; the child's pid, set by the caller after fork */
+	struct pty_exec_request *first;
+	pid_t child_pid;
+	bool child_dumpable; /* the child may be read (no key in memory) */
 	/* what a decision needs, set by the caller before the first one */
 	struct pty_guard *guard;
 	struct pty_decider *decider;
@@ -68,7 +74,8 @@ bool pty_supervise_maybe_nested(void);
 /* Sets every descriptor to -1: pty_supervise_close is then always safe. */
 void pty_supervise_init(struct pty_supervisor *s);
 
-/* Everything before fork for a session of guard `g` in `mode`: resolves the
+/* Everything before fork for a session of guard `g` in `mode` whose child
+ * will execute the shell with `shell_argv`: resolves the
  * session's shell and this program (guard_path) for the exec facts, checks
  * that the policy lets the shell start, builds the Landlock ruleset from
  * the policy's exec_dir/exec_file (pty_landlock.h; landlock = required is
@@ -77,7 +84,8 @@ void pty_supervise_init(struct pty_supervisor *s);
  * (the session must not start). */
 int pty_supervise_setup(struct pty_supervisor *s, struct pty_guard *g,
 			struct pty_decider *d, const char *mode,
-			const char *guard_path, char *err, size_t errlen);
+			const char *guard_path, char *const *shell_argv,
+			char *err, size_t errlen);
 
 /* Step 1, in the guard before fork: the filter, the socketpair, and the
  * Landlock ruleset from `landlock_fd` (-1: none; the supervisor owns and

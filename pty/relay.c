@@ -428,7 +428,8 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 	cfg.sup = &relay.sup;
 	pty_supervise_init(&relay.sup);
 	if (pty_supervise_setup(&relay.sup, g, decider, "interactive",
-				guard_path, err, sizeof err) != 0 ||
+				guard_path, pty_child_argv, err,
+				sizeof err) != 0 ||
 	    pty_child_spawn(&cfg, &relay.child, err, sizeof err) != 0) {
 		fprintf(stderr, "maelys-pty: %s\n", err);
 		pty_guard_log(g, LOG_ERR, "session %s of %s: %s", g->asess.id,

@@ -67,21 +67,21 @@ pty_supervise_init(struct pty_supervisor *s)
 	s->listener = s->sock[0] = s->sock[1] = s->landlock_fd = -1;
 }
 
-/* Whether the policy lets the session's shell start: asked once before
- * anything is forked, so that a policy without allow_exec rules for it
- * fails with a sentence, not with a shell that never starts. */
+/* The request of the session's shell, the child's first exec, built here
+ * from what the child will pass; and whether the policy lets it start:
+ * asked once before anything is forked, so that a policy without an
+ * allow_exec rule for it fails with a sentence, not with a shell that
+ * never starts.  The request is kept for that first exec (see
+ * pty_supervise_handle). */
 static int
 supervise_shell_allowed(struct pty_supervisor *s, const char *shell_path,
-			char *err, size_t errlen)
+			char *const *argv, char *err, size_t errlen)
 {
-	static const char *const argv[] = {
-	    "bash", "--noprofile", "--norc", "--noediting", "+H", "-i"};
-	struct pty_exec_request *r = s->rq;
+	struct pty_exec_request *r = s->first;
 	struct pty_exec_decision dec;
-	size_t i, used = 0;
+	size_t used = 0;
 
 	memset(r, 0, offsetof(struct pty_exec_request, bytes));
-	r->pid = getpid();
 	(void)snprintf(r->path, sizeof r->path, "%s",
 		       s->decider->shell_program);
 	(void)snprintf(r->request, sizeof r->request, "%s", shell_path);
@@ -89,14 +89,19 @@ supervise_shell_allowed(struct pty_supervisor *s, const char *shell_path,
 		       s->decider->guard_program);
 	if (getcwd(r->cwd, sizeof r->cwd) == NULL)
 		(void)snprintf(r->cwd, sizeof r->cwd, "/");
-	r->argc = strcmp(s->mode, "command") == 0 ? 4 : 6;
-	for (i = 0; i < r->argc; i++) {
-		const char *a = i == 3 && r->argc == 4 ? "-c" : argv[i];
-		size_t n = strlen(a);
+	for (; argv[r->argc] != NULL; r->argc++) {
+		size_t n = strlen(argv[r->argc]);
 
-		memcpy(r->bytes + used, a, n + 1);
-		r->argv[i] = r->bytes + used;
-		r->argv_len[i] = n;
+		if (r->argc == PTY_EXEC_ARGS_MAX ||
+		    used + n + 1 > sizeof r->bytes) {
+			(void)snprintf(err, errlen,
+				       "the shell's arguments are "
+				       "too long");
+			return -1;
+		}
+		memcpy(r->bytes + used, argv[r->argc], n + 1);
+		r->argv[r->argc] = r->bytes + used;
+		r->argv_len[r->argc] = n;
 		used += n + 1;
 	}
 	pty_exec_decide(s->decider, r, s->mode, &dec);
@@ -115,7 +120,8 @@ supervise_shell_allowed(struct pty_supervisor *s, const char *shell_path,
 int
 pty_supervise_setup(struct pty_supervisor *s, struct pty_guard *g,
 		    struct pty_decider *d, const char *mode,
-		    const char *guard_path, char *err, size_t errlen)
+		    const char *guard_path, char *const *shell_argv, char *err,
+		    size_t errlen)
 {
 	char shell[PATH_MAX], self[PATH_MAX], note[256];
 	const char *extra[2];
@@ -135,13 +141,20 @@ pty_supervise_setup(struct pty_supervisor *s, struct pty_guard *g,
 	s->guard = g;
 	s->decider = d;
 	s->mode = mode;
-	if ((s->rq = malloc(sizeof *s->rq)) == NULL) {
+	if ((s->rq = malloc(sizeof *s->rq)) == NULL ||
+	    (s->first = malloc(sizeof *s->first)) == NULL) {
 		(void)snprintf(err, errlen,
 			       "no memory for the exec supervisor");
 		return -1;
 	}
-	if (supervise_shell_allowed(s, g->shell_path, err, errlen) != 0)
+	if (supervise_shell_allowed(s, g->shell_path, shell_argv, err,
+				    errlen) != 0)
 		return -1;
+	/* the guard's memory holds the audit key: its child stays
+	 * undumpable until bash replaces it, and its one exec is decided on
+	 * the request built above; without a key nothing is secret, and a
+	 * dumpable child lets an outer guard read a nested one's request */
+	s->child_dumpable = g->audit == NULL;
 	extra[0] = shell;
 	extra[1] = self;
 	if (pty_landlock_build(d, mode, extra, 2, g->cfg.landlock_required,
@@ -229,6 +242,8 @@ pty_supervise_child(struct pty_supervisor *s)
 		}
 		(void)close(s->landlock_fd);
 	}
+	if (s->child_dumpable)
+		(void)prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 	prog.len = (unsigned short)s->bpf_count;
 	prog.filter = s->bpf;
 	listener = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
@@ -352,7 +367,18 @@ pty_supervise_handle(struct pty_supervisor *s)
 	if (s->req->data.nr != SYS_execve && s->req->data.nr != SYS_execveat)
 		return supervise_answer(s, false, EPERM);
 	why[0] = '\0';
-	rc = pty_exec_read(s->listener, s->req, s->rq, why, sizeof why);
+	if (s->first != NULL && s->child_pid > 0 &&
+	    (pid_t)s->req->pid == s->child_pid) {
+		/* the child's one exec, of the shell: its request is known
+		 * (and its memory, the guard's copy, is not readable) */
+		s->first->pid = s->child_pid;
+		free(s->rq); /* the first request takes its place */
+		s->rq = s->first;
+		s->first = NULL;
+		rc = 0;
+	} else {
+		rc = pty_exec_read(s->listener, s->req, s->rq, why, sizeof why);
+	}
 	if (rc == PTY_EXEC_READ_GONE)
 		return 0;
 	if (rc > 0)
@@ -406,4 +432,6 @@ pty_supervise_close(struct pty_supervisor *s)
 	s->bpf = NULL;
 	free(s->rq);
 	s->rq = NULL;
+	free(s->first);
+	s->first = NULL;
 }

@@ -487,6 +487,69 @@ START_TEST(test_exec_nested_guard_without_log_rights_is_recorded_outside)
 }
 END_TEST
 
+/* An unprivileged user's guard with an audit log: the guard's memory holds
+ * the key, so its child stays undumpable until bash replaces it (a user's
+ * process cannot read it) and the shell's exec is decided on the request
+ * the guard built; every later exec is read from the process.  (A deployed
+ * guard is setgid and reads only the built-in configuration; the key and
+ * log here are nobody's own instead, which the guard accepts by mode.) */
+START_TEST(test_exec_unprivileged_guard_with_audit_log)
+{
+	char logdir[400], text[4096], cmd[4096];
+	char *out, *err;
+
+	if (access("/usr/bin/setpriv", X_OK) != 0) {
+		printf("no setpriv: unprivileged guard not tested\n");
+		return;
+	}
+	setup();
+	ck_assert_int_eq(chmod(world.dir, 0755), 0);
+	snprintf(logdir, sizeof logdir, "%s/log", world.dir);
+	snprintf(log_path, sizeof log_path, "%s/audit.log", logdir);
+	snprintf(cmd, sizeof cmd,
+		 "mkdir -m 0700 '%s' && chown nobody '%s' '%s' && "
+		 "chmod 0755 '%s'",
+		 logdir, logdir, key, world.home);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(text, sizeof text,
+		 "policy = %s\npath = %s\naudit_log = %s\naudit_key = %s\n"
+		 "syslog = off\nlandlock = required\n",
+		 policy, world.path_env, log_path, key);
+	pts_write_file(config, text, 0644);
+	{
+		char *argv[] = {"setpriv",
+				"--reuid",
+				"nobody",
+				"--regid",
+				"nogroup",
+				"--clear-groups",
+				(char *)pts_build_path("pty/maelys-pty"),
+				"--config",
+				config,
+				"-c",
+				"exec_probe forkexec 3 /usr/bin/id -u",
+				NULL};
+		char *envp[] = {"LANG=C.UTF-8", NULL};
+
+		ck_assert_msg(pts_run_path("/usr/bin/setpriv", argv, envp, &out,
+					   &err) == 0,
+			      "%s", err);
+	}
+	ck_assert_msg(strstr(out, "65534\n65534\n65534\n") != NULL, "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "forkexec: 3 ok, 0 failed"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(
+	    log_count("\"exec_path\":\"/usr/bin/id\"", "\"user\":\"nobody\""),
+	    3);
+	ck_assert_int_eq(log_count("\"exec_path\":\"/usr/bin/bash\"",
+				   "\"decision\":\"allow\""),
+			 1);
+	assert_log_verifies();
+	teardown();
+}
+END_TEST
+
 START_TEST(test_exec_policy_without_shell_rule_starts_nothing)
 {
 	char *out, *err;
@@ -526,6 +589,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_exec_nested_guard_leaves_deciding_to_outer);
 	tcase_add_test(
 	    tc, test_exec_nested_guard_without_log_rights_is_recorded_outside);
+	tcase_add_test(tc, test_exec_unprivileged_guard_with_audit_log);
 	tcase_add_test(tc, test_exec_policy_without_shell_rule_starts_nothing);
 	suite_add_tcase(s, tc);
 	return s;
