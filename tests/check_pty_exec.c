@@ -469,6 +469,12 @@ START_TEST(test_exec_nested_guard_without_log_rights_is_recorded_outside)
 		printf("no setpriv: nested guard of another user not tested\n");
 		return;
 	}
+#ifdef __SANITIZE_ADDRESS__
+	/* a sanitized guard in a session cannot exit cleanly: LeakSanitizer
+	 * stops the world with ptrace(2), which the session refuses */
+	printf("sanitizer build: nested guard's exit status not tested\n");
+	return;
+#endif
 	setup();
 	ck_assert_int_eq(chmod(world.dir, 0755), 0); /* nobody reads it */
 	snprintf(cmd, sizeof cmd,
