@@ -14,16 +14,24 @@
  * command name never resolves to a command_path fact; a name with a slash
  * would still be looked up in the real file system, which is why the
  * shipped policies do not read command_path.
+ *
+ * Exec cases (exec-allow, exec-deny) decide one program the session
+ * executes, through the supervisor's own pty_exec_decide: the runner fills
+ * a struct pty_exec_request by hand from the case line (no process, and
+ * exec_path is taken as written, never resolved), and the session shell,
+ * the guard and the parent come from context lines.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "runner.h"
 
 #include "pty_decide.h"
+#include "pty_exec.h"
 #include "pty_policy.h"
 
 #include <dirent.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +61,20 @@ static const struct cases_expect cases_expects[] = {
     {"refuse", PTY_VERDICT_SYNTAX, false},
 };
 
+/* The exec cases: the verdict of pty_exec_decide. */
+static const struct {
+	const char *word;
+	enum pty_exec_verdict verdict;
+} cases_exec_expects[] = {
+    {"exec-allow", PTY_EXEC_ALLOW},
+    {"exec-deny", PTY_EXEC_POLICY},
+};
+
+/* The defaults of the exec context lines: nothing taken from the machine. */
+#define CASES_SHELL  "/usr/bin/bash"
+#define CASES_GUARD  "/usr/local/bin/maelys-pty"
+#define CASES_PARENT CASES_SHELL
+
 static const char *
 cases_verdict_name(enum pty_verdict v)
 {
@@ -75,6 +97,30 @@ cases_verdict_name(enum pty_verdict v)
 	return "?";
 }
 
+static const char *
+cases_exec_verdict_name(enum pty_exec_verdict v)
+{
+	switch (v) {
+	case PTY_EXEC_ALLOW:
+		return "ALLOW";
+	case PTY_EXEC_POLICY:
+		return "POLICY";
+	case PTY_EXEC_ERROR:
+		return "ERROR";
+	case PTY_EXEC_UNREADABLE:
+		return "UNREADABLE";
+	}
+	return "?";
+}
+
+/* What a "because" line checks: the reasons of the case right above it. */
+enum cases_last {
+	CASES_LAST_NONE,   /* no deny or exec-deny case right above */
+	CASES_LAST_LINE,   /* a deny case that held: r->dec */
+	CASES_LAST_EXEC,   /* an exec-deny case that held: r->xdec */
+	CASES_LAST_FAILED, /* one that failed (already reported) */
+};
+
 /* The state of one case file being run. */
 struct cases_run {
 	const char *file; /* as printed in reports */
@@ -83,7 +129,16 @@ struct cases_run {
 	struct pty_decider *d;
 	struct pty_decision *dec;
 	char mode[16]; /* "interactive" or "command" */
-	size_t ncases;
+	/* exec cases: the request being decided and its decision */
+	struct pty_exec_request *rq;
+	struct pty_exec_decision *xdec;
+	char shell[PATH_MAX];  /* session_shell, "" = none */
+	char guard[PATH_MAX];  /* guard_program, "" = none */
+	char parent[PATH_MAX]; /* exec_parent, "" = none */
+	enum cases_last last;  /* what a "because" line refers to */
+	size_t last_lineno;    /* ... and the line of that case */
+	size_t ncases;         /* every case, exec cases included */
+	size_t nexec;          /* the exec cases among them */
 	size_t failures;
 	/* MAELYS_POLICYCASES_VERBOSE set: every decision is printed, to
 	 * read the reasons a policy gives (a verdict alone can be right for
@@ -214,6 +269,35 @@ cases_set_mode(struct cases_run *r, const char *rest)
 	return NULL;
 }
 
+/* An absolute path, or "-" for none. */
+static const char *
+cases_set_program(const char *rest, char *dst, size_t cap)
+{
+	const char *why = cases_one_word(rest, dst, cap, true);
+
+	if (why == NULL && dst[0] != '\0' && dst[0] != '/')
+		return "a program is an absolute path, or - for none";
+	return why;
+}
+
+static const char *
+cases_set_shell(struct cases_run *r, const char *rest)
+{
+	return cases_set_program(rest, r->shell, sizeof r->shell);
+}
+
+static const char *
+cases_set_guard(struct cases_run *r, const char *rest)
+{
+	return cases_set_program(rest, r->guard, sizeof r->guard);
+}
+
+static const char *
+cases_set_parent(struct cases_run *r, const char *rest)
+{
+	return cases_set_program(rest, r->parent, sizeof r->parent);
+}
+
 static const struct {
 	const char *word;
 	const char *(*set)(struct cases_run *r, const char *rest);
@@ -221,7 +305,8 @@ static const struct {
     {"user", cases_set_user},     {"groups", cases_set_groups},
     {"host", cases_set_host},     {"cwd", cases_set_cwd},
     {"time", cases_set_time},     {"mode", cases_set_mode},
-    {"remote", cases_set_remote},
+    {"remote", cases_set_remote}, {"shell", cases_set_shell},
+    {"guard", cases_set_guard},   {"parent", cases_set_parent},
 };
 
 /* The context before the first context line of a file: nothing taken from
@@ -238,6 +323,9 @@ cases_defaults(struct cases_run *r)
 	(void)snprintf(d->cwd, sizeof d->cwd, "%s", "/");
 	(void)snprintf(d->time_of_day, sizeof d->time_of_day, "%s", "12:00");
 	(void)snprintf(r->mode, sizeof r->mode, "%s", "interactive");
+	(void)snprintf(r->shell, sizeof r->shell, "%s", CASES_SHELL);
+	(void)snprintf(r->guard, sizeof r->guard, "%s", CASES_GUARD);
+	(void)snprintf(r->parent, sizeof r->parent, "%s", CASES_PARENT);
 }
 
 /* Prints what was decided, with the reasons a user would see. */
@@ -301,6 +389,11 @@ cases_check(struct cases_run *r, const struct cases_expect *e, const char *line)
 	if (!e->confirmed) {
 		if (r->dec->verdict != e->verdict)
 			cases_print_got(r, line, r->dec, e->word);
+		/* a "because" below checks the reasons of a deny that held */
+		if (e->verdict == PTY_VERDICT_POLICY)
+			r->last = r->dec->verdict == e->verdict
+				      ? CASES_LAST_LINE
+				      : CASES_LAST_FAILED;
 		return;
 	}
 	/* confirm-yes: asked first, then allowed once confirmed */
@@ -313,6 +406,183 @@ cases_check(struct cases_run *r, const struct cases_expect *e, const char *line)
 		cases_print(r, line, r->dec, e->word);
 	if (r->dec->verdict != e->verdict)
 		cases_print_got(r, line, r->dec, e->word);
+}
+
+/* Copies the word w[0..n) of an exec case into dst: "%20" is a space,
+ * "%22" a '"' and "%25" a '%' (an argv word may hold blanks), and the word
+ * "" alone is an empty argument; any other '%' is malformed, so that a
+ * typo never silently means something else.  Returns NULL, or what is
+ * wrong; *len is the decoded length (dst is NUL-ended). */
+static const char *
+cases_unescape(const char *w, size_t n, char *dst, size_t cap, size_t *len)
+{
+	size_t i, k = 0;
+
+	if (n == 2 && w[0] == '"' && w[1] == '"')
+		n = 0;
+	for (i = 0; i < n; i++) {
+		char c = w[i];
+
+		if (c == '%') {
+			if (n - i < 3 || w[i + 1] != '2' ||
+			    (w[i + 2] != '0' && w[i + 2] != '2' &&
+			     w[i + 2] != '5'))
+				return "'%' is written %25 (a space %20, '\"' "
+				       "%22)";
+			c = w[i + 2] == '0' ? ' ' : w[i + 2] == '2' ? '"' : '%';
+			i += 2;
+		}
+		if (k + 1 >= cap)
+			return "exec case too long";
+		dst[k++] = c;
+	}
+	dst[k] = '\0';
+	*len = k;
+	return NULL;
+}
+
+/* Fills r->rq from an exec case's value, "[REQUEST->]PATH [ARGV...]".
+ * Returns NULL, or what is wrong with it. */
+static const char *
+cases_exec_request(struct cases_run *r, const char *value)
+{
+	struct pty_exec_request *rq = r->rq;
+	const char *w, *arrow, *why;
+	size_t n, len, used = 0;
+
+	memset(rq, 0, offsetof(struct pty_exec_request, bytes));
+	n = cases_word(&value, &w);
+	if (n == 0)
+		return "an exec case needs a program";
+	arrow = NULL;
+	for (len = 0; len + 1 < n; len++)
+		if (w[len] == '-' && w[len + 1] == '>') {
+			arrow = w + len;
+			break;
+		}
+	if (arrow != NULL) {
+		why = cases_unescape(w, (size_t)(arrow - w), rq->request,
+				     sizeof rq->request, &len);
+		if (why == NULL)
+			why = cases_unescape(arrow + 2,
+					     n - (size_t)(arrow - w) - 2,
+					     rq->path, sizeof rq->path, &len);
+	} else {
+		why = cases_unescape(w, n, rq->path, sizeof rq->path, &len);
+		if (why == NULL)
+			memcpy(rq->request, rq->path, len + 1);
+	}
+	if (why != NULL)
+		return why;
+	if (rq->path[0] != '/' || rq->request[0] != '/')
+		return "the program (and its request) is an absolute path";
+	while ((n = cases_word(&value, &w)) != 0) {
+		if (rq->argc == PTY_EXEC_ARGS_MAX)
+			return "too many arguments";
+		why = cases_unescape(w, n, rq->bytes + used,
+				     sizeof rq->bytes - used, &len);
+		if (why != NULL)
+			return why;
+		rq->argv[rq->argc] = rq->bytes + used;
+		rq->argv_len[rq->argc++] = len;
+		used += len + 1;
+	}
+	(void)snprintf(rq->cwd, sizeof rq->cwd, "%s", r->d->cwd);
+	(void)snprintf(rq->parent, sizeof rq->parent, "%s", r->parent);
+	return NULL;
+}
+
+/* Prints what was decided for an exec, with its deny_exec reasons. */
+static void
+cases_exec_print(struct cases_run *r, const char *keyword, const char *value)
+{
+	const struct pty_exec_decision *x = r->xdec;
+	size_t i;
+
+	fprintf(r->report, "%s:%zu: %s %s\n", r->file, r->lineno, keyword,
+		value);
+	fprintf(r->report, "    got %s", cases_exec_verdict_name(x->verdict));
+	if (x->verdict == PTY_EXEC_ERROR || x->verdict == PTY_EXEC_UNREADABLE) {
+		fprintf(r->report, ": %s\n", x->error);
+		return;
+	}
+	fputc('\n', r->report);
+	if (x->verdict == PTY_EXEC_POLICY && x->nreasons == 0)
+		fprintf(r->report, "      no deny_exec reason\n");
+	for (i = 0; i < x->nreasons; i++)
+		fprintf(r->report, "      deny_exec: %s\n", x->reasons[i]);
+}
+
+/* One exec case: the request built by hand, decided as the supervisor
+ * decides it, the verdict compared. */
+static void
+cases_exec_check(struct cases_run *r, enum pty_exec_verdict want,
+		 const char *keyword, const char *value)
+{
+	const char *why = cases_exec_request(r, value);
+
+	if (why != NULL) {
+		cases_fail(r, why);
+		return;
+	}
+	r->ncases++;
+	r->nexec++;
+	if (pty_exec_set_programs(r->d, r->shell, r->guard) != 0) {
+		cases_fail(r, "shell or guard path too long");
+		return;
+	}
+	pty_exec_decide(r->d, r->rq, r->mode, r->xdec);
+	if (r->verbose)
+		cases_exec_print(r, keyword, value);
+	if (r->xdec->verdict != want) {
+		cases_exec_print(r, keyword, value);
+		r->failures++;
+	}
+	if (want == PTY_EXEC_POLICY)
+		r->last = r->xdec->verdict == want ? CASES_LAST_EXEC
+						   : CASES_LAST_FAILED;
+}
+
+/* "because TEXT": one of the reasons of the deny or exec-deny case above
+ * contains TEXT. */
+static void
+cases_because(struct cases_run *r, const char *text)
+{
+	size_t i;
+
+	switch (r->last) {
+	case CASES_LAST_NONE:
+		cases_fail(r, "'because' follows a deny or exec-deny case");
+		return;
+	case CASES_LAST_FAILED:
+		return; /* the case itself was reported */
+	case CASES_LAST_LINE:
+		for (i = 0; i < r->dec->nreasons; i++)
+			if (strstr(r->dec->reasons[i].reason, text) != NULL)
+				return;
+		fprintf(r->report,
+			"%s:%zu: because %s\n    no reason of line %zu "
+			"says so:\n",
+			r->file, r->lineno, text, r->last_lineno);
+		for (i = 0; i < r->dec->nreasons; i++)
+			fprintf(r->report, "      deny(%s): %s\n",
+				r->dec->reasons[i].op,
+				r->dec->reasons[i].reason);
+		break;
+	case CASES_LAST_EXEC:
+		for (i = 0; i < r->xdec->nreasons; i++)
+			if (strstr(r->xdec->reasons[i], text) != NULL)
+				return;
+		fprintf(r->report,
+			"%s:%zu: because %s\n    no reason of line %zu "
+			"says so:\n",
+			r->file, r->lineno, text, r->last_lineno);
+		for (i = 0; i < r->xdec->nreasons; i++)
+			fprintf(r->report, "      deny_exec: %s\n",
+				r->xdec->reasons[i]);
+		break;
+	}
+	r->failures++;
 }
 
 /* One line of a case file (without its newline). */
@@ -334,6 +604,29 @@ cases_line(struct cases_run *r, const char *text)
 		return;
 	}
 	n = cases_word(&rest, &kw);
+	if (n == 7 && strncmp(kw, "because", 7) == 0) {
+		/* the reason: everything after the blanks, verbatim */
+		rest += strspn(rest, " \t");
+		if (*rest == '\0')
+			cases_fail(r, "'because' needs a reason");
+		else
+			cases_because(r, rest);
+		return;
+	}
+	/* any other line ends what a "because" may refer to */
+	r->last = CASES_LAST_NONE;
+	r->last_lineno = r->lineno;
+	for (i = 0;
+	     i < sizeof cases_exec_expects / sizeof cases_exec_expects[0];
+	     i++) {
+		if (strlen(cases_exec_expects[i].word) != n ||
+		    strncmp(kw, cases_exec_expects[i].word, n) != 0)
+			continue;
+		rest += strspn(rest, " \t");
+		cases_exec_check(r, cases_exec_expects[i].verdict,
+				 cases_exec_expects[i].word, rest);
+		return;
+	}
 	for (i = 0; i < sizeof cases_expects / sizeof cases_expects[0]; i++) {
 		const struct cases_expect *e = &cases_expects[i];
 
@@ -370,10 +663,10 @@ cases_line(struct cases_run *r, const char *text)
 
 /* Runs one case file against one policy, reporting to `report`.  Returns
  * the number of failures (mismatches and malformed lines); *ncases counts
- * the cases decided. */
+ * the cases decided, and *nexec (when not NULL) the exec cases among them. */
 static size_t
 cases_run_file(const char *policy, const char *file, FILE *report,
-	       size_t *ncases)
+	       size_t *ncases, size_t *nexec)
 {
 	maelys_datalog_session_t *session = NULL;
 	struct cases_run r;
@@ -387,6 +680,8 @@ cases_run_file(const char *policy, const char *file, FILE *report,
 	r.report = report;
 	r.verbose = getenv("MAELYS_POLICYCASES_VERBOSE") != NULL;
 	*ncases = 0;
+	if (nexec != NULL)
+		*nexec = 0;
 	if (pty_policy_open(policy, &session, err, sizeof err) != 0) {
 		fprintf(report, "%s: %s\n", file, err);
 		return 1;
@@ -394,8 +689,12 @@ cases_run_file(const char *policy, const char *file, FILE *report,
 	f = fopen(file, "r");
 	r.d = calloc(1, sizeof *r.d);
 	r.dec = calloc(1, sizeof *r.dec);
+	r.rq = malloc(sizeof *r.rq); /* big: argv bytes of a whole exec */
+	r.xdec = calloc(1, sizeof *r.xdec);
 	ck_assert_ptr_nonnull(r.d);
 	ck_assert_ptr_nonnull(r.dec);
+	ck_assert_ptr_nonnull(r.rq);
+	ck_assert_ptr_nonnull(r.xdec);
 	if (f == NULL) {
 		fprintf(report, "%s: cannot open\n", file);
 		r.failures++;
@@ -439,8 +738,12 @@ out:
 	pty_decider_free(r.d);
 	free(r.d);
 	free(r.dec);
+	free(r.rq);
+	free(r.xdec);
 	(void)maelys_datalog_session_free(session);
 	*ncases = r.ncases;
+	if (nexec != NULL)
+		*nexec = r.nexec;
 	return r.failures;
 }
 
@@ -466,7 +769,7 @@ START_TEST(test_policycases_shipped_cases_all_hold)
 	ck_assert_msg(n > 0, "no *.case files in %s", dir);
 	for (i = 0; i < n; i++) {
 		size_t base = strlen(names[i]->d_name) - 5, ncases = 0;
-		size_t f;
+		size_t nexec = 0, f;
 
 		ck_assert_int_lt(snprintf(policy, sizeof policy,
 					  "%s/policies/%.*s.dl",
@@ -476,8 +779,10 @@ START_TEST(test_policycases_shipped_cases_all_hold)
 		ck_assert_int_lt(
 		    snprintf(file, sizeof file, "%s/%s", dir, names[i]->d_name),
 		    (int)sizeof file);
-		f = cases_run_file(policy, file, stderr, &ncases);
-		fprintf(stderr, "%s: %zu cases, %zu failed\n", file, ncases, f);
+		f = cases_run_file(policy, file, stderr, &ncases, &nexec);
+		fprintf(stderr,
+			"%s: %zu cases (%zu lines, %zu execs), %zu failed\n",
+			file, ncases, ncases - nexec, nexec, f);
 		failures += f;
 		total += ncases;
 		free(names[i]);
@@ -532,7 +837,7 @@ START_TEST(test_policycases_runner_reports_every_failure_with_its_line)
 	report = tmpfile();
 	ck_assert_ptr_nonnull(report);
 
-	failures = cases_run_file(policy, file, report, &ncases);
+	failures = cases_run_file(policy, file, report, &ncases, NULL);
 
 	rewind(report);
 	got = fread(out, 1, sizeof out - 1, report);
@@ -587,15 +892,148 @@ START_TEST(test_policycases_runner_empty_or_broken_files_fail)
 	cases_write(dir, "b.case", broken, sizeof broken - 1, b, sizeof b);
 
 	ck_assert_uint_eq(
-	    cases_run_file("/nonexistent/x.dl", a, report, &ncases), 1);
-	ck_assert_uint_eq(cases_run_file(policy, a, report, &ncases), 1);
+	    cases_run_file("/nonexistent/x.dl", a, report, &ncases, NULL), 1);
+	ck_assert_uint_eq(cases_run_file(policy, a, report, &ncases, NULL), 1);
 	ck_assert_uint_eq(ncases, 0);
 	/* the CR line, the NUL line, and then no case at all */
-	ck_assert_uint_eq(cases_run_file(policy, b, report, &ncases), 3);
+	ck_assert_uint_eq(cases_run_file(policy, b, report, &ncases, NULL), 3);
 	fclose(report);
 	unlink(a);
 	unlink(b);
 	rmdir(dir);
+}
+END_TEST
+
+/* Exec cases: every fact of pty_exec.h reaches the policy as the case
+ * line and the context say (a policy that allows only that exact request
+ * proves it), "%20" and "%25" are decoded, and "-" leaves a fact out. */
+START_TEST(test_policycases_runner_exec_cases_supply_every_fact)
+{
+	static const char policy_text[] =
+	    "allow_exec(P) :- exec_path(P), exec_request(\"/x/req\"),\n"
+	    "    exec_argc(4), exec_arg(0, \"prog\"), exec_arg(1, \"a b\"),\n"
+	    "    exec_arg(2, \"50%\"), exec_arg(3, \"\"), exec_cwd(\"/w\"),\n"
+	    "    exec_parent(\"/p/parent\"), session_shell(\"/s/sh\"),\n"
+	    "    guard_program(\"/g/guard\"), user(\"u\"), group(\"g1\"),\n"
+	    "    session_mode(\"command\"), time_of_day(\"03:04\").\n"
+	    "deny_exec(P, \"not the request\") :- exec_path(P),\n"
+	    "    not(allow_exec(P)).\n";
+	static const char text[] =
+	    "user u\n"
+	    "groups g1\n"
+	    "cwd /w\n"
+	    "time 03:04\n"
+	    "mode command\n"
+	    "shell /s/sh\n"
+	    "guard /g/guard\n"
+	    "parent /p/parent\n"
+	    "exec-allow /x/req->/x/path prog a%20b 50%25 \"\"\n"
+	    "exec-deny  /x/path prog a%20b 50%25 \"\"\n" /* request = path */
+	    "because not the request\n"
+	    "exec-deny  /x/req->/x/path prog a%20b 50%25\n"
+	    "exec-deny  /x/req->/x/path prog a%20b 50%25 \"\" more\n"
+	    "parent -\n"
+	    "exec-deny  /x/req->/x/path prog a%20b 50%25 \"\"\n"
+	    "parent /p/parent\n"
+	    "shell -\n"
+	    "exec-deny  /x/req->/x/path prog a%20b 50%25 \"\"\n"
+	    "shell /s/sh\n"
+	    "guard -\n"
+	    "exec-deny  /x/req->/x/path prog a%20b 50%25 \"\"\n"
+	    "guard /g/guard\n"
+	    "cwd /v\n"
+	    "exec-deny  /x/req->/x/path prog a%20b 50%25 \"\"\n"
+	    "cwd /w\n"
+	    "mode interactive\n"
+	    "exec-deny  /x/req->/x/path prog a%20b 50%25 \"\"\n";
+	char dir[] = "/tmp/maelys-policycases-XXXXXX", file[128], pol[128];
+	char out[8192];
+	size_t failures, ncases, nexec, got;
+	FILE *report = tmpfile();
+
+	ck_assert_ptr_nonnull(report);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	cases_write(dir, "p.dl", policy_text, sizeof policy_text - 1, pol,
+		    sizeof pol);
+	cases_write(dir, "p.case", text, sizeof text - 1, file, sizeof file);
+
+	failures = cases_run_file(pol, file, report, &ncases, &nexec);
+
+	rewind(report);
+	got = fread(out, 1, sizeof out - 1, report);
+	out[got] = '\0';
+	fclose(report);
+	unlink(file);
+	unlink(pol);
+	rmdir(dir);
+	ck_assert_msg(failures == 0, "%zu failures:\n%s", failures, out);
+	ck_assert_uint_eq(ncases, 9);
+	ck_assert_uint_eq(nexec, 9);
+}
+END_TEST
+
+/* Exec cases and "because" lines: a wrong verdict, a reason not given and
+ * every malformed exec line are each reported at their file:line. */
+START_TEST(test_policycases_runner_exec_reports_every_failure_with_its_line)
+{
+	static const char text[] =
+	    "user bob\n"
+	    "exec-allow /usr/bin/ls ls\n"                             /* 2 */
+	    "exec-deny /usr/bin/ls ls\n"                              /* 3 */
+	    "exec-deny /usr/sbin/reboot->/usr/bin/systemctl reboot\n" /* 4 */
+	    "because forbidden by policy\n"                           /* 5 */
+	    "because nothing like this\n"                             /* 6 */
+	    "exec-allow /usr/bin/curl curl\n"                         /* 7 */
+	    "because curl\n"                                          /* 8 */
+	    "exec-allow bin/ls ls\n"                                  /* 9 */
+	    "exec-allow /usr/bin/ls a%2\n"                            /* 10 */
+	    "parent bin\n"                                            /* 11 */
+	    "exec-allow\n"                                            /* 12 */
+	    "deny shutdown now\n"                                     /* 13 */
+	    "because forbidden\n"                                     /* 14 */
+	    "because trusted\n"                                       /* 15 */
+	    "exec-deny /usr/bin/ls ls\n"                              /* 16 */
+	    "because anything\n";                                     /* 17 */
+	static const char *const expect[] = {
+	    ":3: exec-deny /usr/bin/ls ls",
+	    ":6: because nothing like this",
+	    ":7: exec-allow /usr/bin/curl curl",
+	    "deny_exec: curl is restricted to trusted users",
+	    ":8: 'because' follows a deny or exec-deny case",
+	    ":9: the program (and its request) is an absolute path",
+	    ":10: '%' is written %25",
+	    ":11: a program is an absolute path",
+	    ":12: an exec case needs a program",
+	    ":15: because trusted",
+	    ":16: exec-deny /usr/bin/ls ls"};
+	char dir[] = "/tmp/maelys-policycases-XXXXXX", file[128];
+	char policy[4096], out[8192];
+	size_t failures, ncases, nexec, i, got;
+	FILE *report = tmpfile();
+
+	ck_assert_ptr_nonnull(report);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	(void)snprintf(policy, sizeof policy, "%s/policies/level1.dl",
+		       maelys_test_source_root());
+	cases_write(dir, "t.case", text, sizeof text - 1, file, sizeof file);
+
+	failures = cases_run_file(policy, file, report, &ncases, &nexec);
+
+	rewind(report);
+	got = fread(out, 1, sizeof out - 1, report);
+	out[got] = '\0';
+	fclose(report);
+	unlink(file);
+	rmdir(dir);
+	/* every line of expect but the reason under line 7 */
+	ck_assert_msg(failures == sizeof expect / sizeof expect[0] - 1,
+		      "%zu failures:\n%s", failures, out);
+	ck_assert_uint_eq(ncases, 6);
+	ck_assert_uint_eq(nexec, 5);
+	for (i = 0; i < sizeof expect / sizeof expect[0]; i++)
+		ck_assert_msg(strstr(out, expect[i]) != NULL,
+			      "'%s' not reported:\n%s", expect[i], out);
+	ck_assert_msg(strstr(out, ":17:") == NULL, "%s", out);
 }
 END_TEST
 
@@ -609,6 +1047,11 @@ maelys_check_suite(void)
 	tcase_add_test(
 	    tc, test_policycases_runner_reports_every_failure_with_its_line);
 	tcase_add_test(tc, test_policycases_runner_empty_or_broken_files_fail);
+	tcase_add_test(tc,
+		       test_policycases_runner_exec_cases_supply_every_fact);
+	tcase_add_test(
+	    tc,
+	    test_policycases_runner_exec_reports_every_failure_with_its_line);
 	suite_add_tcase(s, tc);
 	return s;
 }
