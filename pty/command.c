@@ -87,11 +87,24 @@ command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 		if (ppoll(&pfd, sup->listener >= 0 ? 1 : 0, NULL, mask) <= 0)
 			continue;
 		if (pfd.revents & POLLIN) {
-			if (pty_supervise_handle(sup) != 0 ||
-			    sup->end_session) {
-				/* nothing may run unchecked: end it */
-				(void)kill(pid, SIGKILL);
+			if (pty_supervise_handle(sup) != 0) {
+				fprintf(stderr, "maelys-pty: the exec "
+						"supervisor failed: the "
+						"session ends\n");
+				pty_guard_log(sup->guard, LOG_ERR,
+					      "session %s of %s ended: the "
+					      "exec supervisor failed",
+					      sup->guard->asess.id,
+					      sup->guard->user);
+				(void)pty_guard_event(sup->guard, "session_end",
+						      "exec supervisor failed");
+				sup->end_session = true;
 			}
+			/* nothing may run unchecked: end it (what bash
+			 * started gets ENOSYS from its next exec on, once
+			 * this guard is gone) */
+			if (sup->end_session)
+				(void)kill(pid, SIGKILL);
 		} else if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) {
 			(void)close(sup->listener);
 			sup->listener = -1;

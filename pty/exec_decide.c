@@ -208,7 +208,11 @@ pty_exec_print(const struct pty_exec_request *r,
 	exec_printable(shown, sizeof shown,
 		       r->request[0] != '\0' ? r->request : r->path);
 	exec_printable(real, sizeof real, r->path);
-	if (r->path[0] != '\0' && strcmp(r->path, shown) != 0)
+	if (shown[0] == '\0')
+		(void)snprintf(msg, sizeof msg,
+			       "maelys-pty: an exec of process %d %s%s",
+			       (int)r->pid, what, eol);
+	else if (r->path[0] != '\0' && strcmp(r->path, shown) != 0)
 		(void)snprintf(msg, sizeof msg,
 			       "maelys-pty: exec of '%s' (%s) %s%s", shown,
 			       real, what, eol);

@@ -10,9 +10,11 @@
  *     entries, PTY_EXEC_BYTES_MAX bytes): more is refused, never decided
  *     on a part; then the notification is checked again, so that what was
  *     read is the request of a process still waiting;
- *   - the directory, the executable of the asking process, and the path
- *     resolved against the directory (or execveat's directory descriptor)
- *     with every link followed; checked valid a last time.
+ *   - the directory, the executable of the asking process, and the file
+ *     the path leads to from the process's directory (or execveat's
+ *     directory descriptor), opened by the guard with every link followed
+ *     but the magic links of /proc, and named by itself (exec_resolve);
+ *     checked valid a last time.
  * What the process may still change after the check (another thread
  * rewriting the path) is beyond any reader: the kernel-side Landlock rules
  * bound it (pty/landlock.c).
@@ -23,11 +25,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <seccomp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -84,19 +88,26 @@ exec_peek_string(int mem, uint64_t addr, char *buf, size_t cap)
 	return -1;
 }
 
+/* readlink(2) of `link` into out; 0, or -1. */
+static int
+exec_link(const char *link, char *out, size_t cap)
+{
+	ssize_t n = readlink(link, out, cap - 1);
+
+	if (n <= 0 || (size_t)n >= cap - 1)
+		return -1;
+	out[n] = '\0';
+	return 0;
+}
+
 /* readlink(2) of /proc/PID/NAME into out; 0, or -1. */
 static int
 exec_proc_link(pid_t pid, const char *name, char *out, size_t cap)
 {
 	char link[64];
-	ssize_t n;
 
 	(void)snprintf(link, sizeof link, "/proc/%d/%s", (int)pid, name);
-	n = readlink(link, out, cap - 1);
-	if (n <= 0 || (size_t)n >= cap - 1)
-		return -1;
-	out[n] = '\0';
-	return 0;
+	return exec_link(link, out, cap);
 }
 
 static int
@@ -143,6 +154,78 @@ exec_read_argv(int mem, uint64_t addr, struct pty_exec_request *r, char *err,
 		r->argc++;
 		used += (size_t)len + 1;
 	}
+}
+
+/* Opens what the kernel would execute - `raw` from the process's starting
+ * point `start` (/proc/PID/cwd or /proc/PID/fd/N, opened here, as the
+ * process sees them) - and names it.  The guard walks the path itself, so
+ * a link whose meaning depends on who reads it would mean the guard's:
+ * the walk refuses magic links (/proc/self/cwd, /proc/PID/fd/N, /dev/fd/N),
+ * and a path through one is refused.  The name is the opened file's own
+ * (/proc/self/fd of the guard), and a file without one (deleted, memfd) is
+ * refused: the policy decides on the file that runs, not on a name.
+ * Returns 0 with r->path set, an errno to answer, or REFUSE. */
+static int
+exec_resolve(const char *start, const char *raw, struct pty_exec_request *r,
+	     char *err, size_t errlen)
+{
+	struct open_how how;
+	struct stat fst, pst;
+	char self[64];
+	int dir, fd, e;
+
+	dir = open(start, O_PATH | O_CLOEXEC);
+	if (dir < 0)
+		return errno == ENOENT ? ENOENT : EBADF;
+	memset(&how, 0, sizeof how);
+	how.flags = O_PATH | O_CLOEXEC;
+	how.resolve = RESOLVE_NO_MAGICLINKS;
+	if (raw[0] == '\0')
+		fd = dup(dir); /* execveat(fd, "", AT_EMPTY_PATH) */
+	else
+		fd = (int)syscall(SYS_openat2, dir, raw, &how, sizeof how);
+	e = errno;
+	if (fd < 0 && e == ELOOP) {
+		/* too many links, or a magic one: only the latter resolves
+		 * when magic links are allowed */
+		how.resolve = 0;
+		fd = (int)syscall(SYS_openat2, dir, raw, &how, sizeof how);
+		(void)close(dir);
+		if (fd < 0)
+			return ELOOP;
+		(void)close(fd);
+		return exec_fail(err, errlen,
+				 "its path goes through a link of /proc "
+				 "(/proc/self, /dev/fd) that names another "
+				 "process's files");
+	}
+	(void)close(dir);
+	if (fd < 0)
+		return e == ENOENT || e == ENOTDIR || e == ENAMETOOLONG ||
+			       e == EACCES
+			   ? e
+			   : exec_fail(err, errlen,
+				       "its path cannot be resolved");
+	(void)snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+	if (fstat(fd, &fst) != 0 ||
+	    exec_link(self, r->path, sizeof r->path) != 0) {
+		(void)close(fd);
+		return exec_fail(err, errlen, "its file cannot be named");
+	}
+	(void)close(fd);
+	if (!S_ISREG(fst.st_mode))
+		return EACCES; /* what the kernel answers */
+	/* the name must lead back to the same file: not so for a deleted
+	 * one (" (deleted)" added), a memfd, or a file renamed meanwhile */
+	if (r->path[0] != '/' || fst.st_nlink == 0 ||
+	    stat(r->path, &pst) != 0 || pst.st_dev != fst.st_dev ||
+	    pst.st_ino != fst.st_ino) {
+		r->path[0] = '\0';
+		return exec_fail(err, errlen,
+				 "it runs a file that has no path (deleted, "
+				 "memfd or renamed)");
+	}
+	return 0;
 }
 
 int
@@ -203,44 +286,27 @@ pty_exec_read(int listener, const struct seccomp_notif *n,
 		return ENOENT; /* what the kernel answers */
 	if (raw[0] == '/' || dirfd == AT_FDCWD || !at) {
 		(void)snprintf(base, sizeof base, "%s", r->cwd);
+		(void)snprintf(mempath, sizeof mempath, "/proc/%d/cwd",
+			       (int)r->pid);
 	} else {
 		char fdname[32];
 
 		(void)snprintf(fdname, sizeof fdname, "fd/%d", dirfd);
 		if (exec_proc_link(r->pid, fdname, base, sizeof base) != 0)
 			return EBADF;
-		if (base[0] != '/')
-			return exec_fail(err, errlen,
-					 "it runs a file that has no path "
-					 "(memfd, deleted or anonymous)");
+		(void)snprintf(mempath, sizeof mempath, "/proc/%d/fd/%d",
+			       (int)r->pid, dirfd);
 	}
-	if (raw[0] == '\0') {
-		/* execveat(fd, "", AT_EMPTY_PATH): the descriptor itself */
-		if (pty_path_normalise("/", base, r->request,
-				       sizeof r->request) != 0)
-			return ENAMETOOLONG;
-		(void)snprintf(joined, sizeof joined, "%s", base);
-	} else {
-		if (pty_path_normalise(base, raw, r->request,
-				       sizeof r->request) != 0)
-			return ENAMETOOLONG;
-		(void)snprintf(joined, sizeof joined, "%s%s%s",
-			       raw[0] == '/' ? "" : base,
-			       raw[0] == '/' ? "" : "/", raw);
+	if (pty_path_normalise("/", base, joined, sizeof joined) != 0 ||
+	    pty_path_normalise(joined, raw, r->request, sizeof r->request) !=
+		0) {
+		/* a descriptor without a path ("memfd:x", "anon_inode:"):
+		 * only its own name to show */
+		(void)snprintf(r->request, sizeof r->request, "%s", base);
 	}
-	/* links followed as the kernel follows them: "a/.." after a link
-	 * named a is the link target's parent, so the raw spelling is
-	 * resolved, not the tidied one */
-	if (realpath(joined, r->path) == NULL) {
-		int e = errno;
-
-		r->path[0] = '\0';
-		return e == ENOENT || e == ENOTDIR || e == ELOOP ||
-			       e == ENAMETOOLONG || e == EACCES
-			   ? e
-			   : exec_fail(err, errlen,
-				       "its path cannot be resolved");
-	}
+	rc = exec_resolve(mempath, raw, r, err, errlen);
+	if (rc != 0)
+		return rc;
 	if (seccomp_notify_id_valid(listener, n->id) != 0)
 		return PTY_EXEC_READ_GONE;
 	return 0;

@@ -226,6 +226,8 @@ main(int argc, char **argv)
 		rc = pty_fail(&opt, "%s", err);
 		return opt.check ? 1 : rc;
 	}
+	guard.overridden = opt.policy_path != NULL || opt.shell_path != NULL ||
+			   opt.path_env != NULL;
 	if (opt.shell_path != NULL)
 		(void)snprintf(guard.shell_path, sizeof guard.shell_path, "%s",
 			       opt.shell_path);

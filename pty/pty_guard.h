@@ -43,6 +43,10 @@ struct pty_guard {
 	 * may be nested in a session (see main.c); "" otherwise.  A session
 	 * whose supervisor is not nested does not start with it set. */
 	char audit_missing[1100];
+	/* the options that replace the configuration's policy, shell or PATH
+	 * were given: refused once the guard finds itself nested in a
+	 * session (whose line rules it must not loosen) */
+	bool overridden;
 };
 
 enum pty_act {

@@ -311,7 +311,15 @@ pty_supervise_accept(struct pty_supervisor *s, char *err, size_t errlen)
 	if (n == (ssize_t)sizeof rep && rep.stage == SUPERVISE_NESTED &&
 	    s->listener < 0) {
 		s->nested = true;
-		return 0;
+		if (s->guard == NULL || !s->guard->overridden)
+			return 0;
+		/* a shell with other line rules inside the session would
+		 * loosen them: what a builtin does (echo > file) is no exec */
+		(void)snprintf(err, errlen,
+			       "a guard started inside a session takes its "
+			       "policy, shell and PATH from a configuration: "
+			       "--policy, --shell and --path are refused");
+		return -1;
 	}
 	if (s->listener >= 0) {
 		(void)close(s->listener);

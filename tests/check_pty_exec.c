@@ -432,14 +432,15 @@ START_TEST(test_exec_after_guard_is_killed_fails)
 }
 END_TEST
 
-START_TEST(test_exec_nested_guard_leaves_deciding_to_outer)
+START_TEST(test_exec_nested_guard_cannot_loosen_the_session)
 {
 	char inner[700], cmd[1600];
 	char *out, *err;
 
 	setup();
 	/* a guard started in the session with a policy of its own that
-	 * allows everything: the outer supervisor still decides */
+	 * allows everything, which a shell builtin's redirection would use
+	 * without any exec: refused before its shell runs */
 	snprintf(inner, sizeof inner, "%s/inner.dl", world.dir);
 	pts_write_file(inner,
 		       "allow(C) :- command(C).\n"
@@ -447,6 +448,17 @@ START_TEST(test_exec_nested_guard_leaves_deciding_to_outer)
 		       0644);
 	snprintf(cmd, sizeof cmd, "%s --policy %s -c %s/evil",
 		 pts_build_path("pty/maelys-pty"), inner, world.bin);
+	ck_assert_int_ne(run_c(cmd, &out, &err), 0);
+	ck_assert_msg(strstr(err, "--policy, --shell and --path are refused") !=
+			  NULL,
+		      "%s", err);
+	ck_assert(!pts_world_ran(&world, "evil"));
+	free(out);
+	free(err);
+	/* with the configuration it runs, and the outer guard still
+	 * decides every exec: evil is refused by the outer supervisor */
+	snprintf(cmd, sizeof cmd, "%s --config %s -c %s/evil",
+		 pts_build_path("pty/maelys-pty"), config, world.bin);
 	ck_assert_int_ne(run_c(cmd, &out, &err), 0);
 	assert_evil_refused(err);
 	free(out);
@@ -592,7 +604,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc,
 		       test_exec_racing_rewrite_never_runs_forbidden_program);
 	tcase_add_test(tc, test_exec_after_guard_is_killed_fails);
-	tcase_add_test(tc, test_exec_nested_guard_leaves_deciding_to_outer);
+	tcase_add_test(tc, test_exec_nested_guard_cannot_loosen_the_session);
 	tcase_add_test(
 	    tc, test_exec_nested_guard_without_log_rights_is_recorded_outside);
 	tcase_add_test(tc, test_exec_unprivileged_guard_with_audit_log);
