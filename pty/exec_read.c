@@ -73,6 +73,9 @@ exec_peek_string(int mem, uint64_t addr, char *buf, size_t cap)
 		ssize_t r;
 		char *nul;
 
+		/* most strings are short: a small first read, then pages */
+		if (got == 0 && chunk > 256)
+			chunk = 256;
 		if (chunk > cap - got)
 			chunk = cap - got;
 		r = exec_peek(mem, addr + got, buf + got, chunk);
@@ -122,26 +125,35 @@ static int
 exec_read_argv(int mem, uint64_t addr, struct pty_exec_request *r, char *err,
 	       size_t errlen)
 {
-	size_t used = 0;
+	uint64_t ptrs[64];
+	size_t used = 0, have = 0, next = 0;
 
 	r->argc = 0;
 	if (addr == 0)
 		return 0; /* Linux runs a NULL argv as an empty one */
 	for (;;) {
-		uint64_t p;
 		ssize_t len;
 
-		if (exec_peek(mem, addr + 8 * r->argc, &p, sizeof p) !=
-		    (ssize_t)sizeof p)
-			return exec_fail(err, errlen,
-					 "its argument list cannot be read");
-		if (p == 0)
+		if (next == have) {
+			/* the pointers, 64 at a time (one pread, not one
+			 * each), as far as their mapping goes */
+			ssize_t got = exec_peek(mem, addr + 8 * r->argc, ptrs,
+						sizeof ptrs);
+
+			if (got < (ssize_t)sizeof ptrs[0])
+				return exec_fail(err, errlen,
+						 "its argument list cannot be "
+						 "read");
+			have = (size_t)got / sizeof ptrs[0];
+			next = 0;
+		}
+		if (ptrs[next] == 0)
 			return 0;
 		if (r->argc == PTY_EXEC_ARGS_MAX)
 			return exec_fail(err, errlen,
 					 "more arguments than the supervisor "
 					 "reads (4096)");
-		len = exec_peek_string(mem, p, r->bytes + used,
+		len = exec_peek_string(mem, ptrs[next++], r->bytes + used,
 				       sizeof r->bytes - used);
 		if (len < 0)
 			return exec_fail(err, errlen,
