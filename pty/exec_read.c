@@ -103,14 +103,19 @@ exec_link(const char *link, char *out, size_t cap)
 	return 0;
 }
 
-/* readlink(2) of /proc/PID/NAME into out; 0, or -1. */
+/* readlinkat(2) of NAME in the process's /proc directory; 0, or -1.
+ * Every entry is reached through one descriptor of /proc/PID, opened
+ * once: a new process's /proc entries are looked up slowly, and a
+ * descriptor of a process that is gone fails rather than name another. */
 static int
-exec_proc_link(pid_t pid, const char *name, char *out, size_t cap)
+exec_proc_link(int procdir, const char *name, char *out, size_t cap)
 {
-	char link[64];
+	ssize_t n = readlinkat(procdir, name, out, cap - 1);
 
-	(void)snprintf(link, sizeof link, "/proc/%d/%s", (int)pid, name);
-	return exec_link(link, out, cap);
+	if (n <= 0 || (size_t)n >= cap - 1)
+		return -1;
+	out[n] = '\0';
+	return 0;
 }
 
 static int
@@ -169,7 +174,7 @@ exec_read_argv(int mem, uint64_t addr, struct pty_exec_request *r, char *err,
 }
 
 /* Opens what the kernel would execute - `raw` from the process's starting
- * point `start` (/proc/PID/cwd or /proc/PID/fd/N, opened here, as the
+ * point `start` ("cwd" or "fd/N" of /proc/PID, opened here, as the
  * process sees them) - and names it.  The guard walks the path itself, so
  * a link whose meaning depends on who reads it would mean the guard's:
  * the walk refuses magic links (/proc/self/cwd, /proc/PID/fd/N, /dev/fd/N),
@@ -178,15 +183,15 @@ exec_read_argv(int mem, uint64_t addr, struct pty_exec_request *r, char *err,
  * refused: the policy decides on the file that runs, not on a name.
  * Returns 0 with r->path set, an errno to answer, or REFUSE. */
 static int
-exec_resolve(const char *start, const char *raw, struct pty_exec_request *r,
-	     char *err, size_t errlen)
+exec_resolve(int procdir, const char *start, const char *raw,
+	     struct pty_exec_request *r, char *err, size_t errlen)
 {
 	struct open_how how;
 	struct stat fst, pst;
 	char self[64];
 	int dir, fd, e;
 
-	dir = open(start, O_PATH | O_CLOEXEC);
+	dir = openat(procdir, start, O_PATH | O_CLOEXEC);
 	if (dir < 0)
 		return errno == ENOENT ? ENOENT : EBADF;
 	memset(&how, 0, sizeof how);
@@ -240,13 +245,47 @@ exec_resolve(const char *start, const char *raw, struct pty_exec_request *r,
 	return 0;
 }
 
+/* The request's directory, asking program and file (exec_resolve), read
+ * through the process's /proc directory.  0, an errno, or REFUSE. */
+static int
+exec_locate(int procdir, const char *raw, bool at, int dirfd, int flags,
+	    struct pty_exec_request *r, char *err, size_t errlen)
+{
+	char start[64], base[PATH_MAX], joined[PATH_MAX];
+
+	if (exec_proc_link(procdir, "cwd", r->cwd, sizeof r->cwd) != 0)
+		return exec_fail(err, errlen,
+				 "its working directory cannot be named");
+	if (exec_proc_link(procdir, "exe", r->parent, sizeof r->parent) != 0)
+		r->parent[0] = '\0';
+	/* where the path starts: the directory, or execveat's descriptor */
+	if (raw[0] == '\0' && !(at && (flags & AT_EMPTY_PATH)))
+		return ENOENT; /* what the kernel answers */
+	if (raw[0] == '/' || dirfd == AT_FDCWD || !at) {
+		(void)snprintf(base, sizeof base, "%s", r->cwd);
+		(void)snprintf(start, sizeof start, "cwd");
+	} else {
+		(void)snprintf(start, sizeof start, "fd/%d", dirfd);
+		if (exec_proc_link(procdir, start, base, sizeof base) != 0)
+			return EBADF;
+	}
+	if (pty_path_normalise("/", base, joined, sizeof joined) != 0 ||
+	    pty_path_normalise(joined, raw, r->request, sizeof r->request) !=
+		0) {
+		/* a descriptor without a path ("memfd:x", "anon_inode:"):
+		 * only its own name to show */
+		(void)snprintf(r->request, sizeof r->request, "%s", base);
+	}
+	return exec_resolve(procdir, start, raw, r, err, errlen);
+}
+
 int
 pty_exec_read(int listener, const struct seccomp_notif *n,
 	      struct pty_exec_request *r, char *err, size_t errlen)
 {
-	char mempath[64], raw[PATH_MAX], base[PATH_MAX], joined[2 * PATH_MAX];
+	char start[64], raw[PATH_MAX];
 	uint64_t path_addr, argv_addr;
-	int dirfd = AT_FDCWD, flags = 0, mem, rc;
+	int dirfd = AT_FDCWD, flags = 0, procdir, mem, rc;
 	bool at = n->data.nr == SYS_execveat;
 	ssize_t plen;
 
@@ -262,20 +301,26 @@ pty_exec_read(int listener, const struct seccomp_notif *n,
 		path_addr = n->data.args[0];
 		argv_addr = n->data.args[1];
 	}
-	(void)snprintf(mempath, sizeof mempath, "/proc/%d/mem", (int)r->pid);
-	mem = open(mempath, O_RDONLY | O_CLOEXEC);
+	(void)snprintf(start, sizeof start, "/proc/%d", (int)r->pid);
+	procdir = open(start, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	mem = procdir < 0 ? -1 : openat(procdir, "mem", O_RDONLY | O_CLOEXEC);
 	if (mem < 0) {
+		int e = errno;
+
+		if (procdir >= 0)
+			(void)close(procdir);
 		if (seccomp_notify_id_valid(listener, n->id) != 0)
 			return PTY_EXEC_READ_GONE;
 		(void)snprintf(err, errlen,
 			       "its memory cannot be read (%s): a program "
 			       "that made itself undumpable cannot start "
 			       "others in a supervised session",
-			       strerror(errno));
+			       strerror(e));
 		return PTY_EXEC_READ_REFUSE;
 	}
 	if (seccomp_notify_id_valid(listener, n->id) != 0) {
 		(void)close(mem);
+		(void)close(procdir);
 		return PTY_EXEC_READ_GONE;
 	}
 	plen = exec_peek_string(mem, path_addr, raw, sizeof raw);
@@ -285,38 +330,11 @@ pty_exec_read(int listener, const struct seccomp_notif *n,
 		      : exec_read_argv(mem, argv_addr, r, err, errlen);
 	(void)close(mem);
 	if (seccomp_notify_id_valid(listener, n->id) != 0)
-		return PTY_EXEC_READ_GONE;
-	if (rc != 0)
-		return rc;
-	if (exec_proc_link(r->pid, "cwd", r->cwd, sizeof r->cwd) != 0)
-		return exec_fail(err, errlen,
-				 "its working directory cannot be named");
-	if (exec_proc_link(r->pid, "exe", r->parent, sizeof r->parent) != 0)
-		r->parent[0] = '\0';
-	/* where the path starts: the directory, or execveat's descriptor */
-	if (raw[0] == '\0' && !(at && (flags & AT_EMPTY_PATH)))
-		return ENOENT; /* what the kernel answers */
-	if (raw[0] == '/' || dirfd == AT_FDCWD || !at) {
-		(void)snprintf(base, sizeof base, "%s", r->cwd);
-		(void)snprintf(mempath, sizeof mempath, "/proc/%d/cwd",
-			       (int)r->pid);
-	} else {
-		char fdname[32];
-
-		(void)snprintf(fdname, sizeof fdname, "fd/%d", dirfd);
-		if (exec_proc_link(r->pid, fdname, base, sizeof base) != 0)
-			return EBADF;
-		(void)snprintf(mempath, sizeof mempath, "/proc/%d/fd/%d",
-			       (int)r->pid, dirfd);
-	}
-	if (pty_path_normalise("/", base, joined, sizeof joined) != 0 ||
-	    pty_path_normalise(joined, raw, r->request, sizeof r->request) !=
-		0) {
-		/* a descriptor without a path ("memfd:x", "anon_inode:"):
-		 * only its own name to show */
-		(void)snprintf(r->request, sizeof r->request, "%s", base);
-	}
-	rc = exec_resolve(mempath, raw, r, err, errlen);
+		rc = PTY_EXEC_READ_GONE;
+	if (rc == 0)
+		rc =
+		    exec_locate(procdir, raw, at, dirfd, flags, r, err, errlen);
+	(void)close(procdir);
 	if (rc != 0)
 		return rc;
 	if (seccomp_notify_id_valid(listener, n->id) != 0)
