@@ -173,6 +173,16 @@ exec_read_argv(int mem, uint64_t addr, struct pty_exec_request *r, char *err,
 	}
 }
 
+static bool
+exec_ends_deleted(const char *path)
+{
+	static const char tail[] = " (deleted)";
+	size_t n = strlen(path);
+
+	return n >= sizeof tail - 1 &&
+	       memcmp(path + n - (sizeof tail - 1), tail, sizeof tail - 1) == 0;
+}
+
 /* Opens what the kernel would execute - `raw` from the process's starting
  * point `start` ("cwd" or "fd/N" of /proc/PID, opened here, as the
  * process sees them) - and names it.  The guard walks the path itself, so
@@ -232,11 +242,15 @@ exec_resolve(int procdir, const char *start, const char *raw,
 	(void)close(fd);
 	if (!S_ISREG(fst.st_mode))
 		return EACCES; /* what the kernel answers */
-	/* the name must lead back to the same file: not so for a deleted
-	 * one (" (deleted)" added), a memfd, or a file renamed meanwhile */
+	/* the name must be the file's: a memfd's is not a path, a deleted
+	 * file has no links left, and the name of a file whose dentry was
+	 * unlinked (another link may remain) ends in " (deleted)" - as a
+	 * real file's name may too, so such a name must lead back to the
+	 * very file; any other name is the dentry's current path */
 	if (r->path[0] != '/' || fst.st_nlink == 0 ||
-	    stat(r->path, &pst) != 0 || pst.st_dev != fst.st_dev ||
-	    pst.st_ino != fst.st_ino) {
+	    (exec_ends_deleted(r->path) &&
+	     (stat(r->path, &pst) != 0 || pst.st_dev != fst.st_dev ||
+	      pst.st_ino != fst.st_ino))) {
 		r->path[0] = '\0';
 		return exec_fail(err, errlen,
 				 "it runs a file that has no path (deleted, "

@@ -568,6 +568,35 @@ START_TEST(test_exec_unprivileged_guard_with_audit_log)
 }
 END_TEST
 
+/* The guard walks a path itself, so a link that names the reader's files
+ * (/proc/self/cwd, /dev/fd) would name the guard's: such a path is
+ * refused, whatever it leads to. */
+START_TEST(test_exec_path_through_proc_self_is_refused)
+{
+	char cmd[1400];
+	struct pts p;
+
+	setup();
+	start(&p);
+	snprintf(cmd, sizeof cmd, "cd %s\r", forbidden);
+	pts_type(&p, cmd);
+	ck_assert(pts_wait_prompt(&p, T));
+	snprintf(cmd, sizeof cmd, "/proc/self/cwd/touch %s\r", marker);
+	pts_type(&p, cmd);
+	ck_assert_msg(pts_expect(&p, "goes through a link of /proc", T), "%s",
+		      p.out);
+	ck_assert(pts_wait_prompt(&p, T));
+	ck_assert_msg(access(marker, F_OK) != 0, "the program ran");
+	ck_assert_int_ge(log_count("\"exec_request\":\"/proc/self/cwd/touch\"",
+				   "\"decision\":\"refused\""),
+			 1);
+	pts_type(&p, "exit\r"); /* with the refused command's status */
+	ck_assert_int_eq(pts_wait(&p, T), 126);
+	pts_close(&p);
+	teardown();
+}
+END_TEST
+
 START_TEST(test_exec_policy_without_shell_rule_starts_nothing)
 {
 	char *out, *err;
@@ -608,6 +637,7 @@ maelys_check_suite(void)
 	tcase_add_test(
 	    tc, test_exec_nested_guard_without_log_rights_is_recorded_outside);
 	tcase_add_test(tc, test_exec_unprivileged_guard_with_audit_log);
+	tcase_add_test(tc, test_exec_path_through_proc_self_is_refused);
 	tcase_add_test(tc, test_exec_policy_without_shell_rule_starts_nothing);
 	suite_add_tcase(s, tc);
 	return s;
