@@ -201,8 +201,11 @@ exec_resolve(int procdir, const char *start, const char *raw,
 	char self[64];
 	int dir, fd, e;
 
-	dir = openat(procdir, start, O_PATH | O_CLOEXEC);
-	if (dir < 0)
+	/* an absolute path starts at the root the guard shares with the
+	 * session (chroot is refused): no directory to open for it */
+	dir = raw[0] == '/' ? AT_FDCWD
+			    : openat(procdir, start, O_PATH | O_CLOEXEC);
+	if (dir < 0 && dir != AT_FDCWD)
 		return errno == ENOENT ? ENOENT : EBADF;
 	memset(&how, 0, sizeof how);
 	how.flags = O_PATH | O_CLOEXEC;
@@ -217,7 +220,8 @@ exec_resolve(int procdir, const char *start, const char *raw,
 		 * when magic links are allowed */
 		how.resolve = 0;
 		fd = (int)syscall(SYS_openat2, dir, raw, &how, sizeof how);
-		(void)close(dir);
+		if (dir >= 0)
+			(void)close(dir);
 		if (fd < 0)
 			return ELOOP;
 		(void)close(fd);
@@ -226,7 +230,8 @@ exec_resolve(int procdir, const char *start, const char *raw,
 				 "(/proc/self, /dev/fd) that names another "
 				 "process's files");
 	}
-	(void)close(dir);
+	if (dir >= 0)
+		(void)close(dir);
 	if (fd < 0)
 		return e == ENOENT || e == ENOTDIR || e == ENAMETOOLONG ||
 			       e == EACCES
