@@ -13,6 +13,12 @@
 #                 `script -q -c` and no pty, the guard's peak memory (as
 #                 root also with a configuration and an audit log), and a
 #                 decision concluded with its audit record (tmpfs, disk)
+#   exec          bench_exec: what the exec supervisor adds to each program a
+#                 session runs - fork+exec+wait of /bin/true directly, under
+#                 a bare seccomp-notify supervisor (the floor), inside
+#                 `maelys-pty --policy P -c` (as root also with an audit log
+#                 on tmpfs), under `strace -f -e trace=execve` (and with
+#                 --seccomp-bpf); median/p90/p99 in us, 10,000 each, lockstep
 #   tiny_l1 policy tc_chain1000 tc_rand1000 sg_tree4096 tc_chain2000
 #                 peers/run_peers.sh: the same workload files through gringo,
 #                 clingo, SWI-Prolog tabling and ours (the standalone runner
@@ -54,17 +60,19 @@ esac
 PEER_WORKLOADS="tiny_l1 policy tc_chain1000 tc_rand1000 sg_tree4096 tc_chain2000"
 run_decision=0
 run_pty=0
+run_exec=0
 peer_wls=()
 if [ $# -eq 0 ]; then
 	run_decision=1
 	run_pty=1
+	run_exec=1
 	read -r -a peer_wls <<<"$PEER_WORKLOADS"
 fi
 for wl in "$@"; do
-	case " decision pty $PEER_WORKLOADS " in
+	case " decision pty exec $PEER_WORKLOADS " in
 	*" $wl "*) ;;
 	*)
-		echo "run.sh: unknown workload '$wl' (decision pty $PEER_WORKLOADS)" >&2
+		echo "run.sh: unknown workload '$wl' (decision pty exec $PEER_WORKLOADS)" >&2
 		exit 2
 		;;
 	esac
@@ -72,6 +80,8 @@ for wl in "$@"; do
 		run_decision=1
 	elif [ "$wl" = pty ]; then
 		run_pty=1
+	elif [ "$wl" = exec ]; then
+		run_exec=1
 	else
 		peer_wls+=("$wl")
 	fi
@@ -112,6 +122,15 @@ if [ "$run_pty" = 1 ]; then
 	else
 		echo "run.sh: no script(1) (util-linux): pty benchmark skipped" >&2
 	fi
+fi
+
+# --- the exec supervisor ----------------------------------------------
+# bench_exec skips the strace rows itself when there is no strace, and the
+# audit-log row when not root (the configuration must be root's).
+if [ "$run_exec" = 1 ]; then
+	echo
+	echo "== exec: what the exec supervisor adds to each fork+exec+wait"
+	"$BUILD/bench/bench_exec" -g "$BUILD/pty/maelys-pty"
 fi
 [ ${#peer_wls[@]} -eq 0 ] && exit 0
 

@@ -71,6 +71,7 @@ command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 {
 	int st = 0;
 
+	command_got_sigchld = 1; /* look once before the first wait */
 	for (;;) {
 		struct pollfd pfd = {sup->listener, POLLIN, 0};
 		pid_t w;
@@ -79,11 +80,16 @@ command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 			(void)kill(pid, command_pass_on);
 			command_pass_on = 0;
 		}
-		w = waitpid(pid, &st, WNOHANG);
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR)
-			return 126;
+		/* SIGCHLD is blocked but inside ppoll: a child that ended
+		 * is seen there, so waitpid only after one */
+		if (command_got_sigchld) {
+			command_got_sigchld = 0;
+			w = waitpid(pid, &st, WNOHANG);
+			if (w == pid)
+				break;
+			if (w < 0 && errno != EINTR)
+				return 126;
+		}
 		if (ppoll(&pfd, sup->listener >= 0 ? 1 : 0, NULL, mask) <= 0)
 			continue;
 		if (pfd.revents & POLLIN) {
