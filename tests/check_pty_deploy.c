@@ -71,79 +71,36 @@ setup(const char *extra)
 }
 
 static void
-teardown(void)
-{
-	pts_world_remove(&world);
-}
-
-static void
 start(struct pts *p)
 {
-	char hist[400];
-	char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
-			"--config",
-			config,
-			"--history",
-			hist,
-			NULL};
-
-	snprintf(hist, sizeof hist, "%s/history", world.home);
-	pts_spawn(p, &world, argv, 24, 80);
+	pts_start_config(p, &world, config);
 }
 
 static int
 run_c(const char *argv0, const char *command, const char *ssh_cmd, char **out,
       char **err)
 {
-	char *argv[] = {(char *)argv0, "--config",      config,
-			"-c",          (char *)command, NULL};
-	char home[400], ssh[4200];
-	char *envp[] = {home, "LANG=C.UTF-8", ssh_cmd ? ssh : NULL, NULL};
-
-	snprintf(home, sizeof home, "HOME=%s", world.home);
-	snprintf(ssh, sizeof ssh, "SSH_ORIGINAL_COMMAND=%s",
-		 ssh_cmd ? ssh_cmd : "");
-	return pts_run_path(pts_build_path("pty/maelys-pty"), argv, envp, out,
-			    err);
+	return pts_run_config(&world, config, argv0, command, ssh_cmd, out,
+			      err);
 }
 
 static int
 verify(const char *log, char **out, char **err)
 {
-	char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
-			"--config",
-			config,
-			"--verify-log",
-			(char *)log,
-			NULL};
-	char *envp[] = {"LANG=C.UTF-8", NULL};
-
-	return pts_run(argv, envp, out, err);
+	return pts_verify_log(config, log, out, err);
 }
 
-static char *
-slurp(const char *path)
+static void
+teardown(void)
 {
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	ck_assert_ptr_nonnull(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = calloc(1, (size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(fread(buf, 1, (size_t)n, f), n);
-	fclose(f);
-	return buf;
+	pts_world_remove(&world);
 }
 
 /* Adds the world's audit log to the configuration. */
 static void
 add_audit_log(void)
 {
-	char *text = slurp(config), both[8192];
+	char *text = pts_slurp(config), both[8192];
 
 	snprintf(both, sizeof both, "%saudit_log = %s\n", text, log_path);
 	pts_write_file(config, both, 0644);
@@ -316,7 +273,7 @@ START_TEST(test_deploy_allow_with_log_runs_once_recorded)
 	pts_type(&p, "exit\r");
 	ck_assert_int_eq(pts_wait(&p, T), 0);
 	pts_close(&p);
-	log = slurp(log_path);
+	log = pts_slurp(log_path);
 	ck_assert_ptr_nonnull(strstr(log, "\"decision\":\"allow_with_log\""));
 	ck_assert_ptr_nonnull(
 	    strstr(log, "\"log_reason\":\"date is recorded\""));
@@ -447,7 +404,7 @@ START_TEST(test_deploy_lockout_after_max_denials)
 	pts_close(&p);
 	ck_assert(!pts_world_ran(&world, "evil"));
 	/* one session_end record, and it says why */
-	log = slurp(log_path);
+	log = pts_slurp(log_path);
 	end = strstr(log, "\"event\":\"session_end\"");
 	ck_assert_ptr_nonnull(end);
 	ck_assert_ptr_null(strstr(end + 1, "\"event\":\"session_end\""));
@@ -502,7 +459,7 @@ START_TEST(test_deploy_verify_log_names_tampered_record)
 	ck_assert_int_eq(verify(log_path, &out, &err), 0);
 	free(out);
 	free(err);
-	log = slurp(log_path);
+	log = pts_slurp(log_path);
 	for (tok = strtok_r(log, "\n", &save); tok != NULL && n < 64;
 	     tok = strtok_r(NULL, "\n", &save))
 		lines[n++] = tok;

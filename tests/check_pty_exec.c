@@ -76,24 +76,9 @@ setup(void)
 }
 
 static void
-teardown(void)
-{
-	pts_world_remove(&world);
-}
-
-static void
 start(struct pts *p)
 {
-	char hist[400];
-	char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
-			"--config",
-			config,
-			"--history",
-			hist,
-			NULL};
-
-	snprintf(hist, sizeof hist, "%s/history", world.home);
-	pts_spawn(p, &world, argv, 24, 80);
+	pts_start_config(p, &world, config);
 	ck_assert_msg(pts_wait_prompt(p, T), "%s", p->out);
 }
 
@@ -101,43 +86,21 @@ start(struct pts *p)
 static int
 run_c(const char *command, char **out, char **err)
 {
-	char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
-			"--config",
-			config,
-			"-c",
-			(char *)command,
-			NULL};
-	char home[400];
-	char *envp[] = {home, "LANG=C.UTF-8", NULL};
-
-	snprintf(home, sizeof home, "HOME=%s", world.home);
-	return pts_run(argv, envp, out, err);
+	return pts_run_config(&world, config, pts_build_path("pty/maelys-pty"),
+			      command, NULL, out, err);
 }
 
-static char *
-slurp(const char *path)
+static void
+teardown(void)
 {
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	if (f == NULL)
-		return strdup("");
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = calloc(1, (size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(fread(buf, 1, (size_t)n, f), n);
-	fclose(f);
-	return buf;
+	pts_world_remove(&world);
 }
 
 /* How many lines of the audit log contain every one of the needles. */
 static int
 log_count(const char *a, const char *b)
 {
-	char *log = slurp(log_path), *line = log;
+	char *log = pts_slurp(log_path), *line = log;
 	int n = 0;
 
 	while (line != NULL && *line != '\0') {
@@ -170,16 +133,10 @@ assert_evil_refused(const char *shown)
 static void
 assert_log_verifies(void)
 {
-	char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
-			"--config",
-			config,
-			"--verify-log",
-			log_path,
-			NULL};
-	char *envp[] = {"LANG=C.UTF-8", NULL};
 	char *out, *err;
 
-	ck_assert_msg(pts_run(argv, envp, &out, &err) == 0, "%s%s", out, err);
+	ck_assert_msg(pts_verify_log(config, log_path, &out, &err) == 0, "%s%s",
+		      out, err);
 	ck_assert_ptr_nonnull(strstr(out, "chain intact"));
 	free(out);
 	free(err);
@@ -422,7 +379,7 @@ START_TEST(test_exec_after_guard_is_killed_fails)
 	for (i = 0; i < 200 && access(result, F_OK) != 0; i++)
 		(void)nanosleep(&tick, NULL);
 	pts_settle(&p, 200);
-	text = slurp(result);
+	text = pts_slurp(result);
 	ck_assert_msg(strstr(text, "failed: ENOSYS") != NULL, "result: '%s'",
 		      text);
 	ck_assert_msg(access(marker, F_OK) != 0, "an exec ran unchecked");

@@ -313,7 +313,7 @@ pts_close(struct pts *p)
 }
 
 static char *
-pts_slurp(int fd)
+pts_slurp_fd(int fd)
 {
 	size_t len = 0, cap = 4096;
 	char *buf = malloc(cap);
@@ -364,10 +364,78 @@ pts_run_path(const char *path, char *const argv[], char *const envp[],
 	close(o[1]);
 	close(e[1]);
 	/* sequential reads are fine: the tests' outputs are small */
-	*out = pts_slurp(o[0]);
-	*err = pts_slurp(e[0]);
+	*out = pts_slurp_fd(o[0]);
+	*err = pts_slurp_fd(e[0]);
 	close(o[0]);
 	close(e[0]);
 	waitpid(pid, &st, 0);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+void
+pts_start_config(struct pts *p, const struct pts_world *w, const char *config)
+{
+	char hist[400];
+	char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
+			"--config",
+			(char *)config,
+			"--history",
+			hist,
+			NULL};
+
+	snprintf(hist, sizeof hist, "%s/history", w->home);
+	pts_spawn(p, w, argv, 24, 80);
+}
+
+int
+pts_run_config(const struct pts_world *w, const char *config, const char *argv0,
+	       const char *command, const char *ssh_cmd, char **out, char **err)
+{
+	char *argv[] = {(char *)argv0, "--config",      (char *)config,
+			"-c",          (char *)command, NULL};
+	char home[400], ssh[4200];
+	char *envp[] = {home, "LANG=C.UTF-8", ssh_cmd ? ssh : NULL, NULL};
+
+	snprintf(home, sizeof home, "HOME=%s", w->home);
+	snprintf(ssh, sizeof ssh, "SSH_ORIGINAL_COMMAND=%s",
+		 ssh_cmd ? ssh_cmd : "");
+	return pts_run_path(pts_build_path("pty/maelys-pty"), argv, envp, out,
+			    err);
+}
+
+int
+pts_verify_log(const char *config, const char *log, char **out, char **err)
+{
+	char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
+			"--config",
+			(char *)config,
+			"--verify-log",
+			(char *)log,
+			NULL};
+	char *envp[] = {"LANG=C.UTF-8", NULL};
+
+	return pts_run(argv, envp, out, err);
+}
+
+char *
+pts_slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (f == NULL) {
+		buf = strdup("");
+		ck_assert_ptr_nonnull(buf);
+		return buf;
+	}
+	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	ck_assert_int_ge(n, 0);
+	ck_assert_int_eq(fseek(f, 0, SEEK_SET), 0);
+	buf = calloc(1, (size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(fread(buf, 1, (size_t)n, f), n);
+	fclose(f);
+	return buf;
 }

@@ -76,4 +76,18 @@ int pts_run_path(const char *path, char *const argv[], char *const envp[],
 void pts_spawn_path(struct pts *p, const struct pts_world *w, const char *path,
 		    char *const argv[], int rows, int cols);
 
+/* A guard deployed with a configuration file (root's tests): the session
+ * started on a pty with --config and a history in the world's HOME; one
+ * -c COMMAND run as sshd would (argv[0] as given, SSH_ORIGINAL_COMMAND set
+ * when ssh_cmd is not NULL), its status returned; --verify-log of a log. */
+void pts_start_config(struct pts *p, const struct pts_world *w,
+		      const char *config);
+int pts_run_config(const struct pts_world *w, const char *config,
+		   const char *argv0, const char *command, const char *ssh_cmd,
+		   char **out, char **err);
+int pts_verify_log(const char *config, const char *log, char **out, char **err);
+
+/* The whole of a file, NUL-terminated (caller frees); "" if it is absent. */
+char *pts_slurp(const char *path);
+
 #endif /* MAELYS_PTY_HARNESS_H */
