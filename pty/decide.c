@@ -273,21 +273,22 @@ pty_collect_reasons(const maelys_datalog_result_t *res,
 		pty_copy(out->denied_op, sizeof out->denied_op, "__line__", 8);
 }
 
-/* The text of column k of the first row of pred/2 whose first column is the
- * line's command, into out; false when there is none. */
-static bool
-pty_row_for_command(const maelys_datalog_result_t *res, const char *pred,
-		    const struct scan_token *cmd, char *out, size_t cap)
+size_t
+pty_rows_for_key(const maelys_datalog_result_t *res, const char *pred,
+		 const char *key, size_t keylen, char (*out)[PTY_TEXT_MAX],
+		 size_t max, size_t *total)
 {
 	maelys_datalog_fact_view_t rows[PTY_REASONS_MAX];
-	size_t count = 0, i;
+	size_t count = 0, i, kept = 0;
 	maelys_datalog_status_t st;
 
+	if (total != NULL)
+		*total = 0;
 	st = maelys_datalog_result_enumerate(res, pred, 2, rows,
 					     PTY_REASONS_MAX, &count);
 	if (st != MAELYS_DATALOG_STATUS_OK &&
 	    st != MAELYS_DATALOG_STATUS_TRUNCATED)
-		return false;
+		return 0;
 	for (i = 0; i < count && i < PTY_REASONS_MAX; i++) {
 		const char *text = NULL;
 		size_t len = 0;
@@ -297,16 +298,41 @@ pty_row_for_command(const maelys_datalog_result_t *res, const char *pred,
 		    maelys_datalog_result_symbol_text(
 			res, rows[i].terms[0].as.symbol_id, &text, &len) !=
 			MAELYS_DATALOG_STATUS_OK ||
-		    len != cmd->len || memcmp(text, cmd->text, len) != 0)
+		    len != keylen || memcmp(text, key, len) != 0)
+			continue;
+		if (total != NULL)
+			(*total)++;
+		if (kept == max)
 			continue;
 		if (maelys_datalog_result_symbol_text(
 			res, rows[i].terms[1].as.symbol_id, &text, &len) !=
-		    MAELYS_DATALOG_STATUS_OK)
-			return false;
-		pty_copy(out, cap, text, len);
-		return true;
+		    MAELYS_DATALOG_STATUS_OK) {
+			text = "?";
+			len = 1;
+		}
+		pty_copy(out[kept++], PTY_TEXT_MAX, text, len);
 	}
-	return false;
+	return kept;
+}
+
+void
+pty_status_text(maelys_datalog_status_t st,
+		const maelys_datalog_diagnostic_t *diag, char *out, size_t cap)
+{
+	(void)snprintf(out, cap, "%s: %s", maelys_datalog_status_name(st),
+		       diag->message[0] != '\0'
+			   ? diag->message
+			   : maelys_datalog_status_meaning(st));
+}
+
+/* The text of column 2 of the first row of pred/2 whose first column is
+ * the line's command, into out (PTY_TEXT_MAX bytes); false if none. */
+static bool
+pty_row_for_command(const maelys_datalog_result_t *res, const char *pred,
+		    const struct scan_token *cmd, char *out)
+{
+	return pty_rows_for_key(res, pred, cmd->text, cmd->len,
+				(char(*)[PTY_TEXT_MAX])out, 1, NULL) == 1;
 }
 
 static void
@@ -347,21 +373,15 @@ pty_decide_with(struct pty_decider *d, const char *line, size_t len,
 	}
 	if (st != MAELYS_DATALOG_STATUS_OK) {
 		out->verdict = PTY_VERDICT_ERROR;
-		(void)snprintf(out->error, sizeof out->error, "%s: %s",
-			       maelys_datalog_status_name(st),
-			       diag.message[0] != '\0'
-				   ? diag.message
-				   : maelys_datalog_status_meaning(st));
+		pty_status_text(st, &diag, out->error, sizeof out->error);
 	} else if (allowed) {
 		out->verdict = PTY_VERDICT_ALLOW;
 	} else if (pty_row_for_command(res, "allow_with_log",
-				       &out->scan.tokens[0], out->log_reason,
-				       sizeof out->log_reason)) {
+				       &out->scan.tokens[0], out->log_reason)) {
 		out->verdict = PTY_VERDICT_ALLOW_LOG;
-	} else if (!confirmed &&
-		   pty_row_for_command(
-		       res, "require_confirm", &out->scan.tokens[0],
-		       out->confirm_prompt, sizeof out->confirm_prompt)) {
+	} else if (!confirmed && pty_row_for_command(res, "require_confirm",
+						     &out->scan.tokens[0],
+						     out->confirm_prompt)) {
 		out->verdict = PTY_VERDICT_CONFIRM;
 	} else {
 		out->verdict = PTY_VERDICT_POLICY;

@@ -15,15 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static void
-exec_copy(char *dst, size_t cap, const char *src, size_t len)
-{
-	if (len >= cap)
-		len = cap - 1;
-	memcpy(dst, src, len);
-	dst[len] = '\0';
-}
-
 int
 pty_exec_set_programs(struct pty_decider *d, const char *shell,
 		      const char *guard)
@@ -91,36 +82,9 @@ exec_collect_reasons(const maelys_datalog_result_t *res,
 		     const struct pty_exec_request *r,
 		     struct pty_exec_decision *out)
 {
-	maelys_datalog_fact_view_t rows[PTY_REASONS_MAX];
-	size_t count = 0, i, plen = strlen(r->path);
-	maelys_datalog_status_t st;
-
-	st = maelys_datalog_result_enumerate(res, "deny_exec", 2, rows,
-					     PTY_REASONS_MAX, &count);
-	if (st != MAELYS_DATALOG_STATUS_OK &&
-	    st != MAELYS_DATALOG_STATUS_TRUNCATED)
-		return;
-	for (i = 0; i < count && i < PTY_REASONS_MAX; i++) {
-		const char *text = NULL;
-		size_t len = 0;
-
-		if (rows[i].terms[0].kind != MAELYS_DATALOG_TERM_SYMBOL ||
-		    rows[i].terms[1].kind != MAELYS_DATALOG_TERM_SYMBOL ||
-		    maelys_datalog_result_symbol_text(
-			res, rows[i].terms[0].as.symbol_id, &text, &len) !=
-			MAELYS_DATALOG_STATUS_OK ||
-		    len != plen || memcmp(text, r->path, len) != 0)
-			continue;
-		out->reasons_total++;
-		if (maelys_datalog_result_symbol_text(
-			res, rows[i].terms[1].as.symbol_id, &text, &len) !=
-		    MAELYS_DATALOG_STATUS_OK) {
-			text = "?";
-			len = 1;
-		}
-		exec_copy(out->reasons[out->nreasons++], PTY_TEXT_MAX, text,
-			  len);
-	}
+	out->nreasons = pty_rows_for_key(res, "deny_exec", r->path,
+					 strlen(r->path), out->reasons,
+					 PTY_REASONS_MAX, &out->reasons_total);
 }
 
 void
@@ -145,11 +109,7 @@ pty_exec_decide(struct pty_decider *d, const struct pty_exec_request *r,
 	}
 	if (st != MAELYS_DATALOG_STATUS_OK) {
 		out->verdict = PTY_EXEC_ERROR;
-		(void)snprintf(out->error, sizeof out->error, "%s: %s",
-			       maelys_datalog_status_name(st),
-			       diag.message[0] != '\0'
-				   ? diag.message
-				   : maelys_datalog_status_meaning(st));
+		pty_status_text(st, &diag, out->error, sizeof out->error);
 	} else if (allowed) {
 		out->verdict = PTY_EXEC_ALLOW;
 	} else {

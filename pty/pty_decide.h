@@ -84,6 +84,18 @@ int pty_decider_init(struct pty_decider *d, maelys_datalog_session_t *session,
 void pty_decider_free(struct pty_decider *d);
 void pty_decider_set_cwd(struct pty_decider *d, const char *cwd);
 
+/* Of the rows of pred/2 in a result whose first column is `key`, copies
+ * the second column of the first `max` into out; returns how many, and
+ * counts them all in *total (may be NULL). */
+size_t pty_rows_for_key(const maelys_datalog_result_t *res, const char *pred,
+			const char *key, size_t keylen,
+			char (*out)[PTY_TEXT_MAX], size_t max, size_t *total);
+
+/* "status_name: diagnostic" (or the status's meaning) for the user. */
+void pty_status_text(maelys_datalog_status_t st,
+		     const maelys_datalog_diagnostic_t *diag, char *out,
+		     size_t cap);
+
 /* Adds the facts of the session, the same for a line and an exec (user,
  * group, time_of_day, host, remote_addr, session_mode) to d->edb. */
 maelys_datalog_status_t
