@@ -570,6 +570,28 @@ START_TEST(test_exec_policy_without_shell_rule_starts_nothing)
 }
 END_TEST
 
+/* landlock = required: a policy that names no exec location starts no
+ * session (the configuration asked for the kernel's second check). */
+START_TEST(test_exec_landlock_required_without_locations_starts_nothing)
+{
+	char *out, *err;
+
+	setup();
+	pts_write_file(policy,
+		       "allow(C) :- command(C).\n"
+		       "allow_exec(P) :- exec_path(P).\n",
+		       0644);
+	ck_assert_int_eq(run_c("echo no", &out, &err), 126);
+	ck_assert_str_eq(out, "");
+	ck_assert_msg(strstr(err, "landlock = required, and the policy names "
+				  "no exec_dir or exec_file") != NULL,
+		      "%s", err);
+	free(out);
+	free(err);
+	teardown();
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -596,6 +618,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_exec_unprivileged_guard_with_audit_log);
 	tcase_add_test(tc, test_exec_path_through_proc_self_is_refused);
 	tcase_add_test(tc, test_exec_policy_without_shell_rule_starts_nothing);
+	tcase_add_test(
+	    tc, test_exec_landlock_required_without_locations_starts_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }
