@@ -40,10 +40,9 @@ struct seccomp_notif;
 struct seccomp_notif_resp;
 
 struct pty_supervisor {
-	int listener;     /* guard: the notification descriptor, or -1 */
+	int listener;     /* the notification descriptor; -1: none (nested) */
 	int sock[2];      /* [0] guard's end, [1] child's end */
 	int landlock_fd;  /* the ruleset to apply in the child, or -1 */
-	bool nested;      /* under an outer guard's supervisor */
 	void *bpf;        /* the filter program (struct sock_filter[]) */
 	size_t bpf_count; /* ... its instructions */
 	struct seccomp_notif *req;
@@ -63,7 +62,6 @@ struct pty_supervisor {
 	/* called around a message on out_fd (the prompt hides), or NULL */
 	void (*around_message)(bool before);
 	bool end_session; /* a refusal hit max_denials or the audit failed */
-	unsigned long decided, denied;
 };
 
 /* Whether this process may be a guard nested in a supervised session: it

@@ -310,7 +310,6 @@ pty_supervise_accept(struct pty_supervisor *s, char *err, size_t errlen)
 	}
 	if (n == (ssize_t)sizeof rep && rep.stage == SUPERVISE_NESTED &&
 	    s->listener < 0) {
-		s->nested = true;
 		if (s->guard == NULL || !s->guard->overridden)
 			return 0;
 		/* a shell with other line rules inside the session would
@@ -391,7 +390,6 @@ pty_supervise_handle(struct pty_supervisor *s)
 		return 0;
 	if (rc > 0)
 		return supervise_answer(s, false, rc);
-	s->decided++;
 	if (rc == PTY_EXEC_READ_REFUSE) {
 		memset(&dec, 0, sizeof dec);
 		dec.verdict = PTY_EXEC_UNREADABLE;
@@ -410,7 +408,6 @@ pty_supervise_handle(struct pty_supervisor *s)
 		s->end_session = true;
 		/* fall through */
 	default:
-		s->denied++;
 		rc = supervise_answer(s, false, EPERM);
 		break;
 	}
