@@ -78,6 +78,19 @@ pty_guard_event(struct pty_guard *g, const char *event, const char *note)
 		pty_guard_log(g, LOG_ERR, "audit log: %s", err);
 		return -1;
 	}
+	if (strcmp(event, "session_start") == 0) {
+		/* if this guard is killed, its writer still ends the
+		 * session in the log */
+		e.event = e.outcome = "session_end";
+		e.note = "the guard ended without ending the session";
+		if (pty_audit_set_fallback(g->audit, &g->asess, &e, err,
+					   sizeof err) != 0) {
+			pty_guard_log(g, LOG_ERR, "audit log: %s", err);
+			return -1;
+		}
+	} else if (strcmp(event, "session_end") == 0) {
+		(void)pty_audit_session_done(g->audit, err, sizeof err);
+	}
 	return 0;
 }
 

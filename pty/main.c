@@ -7,15 +7,17 @@
  *      writable by others, every directory likewise) and the policy it
  *      names, read through a checked descriptor; or, unprivileged only, a
  *      policy given with --policy and no configuration;
- *   3. while still holding the audit group (when installed setgid): open
- *      the audit log and read its key - then drop the group for good, and
- *      check that it is gone, before anything else runs;
+ *   3. while still the audit account (the guard is installed setuid to
+ *      it): start the audit writer, a process that stays that account,
+ *      opens the log and its key and appends every record (pty_audit.h);
+ *      then become the user for good, and check it, before anything else
+ *      runs;
  *   4. a session-start record; then one -c command or the interactive
  *      session; then a session-end record.
  * A failure before the session starts prints one line for the user, logs
  * the detail to syslog (authpriv) and exits non-zero (126 for -c).
  */
-#define _GNU_SOURCE /* setresgid, getresgid */
+#define _GNU_SOURCE /* setresuid, getresuid, setresgid, getresgid */
 #include "pty_audit.h"
 #include "pty_command.h"
 #include "pty_config.h"
@@ -79,14 +81,19 @@ pty_self_path(char *buf, size_t cap)
 		buf[n] = '\0';
 }
 
-/* Drops the setgid group for good: real, effective and saved. */
+/* Drops the audit account (set-user-ID) and any set-group-ID group for
+ * good: real, effective and saved ids become the caller's. */
 static int
-pty_drop_group(void)
+pty_drop_privileges(void)
 {
-	gid_t g = getgid(), r, e, s;
+	gid_t g = getgid(), rg, eg, sg;
+	uid_t u = getuid(), r, e, s;
 
-	if (setresgid(g, g, g) != 0 || getresgid(&r, &e, &s) != 0 || r != g ||
-	    e != g || s != g)
+	if (setresgid(g, g, g) != 0 || getresgid(&rg, &eg, &sg) != 0 ||
+	    rg != g || eg != g || sg != g)
+		return -1;
+	if (setresuid(u, u, u) != 0 || getresuid(&r, &e, &s) != 0 || r != u ||
+	    e != u || s != u)
 		return -1;
 	return 0;
 }
@@ -114,8 +121,8 @@ pty_verify(const struct pty_options *opt)
 	char err[1024];
 
 	/* the log is checked with the caller's own rights (root reads it) */
-	if (pty_drop_group() != 0)
-		return pty_fail(opt, "cannot drop the audit group");
+	if (pty_drop_privileges() != 0)
+		return pty_fail(opt, "cannot drop the audit account");
 	if (pty_config_load(path, &cfg, err, sizeof err) != 0) {
 		(void)pty_fail(opt, "%s", err);
 		return 2;
@@ -204,10 +211,19 @@ main(int argc, char **argv)
 		       maelys_datalog_version());
 		return 0;
 	}
-	if (geteuid() != getuid())
-		return pty_fail(&opt, "installed setuid: it must be setgid to "
-				      "its audit group, never setuid");
-	privileged = getegid() != getgid();
+	/* deployed, the guard is setuid to its audit account
+	 * (maelys-pty-setup), which only its audit writer keeps */
+	if (geteuid() == 0 && getuid() != 0)
+		return pty_fail(&opt, "installed setuid root: it must be setuid "
+				      "to its audit account, never to root "
+				      "(run maelys-pty-setup)");
+	if (getegid() != getgid() && geteuid() == getuid())
+		return pty_fail(&opt,
+				"installed setgid, as an earlier "
+				"maelys-pty-setup left it: run maelys-pty-setup "
+				"again (the guard is now setuid to its audit "
+				"account)");
+	privileged = geteuid() != getuid() || getegid() != getgid();
 	if (privileged && (opt.config_path != NULL || opt.policy_path != NULL ||
 			   opt.shell_path != NULL || opt.path_env != NULL ||
 			   opt.history_path != NULL))
@@ -252,12 +268,12 @@ main(int argc, char **argv)
 		return 0;
 	}
 
-	/* step 3: the audit log and its key, then the group is gone */
+	/* step 3: the audit writer, then the audit account is gone */
 	if (guard.cfg.audit_log[0] != '\0' &&
-	    pty_audit_open(guard.cfg.audit_log, guard.cfg.audit_key,
-			   &guard.audit, err, sizeof err) != 0) {
+	    pty_audit_start_writer(guard.cfg.audit_log, guard.cfg.audit_key,
+				   &guard.audit, err, sizeof err) != 0) {
 		/* a guard started inside a session ($SHELL -c) runs under
-		 * NO_NEW_PRIVS, so without its setgid group: the outer guard,
+		 * NO_NEW_PRIVS, so without its audit account: the outer guard,
 		 * whose supervisor decides and records every exec of this
 		 * one, keeps the log.  Whether this is such a guard is known
 		 * only once its supervisor finds the outer one
@@ -269,8 +285,8 @@ main(int argc, char **argv)
 		(void)snprintf(guard.audit_missing, sizeof guard.audit_missing,
 			       "audit log: %s", err);
 	}
-	if (privileged && pty_drop_group() != 0) {
-		rc = pty_fail(&opt, "cannot drop the audit group");
+	if (privileged && pty_drop_privileges() != 0) {
+		rc = pty_fail(&opt, "cannot drop the audit account");
 		goto out;
 	}
 

@@ -8,9 +8,15 @@
  * HMAC-SHA-256 of the record itself up to that field.  Writers from many
  * sessions append to one file under an exclusive flock(2); a record is
  * written with a single write(2) and fdatasync(2) before pty_audit_write
- * returns success.  The key and the log are opened once, at start, while the
- * guard still holds the audit group (see pty/main.c); the descriptors are
- * close-on-exec and the key stays in this process's memory only.
+ * returns success.
+ *
+ * In a session the guard holds neither the key nor the log: at start it
+ * forks an audit writer (pty_audit_start_writer, audit_writer.c) that
+ * becomes the audit account for good (the account the guard is installed
+ * setuid to), opens both, and appends every record the guard sends it; the
+ * guard then drops to the user.  Nothing the user does to their own
+ * processes reaches the writer (see audit_writer.c), so no user can hold
+ * the log's lock or tear a record of another user's session.
  *
  * Record fields, in this order (absent ones omitted):
  *   v (1), seq (1, 2, ... over the whole file), time (RFC 3339 UTC with
@@ -89,6 +95,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* The longest record, its newline included: a longer line is an error. */
 #define PTY_AUDIT_LINE_MAX ((size_t)65536)
@@ -125,13 +132,39 @@ struct pty_audit_event {
 	const struct pty_exec_decision *exec_decision;
 };
 
-/* Opens (creating with mode 0640 if missing) the log for appending and
- * reading its last record, with O_NOFOLLOW and O_CLOEXEC, and reads the key
- * file (at least 32 bytes, at most 4096; refused if a symlink, not a
- * regular file, or readable or writable by others or writable by its group:
- * 0640 or 0600).  Returns 0, or -1 with one line in err. */
+/* Opens the log in this process (creating it with mode 0600 if missing)
+ * for appending and reading its last record, with O_NOFOLLOW and
+ * O_CLOEXEC, and reads the key file (at least 32 bytes, at most 4096;
+ * refused if a symlink, not a regular file, or readable or writable by
+ * others or writable by its group: 0640 or 0600).  An existing log must be
+ * a regular file owned by this process's effective uid or root and
+ * writable by nobody else, or a character device.  Returns 0, or -1 with
+ * one line in err. */
 int pty_audit_open(const char *log_path, const char *key_path,
 		   struct pty_audit **out, char *err, size_t errlen);
+
+/* Starts an audit writer process (see above) that opens the log and key
+ * as pty_audit_open does, with this process's effective identity made its
+ * real and saved one too; returns a handle whose pty_audit_write sends the
+ * record to it and returns once it is on disk (or after 30 s without an
+ * answer: then this and every later write fails).  The writer ends when
+ * the handle is closed.  Returns 0, or -1 with one line in err (the
+ * writer's reason when it could not open the log or key). */
+int pty_audit_start_writer(const char *log_path, const char *key_path,
+			   struct pty_audit **out, char *err, size_t errlen);
+
+/* A writer's handle only (no-ops otherwise): the record the writer
+ * appends if this process goes away without pty_audit_session_done (a
+ * guard that is killed still leaves its session's end), and the word that
+ * the session's end is recorded.  Return 0, or -1 with one line in err. */
+int pty_audit_set_fallback(struct pty_audit *a,
+			   const struct pty_audit_session *s,
+			   const struct pty_audit_event *e, char *err,
+			   size_t errlen);
+int pty_audit_session_done(struct pty_audit *a, char *err, size_t errlen);
+
+/* The writer's pid for a writer's handle; 0 otherwise. */
+pid_t pty_audit_writer_pid(const struct pty_audit *a);
 
 /* Closes the log and wipes the key from memory.  NULL is allowed. */
 void pty_audit_close(struct pty_audit *a);

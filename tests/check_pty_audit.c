@@ -1083,13 +1083,27 @@ START_TEST(test_audit_open_refuses_bad_files)
 	ck_assert_ptr_null(a);
 	ck_assert_int_eq(pty_audit_verify(path, t.key, NULL), 2);
 
-	/* created 0640 */
+	/* created 0600: one user's records are no other user's business */
 	old = umask(022);
 	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
 	(void)umask(old);
 	ck_assert_int_eq(stat(t.log, &st), 0);
-	ck_assert_uint_eq(st.st_mode & 07777, 0640);
+	ck_assert_uint_eq(st.st_mode & 07777, 0600);
 	pty_audit_close(a);
+	/* a log others may write is no record; nor is one a user owns */
+	ck_assert_int_eq(chmod(t.log, 0620), 0);
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "writable by group or others") != NULL, "%s",
+		      err);
+	ck_assert_int_eq(chmod(t.log, 0600), 0);
+	if (geteuid() == 0) {
+		ck_assert_int_eq(chown(t.log, 12345, 12345), 0);
+		ck_assert_int_eq(
+		    pty_audit_open(t.log, t.key, &a, err, sizeof err), -1);
+		ck_assert_msg(strstr(err, "owned by uid 12345") != NULL, "%s",
+			      err);
+		ck_assert_int_eq(chown(t.log, 0, 0), 0);
+	}
 	pty_audit_close(NULL);
 	ck_assert_int_eq(pty_audit_verify(NULL, t.key, NULL), 2);
 	tmp_remove(&t);
@@ -1183,6 +1197,170 @@ START_TEST(test_audit_two_writers_make_one_chain)
 }
 END_TEST
 
+/* Through a writer process: the records are the same chain, and the
+ * writer's refusal (a bad key) is the caller's error line. */
+START_TEST(test_audit_writer_process_writes_the_chain)
+{
+	struct pty_audit_session s;
+	struct pty_audit_event e;
+	struct pty_audit *a = NULL;
+	char err[512], *log;
+	struct tmp t;
+	pid_t writer;
+	size_t len;
+	int i;
+
+	tmp_make(&t);
+	session_make(&s, "interactive");
+	/* the writer's own refusal comes back as the error line */
+	{
+		char missing[400];
+
+		(void)snprintf(missing, sizeof missing, "%s/absent.key", t.dir);
+		ck_assert_int_eq(pty_audit_start_writer(t.log, missing, &a,
+							err, sizeof err),
+				 -1);
+		ck_assert_ptr_null(a);
+		ck_assert_msg(strstr(err, "absent.key") != NULL, "%s", err);
+		ck_assert_int_eq(access(t.log, F_OK), -1); /* nothing made */
+	}
+	ck_assert_msg(pty_audit_start_writer(t.log, t.key, &a, err,
+					     sizeof err) == 0,
+		      "%s", err);
+	writer = pty_audit_writer_pid(a);
+	ck_assert_int_gt(writer, 0);
+	ck_assert_int_ne(writer, getpid());
+	memset(&e, 0, sizeof e);
+	e.event = "line";
+	e.line = "ls -l";
+	e.line_len = 5;
+	e.outcome = "allow";
+	for (i = 0; i < 50; i++)
+		ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0,
+			      "%s", err);
+	pty_audit_close(a);
+	ck_assert_int_eq(waitpid(writer, NULL, 0), writer);
+	assert_intact(t.log, t.key, 50);
+	log = slurp(t.log, &len);
+	ck_assert_ptr_nonnull(strstr(log, "\"line\":\"ls -l\""));
+	free(log);
+	tmp_remove(&t);
+}
+END_TEST
+
+/* A client that goes away without saying the session ended (a guard that
+ * is killed) still leaves its fallback record; one that says so, none. */
+START_TEST(test_audit_writer_records_the_end_of_a_killed_guard)
+{
+	struct pty_audit_session s;
+	struct tmp t;
+	char *log = NULL;
+	size_t len;
+	int round, status;
+
+	tmp_make(&t);
+	session_make(&s, "interactive");
+	for (round = 0; round < 2; round++) {
+		pid_t pid = fork();
+
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0) {
+			struct pty_audit *a = NULL;
+			struct pty_audit_event e;
+			char err[256];
+
+			memset(&e, 0, sizeof e);
+			e.event = e.outcome = "session_end";
+			e.note = round == 0 ? "killed" : "never written";
+			if (pty_audit_start_writer(t.log, t.key, &a, err,
+						   sizeof err) != 0 ||
+			    pty_audit_set_fallback(a, &s, &e, err,
+						   sizeof err) != 0)
+				_exit(2);
+			if (round == 1 &&
+			    pty_audit_session_done(a, err, sizeof err) != 0)
+				_exit(3);
+			/* killed: no close, no goodbye */
+			(void)kill(getpid(), SIGKILL);
+			_exit(4);
+		}
+		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+		ck_assert(WIFSIGNALED(status));
+	}
+	/* the writers are orphans now: wait for the record, bounded */
+	for (round = 0; round < 200; round++) {
+		log = access(t.log, F_OK) == 0 ? slurp(t.log, &len) : NULL;
+		if (log != NULL && strstr(log, "\"note\":\"killed\"") != NULL)
+			break;
+		free(log);
+		log = NULL;
+		usleep(10000);
+	}
+	ck_assert_msg(log != NULL, "no session_end record of the killed guard");
+	usleep(100000); /* the second writer had as long to misbehave */
+	free(log);
+	log = slurp(t.log, &len);
+	ck_assert_ptr_null(strstr(log, "never written"));
+	free(log);
+	assert_intact(t.log, t.key, 1);
+	tmp_remove(&t);
+}
+END_TEST
+
+/* A client stopped between two records (SIGSTOP: what a user can do to
+ * their own guard) holds nothing: another session's records go on. */
+START_TEST(test_audit_stopped_client_does_not_stall_another)
+{
+	struct pty_audit_session s[2];
+	struct pty_audit_event e;
+	struct pty_audit *a = NULL;
+	char err[256];
+	int fds[2], status, i;
+	struct tmp t;
+	pid_t pid;
+	char c;
+
+	tmp_make(&t);
+	session_make(&s[0], "interactive");
+	session_make(&s[1], "interactive");
+	memset(&e, 0, sizeof e);
+	e.event = "line";
+	e.outcome = "allow";
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct pty_audit *b = NULL;
+
+		if (pty_audit_start_writer(t.log, t.key, &b, err, sizeof err))
+			_exit(2);
+		for (i = 0; i < 20; i++)
+			if (pty_audit_write(b, &s[0], &e, err, sizeof err))
+				_exit(3);
+		(void)write(fds[1], "x", 1);
+		(void)raise(SIGSTOP); /* and stays stopped */
+		_exit(0);
+	}
+	ck_assert_int_eq(read(fds[0], &c, 1), 1);
+	ck_assert_int_eq(waitpid(pid, &status, WUNTRACED), pid);
+	ck_assert(WIFSTOPPED(status));
+	ck_assert_msg(pty_audit_start_writer(t.log, t.key, &a, err,
+					     sizeof err) == 0,
+		      "%s", err);
+	for (i = 0; i < 20; i++)
+		ck_assert_msg(pty_audit_write(a, &s[1], &e, err, sizeof err) == 0,
+			      "%s", err);
+	pty_audit_close(a);
+	ck_assert_int_eq(kill(pid, SIGKILL), 0);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	usleep(100000);
+	assert_intact(t.log, t.key, 40);
+	close(fds[0]);
+	close(fds[1]);
+	tmp_remove(&t);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -1202,6 +1380,9 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_audit_open_refuses_bad_files);
 	tcase_add_test(tc, test_audit_handle_is_not_shared_across_fork);
 	tcase_add_test(tc, test_audit_two_writers_make_one_chain);
+	tcase_add_test(tc, test_audit_writer_process_writes_the_chain);
+	tcase_add_test(tc, test_audit_writer_records_the_end_of_a_killed_guard);
+	tcase_add_test(tc, test_audit_stopped_client_does_not_stall_another);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The audit writer: the one process of a session that holds the audit key
+ * and the log (pty_audit.h, pty_audit_start_writer).
+ *
+ * Why a process of its own.  The log is shared by every session on the
+ * host, and appending to it takes an exclusive lock.  The guard runs with
+ * the user's uid, so the user can stop it (SIGSTOP), kill it in the middle
+ * of a write, or keep it from answering; a guard that held the lock would
+ * then freeze, or tear, every other user's log.  The writer is forked by a
+ * guard installed setuid to the audit account while it still has that
+ * identity, and becomes that account entirely (real, effective and saved
+ * uid): the user's processes cannot signal it (kill(2) needs a matching
+ * uid), trace it or read its memory (ptrace needs the same uid, and it is
+ * not dumpable), and it leaves the terminal's session, so no key typed at
+ * the terminal reaches it.  It holds the lock only while it appends one
+ * record, which nothing of the user's can interrupt.  Whatever the user
+ * does to their own guard stalls or ends their own session only.
+ *
+ * The protocol, over a SOCK_SEQPACKET socketpair (one message is one whole
+ * request; a guard killed mid-send delivers nothing):
+ *   request  struct audit_req, then a record body (audit_encode.c)
+ *   answer   struct audit_ans, then a one-line error when status != 0
+ * The writer answers a record only once it is on disk.  A fallback body
+ * (AUDIT_MSG_FALLBACK: the session_end record of a guard that goes away)
+ * is appended when the connection closes before AUDIT_MSG_DONE, so a
+ * killed guard still leaves the end of its session in the log.
+ */
+#define _GNU_SOURCE
+
+#include "audit_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* How long a guard waits for one answer: an fdatasync on a loaded disk
+ * may take seconds, but a writer that does not answer at all must not
+ * leave the session waiting (the line or exec is then refused). */
+#define AUDIT_WRITER_TIMEOUT_MS 30000
+
+struct audit_req {
+	uint32_t id;
+	uint32_t kind; /* enum audit_msg */
+};
+
+struct audit_ans {
+	uint32_t id;
+	int32_t status; /* 0: done; otherwise an error line follows */
+};
+
+/* ------------------------------------------------------------------ */
+/* The writer process.                                                 */
+
+/* Sends an answer; a guard that is gone is not an error here. */
+static void
+writer_answer(int sock, uint32_t id, const char *err)
+{
+	char buf[sizeof(struct audit_ans) + 512];
+	struct audit_ans ans = {id, err != NULL ? 1 : 0};
+	size_t n = sizeof ans;
+
+	memcpy(buf, &ans, sizeof ans);
+	if (err != NULL) {
+		size_t e = strnlen(err, sizeof buf - sizeof ans);
+
+		memcpy(buf + n, err, e);
+		n += e;
+	}
+	while (send(sock, buf, n, MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
+}
+
+/* The writer's identity, its signals, its descriptors: see the top of the
+ * file.  Returns 0, or -1 with err. */
+static int
+writer_detach(int sock, char *err, size_t errlen)
+{
+	static const int ignored[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGTSTP,
+				      SIGTTIN, SIGTTOU, SIGPIPE, SIGXFSZ};
+	uid_t uid = geteuid(), r, e, s;
+	gid_t gid = getegid(), rg, eg, sg;
+	struct sigaction sa;
+	sigset_t none;
+	size_t i;
+	int null;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	for (i = 1; i < NSIG; i++)
+		(void)sigaction((int)i, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	for (i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
+		(void)sigaction(ignored[i], &sa, NULL);
+	sigemptyset(&none);
+	(void)sigprocmask(SIG_SETMASK, &none, NULL);
+	(void)setsid();
+	/* the group first: once the uid is dropped it could still be set,
+	 * but doing it in this order needs no reasoning */
+	if (setresgid(gid, gid, gid) != 0 || setresuid(uid, uid, uid) != 0 ||
+	    getresuid(&r, &e, &s) != 0 || r != uid || e != uid || s != uid ||
+	    getresgid(&rg, &eg, &sg) != 0 || rg != gid || eg != gid ||
+	    sg != gid) {
+		audit_err(err, errlen,
+			  "the audit writer cannot become uid %lu for good",
+			  (unsigned long)uid);
+		return -1;
+	}
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	/* nothing of the guard's but the socket, which goes to 3: no
+	 * terminal, no session (the socket is first copied above 3, so that
+	 * nothing in its way is overwritten) */
+	sock = fcntl(sock, F_DUPFD, 10);
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (sock < 0 || null < 0 || dup2(null, 0) != 0 || dup2(null, 1) != 1 ||
+	    dup2(null, 2) != 2 || dup2(sock, 3) != 3) {
+		audit_err(err, errlen, "the audit writer's descriptors: %s",
+			  strerror(errno));
+		return -1;
+	}
+	if (syscall(SYS_close_range, 4u, ~0u, 0u) != 0) {
+		int fd;
+
+		for (fd = 4; fd < 1024; fd++)
+			(void)close(fd);
+	}
+	return 0;
+}
+
+/* Serves requests until the guard closes its end. */
+static void
+writer_serve(struct pty_audit *a, int sock)
+{
+	size_t cap = sizeof(struct audit_req) + AUDIT_BODY_MAX;
+	char *msg = malloc(cap), *fallback = malloc(AUDIT_BODY_MAX);
+	size_t fallback_len = 0;
+	bool have_fallback = false;
+	char err[512];
+
+	if (msg == NULL || fallback == NULL)
+		goto out;
+	for (;;) {
+		struct audit_req req;
+		ssize_t n = recv(sock, msg, cap, MSG_TRUNC);
+		size_t len;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break; /* the guard is gone */
+		if ((size_t)n < sizeof req || (size_t)n > cap) {
+			writer_answer(sock, 0,
+				      "audit writer: malformed request");
+			continue;
+		}
+		memcpy(&req, msg, sizeof req);
+		len = (size_t)n - sizeof req;
+		switch (req.kind) {
+		case AUDIT_MSG_RECORD:
+			writer_answer(sock, req.id,
+				      audit_append_body(a, msg + sizeof req,
+							len, err,
+							sizeof err) == 0
+					  ? NULL
+					  : err);
+			break;
+		case AUDIT_MSG_FALLBACK:
+			memcpy(fallback, msg + sizeof req, len);
+			fallback_len = len;
+			have_fallback = true;
+			writer_answer(sock, req.id, NULL);
+			break;
+		case AUDIT_MSG_DONE:
+			have_fallback = false;
+			writer_answer(sock, req.id, NULL);
+			break;
+		default:
+			writer_answer(sock, req.id,
+				      "audit writer: unknown request");
+			break;
+		}
+	}
+	if (have_fallback)
+		(void)audit_append_body(a, fallback, fallback_len, err,
+					sizeof err);
+out:
+	free(msg);
+	free(fallback);
+}
+
+/* The child: never returns. */
+static void
+writer_main(int sock, const char *log_path, const char *key_path)
+{
+	struct pty_audit *a = NULL;
+	char err[1024];
+
+	if (writer_detach(sock, err, sizeof err) != 0) {
+		writer_answer(sock, 0, err);
+		_exit(1);
+	}
+	sock = 3;
+	if (pty_audit_open(log_path, key_path, &a, err, sizeof err) != 0) {
+		writer_answer(sock, 0, err);
+		_exit(1);
+	}
+	writer_answer(sock, 0, NULL);
+	writer_serve(a, sock);
+	pty_audit_close(a);
+	_exit(0);
+}
+
+/* ------------------------------------------------------------------ */
+/* The guard's side.                                                   */
+
+static long
+writer_now_ms(void)
+{
+	struct timespec ts;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits for the answer to request `id`.  0, or -1 with err. */
+static int
+writer_wait(struct pty_audit *a, uint32_t id, char *err, size_t errlen)
+{
+	char buf[sizeof(struct audit_ans) + 512];
+	long deadline = writer_now_ms() + AUDIT_WRITER_TIMEOUT_MS;
+
+	for (;;) {
+		struct pollfd pfd = {a->sock, POLLIN, 0};
+		long left = deadline - writer_now_ms();
+		struct audit_ans ans;
+		ssize_t n;
+		int r;
+
+		if (left <= 0) {
+			a->broken = true;
+			audit_err(err, errlen,
+				  "audit log: the audit writer did not answer "
+				  "in %d s",
+				  AUDIT_WRITER_TIMEOUT_MS / 1000);
+			return -1;
+		}
+		r = poll(&pfd, 1, (int)left);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			continue;
+		n = recv(a->sock, buf, sizeof buf - 1, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < (ssize_t)sizeof ans) {
+			a->broken = true;
+			audit_err(err, errlen,
+				  "audit log: the audit writer is gone");
+			return -1;
+		}
+		memcpy(&ans, buf, sizeof ans);
+		if (ans.id != id)
+			continue; /* the late answer to a request given up */
+		if (ans.status == 0)
+			return 0;
+		buf[n] = '\0';
+		audit_err(err, errlen, "%s", buf + sizeof ans);
+		return -1;
+	}
+}
+
+int
+audit_writer_send(struct pty_audit *a, enum audit_msg kind, const char *body,
+		  size_t len, char *err, size_t errlen)
+{
+	struct audit_req req = {a->next++, (uint32_t)kind};
+	struct iovec iov[2] = {{&req, sizeof req}, {(void *)body, len}};
+	struct msghdr msg;
+	ssize_t n;
+
+	if (a->broken) {
+		audit_err(err, errlen,
+			  "audit log: the audit writer stopped answering");
+		return -1;
+	}
+	memset(&msg, 0, sizeof msg);
+	msg.msg_iov = iov;
+	msg.msg_iovlen = len > 0 ? 2 : 1;
+	do
+		n = sendmsg(a->sock, &msg, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)(sizeof req + len)) {
+		a->broken = true;
+		audit_err(err, errlen, "audit log: the audit writer is gone");
+		return -1;
+	}
+	return writer_wait(a, req.id, err, errlen);
+}
+
+void
+audit_writer_disconnect(struct pty_audit *a)
+{
+	if (a->sock >= 0)
+		(void)close(a->sock);
+	a->sock = -1;
+	/* the writer appends a fallback, then ends; it is reaped by whoever
+	 * reaps this process's children */
+}
+
+int
+pty_audit_start_writer(const char *log_path, const char *key_path,
+		       struct pty_audit **out, char *err, size_t errlen)
+{
+	struct pty_audit *a;
+	int sv[2];
+	pid_t pid;
+
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
+	*out = NULL;
+	if (log_path == NULL || key_path == NULL) {
+		audit_err(err, errlen, "audit log: no path");
+		return -1;
+	}
+	if ((a = audit_handle_new()) == NULL) {
+		audit_err(err, errlen, "audit log: out of memory");
+		return -1;
+	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
+		audit_err(err, errlen, "audit writer: socketpair: %s",
+			  strerror(errno));
+		pty_audit_close(a);
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		(void)close(sv[0]);
+		writer_main(sv[1], log_path, key_path);
+	}
+	(void)close(sv[1]);
+	if (pid < 0) {
+		audit_err(err, errlen, "audit writer: fork: %s",
+			  strerror(errno));
+		(void)close(sv[0]);
+		pty_audit_close(a);
+		return -1;
+	}
+	a->sock = sv[0];
+	a->writer = pid;
+	a->pid = getpid();
+	/* the first answer (id 0) says whether the log could be opened */
+	a->next = 1;
+	if (writer_wait(a, 0, err, errlen) != 0) {
+		pty_audit_close(a);
+		(void)waitpid(pid, NULL, 0);
+		return -1;
+	}
+	*out = a;
+	return 0;
+}
+
+int
+pty_audit_set_fallback(struct pty_audit *a, const struct pty_audit_session *s,
+		       const struct pty_audit_event *e, char *err,
+		       size_t errlen)
+{
+	size_t len = 0;
+
+	if (a == NULL || a->sock < 0)
+		return 0; /* the log is this process's own: nothing to leave */
+	if (audit_encode(s, e, a->body, AUDIT_BODY_MAX, &len, err, errlen) != 0)
+		return -1;
+	return audit_writer_send(a, AUDIT_MSG_FALLBACK, a->body, len, err,
+				 errlen);
+}
+
+int
+pty_audit_session_done(struct pty_audit *a, char *err, size_t errlen)
+{
+	if (a == NULL || a->sock < 0)
+		return 0;
+	return audit_writer_send(a, AUDIT_MSG_DONE, NULL, 0, err, errlen);
+}
+
+pid_t
+pty_audit_writer_pid(const struct pty_audit *a)
+{
+	return a != NULL && a->sock >= 0 ? a->writer : 0;
+}
