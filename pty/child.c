@@ -15,13 +15,13 @@
  *     export declare typeset readonly local unset set shopt hash read
  *     mapfile readarray suspend, and last enable itself.
  * Each approved line is sent as "{ LINE\n} 0</dev/tty 3>&-\n": the job
- * reads the terminal, never the command pipe, and cannot write the status
- * pipe.
+ * reads the terminal, never the command channel, and cannot write the
+ * status channel.  Both channels are sockets (pty_child.h says why).
  */
-#define _GNU_SOURCE /* close_range */
+#define _GNU_SOURCE
 #include "pty_child.h"
 
-#include "pty_supervise.h"
+#include "pty_spawn.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -122,121 +123,65 @@ pty_child_environment(const char *path_env, const char *guard_path)
 	return envp;
 }
 
-static void
-pty_close_from(int lowest)
-{
-#ifdef SYS_close_range
-	if (close_range((unsigned)lowest, ~0u, 0) == 0)
-		return;
-#endif
-	{
-		DIR *d = opendir("/proc/self/fd");
-		struct dirent *de;
-
-		if (d == NULL) {
-			int fd;
-
-			for (fd = lowest; fd < 4096; fd++)
-				(void)close(fd);
-			return;
-		}
-		while ((de = readdir(d)) != NULL) {
-			int fd = atoi(de->d_name);
-
-			if (fd >= lowest && fd != dirfd(d))
-				(void)close(fd);
-		}
-		closedir(d);
-	}
-}
-
-/* In the child, between fork and exec: only async-signal-safe calls, and
- * any failure ends the child with 127 (STYLE.md 8). */
-static void
-pty_child_exec(const struct pty_child_config *cfg, int slave, int cmd_r,
-	       int status_w, char *const *envp)
-{
-	struct sigaction sa;
-	sigset_t none;
-	int sig, hi_cmd, hi_status, hi_slave;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = SIG_DFL;
-	for (sig = 1; sig < NSIG; sig++)
-		(void)sigaction(sig, &sa, NULL);
-	sigemptyset(&none);
-	(void)sigprocmask(SIG_SETMASK, &none, NULL);
-	if (setsid() < 0 || ioctl(slave, TIOCSCTTY, 0) != 0)
-		_exit(127);
-	/* from here on every exec is the guard's to decide, bash's first */
-	if (cfg->sup != NULL)
-		pty_supervise_child(cfg->sup);
-	/* our descriptors may sit anywhere, 0 to 3 included: copy each to a
-	 * free number above all of them first (F_DUPFD never overwrites),
-	 * then into place */
-	hi_cmd = fcntl(cmd_r, F_DUPFD, 64);
-	hi_status = fcntl(status_w, F_DUPFD, 64);
-	hi_slave = fcntl(slave, F_DUPFD, 64);
-	if (hi_cmd < 0 || hi_status < 0 || hi_slave < 0)
-		_exit(127);
-	if (dup2(hi_cmd, 0) < 0 || dup2(hi_slave, 1) < 0 ||
-	    dup2(hi_slave, 2) < 0 || dup2(hi_status, 3) < 0)
-		_exit(127);
-	pty_close_from(4);
-	execve(cfg->shell_path, pty_child_argv, envp);
-	_exit(127);
-}
-
 int
 pty_child_spawn(const struct pty_child_config *cfg, struct pty_child *c,
 		char *err, size_t errlen)
 {
 	int cmd[2] = {-1, -1}, status[2] = {-1, -1};
+	struct pty_spawn sp;
 	struct termios tio;
 	struct winsize ws = *cfg->ws;
-	char *const *envp =
-	    pty_child_environment(cfg->path_env, cfg->guard_path);
 	size_t off = 0, len = sizeof pty_child_lockdown - 1;
 
 	memset(c, 0, sizeof *c);
 	c->master = c->slave = c->cmd_fd = c->status_fd = -1;
 	if (cfg->tio != NULL)
 		tio = *cfg->tio;
+	/* sockets, not pipes: a pipe of bash's can be opened again by any
+	 * process of the session through /proc/PID/fd/N (and written into
+	 * bash's command stream); a socket cannot be opened that way */
 	if (openpty(&c->master, &c->slave, NULL, cfg->tio != NULL ? &tio : NULL,
 		    &ws) != 0 ||
-	    pipe2(cmd, O_CLOEXEC) != 0 || pipe2(status, O_CLOEXEC) != 0) {
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, cmd) != 0 ||
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, status) != 0) {
 		(void)snprintf(err, errlen,
 			       "cannot create the session's "
-			       "terminal or pipes: %s",
+			       "terminal or channels: %s",
+			       strerror(errno));
+		goto fail;
+	}
+	/* one way each: nothing bash's end sends reaches the guard's command
+	 * end, and nothing reaches bash through its status end */
+	if (shutdown(cmd[0], SHUT_RD) != 0 ||
+	    shutdown(status[0], SHUT_WR) != 0) {
+		(void)snprintf(err, errlen, "the session's channels: %s",
 			       strerror(errno));
 		goto fail;
 	}
 	(void)fcntl(c->master, F_SETFD, FD_CLOEXEC);
 	(void)fcntl(c->slave, F_SETFD, FD_CLOEXEC);
-	c->pid = fork();
-	if (c->pid < 0) {
-		(void)snprintf(err, errlen, "cannot start the shell: %s",
-			       strerror(errno));
-		goto fail;
-	}
-	if (c->pid == 0)
-		pty_child_exec(cfg, c->slave, cmd[0], status[1], envp);
-	(void)close(cmd[0]);
+	memset(&sp, 0, sizeof sp);
+	sp.path = cfg->shell_path;
+	sp.argv = pty_child_argv;
+	sp.envp = pty_child_environment(cfg->path_env, cfg->guard_path);
+	sp.fd[0] = cmd[1];
+	sp.fd[1] = sp.fd[2] = c->slave;
+	sp.fd[3] = status[1];
+	sp.ctty = c->slave;
+	sp.sup = cfg->sup;
+	c->pid = pty_spawn_shell(&sp, err, errlen);
+	(void)close(cmd[1]);
 	(void)close(status[1]);
-	c->cmd_fd = cmd[1];
+	cmd[1] = status[1] = -1;
+	c->cmd_fd = cmd[0];
 	c->status_fd = status[0];
-	if (cfg->sup != NULL &&
-	    pty_supervise_accept(cfg->sup, err, errlen) != 0) {
-		/* the child has exited, or must: nothing of it may run */
-		(void)kill(c->pid, SIGKILL);
-		(void)waitpid(c->pid, NULL, 0);
+	if (c->pid < 0) {
 		c->pid = 0;
+		cmd[0] = status[0] = -1;
 		(void)close(c->cmd_fd);
 		(void)close(c->status_fd);
-		(void)close(c->master);
-		(void)close(c->slave);
-		c->cmd_fd = c->status_fd = c->master = c->slave = -1;
-		return -1;
+		c->cmd_fd = c->status_fd = -1;
+		goto fail;
 	}
 	while (off < len) {
 		ssize_t w =
@@ -285,7 +230,7 @@ pty_child_send_line(struct pty_child *c, const char *line, size_t len)
 	n += len;
 	memcpy(buf + n, tail, sizeof tail - 1);
 	n += sizeof tail - 1;
-	/* one write of less than PIPE_BUF bytes: bash sees all or nothing */
+	/* far less than the socket's buffer: one write delivers it whole */
 	while (off < n) {
 		ssize_t w = write(c->cmd_fd, buf + off, n - off);
 
@@ -305,48 +250,4 @@ pty_child_close_input(struct pty_child *c)
 		(void)close(c->cmd_fd);
 		c->cmd_fd = -1;
 	}
-}
-
-/* Signals every process whose session is `sid`.  Returns how many. */
-static int
-pty_signal_session(pid_t sid, int sig)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	int count = 0;
-
-	if (d == NULL)
-		return 0;
-	while ((de = readdir(d)) != NULL) {
-		pid_t pid = (pid_t)atoi(de->d_name);
-
-		if (pid <= 0 || pid == getpid())
-			continue;
-		if (getsid(pid) == sid) {
-			(void)kill(pid, sig);
-			count++;
-		}
-	}
-	closedir(d);
-	return count;
-}
-
-void
-pty_child_kill_session(const struct pty_child *c, int sig)
-{
-	struct timespec tick = {0, 20 * 1000 * 1000};
-	int i;
-
-	if (c->pid <= 0)
-		return;
-	(void)pty_signal_session(c->pid, sig);
-	(void)pty_signal_session(c->pid, SIGCONT);
-	for (i = 0; i < 25; i++) {
-		/* reap bash if it is ours and gone; others are not ours */
-		(void)waitpid(c->pid, NULL, WNOHANG);
-		if (pty_signal_session(c->pid, 0) == 0)
-			return;
-		(void)nanosleep(&tick, NULL);
-	}
-	(void)pty_signal_session(c->pid, SIGKILL);
 }

@@ -14,6 +14,7 @@
 #include "pty_command.h"
 
 #include "pty_child.h"
+#include "pty_spawn.h"
 #include "pty_supervise.h"
 
 #include <errno.h>
@@ -46,25 +47,6 @@ command_on_signal(int sig) /* async-signal context: set a flag */
 		command_pass_on = sig;
 }
 
-/* In the child: default signals, the supervisor, bash. */
-static void
-command_exec(struct pty_guard *g, struct pty_supervisor *sup, char *const *argv,
-	     char *const *envp, const sigset_t *mask)
-{
-	struct sigaction sa;
-	int sig;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = SIG_DFL;
-	for (sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			(void)sigaction(sig, &sa, NULL);
-	(void)sigprocmask(SIG_SETMASK, mask, NULL);
-	pty_supervise_child(sup);
-	execve(g->shell_path, argv, envp);
-	_exit(127);
-}
-
 /* Waits for bash, deciding every exec meanwhile.  Returns its status. */
 static int
 command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
@@ -74,7 +56,6 @@ command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 	command_got_sigchld = 1; /* look once before the first wait */
 	for (;;) {
 		struct pollfd pfd = {sup->listener, POLLIN, 0};
-		pid_t w;
 
 		if (command_pass_on) {
 			(void)kill(pid, command_pass_on);
@@ -84,11 +65,9 @@ command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 		 * is seen there, so waitpid only after one */
 		if (command_got_sigchld) {
 			command_got_sigchld = 0;
-			w = waitpid(pid, &st, WNOHANG);
-			if (w == pid)
+			/* orphans of the session come to the guard too */
+			if (pty_spawn_reap(pid, &st))
 				break;
-			if (w < 0 && errno != EINTR)
-				return 126;
 		}
 		if (ppoll(&pfd, sup->listener >= 0 ? 1 : 0, NULL, mask) <= 0)
 			continue;
@@ -116,11 +95,7 @@ command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 			sup->listener = -1;
 		}
 	}
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return 126;
+	return pty_spawn_exit_code(st);
 }
 
 int
@@ -131,6 +106,7 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 	char *argv[] = {"bash", "--noprofile", "--norc", "-c", script, NULL};
 	static struct pty_supervisor sup;
 	struct sigaction sa, old_int, old_quit;
+	struct pty_spawn sp;
 	sigset_t block, old;
 	char err[1024];
 	size_t len = strlen(command);
@@ -176,23 +152,19 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 	sa.sa_handler = SIG_IGN;
 	(void)sigaction(SIGINT, &sa, &old_int);
 	(void)sigaction(SIGQUIT, &sa, &old_quit);
-	pid = fork();
-	if (pid == 0)
-		command_exec(g, &sup, argv,
-			     pty_child_environment(g->path_env, guard_path),
-			     &old);
-	if (pid > 0)
-		sup.child_pid = pid;
+	memset(&sp, 0, sizeof sp);
+	sp.path = g->shell_path;
+	sp.argv = argv;
+	sp.envp = pty_child_environment(g->path_env, guard_path);
+	sp.fd[0] = sp.fd[1] = sp.fd[2] = sp.fd[3] = -1; /* sshd's 0, 1, 2 */
+	sp.ctty = -1;
+	sp.mask = &old;
+	sp.sup = &sup;
+	pid = pty_spawn_shell(&sp, err, sizeof err);
 	if (pid < 0) {
-		fprintf(stderr, "maelys-pty: cannot start %s: %s\n",
-			g->shell_path, strerror(errno));
-		rc = 126;
-	} else if (pty_supervise_accept(&sup, err, sizeof err) != 0) {
 		fprintf(stderr, "maelys-pty: %s\n", err);
 		pty_guard_log(g, LOG_ERR, "session %s of %s: %s", g->asess.id,
 			      g->user, err);
-		(void)kill(pid, SIGKILL);
-		(void)waitpid(pid, NULL, 0);
 		rc = 126;
 	} else {
 		sigset_t wait_mask = old;
@@ -201,6 +173,8 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 		sigdelset(&wait_mask, SIGTERM);
 		sigdelset(&wait_mask, SIGHUP);
 		rc = command_wait(&sup, pid, &wait_mask);
+		/* what the command left behind ends with it (pty_spawn.h) */
+		(void)pty_spawn_end_all(pty_audit_writer_pid(g->audit));
 	}
 	(void)sigaction(SIGINT, &old_int, NULL);
 	(void)sigaction(SIGQUIT, &old_quit, NULL);

@@ -2,10 +2,17 @@
 /*
  * The child shell (DESIGN.md 5, "command channel, not the terminal"): bash
  * runs on a pty whose slave is its controlling terminal, stdout and stderr,
- * but reads commands from a pipe only the guard writes, and reports each
- * finished command's status and directory on a second pipe.  Typeahead,
+ * but reads commands from a channel only the guard writes, and reports each
+ * finished command's status and directory on a second channel.  Typeahead,
  * pastes and TIOCSTI land in the pty's input queue, which bash never reads
  * as commands.
+ *
+ * Both channels are connected sockets, each shut down in the direction it
+ * does not carry.  Not pipes: any process of the user can open a pipe of
+ * bash's again through /proc/PID/fd/N (with the rights of its uid, as it
+ * can any file) and write lines into bash's command stream; open(2) of a
+ * socket there fails (ENXIO), and the other ways to take a descriptor of
+ * another process (ptrace, pidfd_getfd) are refused in a session.
  */
 #ifndef PTY_CHILD_H
 #define PTY_CHILD_H
@@ -22,8 +29,8 @@ struct pty_child {
 	pid_t pid;     /* bash, leader of the session */
 	int master;    /* pty master: the session's terminal output/input */
 	int slave;     /* a slave fd the guard keeps, to flush typeahead */
-	int cmd_fd;    /* write end of bash's command pipe */
-	int status_fd; /* read end of the status pipe ("status\0cwd\0") */
+	int cmd_fd;    /* the guard's end of bash's command channel */
+	int status_fd; /* ... of the status channel ("status\0cwd\0") */
 };
 
 struct pty_child_config {
@@ -44,15 +51,11 @@ int pty_child_spawn(const struct pty_child_config *cfg, struct pty_child *c,
 		    char *err, size_t errlen);
 
 /* Sends an approved line, wrapped so that the job reads the terminal and
- * cannot reach the status pipe.  Returns 0, or -1 if bash is gone. */
+ * cannot reach the status channel.  Returns 0, or -1 if bash is gone. */
 int pty_child_send_line(struct pty_child *c, const char *line, size_t len);
 
 /* Ends the shell's input: bash exits as on Ctrl-D. */
 void pty_child_close_input(struct pty_child *c);
-
-/* Sends `sig` to every process of the session, then SIGKILL to what is left
- * after a grace period: no process outlives the session. */
-void pty_child_kill_session(const struct pty_child *c, int sig);
 
 /* The environment of the session, built from an allow-list (exported for
  * the -c mode, which runs the command under the same environment).

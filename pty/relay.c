@@ -18,6 +18,7 @@
 
 #include "pty_child.h"
 #include "pty_prompt.h"
+#include "pty_spawn.h"
 #include "pty_supervise.h"
 #include "pty_terminal.h"
 
@@ -294,27 +295,25 @@ pty_resize(void)
 		pty_prompt_resize();
 }
 
+/* Reaps what has ended: bash, and the processes of the session that
+ * detached from it and came to the guard (pty_spawn.h). */
 static void
 pty_reap(void)
 {
 	int st;
 
-	if (relay.child_gone)
-		return;
-	if (waitpid(relay.child.pid, &st, WNOHANG) == relay.child.pid) {
+	if (pty_spawn_reap(relay.child_gone ? 0 : relay.child.pid, &st)) {
 		relay.child_gone = true;
 		relay.wait_status = st;
 	}
 }
 
-static int
-pty_exit_status(void)
+/* Ends every process of the session (however it detached), the audit
+ * writer excepted. */
+static void
+pty_end_session(void)
 {
-	if (WIFEXITED(relay.wait_status))
-		return WEXITSTATUS(relay.wait_status);
-	if (WIFSIGNALED(relay.wait_status))
-		return 128 + WTERMSIG(relay.wait_status);
-	return 1;
+	(void)pty_spawn_end_all(pty_audit_writer_pid(relay.guard->audit));
 }
 
 /* After bash is gone: what the session printed last, then no process of the
@@ -329,7 +328,7 @@ pty_drain_and_end(void)
 	(void)fcntl(relay.child.master, F_SETFL, flags | O_NONBLOCK);
 	while ((n = read(relay.child.master, buf, sizeof buf)) > 0)
 		pty_write_all(STDOUT_FILENO, buf, (size_t)n);
-	pty_child_kill_session(&relay.child, SIGHUP);
+	pty_end_session();
 }
 
 /* Around a refused exec's message: at the prompt (a background job's
@@ -455,13 +454,11 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 		if (got_end_signal) {
 			rc = 128 + got_end_signal;
 			pty_prompt_hide();
-			pty_child_kill_session(&relay.child, SIGHUP);
-			pty_reap();
+			pty_end_session();
 			break;
 		}
 		if (relay.guard_ended) {
-			pty_child_kill_session(&relay.child, SIGHUP);
-			pty_reap();
+			pty_end_session();
 			rc = 1;
 			break;
 		}
@@ -495,8 +492,9 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 		if (relay.child_gone) {
 			pty_prompt_hide();
 			pty_drain_and_end();
-			rc =
-			    relay.state == PTY_STARTING ? 1 : pty_exit_status();
+			rc = relay.state == PTY_STARTING
+				 ? 1
+				 : pty_spawn_exit_code(relay.wait_status);
 			if (relay.state == PTY_STARTING)
 				fprintf(stderr,
 					"\r\nmaelys-pty: the shell %s "
@@ -512,8 +510,7 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 			if (now.tv_sec > start_deadline.tv_sec) {
 				fprintf(stderr, "maelys-pty: the shell did not "
 						"start in time\r\n");
-				pty_child_kill_session(&relay.child, SIGKILL);
-				pty_reap();
+				pty_end_session();
 				rc = 1;
 				break;
 			}
@@ -564,9 +561,7 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 					    "\r\nmaelys-pty: the shell could "
 					    "not be locked down; the "
 					    "session does not start\r\n");
-					pty_child_kill_session(&relay.child,
-							       SIGKILL);
-					pty_reap();
+					pty_end_session();
 					rc = 1;
 					break;
 				}

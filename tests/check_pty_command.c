@@ -9,9 +9,13 @@
 
 #include "pty_harness.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static struct pts_world world;
 
@@ -205,6 +209,94 @@ START_TEST(test_command_path_fact_is_where_path_resolution_leads)
 }
 END_TEST
 
+/* What a command leaves behind ends with it, however it detached: sshd's
+ * "ssh host CMD" must not leave daemons of the user running. */
+START_TEST(test_command_leaves_no_detached_process)
+{
+	char cmd[600], pidfile[400], path[64], *out, *err, *text;
+	long pid = -1;
+	int i;
+
+	pts_world_make(&world);
+	snprintf(pidfile, sizeof pidfile, "%s/detached", world.dir);
+	snprintf(cmd, sizeof cmd, "exec_probe detach %s", pidfile);
+	ck_assert_int_eq(run_c(pts_world_policy(&world, "all.dl",
+						"allow(C) :- command(C).\n"
+						"allow_exec(P) :- "
+						"exec_path(P).\n"),
+			       cmd, &out, &err),
+			 0);
+	ck_assert_msg(strstr(out, "detach: ok") != NULL, "%s%s", out, err);
+	free(out);
+	free(err);
+	text = pts_slurp(pidfile);
+	pid = strtol(text, NULL, 10);
+	free(text);
+	ck_assert_int_gt(pid, 1);
+	snprintf(path, sizeof path, "/proc/%ld", pid);
+	for (i = 0; i < 100 && access(path, F_OK) == 0; i++)
+		usleep(30 * 1000);
+	ck_assert_msg(access(path, F_OK) != 0, "daemon %ld outlived -c", pid);
+	pts_world_remove(&world);
+}
+END_TEST
+
+/* A descriptor the guard was started with (sshd's, a caller's), even far
+ * above the usual ones, never reaches the command: the shell starts with
+ * 0, 1 and 2 only (close_range(2) in the child). */
+START_TEST(test_command_inherits_no_descriptor_of_the_caller)
+{
+	char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
+			"--policy",
+			NULL,
+			"--path",
+			world.path_env,
+			"-c",
+			"ls /proc/self/fd",
+			NULL};
+	struct rlimit rl;
+	int o[2], st;
+	pid_t pid;
+	char buf[4096];
+	ssize_t n;
+	size_t len = 0;
+
+	pts_world_make(&world);
+	argv[2] = (char *)pts_world_policy(&world, "all.dl",
+					   "allow(C) :- command(C).\n"
+					   "allow_exec(P) :- exec_path(P).\n");
+	ck_assert_int_eq(pipe(o), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char *envp[] = {"LANG=C.UTF-8", NULL};
+		int fd = open("/dev/null", O_RDONLY); /* not close-on-exec */
+
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 5001 &&
+		    rl.rlim_max >= 5001) {
+			rl.rlim_cur = 5001;
+			(void)setrlimit(RLIMIT_NOFILE, &rl);
+		}
+		if (fd < 0 || dup2(fd, 5000) != 5000 || dup2(fd, 9) != 9)
+			_exit(99);
+		dup2(o[1], 1);
+		close(o[0]);
+		execve(argv[0], argv, envp);
+		_exit(98);
+	}
+	close(o[1]);
+	while ((n = read(o[0], buf + len, sizeof buf - 1 - len)) > 0)
+		len += (size_t)n;
+	buf[len] = '\0';
+	close(o[0]);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+	/* ls's own 0 1 2 and the directory it reads */
+	ck_assert_str_eq(buf, "0\n1\n2\n3\n");
+	pts_world_remove(&world);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -213,6 +305,8 @@ maelys_check_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_command_allowed_runs_with_its_status);
+	tcase_add_test(tc, test_command_leaves_no_detached_process);
+	tcase_add_test(tc, test_command_inherits_no_descriptor_of_the_caller);
 	tcase_add_test(tc, test_command_denied_exits_126_with_reasons);
 	tcase_add_test(tc, test_command_mode_is_a_fact_of_the_policy);
 	tcase_add_test(tc, test_command_environment_is_the_allow_list);

@@ -14,7 +14,9 @@
 #include "pty_harness.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define T 8000
 
@@ -181,6 +183,67 @@ START_TEST(test_escapes_here_document_is_refused)
 }
 END_TEST
 
+/* Every descriptor bash holds, opened again through /proc/PID/fd/N by a
+ * process of the session (the job itself, with the user's rights): the
+ * command and status channels are sockets, which do not open that way, so
+ * nothing written reaches bash's command stream.  The probe runs as a
+ * line, while bash holds its command channel at 0 and its saved copy (fd
+ * 10, from the line's "0</dev/tty"). */
+START_TEST(test_escapes_bash_descriptors_cannot_be_reopened_into_its_commands)
+{
+	char cmd[512], marker[400];
+
+	start();
+	snprintf(marker, sizeof marker, "%s/INJECTED", world.dir);
+	/* $PPID would be a metacharacter: the probe is told bash's pid */
+	pts_type(&p, "echo pid-$$\r");
+	ck_assert(pts_expect(&p, "\npid-", T)); /* the output, not the echo */
+	{
+		const char *s = p.out + p.mark;
+		long bash = strtol(s, NULL, 10);
+
+		ck_assert_int_gt(bash, 1);
+		ck_assert(pts_wait_prompt(&p, T));
+		snprintf(cmd, sizeof cmd, "exec_probe inject %ld touch %s\r",
+			 bash, marker);
+	}
+	pts_type(&p, cmd);
+	ck_assert(pts_wait_prompt(&p, T));
+	/* each socket refused (ENXIO), both ways; the terminal may open
+	 * (writing to it only shows the text); bash holds no pipe */
+	{
+		const char *l = p.out;
+		int sockets = 0;
+
+		while ((l = strstr(l, "\nfd ")) != NULL) {
+			const char *eol = strchr(++l, '\r');
+			size_t n = eol != NULL ? (size_t)(eol - l) : strlen(l);
+			char line[600];
+
+			(void)snprintf(line, sizeof line, "%.*s", (int)n, l);
+			ck_assert_msg(strstr(line, "pipe:[") == NULL,
+				      "bash holds a pipe: %s", line);
+			if (strstr(line, "socket:[") != NULL) {
+				sockets++;
+				ck_assert_msg(strstr(line, " ENXIO") != NULL,
+					      "a socket of bash's opened: %s",
+					      line);
+			}
+		}
+		/* its command channel, the saved copy and the status one */
+		ck_assert_msg(sockets >= 2 * 2, "%s", p.out);
+	}
+	/* two more rounds of the prompt, for bash to read anything */
+	pts_type(&p, "true\r");
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "true\r");
+	ck_assert(pts_wait_prompt(&p, T));
+	ck_assert_msg(access(marker, F_OK) != 0, "a line was injected: %s",
+		      p.out);
+	finish();
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -198,6 +261,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_escapes_raw_mode_program_gets_keys_unchanged);
 	tcase_add_test(tc, test_escapes_password_prompt_shows_nothing_typed);
 	tcase_add_test(tc, test_escapes_here_document_is_refused);
+	tcase_add_test(
+	    tc, test_escapes_bash_descriptors_cannot_be_reopened_into_its_commands);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -11,6 +11,7 @@
 #include "pty_harness.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -320,6 +321,90 @@ START_TEST(test_session_history_path_not_a_file_is_left_alone)
 }
 END_TEST
 
+/* The pid written by exec_probe detach, waiting for the file to be
+ * written (bounded); -1 if it never is. */
+static long
+detached_pid(const char *path)
+{
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		char *text = pts_slurp(path);
+		long pid = strtol(text, NULL, 10);
+
+		free(text);
+		if (pid > 0)
+			return pid;
+		usleep(10 * 1000);
+	}
+	return -1;
+}
+
+/* Whether `pid` is gone within a few seconds (a zombie counts as gone:
+ * it runs nothing). */
+static bool
+gone(long pid)
+{
+	char path[64], state = '?';
+	int i;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	for (i = 0; i < 100; i++) {
+		FILE *f = fopen(path, "r");
+
+		if (f == NULL)
+			return true;
+		if (fscanf(f, "%*d (%*[^)]) %c", &state) == 1 && state == 'Z') {
+			fclose(f);
+			return true;
+		}
+		fclose(f);
+		usleep(30 * 1000);
+	}
+	return false;
+}
+
+/* A process that leaves the session as a daemon does - setsid, a double
+ * fork, hangups ignored - still ends with it: the guard is the session's
+ * subreaper and ends every process it started. */
+START_TEST(test_session_end_leaves_no_detached_process)
+{
+	static const char sleeper[] = "sleep\0004243.5";
+	char cmd[600], pidfile[2][400];
+	long pid[2];
+	int i;
+
+	start_permissive();
+	for (i = 0; i < 2; i++)
+		snprintf(pidfile[i], sizeof pidfile[i], "%s/detached-%d",
+			 world.dir, i);
+	snprintf(cmd, sizeof cmd, "exec_probe detach %s", pidfile[0]);
+	line(cmd);
+	snprintf(cmd, sizeof cmd, "setsid -f exec_probe detach %s",
+		 pidfile[1]);
+	line(cmd);
+	line("setsid -f sleep 4243.5");
+	for (i = 0; i < 2; i++) {
+		pid[i] = detached_pid(pidfile[i]);
+		ck_assert_msg(pid[i] > 0, "no daemon %d: %s", i, p.out);
+		ck_assert_msg(kill((pid_t)pid[i], 0) == 0, "daemon %d is not running", i);
+	}
+	for (i = 0; i < 100 && count_processes(sleeper, sizeof sleeper) == 0;
+	     i++)
+		usleep(20 * 1000);
+	ck_assert_int_eq(count_processes(sleeper, sizeof sleeper), 1);
+	pts_type(&p, "exit 4\r");
+	ck_assert_int_eq(pts_wait(&p, T), 4);
+	for (i = 0; i < 2; i++)
+		ck_assert_msg(gone(pid[i]), "daemon %ld outlived its session",
+			      pid[i]);
+	for (i = 0; i < 60 && count_processes(sleeper, sizeof sleeper) > 0; i++)
+		usleep(50 * 1000);
+	ck_assert_int_eq(count_processes(sleeper, sizeof sleeper), 0);
+	finish();
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -334,6 +419,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_session_ctrl_c_cancels_line_and_interrupts_job);
 	tcase_add_test(tc, test_session_window_size_reaches_the_child);
 	tcase_add_test(tc, test_session_sighup_leaves_no_process_behind);
+	tcase_add_test(tc, test_session_end_leaves_no_detached_process);
 	tcase_add_test(tc, test_session_bad_policy_starts_no_shell);
 	tcase_add_test(tc, test_session_shell_is_locked_down);
 	tcase_add_test(tc, test_session_history_path_not_a_file_is_left_alone);

@@ -13,6 +13,16 @@
  *                             N children exec a path another thread rewrites
  *   waitexec GO RESULT PATH [ARG...]
  *                             survive hangups, wait for GO, then execv PATH
+ *   detach PIDFILE            leave the session as daemons do (fork,
+ *                             setsid, fork again, hangups and terminations
+ *                             ignored, descriptors to /dev/null), write the
+ *                             daemon's pid to PIDFILE and return; the
+ *                             daemon waits for a signal it cannot ignore
+ *   inject PID WORD...        open every descriptor of process PID again
+ *                             through /proc/PID/fd/N, for writing and for
+ *                             reading and writing, and write the words (a
+ *                             line) into each one that opens; one line a
+ *                             descriptor: "fd N TARGET: MODE ok|ERRNO"
  *
  * The tests run as root, and this program also runs OUTSIDE the supervisor
  * (by hand, on CI before the guard is up). So every syscall it tries must be
@@ -24,6 +34,7 @@
  * seccomp filter, and a PTRACE_SEIZE that is undone at once.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -142,7 +153,9 @@ probe_usage(void)
 	      "       exec_probe ptrace PID\n"
 	      "       exec_probe forkexec N PATH [ARG...]\n"
 	      "       exec_probe race N ALLOWED FORBIDDEN ARG\n"
-	      "       exec_probe waitexec GOFILE RESULTFILE PATH [ARG...]\n",
+	      "       exec_probe waitexec GOFILE RESULTFILE PATH [ARG...]\n"
+	      "       exec_probe detach PIDFILE\n"
+	      "       exec_probe inject PID WORD...\n",
 	      stderr);
 	return PROBE_USAGE_EXIT;
 }
@@ -863,6 +876,109 @@ probe_mode_waitexec(int argc, char **argv)
 	return PROBE_EXEC_EXIT;
 }
 
+static int
+probe_mode_detach(int argc, char **argv)
+{
+	struct timespec tick = {0, 10000000L};
+	struct stat st;
+	pid_t pid;
+	int i, status;
+
+	(void)argc;
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		(void)setsid();
+		pid = fork();
+		if (pid != 0)
+			_exit(pid < 0);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGINT, SIG_IGN);
+		for (i = 0; i < 3; i++) {
+			int null = open("/dev/null", O_RDWR);
+
+			if (null >= 0 && null != i) {
+				dup2(null, i);
+				close(null);
+			}
+		}
+		{
+			char num[32];
+
+			snprintf(num, sizeof num, "%ld\n", (long)getpid());
+			probe_write_result(argv[2], num);
+		}
+		for (;;)
+			pause();
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0)
+		return 1;
+	for (i = 0; i < 500 && stat(argv[2], &st) != 0; i++)
+		nanosleep(&tick, NULL);
+	printf("detach: %s\n", i < 500 ? "ok" : "no pid file");
+	return i < 500 ? 0 : 1;
+}
+
+/*
+ * inject: what any process of a session can do to bash's descriptors with
+ * the rights of its uid (a pipe opens again; a socket does not).  Writing
+ * the line into a terminal only shows it; into a command pipe, bash would
+ * run it.
+ */
+static int
+probe_mode_inject(int argc, char **argv)
+{
+	static const struct {
+		int flags;
+		const char *name;
+	} modes[] = {{O_WRONLY, "write"}, {O_RDWR, "readwrite"}};
+	char dir[64], path[512], target[PROBE_PATH_MAX], buf[32];
+	struct dirent *de;
+	DIR *d;
+	size_t i;
+
+	snprintf(dir, sizeof dir, "/proc/%s/fd", argv[2]);
+	d = opendir(dir);
+	if (d == NULL) {
+		printf("inject: %s: %s\n", dir,
+		       probe_errno_name(errno, buf, sizeof buf));
+		return 1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		ssize_t n;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		n = readlink(path, target, sizeof target - 1);
+		target[n > 0 ? n : 0] = '\0';
+		for (i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+			int fd = open(path, modes[i].flags | O_NONBLOCK |
+						O_NOCTTY | O_CLOEXEC);
+
+			if (fd < 0) {
+				printf(
+				    "fd %s %s: %s %s\n", de->d_name, target,
+				    modes[i].name,
+				    probe_errno_name(errno, buf, sizeof buf));
+				continue;
+			}
+			for (int w = 3; w < argc; w++) {
+				(void)!write(fd, argv[w], strlen(argv[w]));
+				(void)!write(fd, w + 1 < argc ? " " : "\n", 1);
+			}
+			close(fd);
+			printf("fd %s %s: %s ok\n", de->d_name, target,
+			       modes[i].name);
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
 struct probe_mode {
 	const char *name;
 	int min_argc; /* argc counts "exec_probe" and the mode */
@@ -878,6 +994,8 @@ static const struct probe_mode probe_modes[] = {
     {"forkexec", 4, 0, probe_mode_forkexec},
     {"race", 6, 6, probe_mode_race},
     {"waitexec", 5, 0, probe_mode_waitexec},
+    {"detach", 3, 3, probe_mode_detach},
+    {"inject", 4, 0, probe_mode_inject},
 };
 
 int

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The session's processes, from the first to the last: one owner for
+ * starting the session's shell - interactive and -c alike - and for ending
+ * every process the session started.
+ *
+ * Starting (pty_spawn_shell): the guard prepares everything before fork
+ * (the child only makes system calls: STYLE.md 8), then the child resets
+ * its signals, becomes a terminal session leader when it has a terminal,
+ * installs the exec supervisor (pty_supervise.h: no new privileges,
+ * Landlock, the seccomp filter), puts its descriptors in place, closes
+ * every other one with close_range(2), and executes the shell; the guard
+ * tells the supervisor the child's pid (its first exec, of the shell, is
+ * decided on the request the guard built) and receives the listener
+ * before this returns.  Any failure in the child ends it with 127, and
+ * the session does not start.
+ *
+ * Ending (pty_spawn_end_all): the guard is the child subreaper of its
+ * session (PR_SET_CHILD_SUBREAPER, set by pty_spawn_shell), so a process
+ * that detaches - setsid, a double fork, nohup, disown - is re-parented
+ * to the guard, not to init, and remains its descendant.  When the
+ * session ends, every descendant is hung up, then killed.
+ */
+#ifndef PTY_SPAWN_H
+#define PTY_SPAWN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct pty_supervisor;
+
+struct pty_spawn {
+	const char *path;  /* the shell */
+	char *const *argv; /* its arguments */
+	char *const *envp; /* its environment */
+	/* descriptors that become 0, 1, 2 and 3 in the shell; -1 keeps 0, 1
+	 * and 2 as the guard has them, and leaves 3 closed */
+	int fd[4];
+	/* a terminal that becomes the shell's controlling terminal (the
+	 * shell then leads a new session), or -1 */
+	int ctty;
+	/* the signal mask the shell starts with (NULL: none blocked) */
+	const sigset_t *mask;
+	/* the exec supervisor, prepared (pty_supervise_setup) */
+	struct pty_supervisor *sup;
+};
+
+/* Starts the session's shell (see above).  Returns its pid, or -1 with one
+ * line in err (then nothing of the child runs any more).  The caller has
+ * SIGCHLD blocked. */
+pid_t pty_spawn_shell(const struct pty_spawn *sp, char *err, size_t errlen);
+
+/* Reaps every child that has ended (waitpid(-1, WNOHANG)): the shell, and
+ * the processes of the session re-parented to the guard.  Returns true
+ * when `shell` is among them, with its wait status in *status. */
+bool pty_spawn_reap(pid_t shell, int *status);
+
+/* Ends every process the session started: SIGHUP (and SIGCONT, for the
+ * stopped) to each descendant of the guard, a short grace, then SIGKILL
+ * until none is left.  `keep` (the audit writer, or 0) is left alone.
+ * Returns the number of processes still there after a few seconds (0
+ * but for processes that cannot die, such as ones in an uninterruptible
+ * sleep). */
+size_t pty_spawn_end_all(pid_t keep);
+
+/* The wait status of a process as an exit code: its own, or 128 + the
+ * signal that ended it. */
+int pty_spawn_exit_code(int status);
+
+#endif /* PTY_SPAWN_H */

@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The session's processes: starting the shell and ending everything the
+ * session started (pty_spawn.h).
+ */
+#define _GNU_SOURCE
+#include "pty_spawn.h"
+
+#include "pty_supervise.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
+
+/* Above every descriptor the child has to place: moving each one here
+ * first means no dup2 into place can overwrite another still needed. */
+#define SPAWN_FD_PARK 64
+
+/* In the child, between fork and exec: system calls only, and any failure
+ * ends it with 127 (STYLE.md 8).  `close_max` is the bound of the
+ * fallback for a kernel without close_range(2) (before 5.9), computed
+ * before fork. */
+static void
+spawn_child(const struct pty_spawn *sp, int close_max)
+{
+	struct sigaction sa;
+	sigset_t none;
+	int sig, i, parked[4];
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	for (sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			(void)sigaction(sig, &sa, NULL);
+	sigemptyset(&none);
+	(void)sigprocmask(SIG_SETMASK, sp->mask != NULL ? sp->mask : &none,
+			  NULL);
+	if (sp->ctty >= 0 &&
+	    (setsid() < 0 || ioctl(sp->ctty, TIOCSCTTY, 0) != 0))
+		_exit(127);
+	/* from here on every exec is the guard's to decide, the shell's
+	 * first (it closes the supervisor's own descriptors) */
+	pty_supervise_child(sp->sup);
+	for (i = 0; i < 4; i++) {
+		parked[i] = -1;
+		if (sp->fd[i] >= 0 &&
+		    (parked[i] = fcntl(sp->fd[i], F_DUPFD, SPAWN_FD_PARK)) < 0)
+			_exit(127);
+	}
+	for (i = 0; i < 4; i++)
+		if (parked[i] >= 0 && dup2(parked[i], i) != i)
+			_exit(127);
+	/* 0 to 2 stay what the guard has when not replaced; 3 and above
+	 * close, the parked copies with them */
+	if (sp->fd[3] < 0)
+		(void)close(3);
+	if (syscall(SYS_close_range, 4u, ~0u, 0u) != 0) {
+		int fd;
+
+		for (fd = 4; fd < close_max; fd++)
+			(void)close(fd);
+	}
+	execve(sp->path, sp->argv, sp->envp);
+	_exit(127);
+}
+
+pid_t
+pty_spawn_shell(const struct pty_spawn *sp, char *err, size_t errlen)
+{
+	struct rlimit rl;
+	int close_max = 65536;
+	pid_t pid;
+
+	/* what detaches from the session stays the guard's (pty_spawn.h) */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) {
+		(void)snprintf(err, errlen,
+			       "cannot keep the session's processes: %s",
+			       strerror(errno));
+		return -1;
+	}
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+	    rl.rlim_max != RLIM_INFINITY && rl.rlim_max < 65536)
+		close_max = (int)rl.rlim_max;
+	pid = fork();
+	if (pid < 0) {
+		(void)snprintf(err, errlen, "cannot start the shell: %s",
+			       strerror(errno));
+		return -1;
+	}
+	if (pid == 0)
+		spawn_child(sp, close_max);
+	/* the shell's own exec is decided on the request the guard built:
+	 * its memory is the guard's copy (pty_supervise.h) */
+	sp->sup->child_pid = pid;
+	if (pty_supervise_accept(sp->sup, err, errlen) != 0) {
+		/* the child has exited, or must: nothing of it may run */
+		(void)kill(pid, SIGKILL);
+		(void)waitpid(pid, NULL, 0);
+		return -1;
+	}
+	return pid;
+}
+
+bool
+pty_spawn_reap(pid_t shell, int *status)
+{
+	bool found = false;
+	pid_t w;
+	int st;
+
+	while ((w = waitpid(-1, &st, WNOHANG)) > 0 || (w < 0 && errno == EINTR))
+		if (w == shell && shell > 0) {
+			*status = st;
+			found = true;
+		}
+	return found;
+}
+
+int
+pty_spawn_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Ending the session.                                                 */
+
+struct spawn_proc {
+	pid_t pid, ppid;
+};
+
+/* The parent of `pid` from /proc/PID/stat ("pid (comm) state ppid ...";
+ * comm may hold spaces and parentheses: the last ')' ends it), or -1. */
+static pid_t
+spawn_ppid(pid_t pid)
+{
+	char path[64], buf[512];
+	const char *p;
+	ssize_t n;
+	long ppid;
+	int fd;
+
+	(void)snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof buf - 1);
+	(void)close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (p == NULL || sscanf(p, ") %*c %ld", &ppid) != 1)
+		return -1;
+	return (pid_t)ppid;
+}
+
+/* Every process on the host with its parent; *n set.  NULL when /proc
+ * cannot be read or memory runs out. */
+static struct spawn_proc *
+spawn_scan(size_t *n)
+{
+	struct spawn_proc *all = NULL;
+	size_t cap = 0;
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+
+	*n = 0;
+	if (d == NULL)
+		return NULL;
+	while ((de = readdir(d)) != NULL) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+		pid_t ppid;
+
+		if (*end != '\0' || pid <= 0 || end == de->d_name)
+			continue;
+		if ((ppid = spawn_ppid((pid_t)pid)) < 0)
+			continue; /* gone meanwhile */
+		if (*n == cap) {
+			struct spawn_proc *grown;
+
+			cap = cap ? 2 * cap : 256;
+			grown = realloc(all, cap * sizeof *all);
+			if (grown == NULL) {
+				free(all);
+				closedir(d);
+				return NULL;
+			}
+			all = grown;
+		}
+		all[*n].pid = (pid_t)pid;
+		all[(*n)++].ppid = ppid;
+	}
+	closedir(d);
+	return all;
+}
+
+/* Whether `pid` descends from `root` in the scan (bounded walk up). */
+static bool
+spawn_descends(const struct spawn_proc *all, size_t n, pid_t pid, pid_t root)
+{
+	size_t hops, i;
+
+	for (hops = 0; hops < n && pid > 1; hops++) {
+		pid_t parent = -1;
+
+		for (i = 0; i < n; i++)
+			if (all[i].pid == pid) {
+				parent = all[i].ppid;
+				break;
+			}
+		if (parent == root)
+			return true;
+		pid = parent;
+	}
+	return false;
+}
+
+/* Sends `sig` to every descendant of this process but `keep`; returns how
+ * many there were.  Each is signalled through a pidfd opened after its
+ * parent was read and checked again after: a pid that was reused
+ * meanwhile names a process that is not ours, and is left alone. */
+static size_t
+spawn_signal_descendants(int sig, pid_t keep)
+{
+	struct spawn_proc *all;
+	pid_t self = getpid();
+	size_t n = 0, i, count = 0;
+
+	all = spawn_scan(&n);
+	if (all == NULL)
+		return 0;
+	for (i = 0; i < n; i++) {
+		int pfd;
+
+		if (all[i].pid == keep || all[i].pid == self ||
+		    !spawn_descends(all, n, all[i].pid, self))
+			continue;
+		count++;
+		pfd = (int)syscall(SYS_pidfd_open, all[i].pid, 0);
+		if (pfd < 0)
+			continue; /* gone */
+		if (spawn_ppid(all[i].pid) == all[i].ppid)
+			(void)syscall(SYS_pidfd_send_signal, pfd, sig, NULL, 0);
+		(void)close(pfd);
+	}
+	free(all);
+	return count;
+}
+
+static void
+spawn_nap(long ms)
+{
+	struct timespec t = {0, ms * 1000 * 1000};
+
+	(void)nanosleep(&t, NULL);
+}
+
+size_t
+pty_spawn_end_all(pid_t keep)
+{
+	size_t left;
+	int i, st;
+
+	/* a hang-up first, as when a terminal goes away: programs that
+	 * clean up on SIGHUP may (the stopped ones are woken to see it) */
+	left = spawn_signal_descendants(SIGHUP, keep);
+	(void)spawn_signal_descendants(SIGCONT, keep);
+	for (i = 0; i < 25 && left > 0; i++) {
+		(void)pty_spawn_reap(0, &st);
+		spawn_nap(20);
+		left = spawn_signal_descendants(0, keep);
+	}
+	/* then what is left is killed, a generation at a time as each
+	 * one's children come to the guard; bounded, as a fork bomb could
+	 * otherwise keep this going */
+	for (i = 0; i < 250 && left > 0; i++) {
+		(void)spawn_signal_descendants(SIGKILL, keep);
+		(void)pty_spawn_reap(0, &st);
+		spawn_nap(20);
+		left = spawn_signal_descendants(0, keep);
+	}
+	(void)pty_spawn_reap(0, &st);
+	return left;
+}
