@@ -196,7 +196,7 @@ bench_audited(const char *policy, const char *dir, const char *what, int n)
 		double t0 = now_s();
 
 		if (pty_guard_conclude(&g, &d, l, strlen(l), "interactive",
-				       NULL, NULL, null, "\n") == PTY_ACT_RUN)
+				       false, null, "\n") == PTY_ACT_RUN)
 			ran++;
 		t[i] = now_s() - t0;
 	}

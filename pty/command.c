@@ -113,7 +113,7 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 	pid_t pid;
 	int rc;
 
-	switch (pty_guard_conclude(g, d, command, len, "command", NULL, NULL,
+	switch (pty_guard_conclude(g, d, command, len, "command", false,
 				   STDERR_FILENO, "\n")) {
 	case PTY_ACT_RUN:
 		break;
@@ -122,6 +122,7 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 		return 126;
 	case PTY_ACT_DENY:
 	case PTY_ACT_END:
+	case PTY_ACT_ASK: /* cannot be: nobody to ask */
 		return 126;
 	}
 	/* the scanner bounded the command below 4096 bytes */

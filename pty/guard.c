@@ -154,6 +154,19 @@ pty_guard_log_denial(const struct pty_guard *g, const char *mode,
 							: "no rule allows it");
 }
 
+/* The audit log cannot be written, and on_audit_failure = terminate. */
+static enum pty_act
+pty_guard_terminate(struct pty_guard *g, const char *err, int fd,
+		    const char *eol)
+{
+	pty_say(fd, eol,
+		"maelys-pty: the audit log cannot be written: the session "
+		"ends");
+	pty_guard_log(g, LOG_ERR, "session %s of %s ended: audit log: %s",
+		      g->asess.id, g->user, err);
+	return PTY_ACT_END;
+}
+
 /* After a refusal: the count, and the end of the session at the limit. */
 static enum pty_act
 pty_guard_denied(struct pty_guard *g, int fd, const char *eol)
@@ -173,75 +186,128 @@ pty_guard_denied(struct pty_guard *g, int fd, const char *eol)
 	return PTY_ACT_DENY;
 }
 
-enum pty_act
-pty_guard_conclude(struct pty_guard *g, struct pty_decider *d, const char *line,
-		   size_t len, const char *mode, pty_ask_fn ask, void *ask_arg,
-		   int fd, const char *eol)
+/* What follows a decision that may run or is refused for good: the
+ * record, the message, the count (see pty_guard.h). */
+static enum pty_act
+pty_guard_finish(struct pty_guard *g, const char *line, size_t len,
+		 const char *mode, const struct pty_decision *dec, int fd,
+		 const char *eol)
 {
 	const char *event = strcmp(mode, "command") == 0 ? "command" : "line";
-	struct pty_decision dec;
 	char err[512];
 
-	pty_decide(d, line, len, mode, &dec);
-	if (dec.verdict == PTY_VERDICT_EMPTY)
-		return PTY_ACT_SKIP;
-	if (dec.verdict == PTY_VERDICT_CONFIRM) {
-		bool yes = ask != NULL && ask(ask_arg, dec.confirm_prompt);
-
-		if (pty_guard_record(g, "confirm", line, len, &dec,
-				     yes ? "confirmed" : "declined", err,
-				     sizeof err) != 0 &&
-		    g->cfg.on_audit_failure == PTY_AUDIT_FAIL_TERMINATE)
-			goto terminate;
-		if (!yes) {
-			if (ask == NULL)
-				pty_say(fd, eol,
-					"maelys-pty: '%s' needs confirmation "
-					"(%s), which a command without a "
-					"terminal cannot give",
-					dec.command, dec.confirm_prompt);
-			else
-				pty_say(fd, eol,
-					"maelys-pty: '%s' not confirmed",
-					dec.command);
-			pty_guard_log_denial(g, mode, &dec);
-			return pty_guard_denied(g, fd, eol);
-		}
-		pty_decide_confirmed(d, line, len, mode, &dec);
-	}
-	if (dec.verdict == PTY_VERDICT_ALLOW_LOG && g->audit == NULL) {
+	if (dec->verdict == PTY_VERDICT_ALLOW_LOG && g->audit == NULL) {
 		pty_say(fd, eol,
 			"maelys-pty: '%s' may run only once recorded, and no "
 			"audit log is configured",
-			dec.command);
-		pty_guard_log_denial(g, mode, &dec);
+			dec->command);
+		pty_guard_log_denial(g, mode, dec);
 		return pty_guard_denied(g, fd, eol);
 	}
-	if (pty_guard_record(g, event, line, len, &dec, pty_outcome(&dec), err,
+	if (pty_guard_record(g, event, line, len, dec, pty_outcome(dec), err,
 			     sizeof err) != 0) {
 		pty_guard_log(g, LOG_ERR, "audit log: %s", err);
 		if (g->cfg.on_audit_failure == PTY_AUDIT_FAIL_TERMINATE)
-			goto terminate;
-		if (pty_verdict_runs(dec.verdict)) {
+			return pty_guard_terminate(g, err, fd, eol);
+		if (pty_verdict_runs(dec->verdict)) {
 			pty_say(fd, eol,
 				"maelys-pty: '%s' denied: its audit record "
 				"could not be written (%s)",
-				dec.command, err);
+				dec->command, err);
 			return pty_guard_denied(g, fd, eol);
 		}
 	}
-	if (pty_verdict_runs(dec.verdict))
+	if (pty_verdict_runs(dec->verdict))
 		return PTY_ACT_RUN;
-	pty_decision_print(&dec, fd, eol);
-	pty_guard_log_denial(g, mode, &dec);
+	pty_decision_print(dec, fd, eol);
+	pty_guard_log_denial(g, mode, dec);
 	return pty_guard_denied(g, fd, eol);
-terminate:
-	pty_say(fd, eol,
-		"maelys-pty: the audit log cannot be written: the session "
-		"ends");
-	pty_guard_log(g, LOG_ERR, "session %s of %s ended: audit log: %s",
-		      g->asess.id, g->user, err);
-	return PTY_ACT_END;
+}
+
+/* A confirmation's answer (`asked`: there was somebody to ask). */
+static enum pty_act
+pty_guard_confirmed(struct pty_guard *g, struct pty_decider *d,
+		    const char *line, size_t len, const char *mode,
+		    struct pty_decision *dec, bool asked, bool yes, int fd,
+		    const char *eol)
+{
+	char err[512];
+
+	if (pty_guard_record(g, "confirm", line, len, dec,
+			     yes ? "confirmed" : "declined", err,
+			     sizeof err) != 0 &&
+	    g->cfg.on_audit_failure == PTY_AUDIT_FAIL_TERMINATE)
+		return pty_guard_terminate(g, err, fd, eol);
+	if (!yes) {
+		if (!asked)
+			pty_say(fd, eol,
+				"maelys-pty: '%s' needs confirmation (%s), "
+				"which a command without a terminal cannot "
+				"give",
+				dec->command, dec->confirm_prompt);
+		else
+			pty_say(fd, eol, "maelys-pty: '%s' not confirmed",
+				dec->command);
+		pty_guard_log_denial(g, mode, dec);
+		return pty_guard_denied(g, fd, eol);
+	}
+	pty_decide_confirmed(d, line, len, mode, dec);
+	return pty_guard_finish(g, line, len, mode, dec, fd, eol);
+}
+
+enum pty_act
+pty_guard_conclude(struct pty_guard *g, struct pty_decider *d, const char *line,
+		   size_t len, const char *mode, bool can_ask, int fd,
+		   const char *eol)
+{
+	struct pty_decision *dec = &g->pending.dec;
+	size_t i;
+
+	g->pending.active = false;
+	pty_decide(d, line, len, mode, dec);
+	if (dec->verdict == PTY_VERDICT_EMPTY)
+		return PTY_ACT_SKIP;
+	if (dec->verdict != PTY_VERDICT_CONFIRM)
+		return pty_guard_finish(g, line, len, mode, dec, fd, eol);
+	if (!can_ask)
+		return pty_guard_confirmed(g, d, line, len, mode, dec, false,
+					   false, fd, eol);
+	/* the line waits in the guard for the answer: its own copy (a line
+	 * that needs confirmation was accepted by the scanner, so it is
+	 * shorter than SCAN_LINE_MAX), its words pointing into it */
+	memcpy(g->pending.line, line, len);
+	for (i = 0; i < dec->scan.ntokens; i++)
+		dec->scan.tokens[i].text =
+		    g->pending.line + (dec->scan.tokens[i].text - line);
+	g->pending.len = len;
+	g->pending.mode = mode;
+	g->pending.active = true;
+	return PTY_ACT_ASK;
+}
+
+const char *
+pty_guard_question(const struct pty_guard *g)
+{
+	return g->pending.active ? g->pending.dec.confirm_prompt : "";
+}
+
+enum pty_act
+pty_guard_answer(struct pty_guard *g, struct pty_decider *d, bool yes, int fd,
+		 const char *eol)
+{
+	if (!g->pending.active)
+		return PTY_ACT_DENY;
+	g->pending.active = false;
+	return pty_guard_confirmed(g, d, g->pending.line, g->pending.len,
+				   g->pending.mode, &g->pending.dec, true, yes,
+				   fd, eol);
+}
+
+const char *
+pty_guard_kept_line(const struct pty_guard *g, size_t *len)
+{
+	*len = g->pending.len;
+	return g->pending.line;
 }
 
 static const char *

@@ -5,7 +5,10 @@
  *
  * pty_guard_conclude turns a line into an act, failing closed at each step:
  *   - the policy's verdict (pty/decide.c); require_confirm asks the user
- *     (when there is one to ask) and decides again with confirmed(Cmd);
+ *     (when there is one to ask: the line waits in the guard, the caller
+ *     asks in its own loop - signals and execs are served meanwhile - and
+ *     gives the answer to pty_guard_answer) and decides again with
+ *     confirmed(Cmd);
  *   - every decision is recorded in the audit log when there is one, and a
  *     line runs only once its record is written (allow_with_log needs a
  *     log: without one it is refused); a record that cannot be written
@@ -47,6 +50,15 @@ struct pty_guard {
 	 * were given: refused once the guard finds itself nested in a
 	 * session (whose line rules it must not loosen) */
 	bool overridden;
+	/* a line waiting for the user's answer to require_confirm (between
+	 * PTY_ACT_ASK and pty_guard_answer); dec's tokens point into line */
+	struct {
+		bool active;
+		char line[SCAN_LINE_MAX];
+		size_t len;
+		const char *mode;
+		struct pty_decision dec;
+	} pending;
 };
 
 enum pty_act {
@@ -54,17 +66,31 @@ enum pty_act {
 	PTY_ACT_RUN,  /* send it to the shell */
 	PTY_ACT_DENY, /* refused; the user was told why */
 	PTY_ACT_END,  /* refused, and the session must end now */
+	PTY_ACT_ASK,  /* ask the user pty_guard_question(), then answer */
 };
 
-/* Asks the user `prompt` (y/N); true only for yes.  NULL: nobody to ask. */
-typedef bool (*pty_ask_fn)(void *arg, const char *prompt);
-
-/* Decides, confirms, records and reports one line (see above); messages go
- * to fd, each line ending in eol.  `mode` is "interactive" or "command". */
+/* Decides, records and reports one line (see above); messages go to fd,
+ * each line ending in eol.  `mode` is "interactive" or "command".  With
+ * `can_ask` a line that needs confirmation is kept and PTY_ACT_ASK
+ * returned; without, it is refused (a command has no terminal). */
 enum pty_act pty_guard_conclude(struct pty_guard *g, struct pty_decider *d,
 				const char *line, size_t len, const char *mode,
-				pty_ask_fn ask, void *ask_arg, int fd,
-				const char *eol);
+				bool can_ask, int fd, const char *eol);
+
+/* The question of the line kept by PTY_ACT_ASK. */
+const char *pty_guard_question(const struct pty_guard *g);
+
+/* The user's answer to it (false also for "no answer": Ctrl-C, the idle
+ * timeout, a terminal gone): recorded, then the line decided again with
+ * confirmed(Cmd) on yes and concluded as pty_guard_conclude does.  The
+ * kept line is then available as pty_guard_kept_line until the next
+ * line. */
+enum pty_act pty_guard_answer(struct pty_guard *g, struct pty_decider *d,
+			      bool yes, int fd, const char *eol);
+
+/* The line kept for the question, and its length (to send it once it may
+ * run). */
+const char *pty_guard_kept_line(const struct pty_guard *g, size_t *len);
 
 struct pty_exec_request;
 struct pty_exec_decision;

@@ -8,8 +8,13 @@
  *             every byte of output straight to the user; the status report
  *             of the finished command ends the state, and typeahead the job
  *             did not read is discarded (TCIFLUSH) before the prompt returns
+ *   CONFIRM   a line waits for the user's answer to require_confirm: keys
+ *             go to a short answer (y/N) read here, not to readline
  *   ENDING    the user pressed Ctrl-D: bash's input is closed; output is
  *             relayed until bash is gone
+ * One loop serves every state: signals, the session's output and every
+ * exec request of the supervisor are answered whatever the state (a
+ * question waiting for its answer stops nothing).
  * Signals are blocked except inside ppoll (STYLE.md 8): handlers only set
  * flags, which the loop reads with signals blocked.
  */
@@ -36,7 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum pty_state { PTY_STARTING, PTY_PROMPT, PTY_JOB, PTY_ENDING };
+enum pty_state { PTY_STARTING, PTY_PROMPT, PTY_JOB, PTY_CONFIRM, PTY_ENDING };
 
 static volatile sig_atomic_t got_sigchld, got_sigwinch, got_end_signal;
 
@@ -61,8 +66,10 @@ static struct pty_relay {
 	struct pty_decider *decider;
 	struct pty_guard *guard;
 	struct timespec last_key; /* of the last key at the prompt */
-	bool guard_ended;         /* lockout, idle, or the audit log */
-	char status[16384];       /* unparsed status-pipe bytes */
+	char answer[8];           /* CONFIRM: what was typed so far */
+	size_t answer_len;
+	bool guard_ended;   /* lockout, idle, or the audit log */
+	char status[16384]; /* unparsed status-pipe bytes */
 	size_t status_len;
 	bool child_gone;
 	int wait_status;
@@ -132,49 +139,83 @@ pty_enter_prompt(void)
 	pty_prompt_show(relay.prompt);
 }
 
-/* Asks a require_confirm question at the prompt: a short line read key by
- * key in prompt mode, echoed; only "y" or "yes" (any case) is yes.  Ctrl-C,
- * Ctrl-D, end of input or the idle timeout are no. */
-static bool
-pty_relay_ask(void *arg, const char *prompt)
+/* After a decision: run the line, stay at the prompt, or end. */
+static void
+pty_act_on(enum pty_act act, const char *line, size_t len)
 {
-	char answer[8];
-	size_t n = 0;
-
-	(void)arg;
-	pty_say(prompt);
-	pty_say(" [y/N] ");
-	for (;;) {
-		struct pollfd pfd = {STDIN_FILENO, POLLIN, 0};
-		unsigned idle = relay.guard->cfg.idle_timeout;
-		int r = poll(&pfd, 1, idle > 0 ? (int)idle * 1000 : -1);
-		char c;
-
-		if (r == 0 || got_end_signal)
-			break;
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
+	switch (act) {
+	case PTY_ACT_RUN:
+		pty_prompt_hide();
+		(void)pty_terminal_job_mode(&relay.term);
+		relay.state = PTY_JOB;
+		if (pty_child_send_line(&relay.child, line, len) != 0) {
+			/* bash is gone; the loop ends with its status */
+			relay.state = PTY_ENDING;
 		}
-		if (read(STDIN_FILENO, &c, 1) != 1 || c == 3 || c == 4)
-			break;
-		if (c == '\r' || c == '\n') {
-			pty_say("\r\n");
-			answer[n] = '\0';
-			return strcasecmp(answer, "y") == 0 ||
-			       strcasecmp(answer, "yes") == 0;
-		}
-		if ((c == 127 || c == 8) && n > 0) {
-			n--;
+		break;
+	case PTY_ACT_END:
+		pty_prompt_hide();
+		relay.guard_ended = true;
+		break;
+	case PTY_ACT_ASK:
+		/* the question replaces the line editor until answered */
+		pty_prompt_hide();
+		relay.state = PTY_CONFIRM;
+		relay.answer_len = 0;
+		(void)clock_gettime(CLOCK_MONOTONIC, &relay.last_key);
+		pty_say(pty_guard_question(relay.guard));
+		pty_say(" [y/N] ");
+		break;
+	case PTY_ACT_SKIP:
+	case PTY_ACT_DENY:
+		if (relay.state == PTY_CONFIRM)
+			pty_enter_prompt();
+		break;
+	}
+}
+
+/* The answer to a require_confirm question: only "y" or "yes" (any case)
+ * is yes; no answer at all (Ctrl-C, Ctrl-D, the terminal gone, the idle
+ * timeout) is no. */
+static void
+pty_confirm_answer(bool yes)
+{
+	enum pty_act act;
+	const char *line;
+	size_t len;
+
+	pty_say("\r\n");
+	act = pty_guard_answer(relay.guard, relay.decider, yes, STDOUT_FILENO,
+			       "\r\n");
+	line = pty_guard_kept_line(relay.guard, &len);
+	pty_act_on(act, line, len);
+}
+
+/* Keys typed at the question, echoed; Enter answers. */
+static void
+pty_confirm_keys(const char *buf, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && relay.state == PTY_CONFIRM; i++) {
+		char c = buf[i];
+
+		if (c == 3 || c == 4) {
+			pty_confirm_answer(false);
+		} else if (c == '\r' || c == '\n') {
+			relay.answer[relay.answer_len] = '\0';
+			pty_confirm_answer(strcasecmp(relay.answer, "y") == 0 ||
+					   strcasecmp(relay.answer, "yes") ==
+					       0);
+		} else if ((c == 127 || c == 8) && relay.answer_len > 0) {
+			relay.answer_len--;
 			pty_say("\b \b");
-		} else if (c >= 0x20 && c < 0x7f && n + 1 < sizeof answer) {
-			answer[n++] = c;
+		} else if (c >= 0x20 && c < 0x7f &&
+			   relay.answer_len + 1 < sizeof relay.answer) {
+			relay.answer[relay.answer_len++] = c;
 			pty_write_all(STDOUT_FILENO, &c, 1);
 		}
 	}
-	pty_say("\r\n");
-	return false;
 }
 
 /* The line editor accepted a line (readline callback). */
@@ -194,26 +235,10 @@ pty_on_line(char *line)
 	}
 	len = strlen(line);
 	pty_prompt_remember(line);
-	switch (pty_guard_conclude(relay.guard, relay.decider, line, len,
-				   "interactive", pty_relay_ask, NULL,
-				   STDOUT_FILENO, "\r\n")) {
-	case PTY_ACT_RUN:
-		pty_prompt_hide();
-		(void)pty_terminal_job_mode(&relay.term);
-		relay.state = PTY_JOB;
-		if (pty_child_send_line(&relay.child, line, len) != 0) {
-			/* bash is gone; the loop ends with its status */
-			relay.state = PTY_ENDING;
-		}
-		break;
-	case PTY_ACT_END:
-		pty_prompt_hide();
-		relay.guard_ended = true;
-		break;
-	case PTY_ACT_SKIP:
-	case PTY_ACT_DENY:
-		break;
-	}
+	pty_act_on(pty_guard_conclude(relay.guard, relay.decider, line, len,
+				      "interactive", true, STDOUT_FILENO,
+				      "\r\n"),
+		   line, len);
 	free(line);
 }
 
@@ -277,10 +302,17 @@ pty_relay_input(void)
 		return true;
 	}
 	n = read(STDIN_FILENO, buf, sizeof buf);
-	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+		if (relay.state == PTY_CONFIRM)
+			pty_confirm_answer(false);
 		return false;
+	}
 	if (n > 0 && relay.state == PTY_JOB)
 		pty_write_all(relay.child.master, buf, (size_t)n);
+	else if (n > 0 && relay.state == PTY_CONFIRM) {
+		(void)clock_gettime(CLOCK_MONOTONIC, &relay.last_key);
+		pty_confirm_keys(buf, (size_t)n);
+	}
 	return true;
 }
 
@@ -480,6 +512,15 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 				relay.guard_ended = true;
 				continue;
 			}
+		}
+		if (relay.state == PTY_CONFIRM && g->cfg.idle_timeout > 0) {
+			struct timespec now;
+
+			/* a question nobody answers is answered no */
+			(void)clock_gettime(CLOCK_MONOTONIC, &now);
+			if (now.tv_sec - relay.last_key.tv_sec >=
+			    (time_t)g->cfg.idle_timeout)
+				pty_confirm_answer(false);
 		}
 		if (got_sigwinch) {
 			got_sigwinch = 0;

@@ -1217,16 +1217,16 @@ START_TEST(test_audit_writer_process_writes_the_chain)
 		char missing[400];
 
 		(void)snprintf(missing, sizeof missing, "%s/absent.key", t.dir);
-		ck_assert_int_eq(pty_audit_start_writer(t.log, missing, &a,
-							err, sizeof err),
-				 -1);
+		ck_assert_int_eq(
+		    pty_audit_start_writer(t.log, missing, &a, err, sizeof err),
+		    -1);
 		ck_assert_ptr_null(a);
 		ck_assert_msg(strstr(err, "absent.key") != NULL, "%s", err);
 		ck_assert_int_eq(access(t.log, F_OK), -1); /* nothing made */
 	}
-	ck_assert_msg(pty_audit_start_writer(t.log, t.key, &a, err,
-					     sizeof err) == 0,
-		      "%s", err);
+	ck_assert_msg(
+	    pty_audit_start_writer(t.log, t.key, &a, err, sizeof err) == 0,
+	    "%s", err);
 	writer = pty_audit_writer_pid(a);
 	ck_assert_int_gt(writer, 0);
 	ck_assert_int_ne(writer, getpid());
@@ -1344,11 +1344,12 @@ START_TEST(test_audit_stopped_client_does_not_stall_another)
 	ck_assert_int_eq(read(fds[0], &c, 1), 1);
 	ck_assert_int_eq(waitpid(pid, &status, WUNTRACED), pid);
 	ck_assert(WIFSTOPPED(status));
-	ck_assert_msg(pty_audit_start_writer(t.log, t.key, &a, err,
-					     sizeof err) == 0,
-		      "%s", err);
+	ck_assert_msg(
+	    pty_audit_start_writer(t.log, t.key, &a, err, sizeof err) == 0,
+	    "%s", err);
 	for (i = 0; i < 20; i++)
-		ck_assert_msg(pty_audit_write(a, &s[1], &e, err, sizeof err) == 0,
+		ck_assert_msg(pty_audit_write(a, &s[1], &e, err, sizeof err) ==
+				  0,
 			      "%s", err);
 	pty_audit_close(a);
 	ck_assert_int_eq(kill(pid, SIGKILL), 0);

@@ -16,6 +16,7 @@
 
 #include "pty_harness.h"
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@
 static const char l2_policy[] =
     ".decl safe(c)\n"
     "safe(\"echo\"). safe(\"true\"). safe(\"ls\"). safe(\"exit\").\n"
+    "safe(\"setsid\").\n"
     "allow(C) :- command(C), safe(C), not(shell_metachar(_)).\n"
     "allow_with_log(C, \"date is recorded\") :- command(C), C = \"date\".\n"
     "require_confirm(C, \"Really reboot?\") :- command(C), C = \"reboot\",\n"
@@ -382,6 +384,74 @@ START_TEST(test_deploy_require_confirm_without_terminal_refuses)
 }
 END_TEST
 
+/* A question waiting for its answer stops nothing else: a signal that ends
+ * the session ends it, and the session's programs are still decided. */
+static void
+confirm_then_signal(int sig)
+{
+	struct pts p;
+
+	setup("");
+	start(&p);
+	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	pts_type(&p, "reboot\r");
+	ck_assert_msg(pts_expect(&p, "Really reboot? [y/N] ", T), "%s", p.out);
+	ck_assert_int_eq(kill(p.pid, sig), 0);
+	ck_assert_int_eq(pts_wait(&p, T), 128 + sig);
+	ck_assert(!pts_world_ran(&world, "reboot"));
+	pts_close(&p);
+	teardown();
+}
+
+START_TEST(test_deploy_confirm_question_yields_to_sigterm)
+{
+	confirm_then_signal(SIGTERM);
+}
+END_TEST
+
+START_TEST(test_deploy_confirm_question_yields_to_sighup)
+{
+	confirm_then_signal(SIGHUP);
+}
+END_TEST
+
+START_TEST(test_deploy_confirm_question_leaves_execs_decided)
+{
+	char cmd[2200], go[600], result[600], mark[600];
+	struct pts p;
+	int i;
+
+	setup("");
+	snprintf(go, sizeof go, "%s/GO", world.dir);
+	snprintf(result, sizeof result, "%s/RESULT", world.dir);
+	snprintf(mark, sizeof mark, "%s/MARK", world.dir);
+	start(&p);
+	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	/* a process of the session that executes a program later */
+	snprintf(cmd, sizeof cmd,
+		 "setsid -f exec_probe waitexec %s %s /usr/bin/touch %s\r", go,
+		 result, mark);
+	pts_type(&p, cmd);
+	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	pts_type(&p, "reboot\r");
+	ck_assert_msg(pts_expect(&p, "Really reboot? [y/N] ", T), "%s", p.out);
+	pts_write_file(go, "", 0644);
+	for (i = 0; i < T / 20 && access(mark, F_OK) != 0; i++)
+		pts_settle(&p, 20);
+	ck_assert_msg(access(mark, F_OK) == 0,
+		      "the exec waited for the question: %s",
+		      pts_slurp(result));
+	pts_type(&p, "n\r");
+	ck_assert(pts_wait_prompt(&p, T));
+	ck_assert_ptr_nonnull(strstr(p.out, "'reboot' not confirmed"));
+	pts_type(&p, "exit\r");
+	ck_assert_int_eq(pts_wait(&p, T), 0);
+	ck_assert(!pts_world_ran(&world, "reboot"));
+	pts_close(&p);
+	teardown();
+}
+END_TEST
+
 START_TEST(test_deploy_lockout_after_max_denials)
 {
 	struct pts p;
@@ -607,6 +677,9 @@ maelys_check_suite(void)
 		       test_deploy_audit_failure_with_terminate_ends_session);
 	tcase_add_test(tc, test_deploy_require_confirm_yes_runs);
 	tcase_add_test(tc, test_deploy_require_confirm_no_refuses);
+	tcase_add_test(tc, test_deploy_confirm_question_yields_to_sigterm);
+	tcase_add_test(tc, test_deploy_confirm_question_yields_to_sighup);
+	tcase_add_test(tc, test_deploy_confirm_question_leaves_execs_decided);
 	tcase_add_test(tc,
 		       test_deploy_require_confirm_without_terminal_refuses);
 	tcase_add_test(tc, test_deploy_lockout_after_max_denials);

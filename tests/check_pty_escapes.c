@@ -262,7 +262,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_escapes_password_prompt_shows_nothing_typed);
 	tcase_add_test(tc, test_escapes_here_document_is_refused);
 	tcase_add_test(
-	    tc, test_escapes_bash_descriptors_cannot_be_reopened_into_its_commands);
+	    tc,
+	    test_escapes_bash_descriptors_cannot_be_reopened_into_its_commands);
 	suite_add_tcase(s, tc);
 	return s;
 }

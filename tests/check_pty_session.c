@@ -11,8 +11,8 @@
 #include "pty_harness.h"
 
 #include <dirent.h>
-#include <stdbool.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -380,14 +380,14 @@ START_TEST(test_session_end_leaves_no_detached_process)
 			 world.dir, i);
 	snprintf(cmd, sizeof cmd, "exec_probe detach %s", pidfile[0]);
 	line(cmd);
-	snprintf(cmd, sizeof cmd, "setsid -f exec_probe detach %s",
-		 pidfile[1]);
+	snprintf(cmd, sizeof cmd, "setsid -f exec_probe detach %s", pidfile[1]);
 	line(cmd);
 	line("setsid -f sleep 4243.5");
 	for (i = 0; i < 2; i++) {
 		pid[i] = detached_pid(pidfile[i]);
 		ck_assert_msg(pid[i] > 0, "no daemon %d: %s", i, p.out);
-		ck_assert_msg(kill((pid_t)pid[i], 0) == 0, "daemon %d is not running", i);
+		ck_assert_msg(kill((pid_t)pid[i], 0) == 0,
+			      "daemon %d is not running", i);
 	}
 	for (i = 0; i < 100 && count_processes(sleeper, sizeof sleeper) == 0;
 	     i++)
