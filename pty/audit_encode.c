@@ -269,6 +269,11 @@ audit_put_exec(struct audit_buf *b, const struct pty_audit_event *e,
 	audit_puts(b, num);
 	audit_put_text(b, "exec_cwd", r->cwd, sizeof r->cwd);
 	audit_put_text(b, "exec_parent", r->parent, sizeof r->parent);
+	if (r->via != PTY_EXEC_VIA_EXECVE) {
+		audit_put_cstr(b, "exec_via", pty_exec_via_name(r->via));
+		audit_put_text(b, "exec_through", r->through,
+			       sizeof r->through);
+	}
 	(void)snprintf(num, sizeof num, "%ld", (long)r->pid);
 	audit_puts(b, ",\"pid\":");
 	audit_puts(b, num);
@@ -284,7 +289,8 @@ audit_put_exec(struct audit_buf *b, const struct pty_audit_event *e,
 	}
 	audit_puts(b, "]");
 	if (d != NULL &&
-	    (d->verdict == PTY_EXEC_ERROR || d->verdict == PTY_EXEC_UNREADABLE))
+	    (d->verdict == PTY_EXEC_ERROR || d->verdict == PTY_EXEC_UNREADABLE ||
+	     d->verdict == PTY_EXEC_UNSAFE))
 		audit_put_text(b, "error", d->error, sizeof d->error);
 	return 0;
 }

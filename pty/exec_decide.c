@@ -71,9 +71,26 @@ exec_build_edb(struct pty_decider *d, const struct pty_exec_request *r,
 		TRY(exec_add_s(edb, "session_shell", d->shell_program, diag));
 	if (d->guard_program[0] != '\0')
 		TRY(exec_add_s(edb, "guard_program", d->guard_program, diag));
+	TRY(exec_add_s(edb, "exec_via", pty_exec_via_name(r->via), diag));
+	if (r->via != PTY_EXEC_VIA_EXECVE)
+		TRY(exec_add_s(edb, "exec_through", r->through, diag));
 	TRY(pty_decider_add_session_facts(d, mode, diag));
 #undef TRY
 	return MAELYS_DATALOG_STATUS_OK;
+}
+
+const char *
+pty_exec_via_name(enum pty_exec_via via)
+{
+	switch (via) {
+	case PTY_EXEC_VIA_EXECVE:
+		break;
+	case PTY_EXEC_VIA_SHEBANG:
+		return "shebang";
+	case PTY_EXEC_VIA_LOADER:
+		return "loader";
+	}
+	return "execve";
 }
 
 /* Keeps the deny_exec(P, Reason) rows for this exec's path. */
@@ -165,6 +182,8 @@ pty_exec_print(const struct pty_exec_request *r,
 		what = "denied: the policy could not be evaluated";
 	else if (dec->verdict == PTY_EXEC_UNREADABLE)
 		what = "denied: the request could not be checked";
+	else if (dec->verdict == PTY_EXEC_UNSAFE)
+		what = "denied";
 	exec_printable(shown, sizeof shown,
 		       r->request[0] != '\0' ? r->request : r->path);
 	exec_printable(real, sizeof real, r->path);
@@ -180,8 +199,20 @@ pty_exec_print(const struct pty_exec_request *r,
 		(void)snprintf(msg, sizeof msg, "maelys-pty: exec of '%s' %s%s",
 			       shown, what, eol);
 	exec_write(fd, msg);
+	if (r->via != PTY_EXEC_VIA_EXECVE) {
+		/* the program was not named by the process: say how the
+		 * kernel or the loader comes to run it */
+		exec_printable(real, sizeof real, r->through);
+		(void)snprintf(msg, sizeof msg, "  %s %s%s",
+			       r->via == PTY_EXEC_VIA_SHEBANG
+				   ? "the interpreter of the #! script"
+				   : "run as a program by the dynamic loader",
+			       real, eol);
+		exec_write(fd, msg);
+	}
 	if (dec->verdict == PTY_EXEC_ERROR ||
-	    dec->verdict == PTY_EXEC_UNREADABLE) {
+	    dec->verdict == PTY_EXEC_UNREADABLE ||
+	    dec->verdict == PTY_EXEC_UNSAFE) {
 		exec_printable(real, sizeof real, dec->error);
 		(void)snprintf(msg, sizeof msg, "  %s%s", real, eol);
 		exec_write(fd, msg);

@@ -12,12 +12,16 @@
  *     read is the request of a process still waiting;
  *   - the directory, the executable of the asking process, and the file
  *     the path leads to from the process's directory (or execveat's
- *     directory descriptor), opened by the guard with every link followed
- *     but the magic links of /proc, and named by itself (exec_resolve);
- *     checked valid a last time.
- * What the process may still change after the check (another thread
- * rewriting the path) is beyond any reader: the kernel-side Landlock rules
- * bound it (pty/landlock.c).
+ *     directory descriptor), walked by the guard one name at a time
+ *     (exec_walk.c: the magic links of /proc refused, and whatever the
+ *     user could change on the way noted) and named by itself; then what
+ *     that file leads to, #! interpreters and the loader's program
+ *     (exec_chain.c); checked valid a last time.
+ * What the process may still change after the check in its own memory
+ * (another thread rewriting the path or argv) is beyond any reader: that
+ * takes code of the user's own running in the process, which the threat
+ * model of maelys-pty(1) discusses; the kernel-side Landlock rules bound
+ * what it can reach (pty/landlock.c).
  */
 #define _GNU_SOURCE
 #include "pty_supervise.h"
@@ -25,7 +29,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/openat2.h>
 #include <seccomp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -89,18 +92,6 @@ exec_peek_string(int mem, uint64_t addr, char *buf, size_t cap)
 			return -1;
 	}
 	return -1;
-}
-
-/* readlink(2) of `link` into out; 0, or -1. */
-static int
-exec_link(const char *link, char *out, size_t cap)
-{
-	ssize_t n = readlink(link, out, cap - 1);
-
-	if (n <= 0 || (size_t)n >= cap - 1)
-		return -1;
-	out[n] = '\0';
-	return 0;
 }
 
 /* readlinkat(2) of NAME in the process's /proc directory; 0, or -1.
@@ -173,120 +164,40 @@ exec_read_argv(int mem, uint64_t addr, struct pty_exec_request *r, char *err,
 	}
 }
 
-static bool
-exec_ends_deleted(const char *path)
-{
-	static const char tail[] = " (deleted)";
-	size_t n = strlen(path);
-
-	return n >= sizeof tail - 1 &&
-	       memcmp(path + n - (sizeof tail - 1), tail, sizeof tail - 1) == 0;
-}
-
-/* Opens what the kernel would execute - `raw` from the process's starting
- * point `start` ("cwd" or "fd/N" of /proc/PID, opened here, as the
- * process sees them) - and names it.  The guard walks the path itself, so
- * a link whose meaning depends on who reads it would mean the guard's:
- * the walk refuses magic links (/proc/self/cwd, /proc/PID/fd/N, /dev/fd/N),
- * and a path through one is refused.  The name is the opened file's own
- * (/proc/self/fd of the guard), and a file without one (deleted, memfd) is
- * refused: the policy decides on the file that runs, not on a name.
- * Returns 0 with r->path set, an errno to answer, or REFUSE. */
-static int
-exec_resolve(int procdir, const char *start, const char *raw,
-	     struct pty_exec_request *r, char *err, size_t errlen)
-{
-	struct open_how how;
-	struct stat fst, pst;
-	char self[64];
-	int dir, fd, e;
-
-	/* an absolute path starts at the root the guard shares with the
-	 * session (chroot is refused): no directory to open for it */
-	dir = raw[0] == '/' ? AT_FDCWD
-			    : openat(procdir, start, O_PATH | O_CLOEXEC);
-	if (dir < 0 && dir != AT_FDCWD)
-		return errno == ENOENT ? ENOENT : EBADF;
-	memset(&how, 0, sizeof how);
-	how.flags = O_PATH | O_CLOEXEC;
-	how.resolve = RESOLVE_NO_MAGICLINKS;
-	if (raw[0] == '\0')
-		fd = dup(dir); /* execveat(fd, "", AT_EMPTY_PATH) */
-	else
-		fd = (int)syscall(SYS_openat2, dir, raw, &how, sizeof how);
-	e = errno;
-	if (fd < 0 && e == ELOOP) {
-		/* too many links, or a magic one: only the latter resolves
-		 * when magic links are allowed */
-		how.resolve = 0;
-		fd = (int)syscall(SYS_openat2, dir, raw, &how, sizeof how);
-		if (dir >= 0)
-			(void)close(dir);
-		if (fd < 0)
-			return ELOOP;
-		(void)close(fd);
-		return exec_fail(err, errlen,
-				 "its path goes through a link of /proc "
-				 "(/proc/self, /dev/fd) that names another "
-				 "process's files");
-	}
-	if (dir >= 0)
-		(void)close(dir);
-	if (fd < 0)
-		return e == ENOENT || e == ENOTDIR || e == ENAMETOOLONG ||
-			       e == EACCES
-			   ? e
-			   : exec_fail(err, errlen,
-				       "its path cannot be resolved");
-	(void)snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
-	if (fstat(fd, &fst) != 0 ||
-	    exec_link(self, r->path, sizeof r->path) != 0) {
-		(void)close(fd);
-		return exec_fail(err, errlen, "its file cannot be named");
-	}
-	(void)close(fd);
-	if (!S_ISREG(fst.st_mode))
-		return EACCES; /* what the kernel answers */
-	/* the name must be the file's: a memfd's is not a path, a deleted
-	 * file has no links left, and the name of a file whose dentry was
-	 * unlinked (another link may remain) ends in " (deleted)" - as a
-	 * real file's name may too, so such a name must lead back to the
-	 * very file; any other name is the dentry's current path */
-	if (r->path[0] != '/' || fst.st_nlink == 0 ||
-	    (exec_ends_deleted(r->path) &&
-	     (stat(r->path, &pst) != 0 || pst.st_dev != fst.st_dev ||
-	      pst.st_ino != fst.st_ino))) {
-		r->path[0] = '\0';
-		return exec_fail(err, errlen,
-				 "it runs a file that has no path (deleted, "
-				 "memfd or renamed)");
-	}
-	return 0;
-}
-
-/* The request's directory, asking program and file (exec_resolve), read
- * through the process's /proc directory.  0, an errno, or REFUSE. */
+/* The request's directory, asking program, and the file its path leads
+ * to (pty_exec_walk, from the process's directory or execveat's
+ * descriptor, opened through /proc/PID as the process sees them), then
+ * everything that file leads to (pty_exec_expand).  0, an errno, or
+ * REFUSE / UNSAFE. */
 static int
 exec_locate(int procdir, const char *raw, bool at, int dirfd, int flags,
-	    struct pty_exec_request *r, char *err, size_t errlen)
+	    const struct pty_exec_env *env, struct pty_exec_chain *c, char *err,
+	    size_t errlen)
 {
-	char start[64], base[PATH_MAX], joined[PATH_MAX];
+	struct pty_exec_request *r = c->rq[0];
+	char start[64], base[PATH_MAX], joined[PATH_MAX], kname[PATH_MAX + 64];
+	struct pty_exec_walk w;
+	int from, cwd, rc;
 
 	if (exec_proc_link(procdir, "cwd", r->cwd, sizeof r->cwd) != 0)
 		return exec_fail(err, errlen,
 				 "its working directory cannot be named");
 	if (exec_proc_link(procdir, "exe", r->parent, sizeof r->parent) != 0)
 		r->parent[0] = '\0';
-	/* where the path starts: the directory, or execveat's descriptor */
+	/* where the path starts: the directory, or execveat's descriptor;
+	 * and the name the kernel gives a script's interpreter */
 	if (raw[0] == '\0' && !(at && (flags & AT_EMPTY_PATH)))
 		return ENOENT; /* what the kernel answers */
 	if (raw[0] == '/' || dirfd == AT_FDCWD || !at) {
 		(void)snprintf(base, sizeof base, "%s", r->cwd);
 		(void)snprintf(start, sizeof start, "cwd");
+		(void)snprintf(kname, sizeof kname, "%s", raw);
 	} else {
 		(void)snprintf(start, sizeof start, "fd/%d", dirfd);
 		if (exec_proc_link(procdir, start, base, sizeof base) != 0)
 			return EBADF;
+		(void)snprintf(kname, sizeof kname, "/dev/fd/%d%s%s", dirfd,
+			       raw[0] != '\0' ? "/" : "", raw);
 	}
 	if (pty_path_normalise("/", base, joined, sizeof joined) != 0 ||
 	    pty_path_normalise(joined, raw, r->request, sizeof r->request) !=
@@ -295,21 +206,49 @@ exec_locate(int procdir, const char *raw, bool at, int dirfd, int flags,
 		 * only its own name to show */
 		(void)snprintf(r->request, sizeof r->request, "%s", base);
 	}
-	return exec_resolve(procdir, start, raw, r, err, errlen);
+	from = openat(procdir, start, O_PATH | O_CLOEXEC);
+	if (from < 0)
+		return errno == ENOENT ? ENOENT : EBADF;
+	rc = raw[0] == '\0' ? pty_exec_walk_fd(from, &w)
+			    : pty_exec_walk(from, raw, &w, err, errlen);
+	(void)close(from);
+	if (rc == 0)
+		rc = pty_exec_walk_name(&w, r->path, sizeof r->path, err,
+					errlen);
+	if (rc != 0) {
+		if (w.fd >= 0)
+			(void)close(w.fd);
+		return rc;
+	}
+	/* interpreters are looked up from the process's directory */
+	cwd = openat(procdir, "cwd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (cwd < 0) {
+		(void)close(w.fd);
+		return exec_fail(err, errlen,
+				 "its working directory cannot be opened");
+	}
+	rc = pty_exec_expand(env, cwd, kname, &w, c, err, errlen);
+	(void)close(cwd);
+	return rc;
 }
 
 int
 pty_exec_read(int listener, const struct seccomp_notif *n,
-	      struct pty_exec_request *r, char *err, size_t errlen)
+	      const struct pty_exec_env *env, struct pty_exec_chain *c,
+	      char *err, size_t errlen)
 {
+	struct pty_exec_request *r = c->rq[0];
 	char start[64], raw[PATH_MAX];
 	uint64_t path_addr, argv_addr;
 	int dirfd = AT_FDCWD, flags = 0, procdir, mem, rc;
 	bool at = n->data.nr == SYS_execveat;
 	ssize_t plen;
 
+	c->n = 1;
 	r->pid = (pid_t)n->pid;
 	r->path[0] = r->request[0] = r->cwd[0] = r->parent[0] = '\0';
+	r->via = PTY_EXEC_VIA_EXECVE;
+	r->through[0] = '\0';
 	r->argc = 0;
 	if (at) {
 		dirfd = (int)n->data.args[0];
@@ -351,8 +290,8 @@ pty_exec_read(int listener, const struct seccomp_notif *n,
 	if (seccomp_notify_id_valid(listener, n->id) != 0)
 		rc = PTY_EXEC_READ_GONE;
 	if (rc == 0)
-		rc =
-		    exec_locate(procdir, raw, at, dirfd, flags, r, err, errlen);
+		rc = exec_locate(procdir, raw, at, dirfd, flags, env, c, err,
+				 errlen);
 	(void)close(procdir);
 	if (rc != 0)
 		return rc;

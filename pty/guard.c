@@ -319,6 +319,7 @@ pty_exec_outcome(const struct pty_exec_decision *dec)
 	case PTY_EXEC_ERROR:
 		return "error";
 	case PTY_EXEC_UNREADABLE:
+	case PTY_EXEC_UNSAFE:
 		return "refused";
 	case PTY_EXEC_POLICY:
 		break;

@@ -19,7 +19,8 @@
  *   confirmed(C)        when the user confirmed the command
  * and per exec of the supervisor (pty/pty_exec.h): exec_path(P),
  * exec_request(P), exec_arg(I, A), exec_argc(N), exec_cwd(D),
- * exec_parent(P), session_shell(S), guard_program(G), with the session
+ * exec_parent(P), session_shell(S), guard_program(G), exec_via(H),
+ * exec_through(F), with the session
  * facts user, group, time_of_day, host, remote_addr, session_mode.
  * POLICY_FACT (the walkthrough's): forbidden_cmd(C), trusted_user(U).
  * QUERY: allow(C), deny(Op, Reason), deny_any(Op), allow_with_log(C, R),
@@ -60,6 +61,8 @@ static const maelys_datalog_predicate_t pty_predicates[] = {
     {"exec_parent", 1, EDB},
     {"session_shell", 1, EDB},
     {"guard_program", 1, EDB},
+    {"exec_via", 1, EDB},
+    {"exec_through", 1, EDB},
     {"forbidden_cmd", 1, FACT},
     {"trusted_user", 1, FACT},
     {"allow", 1, QUERY},

@@ -24,7 +24,8 @@
  *   digits), tty, remote, mode ("interactive" | "command"), event, line (or
  *   line_sha256 when the line was refused for its size), exec_path,
  *   exec_request, exec_argv (array; or exec_argv_sha256), exec_argc,
- *   exec_cwd, exec_parent, pid, tokens (array), metachars (array of class
+ *   exec_cwd, exec_parent, exec_via, exec_through, pid, tokens (array),
+ *   metachars (array of class
  * names), decision, reasons (array of
  *   {"op","reason"}), refusal, error, log_reason, confirm_prompt, note,
  *   policy_sha256, prev, mac.
@@ -47,9 +48,12 @@
  *   line, error when the verdict is PTY_VERDICT_ERROR, log_reason and
  *   confirm_prompt when not "".
  * - An exec record (event "exec") has exec_path, exec_request, exec_argv,
- *   exec_argc, exec_cwd, exec_parent and pid, then decision ("allow",
- *   "deny", "error", "refused") and reasons (each {"op": exec_path,
- *   "reason": a deny_exec reason}), and error for "error" and "refused".
+ *   exec_argc, exec_cwd, exec_parent, then exec_via ("shebang" or
+ *   "loader") and exec_through when the program is not what the process
+ *   named (the interpreter of a #! script, the program of the dynamic
+ *   loader: pty_exec.h), and pid, then decision ("allow", "deny",
+ *   "error", "refused") and reasons (each {"op": exec_path, "reason": a
+ *   deny_exec reason}), and error for "error" and "refused".
  *   exec_argv_sha256 (SHA-256 of every argument followed by a NUL byte)
  *   replaces exec_argv when the record would otherwise be too long.
  * - line_sha256 (SHA-256 of the raw bytes) replaces line, and tokens are

@@ -19,6 +19,13 @@
  *                       program that is starting another one)
  *   session_shell(S)    the session's shell, resolved
  *   guard_program(G)    this program, resolved (exec_parent of the shell)
+ *   exec_via(H)         how the kernel comes to run it: "execve" (what the
+ *                       process asked for), "shebang" (the interpreter of a
+ *                       #! script, started inside the same execve), or
+ *                       "loader" (the program the dynamic loader is asked
+ *                       to run: ld.so [OPTIONS] PROG ARGS)
+ *   exec_through(F)     for "shebang" the script, for "loader" the loader
+ *                       (resolved); absent for "execve"
  * plus the session facts of every line: user, group, host, remote_addr,
  * session_mode, time_of_day.  Queried: allow_exec(P) for P = exec_path
  * (the program runs only then) and deny_exec(P, Reason) (the reasons shown).
@@ -31,12 +38,28 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* Bounds on what is read of a process's exec request: more arguments, or
  * more bytes of them, and the exec is refused (never decided on a part). */
 #define PTY_EXEC_ARGS_MAX  4096
 #define PTY_EXEC_BYTES_MAX ((size_t)256 * 1024)
+
+/* The most execs one request leads to: what was asked, up to five
+ * interpreters of #! lines (the kernel's own bound), and programs of the
+ * dynamic loader.  More is refused. */
+#define PTY_EXEC_CHAIN_MAX 8
+
+/* How the kernel comes to run a program (exec_via/1). */
+enum pty_exec_via {
+	PTY_EXEC_VIA_EXECVE,  /* what the process asked execve(2) to run */
+	PTY_EXEC_VIA_SHEBANG, /* the interpreter of a #! script */
+	PTY_EXEC_VIA_LOADER,  /* the program the dynamic loader runs */
+};
+
+/* The word of exec_via/1 and of the audit record. */
+const char *pty_exec_via_name(enum pty_exec_via via);
 
 /* What one process asked to execute. */
 struct pty_exec_request {
@@ -45,6 +68,8 @@ struct pty_exec_request {
 	char request[PATH_MAX]; /* exec_request */
 	char cwd[PATH_MAX];     /* exec_cwd */
 	char parent[PATH_MAX];  /* exec_parent ("" if it cannot be named) */
+	enum pty_exec_via via;  /* exec_via */
+	char through[PATH_MAX]; /* exec_through ("" for execve) */
 	size_t argc;
 	const char *argv[PTY_EXEC_ARGS_MAX]; /* into `bytes`, NUL-ended */
 	size_t argv_len[PTY_EXEC_ARGS_MAX];
@@ -56,6 +81,10 @@ enum pty_exec_verdict {
 	PTY_EXEC_POLICY,     /* it was not */
 	PTY_EXEC_ERROR,      /* the policy could not be evaluated */
 	PTY_EXEC_UNREADABLE, /* the request could not be read or is too big */
+	/* the host refuses it before any policy: the user could change what
+	 * it runs between the check and the exec (pty_exec_walk), or the
+	 * kernel would run it through something the guard cannot decide */
+	PTY_EXEC_UNSAFE,
 };
 
 struct pty_exec_decision {
@@ -83,6 +112,43 @@ void pty_exec_decide(struct pty_decider *d, const struct pty_exec_request *r,
 void pty_exec_print(const struct pty_exec_request *r,
 		    const struct pty_exec_decision *dec, int fd,
 		    const char *eol);
+
+/* What reading a request may answer besides 0 or an errno (exec_read.c,
+ * exec_walk.c, exec_chain.c). */
+#define PTY_EXEC_READ_REFUSE (-1) /* cannot be read or too big: refuse */
+#define PTY_EXEC_READ_GONE   (-2) /* the process no longer waits */
+#define PTY_EXEC_READ_UNSAFE (-3) /* the user could change what runs */
+
+/* What pty_exec_walk found. */
+struct pty_exec_walk {
+	int fd; /* the file (O_PATH), or -1 */
+	struct stat st;
+	/* "" when the user can change nothing on the way; otherwise what
+	 * they can change first: "the folder /home/alice", "the file ..." */
+	char unsafe[PATH_MAX + 16];
+};
+
+/* Walks `path` as execve(2) will, from the directory `start` (relative
+ * paths; absolute ones start at the root), one name at a time, following
+ * links (at most 40) but refusing those of /proc, and notes in
+ * out->unsafe the first place on the way the user could change
+ * (exec_walk.c says what that is).  Returns 0 with out->fd the regular
+ * file found (the caller closes it), an errno the kernel would answer
+ * (ENOENT, ENOTDIR, EACCES, ELOOP, ENAMETOOLONG, ...), or
+ * PTY_EXEC_READ_REFUSE with one line in err. */
+int pty_exec_walk(int start, const char *path, struct pty_exec_walk *out,
+		  char *err, size_t errlen);
+
+/* The same for a file given by descriptor (execveat with AT_EMPTY_PATH,
+ * fexecve): out->fd a copy of it; only the file itself is checked.
+ * Returns 0, or an errno. */
+int pty_exec_walk_fd(int file, struct pty_exec_walk *out);
+
+/* The name of the file a walk found, from the guard's own descriptor; a
+ * file without a path (deleted, a memfd, renamed over) is refused.
+ * Returns 0, or PTY_EXEC_READ_REFUSE with one line in err. */
+int pty_exec_walk_name(const struct pty_exec_walk *w, char *path, size_t cap,
+		       char *err, size_t errlen);
 
 /* Lexical normalisation: `path` made absolute against `base` (itself
  * absolute) with "", "." and ".." components and repeated slashes removed,

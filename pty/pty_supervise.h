@@ -30,6 +30,7 @@
 #define PTY_SUPERVISE_H
 
 #include "pty_exec.h"
+#include "pty_exec_chain.h"
 #include "pty_guard.h"
 
 #include <stdbool.h>
@@ -47,7 +48,10 @@ struct pty_supervisor {
 	size_t bpf_count; /* ... its instructions */
 	struct seccomp_notif *req;
 	struct seccomp_notif_resp *resp;
-	struct pty_exec_request *rq;
+	/* the request being decided and what it leads to (rq[0] is
+	 * allocated by prepare, the rest as needed) */
+	struct pty_exec_chain chain;
+	struct pty_exec_env env; /* loaders and binfmt_misc, read once */
 	/* the request of the session's shell, the child's first exec, until
 	 * it is decided; the child's pid, set by the caller after fork */
 	struct pty_exec_request *first;
@@ -108,15 +112,17 @@ int pty_supervise_handle(struct pty_supervisor *s);
  * preparation got. */
 void pty_supervise_close(struct pty_supervisor *s);
 
-/* Reading a request (exec_read.c).  Returns 0 (read; decide it), a
- * positive errno to answer without deciding (the path does not exist: the
- * kernel would say the same, and execvp(3) goes on to the next PATH entry),
- * PTY_EXEC_READ_GONE (the process no longer waits: nothing to answer), or
- * PTY_EXEC_READ_REFUSE (cannot be read or too big: refuse, err says why). */
-#define PTY_EXEC_READ_GONE   (-2)
-#define PTY_EXEC_READ_REFUSE (-1)
+/* Reading a request (exec_read.c) into c->rq[0], and what it leads to
+ * (pty_exec_chain.h) into the rest of c.  Returns 0 (decide c->rq[0] to
+ * c->rq[c->n - 1]), a positive errno to answer without deciding (the path
+ * does not exist: the kernel would say the same, and execvp(3) goes on to
+ * the next PATH entry), PTY_EXEC_READ_GONE (the process no longer waits:
+ * nothing to answer), PTY_EXEC_READ_REFUSE (cannot be read or too big) or
+ * PTY_EXEC_READ_UNSAFE (the user could change what runs): refuse
+ * c->rq[c->n - 1], err says why. */
 int pty_exec_read(int listener, const struct seccomp_notif *n,
-		  struct pty_exec_request *r, char *err, size_t errlen);
+		  const struct pty_exec_env *env, struct pty_exec_chain *c,
+		  char *err, size_t errlen);
 
 /* The filter program: libseccomp builds it, exported as raw BPF so that the
  * child only has to load it (supervise_filter.c).  Returns 0 with a

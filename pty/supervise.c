@@ -141,7 +141,7 @@ pty_supervise_setup(struct pty_supervisor *s, struct pty_guard *g,
 	s->guard = g;
 	s->decider = d;
 	s->mode = mode;
-	if ((s->rq = malloc(sizeof *s->rq)) == NULL ||
+	if ((s->chain.rq[0] = malloc(sizeof *s->chain.rq[0])) == NULL ||
 	    (s->first = malloc(sizeof *s->first)) == NULL) {
 		(void)snprintf(err, errlen,
 			       "no memory for the exec supervisor");
@@ -182,12 +182,13 @@ pty_supervise_prepare(struct pty_supervisor *s, int landlock_fd, char *err,
 		return -1;
 	}
 	if (seccomp_notify_alloc(&s->req, &s->resp) != 0 ||
-	    (s->rq == NULL && (s->rq = malloc(sizeof *s->rq)) == NULL)) {
+	    (s->chain.rq[0] == NULL &&
+	     (s->chain.rq[0] = malloc(sizeof *s->chain.rq[0])) == NULL)) {
 		(void)snprintf(err, errlen,
 			       "no memory for the exec supervisor");
 		return -1;
 	}
-	return 0;
+	return pty_exec_env_prepare(&s->env, err, errlen);
 }
 
 static void
@@ -355,11 +356,38 @@ supervise_answer(struct pty_supervisor *s, bool allow, int e)
 	return 0;
 }
 
+/* Decides and concludes one element of the chain (or shows and records
+ * why the host refused it).  Returns true when it may run. */
+static bool
+supervise_decide_one(struct pty_supervisor *s, struct pty_exec_request *r,
+		     enum pty_exec_verdict refused, const char *why)
+{
+	struct pty_exec_decision dec;
+	enum pty_act act;
+
+	if (refused != PTY_EXEC_ALLOW) {
+		memset(&dec, 0, sizeof dec);
+		dec.verdict = refused;
+		(void)snprintf(dec.error, sizeof dec.error, "%s", why);
+	} else {
+		pty_exec_decide(s->decider, r, s->mode, &dec);
+	}
+	if (s->around_message != NULL && dec.verdict != PTY_EXEC_ALLOW)
+		s->around_message(true);
+	act = pty_guard_conclude_exec(s->guard, r, &dec, s->out_fd, s->eol);
+	if (s->around_message != NULL && dec.verdict != PTY_EXEC_ALLOW)
+		s->around_message(false);
+	if (act == PTY_ACT_END)
+		s->end_session = true;
+	return act == PTY_ACT_RUN;
+}
+
 int
 pty_supervise_handle(struct pty_supervisor *s)
 {
-	struct pty_exec_decision dec;
-	char why[512];
+	struct pty_exec_chain *c = &s->chain;
+	char why[PATH_MAX + 512];
+	size_t k;
 	int rc;
 
 	if (s->listener < 0)
@@ -379,41 +407,33 @@ pty_supervise_handle(struct pty_supervisor *s)
 		/* the child's one exec, of the shell: its request is known
 		 * (and its memory, the guard's copy, is not readable) */
 		s->first->pid = s->child_pid;
-		free(s->rq); /* the first request takes its place */
-		s->rq = s->first;
+		free(c->rq[0]); /* the first request takes its place */
+		c->rq[0] = s->first;
 		s->first = NULL;
+		c->n = 1;
 		rc = 0;
 	} else {
-		rc = pty_exec_read(s->listener, s->req, s->rq, why, sizeof why);
+		rc = pty_exec_read(s->listener, s->req, &s->env, c, why,
+				   sizeof why);
 	}
 	if (rc == PTY_EXEC_READ_GONE)
 		return 0;
 	if (rc > 0)
 		return supervise_answer(s, false, rc);
-	if (rc == PTY_EXEC_READ_REFUSE) {
-		memset(&dec, 0, sizeof dec);
-		dec.verdict = PTY_EXEC_UNREADABLE;
-		(void)snprintf(dec.error, sizeof dec.error, "%s", why);
-	} else {
-		pty_exec_decide(s->decider, s->rq, s->mode, &dec);
+	if (rc == PTY_EXEC_READ_REFUSE || rc == PTY_EXEC_READ_UNSAFE) {
+		(void)supervise_decide_one(s, c->rq[c->n - 1],
+					   rc == PTY_EXEC_READ_UNSAFE
+					       ? PTY_EXEC_UNSAFE
+					       : PTY_EXEC_UNREADABLE,
+					   why);
+		return supervise_answer(s, false, EPERM);
 	}
-	if (s->around_message != NULL && dec.verdict != PTY_EXEC_ALLOW)
-		s->around_message(true);
-	switch (
-	    pty_guard_conclude_exec(s->guard, s->rq, &dec, s->out_fd, s->eol)) {
-	case PTY_ACT_RUN:
-		rc = supervise_answer(s, true, 0);
-		break;
-	case PTY_ACT_END:
-		s->end_session = true;
-		/* fall through */
-	default:
-		rc = supervise_answer(s, false, EPERM);
-		break;
-	}
-	if (s->around_message != NULL && dec.verdict != PTY_EXEC_ALLOW)
-		s->around_message(false);
-	return rc;
+	/* what was asked, then each program it leads to: all must be
+	 * allowed (each is recorded), or the exec is refused */
+	for (k = 0; k < c->n; k++)
+		if (!supervise_decide_one(s, c->rq[k], PTY_EXEC_ALLOW, ""))
+			return supervise_answer(s, false, EPERM);
+	return supervise_answer(s, true, 0);
 }
 
 void
@@ -435,8 +455,12 @@ pty_supervise_close(struct pty_supervisor *s)
 	s->resp = NULL;
 	free(s->bpf);
 	s->bpf = NULL;
-	free(s->rq);
-	s->rq = NULL;
+	for (i = 0; i < PTY_EXEC_CHAIN_MAX; i++) {
+		free(s->chain.rq[i]);
+		s->chain.rq[i] = NULL;
+	}
+	s->chain.n = 0;
+	pty_exec_env_free(&s->env);
 	free(s->first);
 	s->first = NULL;
 }

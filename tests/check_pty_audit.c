@@ -371,7 +371,7 @@ static const char python_check[] =
     "order = ['v','seq','time','host','user','session','tty','remote',\n"
     "  'mode','event','line','line_sha256','exec_path','exec_request',\n"
     "  'exec_argv','exec_argv_sha256','exec_argc','exec_cwd',\n"
-    "  'exec_parent','pid','tokens','metachars',\n"
+    "  'exec_parent','exec_via','exec_through','pid','tokens','metachars',\n"
     "  'decision','reasons','refusal','error','log_reason',\n"
     "  'confirm_prompt','note','policy_sha256','prev','mac']\n"
     "key = open(sys.argv[2], 'rb').read()\n"

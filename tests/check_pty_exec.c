@@ -17,6 +17,8 @@
 
 #include "pty_harness.h"
 
+#include "pty_exec_chain.h"
+
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -462,21 +464,15 @@ START_TEST(test_exec_nested_guard_without_log_rights_is_recorded_outside)
 }
 END_TEST
 
-/* An unprivileged user's guard with an audit log: the guard's memory holds
- * the key, so its child stays undumpable until bash replaces it (a user's
- * process cannot read it) and the shell's exec is decided on the request
- * the guard built; every later exec is read from the process.  (A deployed
- * guard is setgid and reads only the built-in configuration; the key and
- * log here are nobody's own instead, which the guard accepts by mode.) */
-START_TEST(test_exec_unprivileged_guard_with_audit_log)
+/* The world made ready for a guard of nobody's with an audit log: the
+ * directory readable, a log folder and the key nobody's own (a deployed
+ * guard's writer is the audit account instead: the deployed suite runs
+ * that; the guard accepts these by owner and mode). */
+static void
+setup_nobody(void)
 {
 	char logdir[400], text[4096], cmd[4096];
-	char *out, *err;
 
-	if (access("/usr/bin/setpriv", X_OK) != 0) {
-		printf("no setpriv: unprivileged guard not tested\n");
-		return;
-	}
 	setup();
 	ck_assert_int_eq(chmod(world.dir, 0755), 0);
 	snprintf(logdir, sizeof logdir, "%s/log", world.dir);
@@ -491,25 +487,43 @@ START_TEST(test_exec_unprivileged_guard_with_audit_log)
 		 "syslog = off\nlandlock = required\n",
 		 policy, world.path_env, log_path, key);
 	pts_write_file(config, text, 0644);
-	{
-		char *argv[] = {"setpriv",
-				"--reuid",
-				"nobody",
-				"--regid",
-				"nogroup",
-				"--clear-groups",
-				(char *)pts_build_path("pty/maelys-pty"),
-				"--config",
-				config,
-				"-c",
-				"exec_probe forkexec 3 /usr/bin/id -u",
-				NULL};
-		char *envp[] = {"LANG=C.UTF-8", NULL};
+}
 
-		ck_assert_msg(pts_run_path("/usr/bin/setpriv", argv, envp, &out,
-					   &err) == 0,
-			      "%s", err);
+/* One -c command of the configured guard as nobody; its status. */
+static int
+run_c_nobody(const char *command, char **out, char **err)
+{
+	char *argv[] = {"setpriv",
+			"--reuid",
+			"nobody",
+			"--regid",
+			"nogroup",
+			"--clear-groups",
+			(char *)pts_build_path("pty/maelys-pty"),
+			"--config",
+			config,
+			"-c",
+			(char *)command,
+			NULL};
+	char *envp[] = {"LANG=C.UTF-8", NULL};
+
+	return pts_run_path("/usr/bin/setpriv", argv, envp, out, err);
+}
+
+/* An unprivileged user's guard with an audit log: every exec is read from
+ * the process but the shell's, decided on the request the guard built. */
+START_TEST(test_exec_unprivileged_guard_with_audit_log)
+{
+	char *out, *err;
+
+	if (access("/usr/bin/setpriv", X_OK) != 0) {
+		printf("no setpriv: unprivileged guard not tested\n");
+		return;
 	}
+	setup_nobody();
+	ck_assert_msg(run_c_nobody("exec_probe forkexec 3 /usr/bin/id -u", &out,
+				   &err) == 0,
+		      "%s", err);
 	ck_assert_msg(strstr(out, "65534\n65534\n65534\n") != NULL, "%s", out);
 	ck_assert_ptr_nonnull(strstr(out, "forkexec: 3 ok, 0 failed"));
 	free(out);
@@ -520,6 +534,47 @@ START_TEST(test_exec_unprivileged_guard_with_audit_log)
 	ck_assert_int_eq(log_count("\"exec_path\":\"/usr/bin/bash\"",
 				   "\"decision\":\"allow\""),
 			 1);
+	assert_log_verifies();
+	teardown();
+}
+END_TEST
+
+/* The race of issue 9 item 5, as an unprivileged user (root is trusted,
+ * and may change any path): a link in a folder the user owns flips
+ * between an allowed program (ls) and the dynamic loader, which every
+ * Landlock ruleset lets run, while a loop executes the link with a
+ * forbidden program as its argument.  Had the guard checked ls and the
+ * kernel then found the loader, the loader would map and run the
+ * forbidden program.  Every such exec is refused: its path goes through a
+ * folder the user can write. */
+START_TEST(test_exec_loader_flip_race_never_runs_the_forbidden_program)
+{
+	char dir[400], cmd[6400], loader[4096];
+	char *out, *err;
+
+	if (access("/usr/bin/setpriv", X_OK) != 0) {
+		printf("no setpriv: the race as a user not tested\n");
+		return;
+	}
+	setup_nobody();
+	ck_assert_int_eq(pty_exec_own_loader(loader, sizeof loader), 0);
+	snprintf(dir, sizeof dir, "%s/home/cache", world.dir);
+	snprintf(cmd, sizeof cmd, "mkdir -m 0755 '%s' && chown nobody '%s'",
+		 dir, dir);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(cmd, sizeof cmd,
+		 "exec_probe flipexec 300 %s/x /usr/bin/ls %s %s/touch %s", dir,
+		 loader, forbidden, marker);
+	ck_assert_msg(run_c_nobody(cmd, &out, &err) == 0, "%s%s", out, err);
+	ck_assert_msg(strstr(out, "flipexec: 300 runs, 0 ran, 300 refused") !=
+			  NULL,
+		      "%s%s", out, err);
+	ck_assert_msg(access(marker, F_OK) != 0,
+		      "the forbidden program ran through the loader");
+	ck_assert_int_eq(
+	    log_count("\"decision\":\"refused\"", "which you can write"), 300);
+	free(out);
+	free(err);
 	assert_log_verifies();
 	teardown();
 }
@@ -616,6 +671,8 @@ maelys_check_suite(void)
 	tcase_add_test(
 	    tc, test_exec_nested_guard_without_log_rights_is_recorded_outside);
 	tcase_add_test(tc, test_exec_unprivileged_guard_with_audit_log);
+	tcase_add_test(
+	    tc, test_exec_loader_flip_race_never_runs_the_forbidden_program);
 	tcase_add_test(tc, test_exec_path_through_proc_self_is_refused);
 	tcase_add_test(tc, test_exec_policy_without_shell_rule_starts_nothing);
 	tcase_add_test(

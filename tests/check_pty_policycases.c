@@ -107,6 +107,8 @@ cases_exec_verdict_name(enum pty_exec_verdict v)
 		return "POLICY";
 	case PTY_EXEC_ERROR:
 		return "ERROR";
+	case PTY_EXEC_UNSAFE:
+		return "UNSAFE";
 	case PTY_EXEC_UNREADABLE:
 		return "UNREADABLE";
 	}

@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -312,24 +313,58 @@ pts_close(struct pts *p)
 	p->master = -1;
 }
 
-static char *
-pts_slurp_fd(int fd)
+struct pts_buf {
+	char *p;
+	size_t len, cap;
+};
+
+static void
+pts_buf_read(struct pts_buf *b, int fd, bool *open)
 {
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap);
 	ssize_t n;
 
-	ck_assert_ptr_nonnull(buf);
-	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
-		len += (size_t)n;
-		if (cap - len < 2) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			ck_assert_ptr_nonnull(buf);
-		}
+	if (b->cap - b->len < 4096) {
+		b->cap = b->cap * 2 + 8192;
+		b->p = realloc(b->p, b->cap);
+		ck_assert_ptr_nonnull(b->p);
 	}
-	buf[len] = '\0';
-	return buf;
+	n = read(fd, b->p + b->len, b->cap - b->len - 1);
+	if (n > 0)
+		b->len += (size_t)n;
+	else if (n == 0 || (errno != EINTR && errno != EAGAIN))
+		*open = false;
+	b->p[b->len] = '\0';
+}
+
+/* Reads two descriptors to their ends, whichever has something. */
+static void
+pts_slurp_both(int a, int b, char **out_a, char **out_b)
+{
+	struct pts_buf buf[2] = {{NULL, 0, 0}, {NULL, 0, 0}};
+	bool open[2] = {true, true};
+	int fds[2] = {a, b}, i;
+
+	for (i = 0; i < 2; i++) {
+		buf[i].cap = 8192;
+		buf[i].p = calloc(1, buf[i].cap);
+		ck_assert_ptr_nonnull(buf[i].p);
+	}
+	while (open[0] || open[1]) {
+		struct pollfd pfd[2];
+
+		for (i = 0; i < 2; i++) {
+			pfd[i].fd = open[i] ? fds[i] : -1;
+			pfd[i].events = POLLIN;
+			pfd[i].revents = 0;
+		}
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+			break;
+		for (i = 0; i < 2; i++)
+			if (open[i] && pfd[i].revents != 0)
+				pts_buf_read(&buf[i], fds[i], &open[i]);
+	}
+	*out_a = buf[0].p;
+	*out_b = buf[1].p;
 }
 
 int
@@ -363,9 +398,9 @@ pts_run_path(const char *path, char *const argv[], char *const envp[],
 	}
 	close(o[1]);
 	close(e[1]);
-	/* sequential reads are fine: the tests' outputs are small */
-	*out = pts_slurp_fd(o[0]);
-	*err = pts_slurp_fd(e[0]);
+	/* both at once: a program that fills one pipe while the other is
+	 * read would wait for ever */
+	pts_slurp_both(o[0], e[0], out, err);
 	close(o[0]);
 	close(e[0]);
 	waitpid(pid, &st, 0);

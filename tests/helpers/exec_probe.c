@@ -13,6 +13,11 @@
  *                             N children exec a path another thread rewrites
  *   waitexec GO RESULT PATH [ARG...]
  *                             survive hangups, wait for GO, then execv PATH
+ *   flipexec N LINK A B ARG...
+ *                             a thread flips the symbolic link LINK
+ *                             between A and B (a new link renamed over it)
+ *                             while N children execv LINK with ARG...;
+ *                             counts how they ended
  *   detach PIDFILE            leave the session as daemons do (fork,
  *                             setsid, fork again, hangups and terminations
  *                             ignored, descriptors to /dev/null), write the
@@ -154,6 +159,7 @@ probe_usage(void)
 	      "       exec_probe forkexec N PATH [ARG...]\n"
 	      "       exec_probe race N ALLOWED FORBIDDEN ARG\n"
 	      "       exec_probe waitexec GOFILE RESULTFILE PATH [ARG...]\n"
+	      "       exec_probe flipexec N LINK A B ARG...\n"
 	      "       exec_probe detach PIDFILE\n"
 	      "       exec_probe inject PID WORD...\n",
 	      stderr);
@@ -876,6 +882,77 @@ probe_mode_waitexec(int argc, char **argv)
 	return PROBE_EXEC_EXIT;
 }
 
+struct probe_flip {
+	const char *link, *a, *b;
+	char tmp[PROBE_PATH_MAX];
+	atomic_int stop;
+};
+
+static void *
+probe_flip_thread(void *arg)
+{
+	struct probe_flip *f = arg;
+	unsigned long k = 0;
+
+	while (!atomic_load(&f->stop)) {
+		(void)unlink(f->tmp);
+		if (symlink(k++ % 2 ? f->b : f->a, f->tmp) == 0)
+			(void)rename(f->tmp, f->link);
+	}
+	return NULL;
+}
+
+static int
+probe_mode_flipexec(int argc, char **argv)
+{
+	struct probe_flip f = {.link = argv[3], .a = argv[4], .b = argv[5]};
+	long long n, i, ok = 0, eperm = 0, other = 0;
+	char **args = &argv[5]; /* args[0] becomes LINK */
+	pthread_t th;
+	int status;
+
+	(void)argc;
+	if (probe_parse_number(argv[2], 1, PROBE_N_MAX, &n) != 0)
+		return probe_usage();
+	snprintf(f.tmp, sizeof f.tmp, "%s.flip", f.link);
+	atomic_init(&f.stop, 0);
+	(void)unlink(f.link);
+	if (symlink(f.a, f.link) != 0 ||
+	    pthread_create(&th, NULL, probe_flip_thread, &f) != 0)
+		return 1;
+	args[0] = argv[3];
+	fflush(stdout);
+	for (i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			other++;
+			continue;
+		}
+		if (pid == 0) {
+			int null = open("/dev/null", O_WRONLY);
+
+			if (null >= 0)
+				dup2(null, 1);
+			execv(args[0], args);
+			_exit(errno == EPERM ? 100 : 101);
+		}
+		if (probe_wait(pid, &status) != 0 || !WIFEXITED(status))
+			other++;
+		else if (WEXITSTATUS(status) == 100)
+			eperm++;
+		else if (WEXITSTATUS(status) == 101)
+			other++;
+		else
+			ok++;
+	}
+	atomic_store(&f.stop, 1);
+	pthread_join(th, NULL);
+	printf("flipexec: %lld runs, %lld ran, %lld refused, %lld other\n", n,
+	       ok, eperm, other);
+	return 0;
+}
+
 static int
 probe_mode_detach(int argc, char **argv)
 {
@@ -994,6 +1071,7 @@ static const struct probe_mode probe_modes[] = {
     {"forkexec", 4, 0, probe_mode_forkexec},
     {"race", 6, 6, probe_mode_race},
     {"waitexec", 5, 0, probe_mode_waitexec},
+    {"flipexec", 7, 0, probe_mode_flipexec},
     {"detach", 3, 3, probe_mode_detach},
     {"inject", 4, 0, probe_mode_inject},
 };
