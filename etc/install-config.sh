@@ -17,8 +17,8 @@ else
 fi
 cat <<TXT
 maelys-pty: nothing is registered by this install.  To deploy (see README):
-  maelys-pty-setup            # audit group, setgid guard, log directory, key
-  maelys-pty --check          # configuration and policy sound?
+  maelys-pty-setup            # audit account, setuid guard, log folder, key
+  maelys-pty --check          # can a session start? (one line a problem)
   add-shell $(command -v maelys-pty 2>/dev/null || echo /usr/local/bin/maelys-pty)
   usermod -s /usr/local/bin/maelys-pty USER
 TXT

@@ -26,8 +26,8 @@
 #include <syslog.h>
 #include <unistd.h>
 
-/* The interactive lock-down without the status reporting. */
-static const char pty_command_lockdown[] =
+/* The interactive lock-down without the status reporting (pty_command.h). */
+const char pty_command_lockdown[] =
     "set +o history && unset HISTFILE"
     " && readonly PATH SHELL HOME USER LOGNAME HISTFILE BASH_ENV ENV IFS"
     " CDPATH GLOBIGNORE"

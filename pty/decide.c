@@ -32,21 +32,13 @@ pty_copy(char *dst, size_t cap, const char *src, size_t len)
 }
 
 int
-pty_decider_init(struct pty_decider *d, maelys_datalog_session_t *session,
-		 const char *path_env)
+pty_decider_set_user(struct pty_decider *d, const struct passwd *pw)
 {
 	gid_t gids[64];
 	int n = 64, i;
-	struct passwd *pw;
-	const char *conn;
 
-	memset(d, 0, sizeof *d);
-	d->session = session;
-	d->path_env = path_env;
-	if (maelys_datalog_input_edb_create(&d->edb) !=
-	    MAELYS_DATALOG_STATUS_OK)
-		return -1;
-	pw = getpwuid(getuid());
+	d->user[0] = '\0';
+	d->ngroups = 0;
 	if (pw == NULL || pw->pw_name == NULL || pw->pw_name[0] == '\0')
 		return -1;
 	pty_copy(d->user, sizeof d->user, pw->pw_name, strlen(pw->pw_name));
@@ -59,6 +51,23 @@ pty_decider_init(struct pty_decider *d, maelys_datalog_session_t *session,
 			pty_copy(d->groups[d->ngroups++], PTY_TEXT_MAX,
 				 g->gr_name, strlen(g->gr_name));
 	}
+	return 0;
+}
+
+int
+pty_decider_init(struct pty_decider *d, maelys_datalog_session_t *session,
+		 const char *path_env)
+{
+	const char *conn;
+
+	memset(d, 0, sizeof *d);
+	d->session = session;
+	d->path_env = path_env;
+	if (maelys_datalog_input_edb_create(&d->edb) !=
+	    MAELYS_DATALOG_STATUS_OK)
+		return -1;
+	if (pty_decider_set_user(d, getpwuid(getuid())) != 0)
+		return -1;
 	if (gethostname(d->host, sizeof d->host) != 0)
 		d->host[0] = '\0';
 	d->host[sizeof d->host - 1] = '\0';

@@ -73,10 +73,11 @@ landlock_add(int ruleset, const char *path, char *err, size_t errlen)
 	return -1;
 }
 
-/* Adds every row of pred/1 of the result; counts them in *n. */
+/* Calls visit for every row of pred/1 of the result; counts them in *n. */
 static int
-landlock_add_rows(int ruleset, const maelys_datalog_result_t *res,
-		  const char *pred, size_t *n, char *err, size_t errlen)
+landlock_each_row(const maelys_datalog_result_t *res, const char *pred,
+		  pty_landlock_visit_fn visit, void *arg, size_t *n, char *err,
+		  size_t errlen)
 {
 	maelys_datalog_fact_view_t rows[PTY_LANDLOCK_PATHS_MAX];
 	size_t count = 0, i;
@@ -112,7 +113,7 @@ landlock_add_rows(int ruleset, const maelys_datalog_result_t *res,
 		}
 		memcpy(path, text, len);
 		path[len] = '\0';
-		if (landlock_add(ruleset, path, err, errlen) != 0)
+		if (visit(arg, pred, path, err, errlen) != 0)
 			return -1;
 	}
 	*n += count;
@@ -140,16 +141,17 @@ landlock_find_loader(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
-/* The policy's locations, solved with the session facts. */
-static int
-landlock_policy_rows(int ruleset, struct pty_decider *d, const char *mode,
-		     size_t *n, char *err, size_t errlen)
+int
+pty_landlock_locations(struct pty_decider *d, const char *mode,
+		       pty_landlock_visit_fn visit, void *arg, size_t *n,
+		       char *err, size_t errlen)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 	maelys_datalog_result_t *res = NULL;
 	maelys_datalog_status_t st;
 	int rc = -1;
 
+	*n = 0;
 	st = maelys_datalog_input_edb_clear(d->edb);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = pty_decider_add_session_facts(d, mode, &diag);
@@ -162,13 +164,22 @@ landlock_policy_rows(int ruleset, struct pty_decider *d, const char *mode,
 		    maelys_datalog_status_name(st),
 		    diag.message[0] ? diag.message
 				    : maelys_datalog_status_meaning(st));
-	else if (landlock_add_rows(ruleset, res, "exec_dir", n, err, errlen) ==
-		     0 &&
-		 landlock_add_rows(ruleset, res, "exec_file", n, err, errlen) ==
-		     0)
+	else if (landlock_each_row(res, "exec_dir", visit, arg, n, err,
+				   errlen) == 0 &&
+		 landlock_each_row(res, "exec_file", visit, arg, n, err,
+				   errlen) == 0)
 		rc = 0;
 	(void)maelys_datalog_result_free(res);
 	return rc;
+}
+
+/* pty_landlock_locations' visitor of the ruleset: each location added. */
+static int
+landlock_visit_add(void *arg, const char *pred, const char *path, char *err,
+		   size_t errlen)
+{
+	(void)pred;
+	return landlock_add(*(const int *)arg, path, err, errlen);
 }
 
 int
@@ -206,7 +217,8 @@ pty_landlock_build(struct pty_decider *d, const char *mode,
 		return -1;
 	}
 	(void)fcntl(ruleset, F_SETFD, FD_CLOEXEC);
-	if (landlock_policy_rows(ruleset, d, mode, &named, err, errlen) != 0)
+	if (pty_landlock_locations(d, mode, landlock_visit_add, &ruleset,
+				   &named, err, errlen) != 0)
 		goto fail;
 	if (named == 0) {
 		(void)close(ruleset);

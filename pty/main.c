@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE /* setresuid, getresuid, setresgid, getresgid */
 #include "pty_audit.h"
+#include "pty_check.h"
 #include "pty_command.h"
 #include "pty_config.h"
 #include "pty_decide.h"
@@ -46,9 +47,6 @@
 #ifndef PTY_VERSION
 #define PTY_VERSION "0.1.0"
 #endif
-
-/* The policy text is bounded like the library bounds a source. */
-#define PTY_POLICY_MAX ((size_t)64 << 20)
 
 /* One line for the user, the same to syslog; returns the exit status. */
 static int pty_fail(const struct pty_options *opt, const char *fmt, ...)
@@ -211,6 +209,9 @@ main(int argc, char **argv)
 		       maelys_datalog_version());
 		return 0;
 	}
+	/* before the identity rules of a session: --check reports them */
+	if (opt.check)
+		return pty_check_run(&opt, stdout, stderr);
 	/* deployed, the guard is setuid to its audit account
 	 * (maelys-pty-setup), which only its audit writer keeps */
 	if (geteuid() == 0 && getuid() != 0)
@@ -239,8 +240,7 @@ main(int argc, char **argv)
 	if (pty_settings(&opt, privileged, &guard, &text, &len, err,
 			 sizeof err) != 0) {
 		free(text);
-		rc = pty_fail(&opt, "%s", err);
-		return opt.check ? 1 : rc;
+		return pty_fail(&opt, "%s", err);
 	}
 	guard.overridden = opt.policy_path != NULL || opt.shell_path != NULL ||
 			   opt.path_env != NULL;
@@ -254,19 +254,8 @@ main(int argc, char **argv)
 	rc = pty_policy_open_text(guard.policy_path, text, len, &session, err,
 				  sizeof err);
 	free(text);
-	if (rc != 0) {
-		rc = pty_fail(&opt, "%s", err);
-		return opt.check ? 1 : rc;
-	}
-	if (opt.check) {
-		printf("maelys-pty: %s: ok; policy %s: ok (sha256 %s)\n",
-		       guard.have_config ? (opt.config_path ? opt.config_path
-							    : pty_config_file)
-					 : "(no configuration)",
-		       guard.policy_path, guard.asess.policy_sha256);
-		(void)maelys_datalog_session_free(session);
-		return 0;
-	}
+	if (rc != 0)
+		return pty_fail(&opt, "%s", err);
 
 	/* step 3: the audit writer, then the audit account is gone */
 	if (guard.cfg.audit_log[0] != '\0' &&

@@ -23,7 +23,7 @@ pty_options_usage(FILE *f)
 	fprintf(
 	    f,
 	    "usage: maelys-pty [-c COMMAND]\n"
-	    "       maelys-pty --check [--config FILE]\n"
+	    "       maelys-pty --check [--config FILE] [--user NAME]\n"
 	    "       maelys-pty --verify-log FILE [--config FILE]\n"
 	    "       maelys-pty [--config FILE | --policy FILE] [--shell "
 	    "PATH]\n"
@@ -39,8 +39,13 @@ pty_options_usage(FILE *f)
 	    "  --config FILE     the configuration (default %s);\n"
 	    "                    it and its policy must be root's, writable\n"
 	    "                    by root only\n"
-	    "  --check           check the configuration and its policy;\n"
-	    "                    exit 0 when sound, 1 otherwise\n"
+	    "  --check           check everything a session needs (the\n"
+	    "                    configuration, the policy, the shell,\n"
+	    "                    Landlock, the audit log, this program's\n"
+	    "                    installation, the host): one line a\n"
+	    "                    problem; exit 0 when a session can start\n"
+	    "  --user NAME       (root, with --check) decide for NAME's\n"
+	    "                    sessions rather than root's\n"
 	    "  --verify-log FILE check an audit log's chain with the\n"
 	    "                    configured key; name the first bad record\n"
 	    "  --policy FILE     try a policy without a configuration (no\n"
@@ -81,9 +86,9 @@ pty_options_value(int argc, char **argv, int *i, const char *name,
 int
 pty_options_parse(int argc, char **argv, struct pty_options *o, FILE *err)
 {
-	static const char *const valued[] = {"--config",  "--policy",
-					     "--shell",   "--path",
-					     "--history", "--verify-log"};
+	static const char *const valued[] = {
+	    "--config",  "--policy",     "--shell", "--path",
+	    "--history", "--verify-log", "--user"};
 	int i;
 
 	memset(o, 0, sizeof *o);
@@ -91,7 +96,8 @@ pty_options_parse(int argc, char **argv, struct pty_options *o, FILE *err)
 	for (i = 1; i < argc; i++) {
 		const char **slots[] = {&o->config_path,  &o->policy_path,
 					&o->shell_path,   &o->path_env,
-					&o->history_path, &o->verify_log};
+					&o->history_path, &o->verify_log,
+					&o->check_user};
 		size_t k;
 		int r = 0;
 
@@ -129,6 +135,11 @@ pty_options_parse(int argc, char **argv, struct pty_options *o, FILE *err)
 			pty_options_usage(err);
 			return 2;
 		}
+	}
+	if (o->check_user != NULL && !o->check) {
+		fprintf(err, "maelys-pty: --user goes with --check (it names "
+			     "the user whose sessions are checked)\n");
+		return 2;
 	}
 	if (o->config_path != NULL && o->policy_path != NULL) {
 		fprintf(err, "maelys-pty: --config and --policy exclude each "

@@ -19,4 +19,9 @@
 int pty_command_run(struct pty_guard *g, struct pty_decider *d,
 		    const char *command, const char *guard_path);
 
+/* The first line of the script bash runs for a command (the command is
+ * the second): exported for --check, which decides the shell's exec with
+ * the arguments a -c session gives it. */
+extern const char pty_command_lockdown[];
+
 #endif /* PTY_COMMAND_H */

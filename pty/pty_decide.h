@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct passwd;
+
 enum pty_verdict {
 	PTY_VERDICT_EMPTY,  /* an empty line: nothing to decide or run */
 	PTY_VERDICT_ALLOW,  /* allow(Cmd) was derived */
@@ -82,6 +84,12 @@ struct pty_decider {
 int pty_decider_init(struct pty_decider *d, maelys_datalog_session_t *session,
 		     const char *path_env);
 void pty_decider_free(struct pty_decider *d);
+
+/* The user and group facts of `pw` (its name, and the names of its groups
+ * from the group database) instead of the current uid's: what
+ * pty_decider_init does for getuid(), for --check --user.  Returns 0, or
+ * -1 when pw names nobody. */
+int pty_decider_set_user(struct pty_decider *d, const struct passwd *pw);
 void pty_decider_set_cwd(struct pty_decider *d, const char *cwd);
 
 /* Of the rows of pred/2 in a result whose first column is `key`, copies

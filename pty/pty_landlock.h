@@ -35,6 +35,22 @@
 /* The Landlock ABI version of the running kernel, or 0 without Landlock. */
 int pty_landlock_abi(void);
 
+/* Called with each location the policy names: `pred` is "exec_dir" or
+ * "exec_file".  Returns 0 to go on, or -1 with one line in err to stop. */
+typedef int (*pty_landlock_visit_fn)(void *arg, const char *pred,
+				     const char *path, char *err,
+				     size_t errlen);
+
+/* Solves the policy of `d` with the session facts of `mode` and calls
+ * `visit` for every exec_dir, then every exec_file, row; *n counts them.
+ * The same reading pty_landlock_build makes (--check reports with it the
+ * locations that do not exist).  Returns 0, or -1 with one line in err
+ * (the policy failed, a location is not a path, more than
+ * PTY_LANDLOCK_PATHS_MAX, or what `visit` said). */
+int pty_landlock_locations(struct pty_decider *d, const char *mode,
+			   pty_landlock_visit_fn visit, void *arg, size_t *n,
+			   char *err, size_t errlen);
+
 /* Builds the ruleset for the policy of `d` in session mode `mode`.
  * *fd is the ruleset (close-on-exec; the child applies it), or -1 when
  * none applies: the policy names no location, or the kernel has no

@@ -19,6 +19,7 @@ struct pty_options {
 	const char *history_path; /* --history: NULL = ~/.maelys_pty_history */
 	const char *command;      /* -c COMMAND, or NULL */
 	const char *verify_log;   /* --verify-log FILE, or NULL */
+	const char *check_user;   /* --check --user NAME, or NULL */
 	bool check;               /* --check */
 	bool login;               /* argv[0] starts with '-' */
 	bool help;

@@ -14,6 +14,10 @@
 
 #define PTY_DOMAIN "maelys_pty"
 
+/* The policy text is bounded like the library bounds a source (a session
+ * and --check read it with this bound). */
+#define PTY_POLICY_MAX ((size_t)64 << 20)
+
 /* Registers the domain, loads the policy file and prepares a session (the
  * policy-only strata are evaluated now, so a policy that cannot even start
  * fails here, before any shell runs).  Returns 0, or -1 with one line for

@@ -89,6 +89,16 @@ int pty_supervise_setup(struct pty_supervisor *s, struct pty_guard *g,
 			const char *guard_path, char *const *shell_argv,
 			char *err, size_t errlen);
 
+/* Whether the policy lets the session's shell start: the exec decision
+ * pty_supervise_setup asks before anything is forked, for `shell_path` (as
+ * configured) run with `argv`.  Needs s->decider (its session_shell and
+ * guard_program set, pty_exec_set_programs), s->mode and s->first (room for
+ * the request, which is kept for the shell's exec).  Returns 0 when
+ * allow_exec holds, or -1 with one line in err. */
+int pty_supervise_shell_allowed(struct pty_supervisor *s,
+				const char *shell_path, char *const *argv,
+				char *err, size_t errlen);
+
 /* Step 1, in the guard before fork: the filter, the socketpair, and the
  * Landlock ruleset from `landlock_fd` (-1: none; the supervisor owns and
  * closes it).  Returns 0, or -1 with one line in err. */

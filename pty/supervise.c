@@ -72,10 +72,11 @@ pty_supervise_init(struct pty_supervisor *s)
  * asked once before anything is forked, so that a policy without an
  * allow_exec rule for it fails with a sentence, not with a shell that
  * never starts.  The request is kept for that first exec (see
- * pty_supervise_handle). */
-static int
-supervise_shell_allowed(struct pty_supervisor *s, const char *shell_path,
-			char *const *argv, char *err, size_t errlen)
+ * pty_supervise_handle).  Exported for --check (pty/check.c), which asks
+ * the same question without starting anything. */
+int
+pty_supervise_shell_allowed(struct pty_supervisor *s, const char *shell_path,
+			    char *const *argv, char *err, size_t errlen)
 {
 	struct pty_exec_request *r = s->first;
 	struct pty_exec_decision dec;
@@ -147,8 +148,8 @@ pty_supervise_setup(struct pty_supervisor *s, struct pty_guard *g,
 			       "no memory for the exec supervisor");
 		return -1;
 	}
-	if (supervise_shell_allowed(s, g->shell_path, shell_argv, err,
-				    errlen) != 0)
+	if (pty_supervise_shell_allowed(s, g->shell_path, shell_argv, err,
+					errlen) != 0)
 		return -1;
 	/* the guard's memory holds the audit key: its child stays
 	 * undumpable until bash replaces it, and its one exec is decided on
