@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <grp.h>
 #include <limits.h>
 #include <netinet/in.h>
@@ -794,6 +795,7 @@ bastion_up(struct bastion *b, const char *const names[])
 {
 	char why[4096];
 	double t0, t1, t2;
+	glob_t stale;
 
 	memset(b, 0, sizeof *b);
 	b->lock_fd = -1;
@@ -802,6 +804,18 @@ bastion_up(struct bastion *b, const char *const names[])
 	    bastion_install(b, why, sizeof why) != 0)
 		goto fail;
 	t0 = bastion_now();
+	/* with the lock held no other run is alive: a run folder there is
+	 * one that a killed run left (with its keys) */
+	if (glob("/tmp/maelys-pty-bastion.*", 0, NULL, &stale) == 0) {
+		for (size_t i = 0; i < stale.gl_pathc; i++) {
+			char *argv[] = {"rm", "-rf", stale.gl_pathv[i], NULL};
+
+			if (bastion_cmd(argv, 30000, NULL, why, sizeof why) !=
+			    0)
+				fprintf(stderr, "bastion: %s\n", why);
+		}
+		globfree(&stale);
+	}
 	snprintf(b->run, sizeof b->run, "/tmp/maelys-pty-bastion.XXXXXX");
 	if (mkdtemp(b->run) == NULL) {
 		bastion_fail(why, sizeof why, "mkdtemp: %s", strerror(errno));
