@@ -313,6 +313,33 @@ bastion_check_reachable(const char *path, char *why, size_t whylen)
 	return 0;
 }
 
+/* Removes the state folders of source trees that are gone (CI clones
+ * each submission afresh): each names its tree in its file "source". */
+static void
+bastion_prune_states(void)
+{
+	glob_t g;
+
+	if (glob("/var/tmp/maelys-pty-deployed.*/source", 0, NULL, &g) != 0)
+		return;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char *src = pts_slurp(g.gl_pathv[i]), why[1024];
+		char *dir = strdup(g.gl_pathv[i]);
+
+		if (dir != NULL && src[0] == '/' && access(src, F_OK) != 0) {
+			char *argv[] = {"rm", "-rf", dir, NULL};
+
+			*strrchr(dir, '/') = '\0';
+			if (bastion_cmd(argv, 60000, NULL, why, sizeof why) !=
+			    0)
+				fprintf(stderr, "bastion: %s\n", why);
+		}
+		free(dir);
+		free(src);
+	}
+	globfree(&g);
+}
+
 int
 bastion_install(struct bastion *b, char *why, size_t whylen)
 {
@@ -343,8 +370,17 @@ bastion_install(struct bastion *b, char *why, size_t whylen)
 	snprintf(b->key, sizeof b->key, "%s/etc/maelys-pty/audit.key",
 		 b->prefix);
 	snprintf(log, sizeof log, "%s/install.log", b->state);
+	bastion_prune_states();
 	if (bastion_root_dir(b->state, why, whylen) != 0)
 		return -1;
+	{
+		char source[PATH_MAX + 8];
+
+		snprintf(source, sizeof source, "%s/source", b->state);
+		if (bastion_write_file(source, src, 0644) != 0)
+			return bastion_fail(why, whylen, "%s: %s", source,
+					    strerror(errno));
+	}
 	unlink(log);
 	/* The build: configured once, then ninja rebuilds what changed (and
 	 * meson reconfigures itself when a meson.build changed).  A folder
@@ -631,16 +667,13 @@ bastion_port_accepts(int port)
 static int
 bastion_write_sshd_config(const struct bastion *b, const char *path)
 {
-	char text[4096], users[256] = "";
-	size_t used = 0;
+	char text[4096];
 	FILE *f;
 
-	for (int i = 0; i < b->nusers; i++)
-		used += (size_t)snprintf(users + used, sizeof users - used,
-					 " %s", b->users[i].name);
-	/* Key logins of the test users only, no PAM (keys need none, and
-	 * PAM's session modules would touch the machine's state), the
-	 * README's Match block, and sftp as the guard's command:
+	/* Key logins of the test users only (the members of the tests'
+	 * group, so a user added later may log in too), no PAM (keys need
+	 * none, and PAM's session modules would touch the machine's state),
+	 * the README's Match block, and sftp as a command the guard decides:
 	 * sftp-server read-only, the one form bastion.dl allows. */
 	snprintf(text, sizeof text,
 		 "Port %d\n"
@@ -653,7 +686,7 @@ bastion_write_sshd_config(const struct bastion *b, const char *path)
 		 "PasswordAuthentication no\n"
 		 "KbdInteractiveAuthentication no\n"
 		 "PermitRootLogin no\n"
-		 "AllowUsers%s\n"
+		 "AllowGroups %s\n"
 		 "StrictModes yes\n"
 		 "UseDNS no\n"
 		 "PrintMotd no\n"
@@ -664,7 +697,7 @@ bastion_write_sshd_config(const struct bastion *b, const char *path)
 		 "    DisableForwarding yes\n"
 		 "    PermitTunnel no\n"
 		 "    PermitUserRC no\n",
-		 b->port, b->run, b->run, users, b->group);
+		 b->port, b->run, b->run, b->group, b->group);
 	if ((f = fopen(path, "w")) == NULL)
 		return -1;
 	fputs(text, f);

@@ -18,6 +18,8 @@
  *                bin/maelys-pty, sbin/maelys-pty-setup,
  *                share/maelys-pty/policies/, etc/maelys-pty/ (the
  *                configuration and the key), var/log/maelys-pty/ (the log)
+ *       source   the tree's path: the folder of a tree that is gone (a CI
+ *                clone) is removed by the next run
  *   /var/tmp/maelys-pty-deployed.lock
  *                held from bastion_up to bastion_down: the users, their
  *                group and the ports are the machine's, so two runs (of one
