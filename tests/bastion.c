@@ -128,9 +128,14 @@ bastion_cmd(char *const argv[], int timeout_ms, const char *log, char *why,
 	if (st != 0) {
 		size_t no = strlen(out), ne = strlen(err);
 
-		bastion_fail(why, whylen, "`%s` %s %d:\n%s\n%s", cmd,
-			     st < 0 ? "timed out after (ms)" : "exited",
-			     st < 0 ? timeout_ms : st,
+		char status[64];
+
+		if (st < 0)
+			snprintf(status, sizeof status,
+				 "did not finish in %d ms", timeout_ms);
+		else
+			snprintf(status, sizeof status, "exited %d", st);
+		bastion_fail(why, whylen, "`%s` %s:\n%s\n%s", cmd, status,
 			     out + (no > 1500 ? no - 1500 : 0),
 			     err + (ne > 1500 ? ne - 1500 : 0));
 	}
