@@ -52,11 +52,6 @@ setup(const char *extra)
 {
 	char text[4096];
 
-	if (geteuid() != 0) {
-		printf("check_pty_deploy: the configuration must be root's: "
-		       "needs root, skipped\n");
-		exit(77);
-	}
 	pts_world_make(&world);
 	/* the world's directory is root's 0700 under the sticky /tmp */
 	snprintf(policy, sizeof policy, "%s/l2.dl", world.dir);
@@ -657,6 +652,9 @@ maelys_check_suite(void)
 {
 	Suite *s = suite_create("pty");
 	TCase *tc = tcase_create("deploy");
+
+	pts_require_root("check_pty_deploy",
+			 "the configuration must be root's");
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc,

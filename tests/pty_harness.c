@@ -474,3 +474,149 @@ pts_slurp(const char *path)
 	fclose(f);
 	return buf;
 }
+
+void
+pts_spawn_env(struct pts *p, const char *path, char *const argv[],
+	      char *const envp[], pts_child_fn in_child, void *arg, int rows,
+	      int cols)
+{
+	struct winsize ws = {(unsigned short)rows, (unsigned short)cols, 0, 0};
+
+	memset(p, 0, sizeof *p);
+	p->status = -1;
+	p->cap = 1 << 16;
+	p->out = calloc(1, p->cap);
+	ck_assert_ptr_nonnull(p->out);
+	p->pid = forkpty(&p->master, NULL, NULL, &ws);
+	ck_assert_int_ge(p->pid, 0);
+	if (p->pid == 0) {
+		if (in_child != NULL && in_child(arg) != 0)
+			_exit(126);
+		execve(path, argv, envp);
+		_exit(127);
+	}
+	fcntl(p->master, F_SETFL, fcntl(p->master, F_GETFL) | O_NONBLOCK);
+}
+
+/* One output stream of pts_run_bounded. */
+struct pts_sink {
+	int fd; /* -1 once at end of file */
+	char *buf;
+	size_t len, cap;
+};
+
+static void
+pts_sink_read(struct pts_sink *s)
+{
+	ssize_t n;
+
+	if (s->cap - s->len < 4096) {
+		s->cap = s->cap * 2 + 4096;
+		s->buf = realloc(s->buf, s->cap);
+		ck_assert_ptr_nonnull(s->buf);
+	}
+	n = read(s->fd, s->buf + s->len, s->cap - s->len - 1);
+	if (n < 0 && errno == EINTR)
+		return;
+	if (n <= 0) {
+		close(s->fd);
+		s->fd = -1;
+		return;
+	}
+	s->len += (size_t)n;
+	s->buf[s->len] = '\0';
+}
+
+int
+pts_run_bounded(const char *path, char *const argv[], char *const envp[],
+		pts_child_fn in_child, void *arg, int timeout_ms, char **out,
+		char **err)
+{
+	struct pts_sink sink[2] = {{-1, NULL, 0, 0}, {-1, NULL, 0, 0}};
+	long end = pts_now_ms() + timeout_ms;
+	bool reaped = false, killed = false;
+	int o[2], e[2], st = 0, i;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe2(o, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(e, O_CLOEXEC), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		/* its own session and process group: no controlling
+		 * terminal, and one kill(-pid) ends all it started */
+		setsid();
+		dup2(null, 0);
+		dup2(o[1], 1);
+		dup2(e[1], 2);
+		if (in_child != NULL && in_child(arg) != 0)
+			_exit(126);
+		execve(path, argv, envp);
+		_exit(127);
+	}
+	close(o[1]);
+	close(e[1]);
+	sink[0].fd = o[0];
+	sink[1].fd = e[0];
+	for (i = 0; i < 2; i++) {
+		sink[i].cap = 4096;
+		sink[i].buf = calloc(1, sink[i].cap);
+		ck_assert_ptr_nonnull(sink[i].buf);
+	}
+	/* both streams read together: a program that fills one pipe while
+	 * the other is read would otherwise never finish */
+	while (!reaped || sink[0].fd >= 0 || sink[1].fd >= 0) {
+		struct pollfd pfd[2];
+		long left = end - pts_now_ms();
+		nfds_t n = 0;
+
+		if (left <= 0)
+			break;
+		for (i = 0; i < 2; i++)
+			if (sink[i].fd >= 0)
+				pfd[n++] =
+				    (struct pollfd){sink[i].fd, POLLIN, 0};
+		/* wake up now and then to reap the program, whose pipes a
+		 * child of its own may hold open after it exits */
+		if (poll(pfd, n, left < 50 ? (int)left : 50) > 0)
+			for (i = 0; i < 2; i++)
+				if (sink[i].fd >= 0)
+					for (nfds_t k = 0; k < n; k++)
+						if (pfd[k].fd == sink[i].fd &&
+						    pfd[k].revents != 0)
+							pts_sink_read(&sink[i]);
+		if (!reaped && waitpid(pid, &st, WNOHANG) == pid) {
+			reaped = true;
+			/* what it left running gets a second to finish */
+			if (end > pts_now_ms() + 1000)
+				end = pts_now_ms() + 1000;
+		}
+	}
+	kill(-pid, SIGKILL); /* whatever is left of its process group */
+	if (!reaped) {
+		killed = true;
+		waitpid(pid, &st, 0);
+	}
+	for (i = 0; i < 2; i++)
+		if (sink[i].fd >= 0)
+			close(sink[i].fd);
+	*out = sink[0].buf;
+	*err = sink[1].buf;
+	if (killed)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+void
+pts_require_root(const char *suite, const char *why)
+{
+	if (geteuid() == 0)
+		return;
+	printf("\n*** SKIP %s: every test of this suite needs root (%s); "
+	       "none of them ran. CI runs it as root. ***\n\n",
+	       suite, why);
+	fflush(stdout);
+	exit(77);
+}

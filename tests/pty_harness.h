@@ -87,7 +87,32 @@ int pts_run_config(const struct pts_world *w, const char *config,
 		   char **out, char **err);
 int pts_verify_log(const char *config, const char *log, char **out, char **err);
 
+/* For a suite whose every test needs root: without it, says SKIP loudly
+ * and exits 77 (meson's SKIP).  Call it where Check has not forked yet (in
+ * maelys_check_suite or an unchecked fixture): an exit inside a forked test
+ * is an error to Check. */
+void pts_require_root(const char *suite, const char *why);
+
 /* The whole of a file, NUL-terminated (caller frees); "" if it is absent. */
 char *pts_slurp(const char *path);
+
+/* Prepares a child between fork and exec (a change of user, a directory):
+ * system calls only, no allocation; non-zero makes the child exit 126
+ * without running the program. */
+typedef int (*pts_child_fn)(void *arg);
+
+/* Starts `path` on a pty with argv and envp exactly as given, in_child (if
+ * not NULL) run in the child first. */
+void pts_spawn_env(struct pts *p, const char *path, char *const argv[],
+		   char *const envp[], pts_child_fn in_child, void *arg,
+		   int rows, int cols);
+/* Runs `path` without a terminal (a session of its own, stdin /dev/null),
+ * in_child first, and captures stdout and stderr (NUL-terminated, caller
+ * frees) for at most timeout_ms.  Returns the exit status (128+signal), or
+ * -1 when the deadline passed: then its whole process group is killed and
+ * what it wrote so far is kept. */
+int pts_run_bounded(const char *path, char *const argv[], char *const envp[],
+		    pts_child_fn in_child, void *arg, int timeout_ms,
+		    char **out, char **err);
 
 #endif /* MAELYS_PTY_HARNESS_H */

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The product as it is deployed on an ssh bastion, for the end-to-end tests
+ * that need the real thing (check_pty_deployed.c): the source tree built
+ * and installed into a prefix of its own, maelys-pty-setup run on it, a
+ * configuration in the prefix (never the machine's /etc/maelys-pty), test
+ * users whose login shell is the installed guard, a real OpenSSH server on
+ * 127.0.0.1, and the clients and the audit log as an administrator sees
+ * them.  Needs root: it adds users and starts sshd.
+ *
+ * Where things live:
+ *   /var/tmp/maelys-pty-deployed.<hash of the source root>/
+ *       build/   the plain meson build of the source tree (no sanitizers,
+ *                -Dtests=disabled), kept between runs and rebuilt
+ *                incrementally; shared by a plain and a sanitizer run of
+ *                the same tree, which take turns (the lock, below)
+ *       prefix/  what `meson install` put there, then maelys-pty-setup:
+ *                bin/maelys-pty, sbin/maelys-pty-setup,
+ *                share/maelys-pty/policies/, etc/maelys-pty/ (the
+ *                configuration and the key), var/log/maelys-pty/ (the log)
+ *       source   the tree's path: the folder of a tree that is gone (a CI
+ *                clone) is removed by the next run
+ *   /var/tmp/maelys-pty-deployed.lock
+ *                held from bastion_up to bastion_down: the users, their
+ *                group and the ports are the machine's, so two runs (of one
+ *                tree or two) take turns, waiting up to 10 minutes
+ *   /tmp/maelys-pty-bastion.XXXXXX/ (one per bastion_up, root's 0700)
+ *       sshd_config, the host key, sshd.pid, sshd.log, each user's client
+ *       key, and whatever a test downloads
+ * /var/tmp and /tmp are root's sticky folders, which the guard accepts
+ * above its configuration; everything else on the way is root's 0755.
+ *
+ * Every command runs with a deadline; a hung build, sshd or client fails
+ * the test that waits for it.
+ */
+#ifndef MAELYS_TESTS_BASTION_H
+#define MAELYS_TESTS_BASTION_H
+
+#include "pty_harness.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define BASTION_USERS_MAX  4
+#define BASTION_GROUPS_MAX 16
+
+/* A test user: an unprivileged account whose login shell is the installed
+ * guard, with an ed25519 key for the client (root's) in its
+ * authorized_keys. */
+struct bastion_user {
+	char name[32];
+	uid_t uid;
+	gid_t gid;
+	gid_t groups[BASTION_GROUPS_MAX]; /* supplementary, from the group db */
+	int ngroups;
+	char home[256];
+	char key[512]; /* the client's private key */
+};
+
+struct bastion {
+	/* the installation (bastion_install) */
+	char state[256];  /* /var/tmp/maelys-pty-deployed.<hash> */
+	char build[300];  /* state/build */
+	char prefix[300]; /* state/prefix */
+	char guard[400];  /* prefix/bin/maelys-pty, the users' login shell */
+	char setup[400];  /* prefix/sbin/maelys-pty-setup */
+	char config[400]; /* prefix/etc/maelys-pty/maelys-pty.conf */
+	char policy[400]; /* the installed bastion.dl */
+	char logdir[400]; /* prefix/var/log/maelys-pty */
+	char log[450];    /* logdir/audit.log */
+	char key[400];    /* prefix/etc/maelys-pty/audit.key */
+	/* this run (bastion_up) */
+	int lock_fd;    /* the machine-wide lock, -1 when not held */
+	char run[256];  /* /tmp/maelys-pty-bastion.XXXXXX, "" when none */
+	char group[32]; /* the group of sshd_config's Match block */
+	bool group_made;
+	struct bastion_user users[BASTION_USERS_MAX];
+	int nusers;
+	pid_t sshd; /* the listening sshd, 0 when none */
+	int port;
+	char sshd_log[300];
+};
+
+/* Exits 77 (meson SKIP) with a loud line naming `suite` unless root. */
+void bastion_require_root(const char *suite);
+
+/* The whole deployment, as an unchecked fixture wants it: install (below),
+ * the group of the Match block, the users `names` (NULL-terminated), sshd.
+ * Prints how long each step took.  On any failure it undoes what it did
+ * and fails the fixture with the reason (a failed unchecked setup gets no
+ * teardown from Check). */
+void bastion_up(struct bastion *b, const char *const names[]);
+/* Undoes bastion_up: sshd stopped, every process of the users killed, the
+ * users and their homes removed, the group and the run folder removed,
+ * the lock released.  Safe on a partial bastion and to call twice. */
+void bastion_down(struct bastion *b);
+
+/* The steps of bastion_up, for a fixture that wants another shape.  Each
+ * returns 0, or -1 with the reason in why. */
+/* Takes the machine-wide lock (first: the steps below assume it). */
+int bastion_lock(struct bastion *b, char *why, size_t whylen);
+/* Builds the source tree (MAELYS_SOURCE_ROOT) into the state folder,
+ * installs it, runs the installed maelys-pty-setup with the guard, a fresh
+ * log folder and a fresh key, writes the default configuration. */
+int bastion_install(struct bastion *b, char *why, size_t whylen);
+/* Adds a user (removing first one of that name a previous run left),
+ * member of the Match block's group. */
+int bastion_user_add(struct bastion *b, const char *name, char *why,
+		     size_t whylen);
+int bastion_user_remove(struct bastion *b, const char *name, char *why,
+			size_t whylen);
+/* Starts sshd in the foreground on a free port of 127.0.0.1 and waits until
+ * it accepts connections; it dies with this process if this one dies. */
+int bastion_sshd_start(struct bastion *b, char *why, size_t whylen);
+void bastion_sshd_stop(struct bastion *b);
+
+/* The configuration sessions read: the policy (NULL: the installed
+ * bastion.dl), the audit log and key, landlock = required, syslog = off,
+ * PATH as the shipped template has it, then `extra` lines (may be NULL).
+ * Fails the test if it cannot be written. */
+void bastion_configure(const struct bastion *b, const char *policy,
+		       const char *extra);
+/* Installs `text` as policy `name` next to bastion.dl (root's, 0644) and
+ * returns its path (static storage, until the next call). */
+const char *bastion_policy_install(const struct bastion *b, const char *name,
+				   const char *text);
+
+/* A test user by name (fails the test if there is none). */
+const struct bastion_user *bastion_user(const struct bastion *b,
+					const char *name);
+/* Writes text to `rel` in the user's home, owned by the user (mode as
+ * given); returns the full path (static storage, until the next call). */
+const char *bastion_home_file(const struct bastion *b, const char *name,
+			      const char *rel, const char *text, mode_t mode);
+
+/* The client side, as root, with the user's key and nothing from root's
+ * own ssh configuration (-F /dev/null, no known hosts, BatchMode). */
+/* `ssh -tt` on a pseudo-terminal: an interactive login of the user. */
+void bastion_ssh_tt(const struct bastion *b, struct pts *p, const char *name);
+/* `ssh host COMMAND` without a terminal; the client's exit status (-1: it
+ * did not finish in timeout_ms), its stdout and stderr in out/err. */
+int bastion_ssh(const struct bastion *b, const char *name, const char *command,
+		int timeout_ms, char **out, char **err);
+/* scp, sftp or rsync, whose first word is `tool`, with the ssh options
+ * this bastion needs spliced in after it and `args` (NULL-terminated)
+ * after them; a remote path is written bastion_remote(b, name, path). */
+int bastion_client(const struct bastion *b, const char *name, const char *tool,
+		   const char *const args[], int timeout_ms, char **out,
+		   char **err);
+/* "user@127.0.0.1:path" (static storage, four at a time). */
+const char *bastion_remote(const struct bastion *b, const char *name,
+			   const char *path);
+/* A fresh file name in the run folder (static storage, four at a time). */
+const char *bastion_run_path(const struct bastion *b, const char *rel);
+
+/* As the user, outside any session (what `setpriv --reuid U --regid G
+ * --init-groups` does, in the user's home, environment HOME USER LOGNAME
+ * PATH LANG): without a terminal and bounded like bastion_ssh, or started
+ * on a pseudo-terminal (pts_close ends it). */
+int bastion_run_as(const struct bastion *b, const char *name,
+		   char *const argv[], int timeout_ms, char **out, char **err);
+void bastion_spawn_as(const struct bastion *b, struct pts *p, const char *name,
+		      char *const argv[]);
+
+/* The audit log, read as root: its size now (a mark; a test counts what
+ * comes after it), how many records after `mark` contain every one of the
+ * needles (NULL-terminated), and `maelys-pty --verify-log` of it by the
+ * installed guard (status; report in out/err). */
+size_t bastion_log_mark(const struct bastion *b);
+int bastion_log_count(const struct bastion *b, size_t mark,
+		      const char *const needles[]);
+int bastion_verify_log(const struct bastion *b, char **out, char **err);
+
+#endif /* MAELYS_TESTS_BASTION_H */

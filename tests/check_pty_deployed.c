@@ -1,0 +1,508 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The product as it is deployed (issue 9, "Tests as deployed"): the source
+ * tree installed into a prefix with maelys-pty-setup run on it, the
+ * configuration of README's bastion deployment (bastion.dl, an audit log,
+ * landlock = required), two unprivileged users whose login shell is the
+ * installed guard, and a real OpenSSH server on 127.0.0.1.  Everything the
+ * users do goes through the ssh clients, as it would on a bastion: two
+ * interactive sessions at once over `ssh -tt`, `ssh host CMD`, scp, sftp
+ * and rsync; and every test reads the audit log afterwards as root - the
+ * chain verifies and holds every decision the test caused, per user.
+ *
+ * The deployment (tests/bastion.c) is made once, in an unchecked fixture
+ * of the test program itself, and undone after the last test whatever the
+ * tests did; each test, forked, starts from the default configuration.
+ * Root only (users, sshd): otherwise the program says SKIP and exits 77.
+ */
+#define _GNU_SOURCE
+#include "runner.h"
+
+#include "bastion.h"
+#include "pty_harness.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define T 20000 /* ms for any one answer: sessions start in well under 1 s */
+
+#define ALICE "mpty-alice"
+#define BOB   "mpty-bob"
+
+#define EV(e)   "\"event\":\"" e "\""
+#define DEC(d)  "\"decision\":\"" d "\""
+#define LINE(l) "\"line\":\"" l "\""
+#define PATH(p) "\"exec_path\":\"" p "\""
+#define MODE(m) "\"mode\":\"" m "\""
+
+static struct bastion bastion;
+static size_t mark; /* the log's size when the running test started */
+
+static void
+deployed_up(void)
+{
+	static const char *const users[] = {ALICE, BOB, NULL};
+
+	bastion_require_root("check_pty_deployed");
+	bastion_up(&bastion, users);
+}
+
+static void
+deployed_down(void)
+{
+	bastion_down(&bastion);
+}
+
+/* Each test starts from the default configuration (a test before may have
+ * changed it) and counts the records written after its start. */
+static void
+each_setup(void)
+{
+	bastion_configure(&bastion, NULL, NULL);
+	mark = bastion_log_mark(&bastion);
+}
+
+/* One kind of record a test caused, and how many times. */
+struct rec {
+	int n;
+	const char *needles[5]; /* NULL-terminated */
+};
+
+static void
+fail_records(const char *user, const struct rec *r, int got)
+{
+	char *log = pts_slurp(bastion.log);
+	size_t len = strlen(log), from = mark < len ? mark : len;
+
+	if (len - from > 8000)
+		from = len - 8000;
+	ck_abort_msg(
+	    "%s: %d records with %s %s %s %s, wanted %d; the log "
+	    "since the test started:\n%s",
+	    user, got, r->needles[0] ? r->needles[0] : "",
+	    r->needles[0] && r->needles[1] ? r->needles[1] : "",
+	    r->needles[0] && r->needles[1] && r->needles[2] ? r->needles[2]
+							    : "",
+	    r->needles[0] && r->needles[1] && r->needles[2] && r->needles[3]
+		? r->needles[3]
+		: "",
+	    r->n, log + from);
+	free(log);
+}
+
+/* The records of `user` written since the test started: each kind as many
+ * times as the test caused it and, with `exact`, nothing else. */
+static void
+assert_records(const char *user, const struct rec *recs, size_t nrecs,
+	       bool exact)
+{
+	char who[64];
+	int total = 0, got;
+
+	snprintf(who, sizeof who, "\"user\":\"%s\"", user);
+	for (size_t i = 0; i < nrecs; i++) {
+		const char *needles[7] = {who};
+
+		for (int k = 0; k < 5 && recs[i].needles[k] != NULL; k++)
+			needles[k + 1] = recs[i].needles[k];
+		got = bastion_log_count(&bastion, mark, needles);
+		if (got != recs[i].n)
+			fail_records(user, &recs[i], got);
+		total += recs[i].n;
+	}
+	if (exact) {
+		const struct rec all = {total, {"(any)", NULL}};
+
+		got = bastion_log_count(&bastion, mark,
+					(const char *[]){who, NULL});
+		if (got != total)
+			fail_records(user, &all, got);
+	}
+}
+
+/* The administrator's check of the whole log: the chain is intact. */
+static void
+assert_log_verifies(void)
+{
+	char *out, *err;
+
+	ck_assert_msg(bastion_verify_log(&bastion, &out, &err) == 0,
+		      "--verify-log: %s%s", out, err);
+	ck_assert_msg(strstr(out, "chain intact") != NULL, "%s", out);
+	free(out);
+	free(err);
+}
+
+/* Waits for one session's answer to a typed line. */
+static void
+expect(struct pts *p, const char *who, const char *text)
+{
+	ck_assert_msg(pts_expect(p, text, T),
+		      "%s: no '%s' within %d ms in:\n%s", who, text, T, p->out);
+}
+
+static void
+expect_prompt(struct pts *p, const char *who)
+{
+	ck_assert_msg(pts_wait_prompt(p, T), "%s: no prompt within %d ms:\n%s",
+		      who, T, p->out);
+}
+
+START_TEST(test_deployed_two_interactive_sessions_at_once_decide_each_line)
+{
+	struct pts a, b;
+	static const struct rec alice[] = {
+	    {1, {EV("session_start"), MODE("interactive"), NULL}},
+	    {1, {EV("exec"), PATH("/usr/bin/bash"), DEC("allow"), NULL}},
+	    {1, {EV("line"), LINE("id -un"), DEC("allow"), NULL}},
+	    {1, {EV("exec"), PATH("/usr/bin/id"), DEC("allow"), NULL}},
+	    {1, {EV("line"), LINE("python3"), DEC("deny"), NULL}},
+	    {1, {EV("line"), LINE("exit 3"), DEC("allow"), NULL}},
+	    {1, {EV("session_end"), NULL}},
+	};
+	static const struct rec bob[] = {
+	    {1, {EV("session_start"), MODE("interactive"), NULL}},
+	    {1, {EV("exec"), PATH("/usr/bin/bash"), DEC("allow"), NULL}},
+	    {1, {EV("line"), LINE("id -un"), DEC("allow"), NULL}},
+	    {1, {EV("exec"), PATH("/usr/bin/id"), DEC("allow"), NULL}},
+	    {1, {EV("line"), LINE("ssh app1.example.net"), DEC("deny"), NULL}},
+	    {1, {EV("line"), LINE("exit 3"), DEC("allow"), NULL}},
+	    {1, {EV("session_end"), NULL}},
+	};
+
+	/* both log in before either types: two sessions on the host at
+	 * once, each writing the one log */
+	bastion_ssh_tt(&bastion, &a, ALICE);
+	bastion_ssh_tt(&bastion, &b, BOB);
+	{
+		bool pa = pts_wait_prompt(&a, T), pb = pts_wait_prompt(&b, T);
+
+		ck_assert_msg(pa && pb,
+			      "no prompt within %d ms\n%s:\n%s\n%s:\n%s", T,
+			      ALICE, a.out, BOB, b.out);
+	}
+	/* an allowed line runs, as its user */
+	pts_type(&a, "id -un\r");
+	pts_type(&b, "id -un\r");
+	expect(&a, ALICE, "\r\n" ALICE "\r\n");
+	expect(&b, BOB, "\r\n" BOB "\r\n");
+	expect_prompt(&a, ALICE);
+	expect_prompt(&b, BOB);
+	/* a forbidden one is refused with its reason: an interpreter for
+	 * alice, and for bob (not in ops) a production host */
+	pts_type(&a, "python3\r");
+	pts_type(&b, "ssh app1.example.net\r");
+	expect(&a, ALICE, "maelys-pty: 'python3' denied by policy");
+	expect(&a, ALICE, "interpreters run any program");
+	expect(&b, BOB, "maelys-pty: 'ssh' denied by policy");
+	expect(&b, BOB, "production hosts are for members of the ops group");
+	expect_prompt(&a, ALICE);
+	expect_prompt(&b, BOB);
+	/* and the status a session ends with reaches the client */
+	pts_type(&a, "exit 3\r");
+	pts_type(&b, "exit 3\r");
+	ck_assert_msg(pts_wait(&a, T) == 3, "alice's ssh -tt:\n%s", a.out);
+	ck_assert_msg(pts_wait(&b, T) == 3, "bob's ssh -tt:\n%s", b.out);
+	pts_close(&a);
+	pts_close(&b);
+	assert_log_verifies();
+	assert_records(ALICE, alice, sizeof alice / sizeof alice[0], true);
+	assert_records(BOB, bob, sizeof bob / sizeof bob[0], true);
+}
+END_TEST
+
+START_TEST(test_deployed_ssh_command_runs_if_allowed_else_exits_126)
+{
+	static const char *const users[] = {ALICE, BOB};
+	static const struct rec recs[] = {
+	    {2, {EV("session_start"), MODE("command"), NULL}},
+	    {1, {EV("command"), LINE("id -un"), DEC("allow"), NULL}},
+	    {1, {EV("exec"), PATH("/usr/bin/bash"), DEC("allow"), NULL}},
+	    {1, {EV("exec"), PATH("/usr/bin/id"), DEC("allow"), NULL}},
+	    {1, {EV("command"), LINE("python3 -c 1"), DEC("deny"), NULL}},
+	    {2, {EV("session_end"), NULL}},
+	};
+
+	for (size_t i = 0; i < 2; i++) {
+		const char *u = users[i];
+		char *out, *err, want[64];
+		int st;
+
+		st = bastion_ssh(&bastion, u, "id -un", T, &out, &err);
+		snprintf(want, sizeof want, "%s\n", u);
+		ck_assert_msg(st == 0 && strcmp(out, want) == 0,
+			      "%s: ssh host 'id -un': status %d, out '%s', "
+			      "err '%s'",
+			      u, st, out, err);
+		free(out);
+		free(err);
+		st = bastion_ssh(&bastion, u, "python3 -c 1", T, &out, &err);
+		ck_assert_msg(st == 126 && out[0] == '\0',
+			      "%s: ssh host 'python3 -c 1': status %d, out "
+			      "'%s', err '%s'",
+			      u, st, out, err);
+		ck_assert_msg(
+		    strstr(err, "maelys-pty: 'python3' denied by policy") &&
+			strstr(err, "interpreters run any program"),
+		    "%s: %s", u, err);
+		free(out);
+		free(err);
+	}
+	assert_log_verifies();
+	assert_records(ALICE, recs, sizeof recs / sizeof recs[0], true);
+	assert_records(BOB, recs, sizeof recs / sizeof recs[0], true);
+}
+END_TEST
+
+/* A file in each user's home to download, and where a download of it
+ * lands (the clients run as root in the run folder). */
+static void
+notes(const char *user)
+{
+	char text[128];
+
+	snprintf(text, sizeof text, "notes of %s\n", user);
+	bastion_home_file(&bastion, user, "notes.txt", text, 0644);
+}
+
+static void
+assert_downloaded(const char *user, const char *local)
+{
+	char *got = pts_slurp(bastion_run_path(&bastion, local)), want[128];
+
+	snprintf(want, sizeof want, "notes of %s\n", user);
+	ck_assert_msg(strcmp(got, want) == 0, "%s: %s holds '%s'", user, local,
+		      got);
+	free(got);
+}
+
+/* An upload that was refused left nothing in the home. */
+static void
+assert_not_uploaded(const char *user)
+{
+	char path[400];
+
+	snprintf(path, sizeof path, "%s/upload.txt",
+		 bastion_user(&bastion, user)->home);
+	ck_assert_msg(access(path, F_OK) != 0, "%s exists: an upload ran",
+		      path);
+}
+
+/* A transfer client's run: its status and what it printed. */
+static int
+client(const char *user, const char *tool, const char *const args[], char **out,
+       char **err)
+{
+	return bastion_client(&bastion, user, tool, args, T, out, err);
+}
+
+/* scp's two protocols: SFTP (the default since OpenSSH 9.0, served by
+ * sftp-server -R) and the legacy one (-O: the remote side runs scp -f to
+ * send, scp -t to receive). */
+START_TEST(test_deployed_scp_downloads_served_uploads_refused)
+{
+	static const char *const users[] = {ALICE, BOB};
+	static const struct rec recs[] = {
+	    {4, {EV("session_start"), MODE("command"), NULL}},
+	    {2,
+	     {EV("command"), LINE("/usr/lib/openssh/sftp-server -R"),
+	      DEC("allow"), NULL}},
+	    {1, {EV("command"), "\"line\":\"scp -f ", DEC("allow"), NULL}},
+	    {1, {EV("command"), "\"line\":\"scp -t ", DEC("deny"), NULL}},
+	    {3, {EV("exec"), PATH("/usr/bin/bash"), DEC("allow"), NULL}},
+	    {2,
+	     {EV("exec"), PATH("/usr/lib/openssh/sftp-server"), DEC("allow"),
+	      NULL}},
+	    {1, {EV("exec"), PATH("/usr/bin/scp"), DEC("allow"), NULL}},
+	    {4, {EV("session_end"), NULL}},
+	};
+
+	pts_write_file(bastion_run_path(&bastion, "upload.txt"), "upload\n",
+		       0644);
+	for (size_t i = 0; i < 2; i++) {
+		const char *u = users[i];
+		char *out, *err;
+		int st;
+
+		notes(u);
+		st = client(
+		    u, "scp",
+		    (const char *[]){bastion_remote(&bastion, u, "notes.txt"),
+				     "scp-sftp.txt", NULL},
+		    &out, &err);
+		ck_assert_msg(st == 0, "%s: scp download: %d %s%s", u, st, out,
+			      err);
+		assert_downloaded(u, "scp-sftp.txt");
+		free(out);
+		free(err);
+		st = client(u, "scp",
+			    (const char *[]){
+				"-O", bastion_remote(&bastion, u, "notes.txt"),
+				"scp-legacy.txt", NULL},
+			    &out, &err);
+		ck_assert_msg(st == 0, "%s: scp -O download: %d %s%s", u, st,
+			      out, err);
+		assert_downloaded(u, "scp-legacy.txt");
+		free(out);
+		free(err);
+		st =
+		    client(u, "scp",
+			   (const char *[]){
+			       "upload.txt",
+			       bastion_remote(&bastion, u, "upload.txt"), NULL},
+			   &out, &err);
+		ck_assert_msg(st != 0 && strstr(err, "Permission denied"),
+			      "%s: scp upload: %d %s%s", u, st, out, err);
+		free(out);
+		free(err);
+		assert_not_uploaded(u);
+		st =
+		    client(u, "scp",
+			   (const char *[]){
+			       "-O", "upload.txt",
+			       bastion_remote(&bastion, u, "upload.txt"), NULL},
+			   &out, &err);
+		ck_assert_msg(
+		    st != 0 &&
+			strstr(err, "maelys-pty: 'scp' denied by policy") &&
+			strstr(err, "scp: uploads (scp -t) are refused on the "
+				    "bastion"),
+		    "%s: scp -O upload: %d %s%s", u, st, out, err);
+		free(out);
+		free(err);
+		assert_not_uploaded(u);
+	}
+	assert_log_verifies();
+	assert_records(ALICE, recs, sizeof recs / sizeof recs[0], true);
+	assert_records(BOB, recs, sizeof recs / sizeof recs[0], true);
+}
+END_TEST
+
+START_TEST(test_deployed_sftp_get_served_put_refused)
+{
+	static const char *const users[] = {ALICE, BOB};
+	static const struct rec recs[] = {
+	    {2, {EV("session_start"), MODE("command"), NULL}},
+	    {2,
+	     {EV("command"), LINE("/usr/lib/openssh/sftp-server -R"),
+	      DEC("allow"), NULL}},
+	    {2, {EV("exec"), PATH("/usr/bin/bash"), DEC("allow"), NULL}},
+	    {2,
+	     {EV("exec"), PATH("/usr/lib/openssh/sftp-server"), DEC("allow"),
+	      NULL}},
+	    {2, {EV("session_end"), NULL}},
+	};
+	const char *get = bastion_run_path(&bastion, "get.sftp");
+	char put[600];
+
+	pts_write_file(get, "get notes.txt sftp.txt\n", 0644);
+	snprintf(put, sizeof put, "%s", bastion_run_path(&bastion, "put.sftp"));
+	pts_write_file(put, "put upload.txt upload.txt\n", 0644);
+	pts_write_file(bastion_run_path(&bastion, "upload.txt"), "upload\n",
+		       0644);
+	for (size_t i = 0; i < 2; i++) {
+		const char *u = users[i];
+		char *out, *err, dest[64];
+		int st;
+
+		notes(u);
+		snprintf(dest, sizeof dest, "%s@127.0.0.1", u);
+		st = client(u, "sftp", (const char *[]){"-b", get, dest, NULL},
+			    &out, &err);
+		ck_assert_msg(st == 0, "%s: sftp get: %d %s%s", u, st, out,
+			      err);
+		assert_downloaded(u, "sftp.txt");
+		free(out);
+		free(err);
+		st = client(u, "sftp", (const char *[]){"-b", put, dest, NULL},
+			    &out, &err);
+		ck_assert_msg(st != 0 && strstr(err, "Permission denied"),
+			      "%s: sftp put: %d %s%s", u, st, out, err);
+		free(out);
+		free(err);
+		assert_not_uploaded(u);
+	}
+	assert_log_verifies();
+	assert_records(ALICE, recs, sizeof recs / sizeof recs[0], true);
+	assert_records(BOB, recs, sizeof recs / sizeof recs[0], true);
+}
+END_TEST
+
+START_TEST(test_deployed_rsync_download_served_upload_refused)
+{
+	static const char *const users[] = {ALICE, BOB};
+	static const struct rec recs[] = {
+	    {2, {EV("session_start"), MODE("command"), NULL}},
+	    {1,
+	     {EV("command"), "\"line\":\"rsync --server --sender ",
+	      DEC("allow"), NULL}},
+	    {1,
+	     {EV("command"), "\"line\":\"rsync --server -", DEC("deny"), NULL}},
+	    {1, {EV("exec"), PATH("/usr/bin/bash"), DEC("allow"), NULL}},
+	    {1, {EV("exec"), PATH("/usr/bin/rsync"), DEC("allow"), NULL}},
+	    {2, {EV("session_end"), NULL}},
+	};
+
+	pts_write_file(bastion_run_path(&bastion, "upload.txt"), "upload\n",
+		       0644);
+	for (size_t i = 0; i < 2; i++) {
+		const char *u = users[i];
+		char *out, *err;
+		int st;
+
+		notes(u);
+		st = client(
+		    u, "rsync",
+		    (const char *[]){bastion_remote(&bastion, u, "notes.txt"),
+				     "rsync.txt", NULL},
+		    &out, &err);
+		ck_assert_msg(st == 0, "%s: rsync download: %d %s%s", u, st,
+			      out, err);
+		assert_downloaded(u, "rsync.txt");
+		free(out);
+		free(err);
+		st =
+		    client(u, "rsync",
+			   (const char *[]){
+			       "upload.txt",
+			       bastion_remote(&bastion, u, "upload.txt"), NULL},
+			   &out, &err);
+		ck_assert_msg(
+		    st != 0 &&
+			strstr(err, "maelys-pty: 'rsync' denied by policy") &&
+			strstr(err, "rsync: only as the remote side of a "
+				    "download"),
+		    "%s: rsync upload: %d %s%s", u, st, out, err);
+		free(out);
+		free(err);
+		assert_not_uploaded(u);
+	}
+	assert_log_verifies();
+	assert_records(ALICE, recs, sizeof recs / sizeof recs[0], true);
+	assert_records(BOB, recs, sizeof recs / sizeof recs[0], true);
+}
+END_TEST
+
+Suite *
+maelys_check_suite(void)
+{
+	Suite *s = suite_create("pty");
+	TCase *tc = tcase_create("deployed");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_unchecked_fixture(tc, deployed_up, deployed_down);
+	tcase_add_checked_fixture(tc, each_setup, NULL);
+	tcase_add_test(
+	    tc,
+	    test_deployed_two_interactive_sessions_at_once_decide_each_line);
+	tcase_add_test(
+	    tc, test_deployed_ssh_command_runs_if_allowed_else_exits_126);
+	tcase_add_test(tc, test_deployed_scp_downloads_served_uploads_refused);
+	tcase_add_test(tc, test_deployed_sftp_get_served_put_refused);
+	tcase_add_test(tc, test_deployed_rsync_download_served_upload_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}
