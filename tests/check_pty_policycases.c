@@ -1037,6 +1037,84 @@ START_TEST(test_policycases_runner_exec_reports_every_failure_with_its_line)
 }
 END_TEST
 
+/* The whole of a file of the source tree, NUL-terminated; the caller frees
+ * it. */
+static char *
+cases_slurp(const char *rel)
+{
+	char path[4096];
+	char *buf;
+	long n;
+	FILE *f;
+
+	ck_assert_int_lt(snprintf(path, sizeof path, "%s/%s",
+				  maelys_test_source_root(), rel),
+			 (int)sizeof path);
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	ck_assert_int_gt(n, 0);
+	ck_assert_int_eq(fseek(f, 0, SEEK_SET), 0);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* The guard's default policy keeps the walkthrough's line rules: every
+ * clause of policies/walkthrough.dl (the walkthrough's policy, verbatim)
+ * is in policies/level1.dl word for word, whatever comments surround it,
+ * so a session at the default prompt decides the walkthrough's lines for
+ * the walkthrough's reasons, and level1.dl only adds rules. */
+START_TEST(test_policycases_level1_keeps_every_walkthrough_clause)
+{
+	char *walk = cases_slurp("policies/walkthrough.dl");
+	char *level1 = cases_slurp("policies/level1.dl");
+	char clause[1024];
+	size_t used = 0, nclauses = 0;
+	bool in_comment = false;
+	char *line, *next;
+
+	/* the clauses come after the file's own header comment */
+	line = strstr(walk, "*/\n");
+	ck_assert_ptr_nonnull(line);
+	for (line += 3; *line != '\0'; line = next) {
+		size_t n = strcspn(line, "\n");
+
+		next = line + n + (line[n] == '\n');
+		if (in_comment || strncmp(line, "/*", 2) == 0) {
+			/* comments are whole lines in both files */
+			char *end = strstr(line, "*/");
+
+			in_comment = end == NULL || end > line + n;
+			continue;
+		}
+		if (n == 0)
+			continue;
+		ck_assert_uint_lt(used + n + 1, sizeof clause);
+		memcpy(clause + used, line, n + 1); /* with its newline */
+		used += n + 1;
+		if (line[n - 1] != '.')
+			continue;
+		clause[used] = '\0';
+		ck_assert_msg(strstr(level1, clause) != NULL,
+			      "policies/level1.dl lacks the walkthrough's "
+			      "clause\n%s",
+			      clause);
+		nclauses++;
+		used = 0;
+	}
+	/* 3 forbidden_cmd, 2 trusted_user, 3 deny, deny_any, allow */
+	ck_assert_uint_eq(nclauses, 10);
+	ck_assert_uint_eq(used, 0);
+	free(walk);
+	free(level1);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -1052,6 +1130,8 @@ maelys_check_suite(void)
 	tcase_add_test(
 	    tc,
 	    test_policycases_runner_exec_reports_every_failure_with_its_line);
+	tcase_add_test(tc,
+		       test_policycases_level1_keeps_every_walkthrough_clause);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -49,10 +49,10 @@ cc -std=c11 -Wall -Wextra -Werror -pedantic $cflags \
 # with a sysroot, pkg-config already prefixes libdir with it
 LD_LIBRARY_PATH="$libdir"
 export LD_LIBRARY_PATH
-"$tmp/seed" "$src/policies/level1.dl" >"$tmp/seed.out" ||
+"$tmp/seed" "$src/policies/walkthrough.dl" >"$tmp/seed.out" ||
 	{ cat "$tmp/seed.out"; echo "install.sh: walkthrough outcomes differ"; exit 1; }
 cat "$tmp/seed.out"
-"$tmp/example" "$src/policies/level1.dl" >"$tmp/example.out"
+"$tmp/example" "$src/policies/walkthrough.dl" >"$tmp/example.out"
 grep -q "^maelys-pty: 'shutdown' denied by policy$" "$tmp/example.out"
 grep -q '^-> allowed$' "$tmp/example.out"
 echo "install.sh: ok"
