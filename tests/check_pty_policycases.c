@@ -1325,6 +1325,61 @@ START_TEST(test_policycases_level1_keeps_every_walkthrough_clause)
 }
 END_TEST
 
+/* The locations bastion.dl gives Landlock, read as the guard reads them
+ * once a session starts (its session facts alone): the session's ssh, the
+ * wrapper, where it is installed, and the real ssh it runs are files the
+ * kernel lets the session execute; no directory is. */
+START_TEST(test_policycases_bastion_exec_files_include_both_ssh)
+{
+	static const char *const files[] = {
+	    "/usr/local/libexec/maelys-pty/bin/ssh",
+	    "/usr/libexec/maelys-pty/bin/ssh",
+	    "/usr/bin/ssh",
+	    "/usr/bin/git",
+	};
+	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	maelys_datalog_session_t *session = NULL;
+	maelys_datalog_result_t *res = NULL;
+	struct pty_decider *d = calloc(1, sizeof *d);
+	char policy[4096], err[1024];
+	size_t i, ndirs = 1;
+
+	ck_assert_ptr_nonnull(d);
+	(void)snprintf(policy, sizeof policy, "%s/policies/bastion.dl",
+		       maelys_test_source_root());
+	ck_assert_msg(pty_policy_open(policy, &session, err, sizeof err) == 0,
+		      "%s", err);
+	(void)pty_decider_init(d, session, CASES_PATH_ENV);
+	ck_assert_ptr_nonnull(d->edb);
+	ck_assert_int_eq(maelys_datalog_input_edb_clear(d->edb),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(pty_decider_add_session_facts(d, "interactive", &diag),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_msg(
+	    maelys_datalog_session_solve_edb(session, d->edb, &res, &diag) ==
+		MAELYS_DATALOG_STATUS_OK,
+	    "%s", diag.message);
+	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
+		maelys_datalog_arg_t f = maelys_datalog_arg_symbol(files[i]);
+		int yes = 0;
+
+		ck_assert_int_eq(
+		    maelys_datalog_result_query(res, "exec_file", &f, 1, &yes),
+		    MAELYS_DATALOG_STATUS_OK);
+		ck_assert_msg(yes, "bastion.dl: no exec_file(\"%s\")",
+			      files[i]);
+	}
+	ck_assert_int_eq(
+	    maelys_datalog_result_count(res, "exec_dir", 1, &ndirs),
+	    MAELYS_DATALOG_STATUS_OK);
+	ck_assert_uint_eq(ndirs, 0);
+	(void)maelys_datalog_result_free(res);
+	pty_decider_free(d);
+	free(d);
+	(void)maelys_datalog_session_free(session);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -1345,6 +1400,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_policycases_runner_via_malformed_lines_fail);
 	tcase_add_test(tc,
 		       test_policycases_level1_keeps_every_walkthrough_clause);
+	tcase_add_test(tc,
+		       test_policycases_bastion_exec_files_include_both_ssh);
 	suite_add_tcase(s, tc);
 	return s;
 }
