@@ -4,8 +4,8 @@
  *
  *   bench_decision [-n DECISIONS] [-w WARMUP] POLICY.dl
  *
- * Loads POLICY.dl (policies/level1.dl) under the walkthrough's domain, then
- * decides DECISIONS lines as the walkthrough's evaluate_line does once it
+ * Loads POLICY.dl (policies/walkthrough.dl) under the walkthrough's domain,
+ * then decides DECISIONS lines as the walkthrough's evaluate_line does once it
  * has the tokens: create the input EDB, add command/user/arg/shell_metachar
  * facts, session_solve_edb, MAELYS_DATALOG_QUERY allow, free the result and
  * the EDB.  Each decision is timed alone with CLOCK_MONOTONIC; the lines

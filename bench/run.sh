@@ -109,7 +109,7 @@ fi
 if [ "$run_decision" = 1 ]; then
 	echo
 	echo "== decision: Level 1 policy, one decision per solve_edb"
-	"$BUILD/bench/bench_decision" "$ROOT/policies/level1.dl"
+	"$BUILD/bench/bench_decision" "$ROOT/policies/walkthrough.dl"
 fi
 
 # --- the guarded shell ------------------------------------------------

@@ -19,9 +19,14 @@
  *   confirmed(C)        when the user confirmed the command
  * and per exec of the supervisor (pty/pty_exec.h): exec_path(P),
  * exec_request(P), exec_arg(I, A), exec_argc(N), exec_cwd(D),
- * exec_parent(P), session_shell(S), guard_program(G), exec_via(H),
- * exec_through(F), with the session
- * facts user, group, time_of_day, host, remote_addr, session_mode.
+ * exec_parent(P), session_shell(S), guard_program(G), with the session
+ * facts user, group, time_of_day, host, remote_addr, session_mode; and how
+ * the program was reached, since one execve can start more than one
+ * program: exec_via(How), exactly one of "execve" (the program a process
+ * asked for), "shebang" (an interpreter of a #! chain, which the kernel
+ * starts inside the same execve) or "loader" (the program the dynamic
+ * loader is asked to run), and exec_through(F), the resolved script of a
+ * "shebang" or loader of a "loader" (absent for "execve").
  * POLICY_FACT (the walkthrough's): forbidden_cmd(C), trusted_user(U).
  * QUERY: allow(C), deny(Op, Reason), deny_any(Op), allow_with_log(C, R),
  * require_confirm(C, Prompt); allow_exec(P), deny_exec(P, Reason); and, once

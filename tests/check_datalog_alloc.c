@@ -236,7 +236,7 @@ shared_init(struct shared *s)
 			 ST_OK);
 	ck_assert_status(maelys_datalog_domain_register(&alloc_graph_domain),
 			 ST_OK);
-	dltest_level1_path(s->level1_path, sizeof s->level1_path);
+	dltest_walkthrough_path(s->level1_path, sizeof s->level1_path);
 	s->level1 = dltest_read_file(s->level1_path, &s->level1_len);
 
 	s->graph_src = malloc(cap);
@@ -457,7 +457,7 @@ run_load_level1(struct attempt *a)
 {
 	const struct shared *s = a->shared;
 
-	return maelys_datalog_policy_load_inline("alloc_pty", "level1.dl",
+	return maelys_datalog_policy_load_inline("alloc_pty", "walkthrough.dl",
 						 s->level1, s->level1_len,
 						 &a->policy, &a->diag);
 }

@@ -9,8 +9,8 @@
  * results are read completely or refused with TRUNCATED - never silently
  * cut - because a host that acts on half an answer fails open.
  *
- * Policies are the walkthrough's Level 1 policy (policies/level1.dl, under
- * the walkthrough's domain "pty_policy") and small standalone programs.
+ * Policies are the walkthrough's Level 1 policy (policies/walkthrough.dl,
+ * under the walkthrough's domain "pty_policy") and small standalone programs.
  * Run this suite under ASan too: several tests free handles in unusual
  * orders and rely on the sanitizer to see a use after free.
  */
@@ -602,7 +602,7 @@ END_TEST
 
 START_TEST(test_api_result_null_arguments_are_invalid_and_clear_out)
 {
-	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_policy_t *policy = dltest_load_walkthrough(&pty_domain);
 	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *result =
 	    solve_line(session, "shutdown", "bob", NULL);
@@ -714,7 +714,7 @@ END_TEST
 START_TEST(test_api_builders_null_arguments_are_invalid)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_policy_t *policy = dltest_load_walkthrough(&pty_domain);
 	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *result;
@@ -794,7 +794,7 @@ END_TEST
 
 START_TEST(test_api_policy_freed_after_session_create_keeps_working)
 {
-	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_policy_t *policy = dltest_load_walkthrough(&pty_domain);
 	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *result;
 
@@ -815,7 +815,7 @@ END_TEST
 
 START_TEST(test_api_session_freed_with_live_result_stays_readable)
 {
-	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_policy_t *policy = dltest_load_walkthrough(&pty_domain);
 	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *r1, *r2;
 	char dump[1024];
@@ -843,7 +843,7 @@ END_TEST
 
 START_TEST(test_api_two_results_of_one_session_are_independent)
 {
-	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_policy_t *policy = dltest_load_walkthrough(&pty_domain);
 	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *r1, *r2, *r3;
 	char d1[1024], d2[1024];
@@ -962,7 +962,7 @@ END_TEST
 START_TEST(test_api_add_facts_with_one_bad_fact_leaves_edb_unchanged)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_policy_t *policy = dltest_load_walkthrough(&pty_domain);
 	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *result;
@@ -1110,7 +1110,7 @@ build_line(maelys_datalog_input_edb_t *edb, enum build_form form,
 
 START_TEST(test_api_macros_and_functions_give_same_results)
 {
-	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_policy_t *policy = dltest_load_walkthrough(&pty_domain);
 	maelys_datalog_session_t *session = dltest_new_session(policy);
 	size_t i;
 	int form;
@@ -1625,7 +1625,7 @@ END_TEST
 
 START_TEST(test_api_symbol_text_of_unknown_id_is_invalid)
 {
-	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_policy_t *policy = dltest_load_walkthrough(&pty_domain);
 	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *result =
 	    solve_line(session, "reboot", "bob", "pipe");
@@ -1735,7 +1735,7 @@ END_TEST
 
 START_TEST(test_api_query_of_unknown_value_is_not_found)
 {
-	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_policy_t *policy = dltest_load_walkthrough(&pty_domain);
 	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *result =
 	    solve_line(session, "ls", "bob", NULL);
@@ -1786,7 +1786,7 @@ static const struct {
 
 START_TEST(test_api_read_checks_predicate_role_and_arity)
 {
-	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_policy_t *policy = dltest_load_walkthrough(&pty_domain);
 	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *result =
 	    solve_line(session, "ls", "bob", NULL);
@@ -1840,7 +1840,7 @@ START_TEST(test_api_solve_checks_input_predicates)
 	    {"deny_any", 1, MAELYS_DATALOG_STATUS_ROLE},
 	    {"forbidden_cmd", 1, MAELYS_DATALOG_STATUS_ROLE},
 	};
-	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_policy_t *policy = dltest_load_walkthrough(&pty_domain);
 	maelys_datalog_session_t *session = dltest_new_session(policy);
 	size_t i;
 
@@ -1926,7 +1926,7 @@ END_TEST
 
 START_TEST(test_api_load_file_real_file_decides)
 {
-	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_policy_t *policy = dltest_load_walkthrough(&pty_domain);
 	maelys_datalog_session_t *session = dltest_new_session(policy);
 	maelys_datalog_result_t *result;
 
@@ -1996,7 +1996,7 @@ END_TEST
 
 START_TEST(test_api_directives_of_domain_policy_are_none)
 {
-	maelys_datalog_policy_t *policy = dltest_load_level1(&pty_domain);
+	maelys_datalog_policy_t *policy = dltest_load_walkthrough(&pty_domain);
 	maelys_datalog_directive_t d;
 
 	ck_assert_uint_eq(maelys_datalog_policy_directive_count(policy), 0);

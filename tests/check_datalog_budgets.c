@@ -827,7 +827,7 @@ decide_in_thread(maelys_datalog_session_t *session, unsigned long from,
 START_TEST(test_budgets_level1_many_decisions_do_not_grow_memory)
 {
 	maelys_datalog_policy_t *policy =
-	    dltest_load_level1(&budgets_pty_domain);
+	    dltest_load_walkthrough(&budgets_pty_domain);
 	maelys_datalog_session_t *session = dltest_new_session(policy);
 	size_t heap0, heap1, rss0, rss1;
 

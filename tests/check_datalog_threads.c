@@ -71,7 +71,7 @@ load_level1(const char *text, size_t len)
 {
 	ck_assert_status(maelys_datalog_domain_register(&threads_pty_domain),
 			 ST_OK);
-	return dltest_load_n("threads_pty", "level1.dl", text, len);
+	return dltest_load_n("threads_pty", "walkthrough.dl", text, len);
 }
 
 /* ------------------------------------------------------------------ */
@@ -251,7 +251,7 @@ START_TEST(test_threads_two_sessions_of_one_policy_decide_in_parallel)
 {
 	struct worker w[2];
 	size_t len;
-	char *text = dltest_read_level1(&len);
+	char *text = dltest_read_walkthrough(&len);
 	maelys_datalog_policy_t *policy = load_level1(text, len);
 	int i;
 
@@ -271,7 +271,7 @@ START_TEST(test_threads_eight_sessions_decide_in_parallel)
 {
 	struct worker w[8];
 	size_t len;
-	char *text = dltest_read_level1(&len);
+	char *text = dltest_read_walkthrough(&len);
 	maelys_datalog_policy_t *level1 = load_level1(text, len);
 	maelys_datalog_policy_t *regex =
 	    dltest_load_n(NULL, "regex.dl", regex_src, sizeof regex_src - 1);
@@ -360,7 +360,7 @@ START_TEST(test_threads_concurrent_loads_each_decide)
 	pthread_t threads[8];
 	pthread_barrier_t start;
 	size_t len;
-	char *text = dltest_read_level1(&len);
+	char *text = dltest_read_walkthrough(&len);
 	int i;
 
 	ck_assert_status(maelys_datalog_domain_register(&threads_pty_domain),

@@ -3,8 +3,9 @@
  * The Level 1 walkthrough (DESIGN.md: seeds/maelys-pty-level1.txt), run as
  * written: its C code is included verbatim from walkthrough/level1_seed.inc
  * (the API contract: it must compile unchanged against our headers), loads
- * the shipped policies/level1.dl with its own load_pty_policy, and decides
- * the walkthrough's five lines with its own evaluate_line, as user "bob".
+ * the shipped policies/walkthrough.dl (the walkthrough's policy, verbatim)
+ * with its own load_pty_policy, and decides the walkthrough's five lines
+ * with its own evaluate_line, as user "bob".
  * The outcomes must be the transcript's.  Then the same decisions are read
  * through the API directly, to check the reasons behind them: which deny
  * fact fired, and that curl depends on who asks.
@@ -18,7 +19,7 @@
 #include "datalog_testutil.h"
 
 /* The walkthrough's own loading path, which must succeed.  The seed's
- * load_pty_policy takes a C string: dltest_read_level1 NUL-terminates. */
+ * load_pty_policy takes a C string: dltest_read_walkthrough NUL-terminates. */
 static maelys_datalog_session_t *
 open_level1(void)
 {
@@ -26,7 +27,7 @@ open_level1(void)
 	maelys_datalog_session_t *session = NULL;
 	maelys_datalog_status_t st;
 	size_t len;
-	char *src = dltest_read_level1(&len);
+	char *src = dltest_read_walkthrough(&len);
 
 	st = load_pty_policy(src, &session, &diag);
 	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "load_pty_policy: %s: %s",

@@ -19,7 +19,8 @@
  * executes, through the supervisor's own pty_exec_decide: the runner fills
  * a struct pty_exec_request by hand from the case line (no process, and
  * exec_path is taken as written, never resolved), and the session shell,
- * the guard and the parent come from context lines.
+ * the guard, the parent and how the program was reached (via) come from
+ * context lines.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -28,6 +29,8 @@
 #include "pty_decide.h"
 #include "pty_exec.h"
 #include "pty_policy.h"
+
+#include <maelys/datalog_builders.h>
 
 #include <dirent.h>
 #include <stdbool.h>
@@ -74,6 +77,7 @@ static const struct {
 #define CASES_SHELL  "/usr/bin/bash"
 #define CASES_GUARD  "/usr/local/bin/maelys-pty"
 #define CASES_PARENT CASES_SHELL
+#define CASES_VIA    "execve"
 
 static const char *
 cases_verdict_name(enum pty_verdict v)
@@ -137,10 +141,14 @@ struct cases_run {
 	char shell[PATH_MAX];  /* session_shell, "" = none */
 	char guard[PATH_MAX];  /* guard_program, "" = none */
 	char parent[PATH_MAX]; /* exec_parent, "" = none */
-	enum cases_last last;  /* what a "because" line refers to */
-	size_t last_lineno;    /* ... and the line of that case */
-	size_t ncases;         /* every case, exec cases included */
-	size_t nexec;          /* the exec cases among them */
+	/* exec_via: "execve", "shebang" or "loader"; exec_through, "" for
+	 * execve and set for the two others */
+	char via[16];
+	char through[PATH_MAX];
+	enum cases_last last; /* what a "because" line refers to */
+	size_t last_lineno;   /* ... and the line of that case */
+	size_t ncases;        /* every case, exec cases included */
+	size_t nexec;         /* the exec cases among them */
 	size_t failures;
 	/* MAELYS_POLICYCASES_VERBOSE set: every decision is printed, to
 	 * read the reasons a policy gives (a verdict alone can be right for
@@ -300,6 +308,38 @@ cases_set_parent(struct cases_run *r, const char *rest)
 	return cases_set_program(rest, r->parent, sizeof r->parent);
 }
 
+/* "via execve", "via shebang /SCRIPT" or "via loader /LOADER": how the
+ * program of the exec cases below is reached (exec_via), and the script or
+ * loader it is reached through (exec_through).  The host always says how,
+ * so there is no "-". */
+static const char *
+cases_set_via(struct cases_run *r, const char *rest)
+{
+	const char *how, *through, *extra;
+	size_t n = cases_word(&rest, &how), m = cases_word(&rest, &through);
+
+	if (cases_word(&rest, &extra) != 0)
+		return "via takes a way and at most one path";
+	if (n == 6 && strncmp(how, "execve", 6) == 0) {
+		if (m != 0)
+			return "via execve goes through nothing";
+	} else if ((n == 7 && strncmp(how, "shebang", 7) == 0) ||
+		   (n == 6 && strncmp(how, "loader", 6) == 0)) {
+		if (m == 0 || through[0] != '/')
+			return "via shebang and via loader name an absolute "
+			       "path (the script, the loader)";
+		if (m >= sizeof r->through)
+			return "value too long";
+	} else {
+		return "via is execve, shebang PATH or loader PATH";
+	}
+	memcpy(r->via, how, n);
+	r->via[n] = '\0';
+	memcpy(r->through, through, m);
+	r->through[m] = '\0';
+	return NULL;
+}
+
 static const struct {
 	const char *word;
 	const char *(*set)(struct cases_run *r, const char *rest);
@@ -309,6 +349,7 @@ static const struct {
     {"time", cases_set_time},     {"mode", cases_set_mode},
     {"remote", cases_set_remote}, {"shell", cases_set_shell},
     {"guard", cases_set_guard},   {"parent", cases_set_parent},
+    {"via", cases_set_via},
 };
 
 /* The context before the first context line of a file: nothing taken from
@@ -328,6 +369,8 @@ cases_defaults(struct cases_run *r)
 	(void)snprintf(r->shell, sizeof r->shell, "%s", CASES_SHELL);
 	(void)snprintf(r->guard, sizeof r->guard, "%s", CASES_GUARD);
 	(void)snprintf(r->parent, sizeof r->parent, "%s", CASES_PARENT);
+	(void)snprintf(r->via, sizeof r->via, "%s", CASES_VIA);
+	r->through[0] = '\0';
 }
 
 /* Prints what was decided, with the reasons a user would see. */
@@ -491,6 +534,11 @@ cases_exec_request(struct cases_run *r, const char *value)
 	}
 	(void)snprintf(rq->cwd, sizeof rq->cwd, "%s", r->d->cwd);
 	(void)snprintf(rq->parent, sizeof rq->parent, "%s", r->parent);
+	/* how it is reached: the facts exec_via and exec_through */
+	rq->via = strcmp(r->via, "shebang") == 0  ? PTY_EXEC_VIA_SHEBANG
+		  : strcmp(r->via, "loader") == 0 ? PTY_EXEC_VIA_LOADER
+						   : PTY_EXEC_VIA_EXECVE;
+	(void)snprintf(rq->through, sizeof rq->through, "%s", r->through);
 	return NULL;
 }
 
@@ -503,8 +551,11 @@ cases_exec_print(struct cases_run *r, const char *keyword, const char *value)
 
 	fprintf(r->report, "%s:%zu: %s %s\n", r->file, r->lineno, keyword,
 		value);
+	if (strcmp(r->via, CASES_VIA) != 0)
+		fprintf(r->report, "    (via %s %s)\n", r->via, r->through);
 	fprintf(r->report, "    got %s", cases_exec_verdict_name(x->verdict));
-	if (x->verdict == PTY_EXEC_ERROR || x->verdict == PTY_EXEC_UNREADABLE) {
+	if (x->verdict == PTY_EXEC_ERROR || x->verdict == PTY_EXEC_UNREADABLE ||
+	    x->verdict == PTY_EXEC_UNSAFE) {
 		fprintf(r->report, ": %s\n", x->error);
 		return;
 	}
@@ -917,9 +968,12 @@ START_TEST(test_policycases_runner_exec_cases_supply_every_fact)
 	    "    exec_arg(2, \"50%\"), exec_arg(3, \"\"), exec_cwd(\"/w\"),\n"
 	    "    exec_parent(\"/p/parent\"), session_shell(\"/s/sh\"),\n"
 	    "    guard_program(\"/g/guard\"), user(\"u\"), group(\"g1\"),\n"
-	    "    session_mode(\"command\"), time_of_day(\"03:04\").\n"
+	    "    session_mode(\"command\"), time_of_day(\"03:04\"),\n"
+	    "    exec_via(\"execve\"), not(through_any).\n"
 	    "deny_exec(P, \"not the request\") :- exec_path(P),\n"
-	    "    not(allow_exec(P)).\n";
+	    "    not(allow_exec(P)).\n"
+	    ".decl through_any()\n"
+	    "through_any :- exec_through(_).\n";
 	static const char text[] =
 	    "user u\n"
 	    "groups g1\n"
@@ -971,6 +1025,117 @@ START_TEST(test_policycases_runner_exec_cases_supply_every_fact)
 	ck_assert_msg(failures == 0, "%zu failures:\n%s", failures, out);
 	ck_assert_uint_eq(ncases, 9);
 	ck_assert_uint_eq(nexec, 9);
+}
+END_TEST
+
+/* Runs `text` as a case file against `policy_text`, both written to a
+ * temporary directory; returns the failures, with the report in `out`. */
+static size_t
+cases_run_text(const char *policy_text, const char *text, char *out, size_t cap,
+	       size_t *ncases, size_t *nexec)
+{
+	char dir[] = "/tmp/maelys-policycases-XXXXXX", file[128], pol[128];
+	size_t failures, got;
+	FILE *report = tmpfile();
+
+	ck_assert_ptr_nonnull(report);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	cases_write(dir, "p.dl", policy_text, strlen(policy_text), pol,
+		    sizeof pol);
+	cases_write(dir, "p.case", text, strlen(text), file, sizeof file);
+	failures = cases_run_file(pol, file, report, ncases, nexec);
+	rewind(report);
+	got = fread(out, 1, cap - 1, report);
+	out[got] = '\0';
+	fclose(report);
+	unlink(file);
+	unlink(pol);
+	rmdir(dir);
+	return failures;
+}
+
+/* How the program was reached: exactly one exec_via per exec case,
+ * "execve" by default and with no exec_through, or what a "via" line says
+ * with its path as the one exec_through; and none of it in a line's
+ * decision, even right after an exec case. */
+START_TEST(test_policycases_runner_exec_via_and_through_reach_the_policy)
+{
+	static const char policy_text[] =
+	    ".decl two_vias()\n"
+	    "two_vias :- exec_via(V), exec_via(W), V != W.\n"
+	    ".decl two_throughs()\n"
+	    "two_throughs :- exec_through(T), exec_through(U), T != U.\n"
+	    ".decl through_any()\n"
+	    "through_any :- exec_through(_).\n"
+	    ".decl via_any()\n"
+	    "via_any :- exec_via(_).\n"
+	    ".decl reached(path)\n"
+	    "reached(P) :- exec_path(P), exec_via(\"execve\"),\n"
+	    "    not(through_any).\n"
+	    "reached(P) :- exec_path(P), exec_via(\"shebang\"),\n"
+	    "    exec_through(\"/s/script\").\n"
+	    "reached(P) :- exec_path(P), exec_via(\"loader\"),\n"
+	    "    exec_through(\"/l/ld.so\").\n"
+	    "allow_exec(P) :- reached(P), not(two_vias), not(two_throughs).\n"
+	    "deny_exec(P, \"not reached so\") :- exec_path(P),\n"
+	    "    not(allow_exec(P)).\n"
+	    "allow(C) :- command(C), not(via_any), not(through_any).\n";
+	static const char text[] = "exec-allow /x/p p\n"
+				   "via shebang /s/script\n"
+				   "exec-allow /x/p p /s/script\n"
+				   "allow ls\n"
+				   "via loader /l/ld.so\n"
+				   "exec-allow /x/p p\n"
+				   "via loader /s/script\n"
+				   "exec-deny  /x/p p\n"
+				   "because not reached so\n"
+				   "via shebang /l/ld.so\n"
+				   "exec-deny  /x/p p\n"
+				   "via execve\n"
+				   "exec-allow /x/p p\n"
+				   "allow ls\n";
+	char out[8192];
+	size_t failures, ncases, nexec;
+
+	failures =
+	    cases_run_text(policy_text, text, out, sizeof out, &ncases, &nexec);
+	ck_assert_msg(failures == 0, "%zu failures:\n%s", failures, out);
+	ck_assert_uint_eq(ncases, 8);
+	ck_assert_uint_eq(nexec, 6);
+}
+END_TEST
+
+/* A malformed "via" line fails at its file:line and changes nothing. */
+START_TEST(test_policycases_runner_via_malformed_lines_fail)
+{
+	static const char text[] =
+	    "via shebang\n"                /* 1: no script */
+	    "via loader lib/ld.so\n"       /* 2: relative */
+	    "via execve /x\n"              /* 3: through nothing */
+	    "via kexec /x\n"               /* 4: not a way */
+	    "via\n"                        /* 5: nothing */
+	    "via shebang /s/script more\n" /* 6: too many */
+	    "exec-allow /usr/bin/ls ls\n"; /* 7: still execve: holds */
+	static const char *const expect[] = {
+	    ":1: via shebang and via loader name an absolute path",
+	    ":2: via shebang and via loader name an absolute path",
+	    ":3: via execve goes through nothing",
+	    ":4: via is execve, shebang PATH or loader PATH",
+	    ":5: via is execve, shebang PATH or loader PATH",
+	    ":6: via takes a way and at most one path"};
+	static const char policy_text[] =
+	    "allow_exec(P) :- exec_path(P), exec_via(\"execve\").\n";
+	char out[8192];
+	size_t failures, ncases, nexec, i;
+
+	failures =
+	    cases_run_text(policy_text, text, out, sizeof out, &ncases, &nexec);
+	ck_assert_msg(failures == sizeof expect / sizeof expect[0],
+		      "%zu failures:\n%s", failures, out);
+	ck_assert_uint_eq(nexec, 1);
+	for (i = 0; i < sizeof expect / sizeof expect[0]; i++)
+		ck_assert_msg(strstr(out, expect[i]) != NULL,
+			      "'%s' not reported:\n%s", expect[i], out);
 }
 END_TEST
 
@@ -1039,6 +1204,139 @@ START_TEST(test_policycases_runner_exec_reports_every_failure_with_its_line)
 }
 END_TEST
 
+/* The whole of a file of the source tree, NUL-terminated; the caller frees
+ * it. */
+static char *
+cases_slurp(const char *rel)
+{
+	char path[4096];
+	char *buf;
+	long n;
+	FILE *f;
+
+	ck_assert_int_lt(snprintf(path, sizeof path, "%s/%s",
+				  maelys_test_source_root(), rel),
+			 (int)sizeof path);
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	ck_assert_int_gt(n, 0);
+	ck_assert_int_eq(fseek(f, 0, SEEK_SET), 0);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* The guard's default policy keeps the walkthrough's line rules: every
+ * clause of policies/walkthrough.dl (the walkthrough's policy, verbatim)
+ * is in policies/level1.dl word for word, whatever comments surround it,
+ * so a session at the default prompt decides the walkthrough's lines for
+ * the walkthrough's reasons, and level1.dl only adds rules. */
+START_TEST(test_policycases_level1_keeps_every_walkthrough_clause)
+{
+	char *walk = cases_slurp("policies/walkthrough.dl");
+	char *level1 = cases_slurp("policies/level1.dl");
+	char clause[1024];
+	size_t used = 0, nclauses = 0;
+	bool in_comment = false;
+	char *line, *next;
+
+	/* the clauses come after the file's own header comment */
+	line = strstr(walk, "*/\n");
+	ck_assert_ptr_nonnull(line);
+	for (line += 3; *line != '\0'; line = next) {
+		size_t n = strcspn(line, "\n");
+
+		next = line + n + (line[n] == '\n');
+		if (in_comment || strncmp(line, "/*", 2) == 0) {
+			/* comments are whole lines in both files */
+			char *end = strstr(line, "*/");
+
+			in_comment = end == NULL || end > line + n;
+			continue;
+		}
+		if (n == 0)
+			continue;
+		ck_assert_uint_lt(used + n + 1, sizeof clause);
+		memcpy(clause + used, line, n + 1); /* with its newline */
+		used += n + 1;
+		if (line[n - 1] != '.')
+			continue;
+		clause[used] = '\0';
+		ck_assert_msg(strstr(level1, clause) != NULL,
+			      "policies/level1.dl lacks the walkthrough's "
+			      "clause\n%s",
+			      clause);
+		nclauses++;
+		used = 0;
+	}
+	/* 3 forbidden_cmd, 2 trusted_user, 3 deny, deny_any, allow */
+	ck_assert_uint_eq(nclauses, 10);
+	ck_assert_uint_eq(used, 0);
+	free(walk);
+	free(level1);
+}
+END_TEST
+
+/* The locations bastion.dl gives Landlock, read as the guard reads them
+ * once a session starts (its session facts alone): the session's ssh, the
+ * wrapper, where it is installed, and the real ssh it runs are files the
+ * kernel lets the session execute; no directory is. */
+START_TEST(test_policycases_bastion_exec_files_include_both_ssh)
+{
+	static const char *const files[] = {
+	    "/usr/local/libexec/maelys-pty/bin/ssh",
+	    "/usr/libexec/maelys-pty/bin/ssh",
+	    "/usr/bin/ssh",
+	    "/usr/bin/git",
+	};
+	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	maelys_datalog_session_t *session = NULL;
+	maelys_datalog_result_t *res = NULL;
+	struct pty_decider *d = calloc(1, sizeof *d);
+	char policy[4096], err[1024];
+	size_t i, ndirs = 1;
+
+	ck_assert_ptr_nonnull(d);
+	(void)snprintf(policy, sizeof policy, "%s/policies/bastion.dl",
+		       maelys_test_source_root());
+	ck_assert_msg(pty_policy_open(policy, &session, err, sizeof err) == 0,
+		      "%s", err);
+	(void)pty_decider_init(d, session, CASES_PATH_ENV);
+	ck_assert_ptr_nonnull(d->edb);
+	ck_assert_int_eq(maelys_datalog_input_edb_clear(d->edb),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(pty_decider_add_session_facts(d, "interactive", &diag),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_msg(
+	    maelys_datalog_session_solve_edb(session, d->edb, &res, &diag) ==
+		MAELYS_DATALOG_STATUS_OK,
+	    "%s", diag.message);
+	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
+		maelys_datalog_arg_t f = maelys_datalog_arg_symbol(files[i]);
+		int yes = 0;
+
+		ck_assert_int_eq(
+		    maelys_datalog_result_query(res, "exec_file", &f, 1, &yes),
+		    MAELYS_DATALOG_STATUS_OK);
+		ck_assert_msg(yes, "bastion.dl: no exec_file(\"%s\")",
+			      files[i]);
+	}
+	ck_assert_int_eq(
+	    maelys_datalog_result_count(res, "exec_dir", 1, &ndirs),
+	    MAELYS_DATALOG_STATUS_OK);
+	ck_assert_uint_eq(ndirs, 0);
+	(void)maelys_datalog_result_free(res);
+	pty_decider_free(d);
+	free(d);
+	(void)maelys_datalog_session_free(session);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -1054,6 +1352,13 @@ maelys_check_suite(void)
 	tcase_add_test(
 	    tc,
 	    test_policycases_runner_exec_reports_every_failure_with_its_line);
+	tcase_add_test(
+	    tc, test_policycases_runner_exec_via_and_through_reach_the_policy);
+	tcase_add_test(tc, test_policycases_runner_via_malformed_lines_fail);
+	tcase_add_test(tc,
+		       test_policycases_level1_keeps_every_walkthrough_clause);
+	tcase_add_test(tc,
+		       test_policycases_bastion_exec_files_include_both_ssh);
 	suite_add_tcase(s, tc);
 	return s;
 }

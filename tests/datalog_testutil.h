@@ -139,11 +139,13 @@ dltest_graph_policy(char *buf, size_t cap, size_t links, int named)
 /* ------------------------------------------------------------------ */
 /* Files of the source tree                                            */
 
-/* The path of policies/level1.dl in the source tree, into `buf`. */
+/* The path of policies/walkthrough.dl in the source tree, into `buf`: the
+ * Level 1 policy as the walkthrough prints it, whose constants are the
+ * walkthrough's atoms (policies/level1.dl, the guard's default, names more). */
 static inline void
-dltest_level1_path(char *buf, size_t cap)
+dltest_walkthrough_path(char *buf, size_t cap)
 {
-	int n = snprintf(buf, cap, "%s/policies/level1.dl",
+	int n = snprintf(buf, cap, "%s/policies/walkthrough.dl",
 			 maelys_test_source_root());
 
 	ck_assert(n > 0 && (size_t)n < cap);
@@ -172,13 +174,13 @@ dltest_read_file(const char *path, size_t *len)
 	return buf;
 }
 
-/* The text of policies/level1.dl, as dltest_read_file gives it. */
+/* The text of policies/walkthrough.dl, as dltest_read_file gives it. */
 static inline char *
-dltest_read_level1(size_t *len)
+dltest_read_walkthrough(size_t *len)
 {
 	char path[4096];
 
-	dltest_level1_path(path, sizeof path);
+	dltest_walkthrough_path(path, sizeof path);
 	return dltest_read_file(path, len);
 }
 
@@ -212,9 +214,9 @@ dltest_load(const char *domain, const char *source, const char *src)
 }
 
 /* Registers `domain` (a Level 1 table: DLTEST_LEVEL1_DOMAIN) and loads the
- * shipped policies/level1.dl under it with policy_load_file. */
+ * shipped policies/walkthrough.dl under it with policy_load_file. */
 static inline maelys_datalog_policy_t *
-dltest_load_level1(const maelys_datalog_domain_t *domain)
+dltest_load_walkthrough(const maelys_datalog_domain_t *domain)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 	maelys_datalog_policy_t *policy = NULL;
@@ -223,7 +225,7 @@ dltest_load_level1(const maelys_datalog_domain_t *domain)
 
 	ck_assert_status(maelys_datalog_domain_register(domain),
 			 MAELYS_DATALOG_STATUS_OK);
-	dltest_level1_path(path, sizeof path);
+	dltest_walkthrough_path(path, sizeof path);
 	st =
 	    maelys_datalog_policy_load_file(domain->name, path, &policy, &diag);
 	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "load %s: %s: %s", path,

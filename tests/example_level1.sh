@@ -11,7 +11,7 @@ exe="$build/examples/level1_walkthrough"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
-"$exe" "$src/policies/level1.dl" >"$tmp/out"
+"$exe" "$src/policies/walkthrough.dl" >"$tmp/out"
 cat >"$tmp/expected" <<'OUT'
 alice@host:~$ shutdown now
 maelys-pty: 'shutdown' denied by policy
@@ -35,10 +35,10 @@ OUT
 diff -u "$tmp/expected" "$tmp/out"
 
 # typed lines: curl is for trusted users only; alice is one, bob is not
-printf 'curl example.com\n' | "$exe" -i --user bob "$src/policies/level1.dl" >"$tmp/bob"
+printf 'curl example.com\n' | "$exe" -i --user bob "$src/policies/walkthrough.dl" >"$tmp/bob"
 grep -q "maelys-pty: 'curl' denied by policy" "$tmp/bob"
 grep -q 'deny(curl): curl is restricted to trusted users' "$tmp/bob"
-printf 'curl example.com\n' | "$exe" -i --user alice "$src/policies/level1.dl" >"$tmp/alice"
+printf 'curl example.com\n' | "$exe" -i --user alice "$src/policies/walkthrough.dl" >"$tmp/alice"
 [ "$(grep -c -- '-> allowed' "$tmp/alice")" -eq 2 ]
 
 # a policy that does not load stops the program with the diagnostic

@@ -21,6 +21,23 @@ for h in datalog.h datalog_builders.h; do
 		{ echo "install.sh: header maelys/$h not installed"; exit 1; }
 done
 
+# The session's ssh (libexec/) and the client configuration it gives the
+# real ssh (etc/ssh_config: root's, 0644, next to the guard's), and the
+# default configuration's PATH that finds that ssh first.
+wrapper="$(find "$tmp/root" -path '*/maelys-pty/bin/ssh' | head -n 1)"
+[ -n "$wrapper" ] && [ -x "$wrapper" ] ||
+	{ echo "install.sh: no executable \$libexecdir/maelys-pty/bin/ssh"; exit 1; }
+sshconf="$(find "$tmp/root" -path '*/maelys-pty/ssh_config' | head -n 1)"
+[ -n "$sshconf" ] || { echo "install.sh: no ssh_config installed"; exit 1; }
+[ "$(stat -c %a "$sshconf")" = 644 ] ||
+	{ echo "install.sh: $sshconf is not 0644"; exit 1; }
+conf="$(dirname "$sshconf")/maelys-pty.conf"
+bindir_in_path="${wrapper#"$tmp/root"}"
+grep -q "^path = ${bindir_in_path%/ssh}:" "$conf" ||
+	{ echo "install.sh: $conf's path does not start with ${bindir_in_path%/ssh}"; exit 1; }
+strings "$wrapper" | grep -qx "${sshconf#"$tmp/root"}" ||
+	{ echo "install.sh: the wrapper does not name ${sshconf#"$tmp/root"}"; exit 1; }
+
 # pkg-config sees the installed tree through the sysroot prefix
 PKG_CONFIG_PATH="$(dirname "$pc")"
 PKG_CONFIG_SYSROOT_DIR="$tmp/root"
@@ -49,10 +66,10 @@ cc -std=c11 -Wall -Wextra -Werror -pedantic $cflags \
 # with a sysroot, pkg-config already prefixes libdir with it
 LD_LIBRARY_PATH="$libdir"
 export LD_LIBRARY_PATH
-"$tmp/seed" "$src/policies/level1.dl" >"$tmp/seed.out" ||
+"$tmp/seed" "$src/policies/walkthrough.dl" >"$tmp/seed.out" ||
 	{ cat "$tmp/seed.out"; echo "install.sh: walkthrough outcomes differ"; exit 1; }
 cat "$tmp/seed.out"
-"$tmp/example" "$src/policies/level1.dl" >"$tmp/example.out"
+"$tmp/example" "$src/policies/walkthrough.dl" >"$tmp/example.out"
 grep -q "^maelys-pty: 'shutdown' denied by policy$" "$tmp/example.out"
 grep -q '^-> allowed$' "$tmp/example.out"
 echo "install.sh: ok"

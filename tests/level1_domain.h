@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The Level 1 walkthrough's domain (seeds/maelys-pty-level1.txt, its
- * "Domain" section), verbatim, for the programs that load policies/level1.dl
- * outside the guard: the datalog test suites (datalog_testutil.h), the
- * decision benchmark and the policy_load fuzz target.  The example
+ * "Domain" section), verbatim, for the programs that load
+ * policies/walkthrough.dl outside the guard: the datalog test suites
+ * (datalog_testutil.h), the decision benchmark and the policy_load fuzz
+ * target.  The example
  * examples/level1_walkthrough.c keeps its own copy: it is the walkthrough's
  * code, unchanged.  Header-only (`static const`).
  */
@@ -28,7 +29,7 @@ static const maelys_datalog_predicate_t level1_preds[] = {
     {"deny", 2, MAELYS_DATALOG_PREDICATE_IDB | MAELYS_DATALOG_PREDICATE_QUERY},
 };
 
-/* The walkthrough's atoms: the constants policies/level1.dl may write. */
+/* The walkthrough's atoms: the constants policies/walkthrough.dl may write. */
 static const char *const level1_atoms[] = {
     "shutdown",
     "reboot",
