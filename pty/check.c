@@ -229,13 +229,11 @@ check_shell(struct check_ctx *c)
 static void
 check_shell_start_in(struct check_ctx *c, const char *mode)
 {
-	static char script[4096];
-	char *command_argv[] = {"bash", "--noprofile", "--norc",
-				"-c",   script,        NULL};
-	char err[1024];
+	static char script[PTY_COMMAND_SCRIPT_MAX];
+	char *command_argv[6], err[1024];
 	struct pty_supervisor s;
 
-	(void)snprintf(script, sizeof script, "%strue", pty_command_lockdown);
+	(void)pty_command_argv("true", script, command_argv);
 	pty_supervise_init(&s);
 	s.decider = &c->decider;
 	s.mode = mode;

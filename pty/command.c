@@ -99,11 +99,28 @@ command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 }
 
 int
+pty_command_argv(const char *command, char *script, char *argv[6])
+{
+	int n = snprintf(script, PTY_COMMAND_SCRIPT_MAX, "%s%s",
+			 pty_command_lockdown, command);
+
+	if (n < 0 || n >= PTY_COMMAND_SCRIPT_MAX)
+		return -1;
+	argv[0] = "bash";
+	argv[1] = "--noprofile";
+	argv[2] = "--norc";
+	argv[3] = "-c";
+	argv[4] = script;
+	argv[5] = NULL;
+	return 0;
+}
+
+int
 pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 		const char *guard_path)
 {
-	static char script[sizeof pty_command_lockdown + 4096];
-	char *argv[] = {"bash", "--noprofile", "--norc", "-c", script, NULL};
+	static char script[PTY_COMMAND_SCRIPT_MAX];
+	char *argv[6];
 	static struct pty_supervisor sup;
 	struct sigaction sa, old_int, old_quit;
 	struct pty_spawn sp;
@@ -125,9 +142,10 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 	case PTY_ACT_ASK: /* cannot be: nobody to ask */
 		return 126;
 	}
-	/* the scanner bounded the command below 4096 bytes */
-	(void)snprintf(script, sizeof script, "%s%s", pty_command_lockdown,
-		       command);
+	if (pty_command_argv(command, script, argv) != 0) {
+		fprintf(stderr, "maelys-pty: the command is too long\n");
+		return 126;
+	}
 	pty_supervise_init(&sup);
 	if (pty_supervise_setup(&sup, g, d, "command", guard_path, argv, err,
 				sizeof err) != 0) {

@@ -9,16 +9,17 @@
 #define _GNU_SOURCE
 #include "pty_landlock.h"
 
+#include "pty_exec_chain.h"
+
 #include <maelys/datalog_builders.h>
 
 #include <errno.h>
 #include <fcntl.h>
-#include <link.h>
+#include <limits.h>
 #include <linux/landlock.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -120,27 +121,6 @@ landlock_each_row(const maelys_datalog_result_t *res, const char *pred,
 	return 0;
 }
 
-/* dl_iterate_phdr callback: the name of the object loaded at AT_BASE (the
- * dynamic loader). */
-struct landlock_loader {
-	uintptr_t base;
-	char path[4096];
-};
-
-static int
-landlock_find_loader(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct landlock_loader *l = arg;
-
-	(void)size;
-	if (info->dlpi_addr == l->base && info->dlpi_name != NULL &&
-	    info->dlpi_name[0] == '/') {
-		(void)snprintf(l->path, sizeof l->path, "%s", info->dlpi_name);
-		return 1;
-	}
-	return 0;
-}
-
 int
 pty_landlock_locations(struct pty_decider *d, const char *mode,
 		       pty_landlock_visit_fn visit, void *arg, size_t *n,
@@ -189,7 +169,7 @@ pty_landlock_build(struct pty_decider *d, const char *mode,
 		   size_t errlen)
 {
 	struct landlock_ruleset_attr attr;
-	struct landlock_loader loader;
+	char loader[PATH_MAX];
 	size_t named = 0, i;
 	int ruleset;
 
@@ -234,11 +214,10 @@ pty_landlock_build(struct pty_decider *d, const char *mode,
 		if (extra[i] != NULL && extra[i][0] != '\0' &&
 		    landlock_add(ruleset, extra[i], err, errlen) != 0)
 			goto fail;
-	memset(&loader, 0, sizeof loader);
-	loader.base = (uintptr_t)getauxval(AT_BASE);
-	if (loader.base != 0 &&
-	    dl_iterate_phdr(landlock_find_loader, &loader) == 1 &&
-	    landlock_add(ruleset, loader.path, err, errlen) != 0)
+	/* without it no dynamic program could start; run as a program, it
+	 * is decided with what it runs (pty_exec_chain.h) */
+	if (pty_exec_own_loader(loader, sizeof loader) == 0 &&
+	    landlock_add(ruleset, loader, err, errlen) != 0)
 		goto fail;
 	*fd = ruleset;
 	return 0;
