@@ -17,75 +17,79 @@ parse_spacetab(char c)
 	return c == ' ' || c == '\t';
 }
 
-/* The first byte in [p, end) that is not a space or tab, or NULL. */
+/* The first byte in [p, last] that is not a space or tab, or NULL. */
 static const char *
-parse_skip_blanks(const char *p, const char *end)
+parse_skip_blanks(const char *p, const char *last)
 {
-	for (; p < end; p++)
+	for (; p <= last; p++)
 		if (!parse_spacetab(*p))
 			return p;
 	return NULL;
 }
 
-/* The first space, tab or NUL in [p, end), or NULL. */
+/* The first space, tab or NUL in [p, last], or NULL. */
 static const char *
-parse_terminator(const char *p, const char *end)
+parse_terminator(const char *p, const char *last)
 {
-	for (; p < end; p++)
+	for (; p <= last; p++)
 		if (parse_spacetab(*p) || *p == '\0')
 			return p;
 	return NULL;
 }
 
+/* The length of the string at p that ends at a NUL or at `end`. */
+static size_t
+parse_until_nul(const char *p, const char *end)
+{
+	const char *nul = memchr(p, '\0', (size_t)(end - p));
+
+	return (size_t)((nul != NULL ? nul : end) - p);
+}
+
 int
 pty_shebang_parse(const char *buf, size_t len, struct pty_shebang *out)
 {
-	const char *end, *i_end, *i_name, *i_sep, *i_arg = NULL;
+	/* the kernel's own steps on the kernel's own buffer: the first
+	 * BINPRM_BUF_SIZE bytes, NUL-padded past the end of a shorter file,
+	 * its last byte never part of the line (so a short file without a
+	 * newline ends at a NUL, and blanks at its end leave an empty
+	 * argument) */
+	char b[PTY_SHEBANG_BUF];
+	const char *last = b + sizeof b - 1, *i_end, *i_name, *i_sep;
+	const char *i_arg = NULL;
 
 	memset(out, 0, sizeof *out);
-	if (len > PTY_SHEBANG_BUF)
-		len = PTY_SHEBANG_BUF;
-	if (len < 2 || buf[0] != '#' || buf[1] != '!')
+	memset(b, 0, sizeof b);
+	memcpy(b, buf, len < sizeof b ? len : sizeof b);
+	if (b[0] != '#' || b[1] != '!')
 		return -1;
-	/* the kernel reads BINPRM_BUF_SIZE bytes, NUL-padded past the end
-	 * of a shorter file; its last byte is never part of the line */
-	end = buf + (len == PTY_SHEBANG_BUF ? len - 1 : len);
-	i_end = memchr(buf, '\n', len);
+	i_end = memchr(b, '\n', sizeof b);
 	if (i_end == NULL) {
 		/* no newline: only if the interpreter's name is known to end
 		 * within the buffer (a truncated name is never run) */
-		const char *p = parse_skip_blanks(buf + 2, end);
+		const char *p = parse_skip_blanks(b + 2, last);
 
-		if (p == NULL)
+		if (p == NULL || parse_terminator(p, last) == NULL)
 			return -1;
-		if (len == PTY_SHEBANG_BUF && parse_terminator(p, end) == NULL)
-			return -1;
-		i_end = end;
+		i_end = last;
 	}
-	while (i_end > buf + 2 && parse_spacetab(i_end[-1]))
+	while (parse_spacetab(i_end[-1]))
 		i_end--;
-	i_name = parse_skip_blanks(buf + 2, i_end);
+	i_name = parse_skip_blanks(b + 2, i_end);
 	if (i_name == NULL || i_name == i_end)
 		return -1;
 	i_sep = parse_terminator(i_name, i_end);
 	if (i_sep != NULL && *i_sep != '\0')
 		i_arg = parse_skip_blanks(i_sep, i_end);
-	out->name = i_name;
-	out->name_len = (size_t)((i_sep != NULL ? i_sep : i_end) - i_name);
-	/* the name and the argument end at a NUL, as the kernel's strings */
-	{
-		const char *nul = memchr(i_name, '\0', out->name_len);
-
-		if (nul != NULL)
-			out->name_len = (size_t)(nul - i_name);
-	}
+	/* the kernel's strings end at the first NUL: the name at its
+	 * terminator, the argument at the end of the line */
+	out->name = buf + (i_name - b);
+	out->name_len = parse_until_nul(i_name, i_sep != NULL ? i_sep : i_end);
 	if (out->name_len == 0)
-		return -1;
+		return -1; /* "#!" and a NUL: the kernel finds no program */
 	if (i_arg != NULL) {
-		const char *nul = memchr(i_arg, '\0', (size_t)(i_end - i_arg));
-
-		out->arg = i_arg;
-		out->arg_len = (size_t)((nul != NULL ? nul : i_end) - i_arg);
+		out->arg = buf + (i_arg - b);
+		out->arg_len = parse_until_nul(i_arg, i_end);
 		out->has_arg = true;
 	}
 	return 0;

@@ -578,6 +578,78 @@ END_TEST
 /* The guard walks a path itself, so a link that names the reader's files
  * (/proc/self/cwd, /dev/fd) would name the guard's: such a path is
  * refused, whatever it leads to. */
+/* A program refused by its path is refused however the kernel comes to
+ * run it: as the interpreter of a #! script (here two deep), or as the
+ * program of the dynamic loader run as a program, which maps it without
+ * an exec of its own.  Each is decided and recorded with how it was
+ * reached; what is allowed still runs the same ways. */
+START_TEST(test_exec_shebang_and_loader_programs_are_decided)
+{
+	char cmd[6400], loader[4096], script[700], outer[700], inner[700];
+	struct pts p;
+
+	setup();
+	ck_assert_int_eq(pty_exec_own_loader(loader, sizeof loader), 0);
+	/* root's scripts in a root folder: only the policy decides */
+	snprintf(script, sizeof script, "%s/run-evil", world.bin);
+	snprintf(cmd, sizeof cmd, "#!%s/evil -x\n", world.bin);
+	pts_write_file(script, cmd, 0755);
+	snprintf(inner, sizeof inner, "%s/inner", world.bin);
+	pts_write_file(inner, "#!/bin/sh\necho inner-ran \"$@\"\n", 0755);
+	snprintf(outer, sizeof outer, "%s/outer", world.bin);
+	snprintf(cmd, sizeof cmd, "#!%s\n", inner);
+	pts_write_file(outer, cmd, 0755);
+	start(&p);
+	/* the interpreter of a #! line */
+	snprintf(cmd, sizeof cmd, "%s\r", script);
+	pts_type(&p, cmd);
+	ck_assert(pts_wait_prompt(&p, T));
+	snprintf(cmd, sizeof cmd, "  the interpreter of the #! script %s",
+		 script);
+	ck_assert_msg(strstr(p.out, cmd) != NULL, "%s", p.out);
+	assert_evil_refused(p.out);
+	ck_assert_int_eq(
+	    log_count("\"exec_via\":\"shebang\"", "\"decision\":\"deny\""), 1);
+	/* the loader's program: refused, and the marker never made */
+	snprintf(cmd, sizeof cmd, "%s %s/touch %s\r", loader, forbidden,
+		 marker);
+	pts_type(&p, cmd);
+	ck_assert(pts_wait_prompt(&p, T));
+	ck_assert_msg(strstr(p.out, "  run as a program by the dynamic "
+				    "loader") != NULL,
+		      "%s", p.out);
+	ck_assert_msg(access(marker, F_OK) != 0, "the loader ran it");
+	ck_assert_int_eq(
+	    log_count("\"exec_via\":\"loader\"", "\"decision\":\"deny\""), 1);
+	/* ... by a bare name, it would search its library path: refused */
+	snprintf(cmd, sizeof cmd, "%s touch %s\r", loader, marker);
+	pts_type(&p, cmd);
+	ck_assert(pts_wait_prompt(&p, T));
+	ck_assert_msg(strstr(p.out, "by a bare name") != NULL, "%s", p.out);
+	ck_assert_msg(access(marker, F_OK) != 0, "the loader ran it");
+	/* allowed ways run: two #! deep, and the loader with --argv0 */
+	snprintf(cmd, sizeof cmd, "%s a b\r", outer);
+	pts_type(&p, cmd);
+	ck_assert_msg(pts_expect(&p, "inner-ran", T), "%s", p.out);
+	ck_assert(pts_wait_prompt(&p, T));
+	ck_assert_int_eq(
+	    log_count("\"exec_via\":\"shebang\"", "\"decision\":\"allow\""), 2);
+	snprintf(cmd, sizeof cmd, "%s --argv0 named /usr/bin/echo loaded-ok\r",
+		 loader);
+	pts_type(&p, cmd);
+	ck_assert_msg(pts_expect(&p, "\nloaded-ok", T), "%s", p.out);
+	ck_assert(pts_wait_prompt(&p, T));
+	ck_assert_int_eq(log_count("\"exec_via\":\"loader\"",
+				   "\"exec_argv\":[\"named\",\"loaded-ok\"]"),
+			 1);
+	pts_type(&p, "exit\r");
+	ck_assert_int_eq(pts_wait(&p, T), 0);
+	pts_close(&p);
+	assert_log_verifies();
+	teardown();
+}
+END_TEST
+
 START_TEST(test_exec_path_through_proc_self_is_refused)
 {
 	char cmd[1400];
@@ -670,6 +742,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_exec_unprivileged_guard_with_audit_log);
 	tcase_add_test(
 	    tc, test_exec_loader_flip_race_never_runs_the_forbidden_program);
+	tcase_add_test(tc, test_exec_shebang_and_loader_programs_are_decided);
 	tcase_add_test(tc, test_exec_path_through_proc_self_is_refused);
 	tcase_add_test(tc, test_exec_policy_without_shell_rule_starts_nothing);
 	tcase_add_test(
