@@ -70,21 +70,9 @@ pty_audit_open(const char *log_path, const char *key_path,
 	struct stat st;
 	int flags, saved;
 
-	if (err != NULL && errlen > 0)
-		err[0] = '\0';
-	if (out == NULL) {
-		audit_err(err, errlen, "audit log: no handle to fill");
+	if ((a = audit_handle_begin(log_path, key_path, out, err, errlen)) ==
+	    NULL)
 		return -1;
-	}
-	*out = NULL;
-	if (log_path == NULL || key_path == NULL) {
-		audit_err(err, errlen, "audit log: no path");
-		return -1;
-	}
-	if ((a = audit_handle_new()) == NULL) {
-		audit_err(err, errlen, "audit log: out of memory");
-		return -1;
-	}
 	/* the key first, so that a bad key creates no log file */
 	if (audit_key_load(key_path, &a->mac, err, errlen) != 0)
 		goto fail;
@@ -129,6 +117,28 @@ pty_audit_open(const char *log_path, const char *key_path,
 fail:
 	pty_audit_close(a);
 	return -1;
+}
+
+struct pty_audit *
+audit_handle_begin(const char *log_path, const char *key_path,
+		   struct pty_audit **out, char *err, size_t errlen)
+{
+	struct pty_audit *a;
+
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
+	if (out == NULL) {
+		audit_err(err, errlen, "audit log: no handle to fill");
+		return NULL;
+	}
+	*out = NULL;
+	if (log_path == NULL || key_path == NULL) {
+		audit_err(err, errlen, "audit log: no path");
+		return NULL;
+	}
+	if ((a = audit_handle_new()) == NULL)
+		audit_err(err, errlen, "audit log: out of memory");
+	return a;
 }
 
 struct pty_audit *

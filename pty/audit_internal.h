@@ -55,6 +55,12 @@ struct pty_audit {
 /* A handle with nothing open (fd and sock -1), or NULL. */
 struct pty_audit *audit_handle_new(void);
 
+/* The start of pty_audit_open and pty_audit_start_writer: err cleared,
+ * *out NULL, both paths given, a new handle - or NULL with err. */
+struct pty_audit *audit_handle_begin(const char *log_path, const char *key_path,
+				     struct pty_audit **out, char *err,
+				     size_t errlen);
+
 /* The body of a record (audit_encode.c): the JSON members from "host" to
  * "policy_sha256".  audit_encode_body returns 0 (*len set), 1 when it
  * does not fit in cap, -1 on error; `compact` records the line and the

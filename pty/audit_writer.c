@@ -325,17 +325,9 @@ pty_audit_start_writer(const char *log_path, const char *key_path,
 	int sv[2];
 	pid_t pid;
 
-	if (err != NULL && errlen > 0)
-		err[0] = '\0';
-	*out = NULL;
-	if (log_path == NULL || key_path == NULL) {
-		audit_err(err, errlen, "audit log: no path");
+	if ((a = audit_handle_begin(log_path, key_path, out, err, errlen)) ==
+	    NULL)
 		return -1;
-	}
-	if ((a = audit_handle_new()) == NULL) {
-		audit_err(err, errlen, "audit log: out of memory");
-		return -1;
-	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
 		audit_err(err, errlen, "audit writer: socketpair: %s",
 			  strerror(errno));
