@@ -387,8 +387,8 @@ chain_shebang(struct pty_exec_chain *c, int cwd, const struct pty_shebang *sb,
 /* The program the loader (element prev) is asked to run, if any.
  * Returns 1 when there is none. */
 static int
-chain_loader(struct pty_exec_chain *c, int cwd, struct pty_exec_walk *w,
-	     char *err, size_t errlen)
+chain_loader(const struct pty_exec_env *e, struct pty_exec_chain *c, int cwd,
+	     struct pty_exec_walk *w, char *err, size_t errlen)
 {
 	const struct pty_exec_request *prev = c->rq[c->n - 1];
 	struct pty_loader_args la;
@@ -400,6 +400,14 @@ chain_loader(struct pty_exec_chain *c, int cwd, struct pty_exec_walk *w,
 	if (pty_loader_parse(prev->argc, prev->argv, &la) != 0 ||
 	    !la.has_program)
 		return 1; /* it prints something and exits */
+	/* under exec locations the kernel refuses any file outside them;
+	 * the loader, always among them, would map one without asking */
+	if (e->landlocked)
+		return chain_refuse(err, errlen, PTY_EXEC_READ_UNSAFE,
+				    "under the exec locations (Landlock) the "
+				    "dynamic loader does not run programs: it "
+				    "would run '%s' past the kernel's check",
+				    prev->argv[la.program]);
 	if (strchr(prev->argv[la.program], '/') == NULL)
 		return chain_refuse(err, errlen, PTY_EXEC_READ_UNSAFE,
 				    "the dynamic loader is asked to run '%s' "
@@ -487,7 +495,7 @@ pty_exec_expand(const struct pty_exec_env *e, int cwd, const char *kname,
 				(void)snprintf(name, sizeof name, "%.*s",
 					       (int)sb.name_len, sb.name);
 		} else if (chain_is_loader(e, &w->st)) {
-			rc = chain_loader(c, cwd, w, err, errlen);
+			rc = chain_loader(e, c, cwd, w, err, errlen);
 			if (rc == 1)
 				return 0;
 		} else {

@@ -30,6 +30,10 @@ struct pty_exec_env {
 	/* the enabled binfmt_misc entries */
 	struct pty_binfmt *binfmt;
 	size_t nbinfmt;
+	/* the session runs under a Landlock ruleset: the loader, which every
+	 * ruleset lets run, is not run as a program (what it would map is
+	 * beyond the kernel's check) */
+	bool landlocked;
 };
 
 /* Fills *e.  Returns 0, or -1 with one line in err (binfmt_misc is on and

@@ -189,7 +189,10 @@ pty_supervise_prepare(struct pty_supervisor *s, int landlock_fd, char *err,
 			       "no memory for the exec supervisor");
 		return -1;
 	}
-	return pty_exec_env_prepare(&s->env, err, errlen);
+	if (pty_exec_env_prepare(&s->env, err, errlen) != 0)
+		return -1;
+	s->env.landlocked = landlock_fd >= 0;
+	return 0;
 }
 
 static void

@@ -72,6 +72,25 @@ setup(void)
 	pts_write_file(config, text, 0644);
 }
 
+/* The same world without exec locations, so without Landlock: what the
+ * policy alone decides. */
+static void
+without_landlock(void)
+{
+	char *text = pts_slurp(policy), *loc = strstr(text, "exec_dir(");
+
+	ck_assert_ptr_nonnull(loc);
+	*loc = '\0';
+	pts_write_file(policy, text, 0644);
+	free(text);
+	text = pts_slurp(config);
+	loc = strstr(text, "landlock = required");
+	ck_assert_ptr_nonnull(loc);
+	memcpy(loc, "landlock = auto    ", strlen("landlock = required"));
+	pts_write_file(config, text, 0644);
+	free(text);
+}
+
 static void
 start(struct pts *p)
 {
@@ -582,13 +601,15 @@ END_TEST
  * run it: as the interpreter of a #! script (here two deep), or as the
  * program of the dynamic loader run as a program, which maps it without
  * an exec of its own.  Each is decided and recorded with how it was
- * reached; what is allowed still runs the same ways. */
+ * reached; what is allowed still runs the same ways.  (Without exec
+ * locations: under Landlock the loader runs no program at all, below.) */
 START_TEST(test_exec_shebang_and_loader_programs_are_decided)
 {
 	char cmd[6400], loader[4096], script[700], outer[700], inner[700];
 	struct pts p;
 
 	setup();
+	without_landlock();
 	ck_assert_int_eq(pty_exec_own_loader(loader, sizeof loader), 0);
 	/* root's scripts in a root folder: only the policy decides */
 	snprintf(script, sizeof script, "%s/run-evil", world.bin);
@@ -643,6 +664,36 @@ START_TEST(test_exec_shebang_and_loader_programs_are_decided)
 				   "\"exec_argv\":[\"named\",\"loaded-ok\"]"),
 			 1);
 	pts_type(&p, "exit\r");
+	ck_assert_int_eq(pts_wait(&p, T), 0);
+	pts_close(&p);
+	assert_log_verifies();
+	teardown();
+}
+END_TEST
+
+/* Under exec locations the kernel refuses any file outside them - but the
+ * dynamic loader, which every ruleset must let run, maps the program it is
+ * given without asking the kernel: run as a program it is refused, even
+ * for a program the policy allows. */
+START_TEST(test_exec_loader_as_program_refused_under_landlock)
+{
+	char cmd[6400], loader[4096];
+	struct pts p;
+
+	setup();
+	ck_assert_int_eq(pty_exec_own_loader(loader, sizeof loader), 0);
+	start(&p);
+	snprintf(cmd, sizeof cmd, "%s /usr/bin/echo loaded\r", loader);
+	pts_type(&p, cmd);
+	ck_assert(pts_wait_prompt(&p, T));
+	ck_assert_msg(strstr(p.out, "the dynamic loader does not run "
+				    "programs") != NULL,
+		      "%s", p.out);
+	ck_assert_msg(strstr(p.out, "\nloaded") == NULL, "%s", p.out);
+	ck_assert_int_eq(log_count("under the exec locations (Landlock)",
+				   "\"decision\":\"refused\""),
+			 1);
+	pts_type(&p, "exit 0\r");
 	ck_assert_int_eq(pts_wait(&p, T), 0);
 	pts_close(&p);
 	assert_log_verifies();
@@ -743,6 +794,7 @@ maelys_check_suite(void)
 	tcase_add_test(
 	    tc, test_exec_loader_flip_race_never_runs_the_forbidden_program);
 	tcase_add_test(tc, test_exec_shebang_and_loader_programs_are_decided);
+	tcase_add_test(tc, test_exec_loader_as_program_refused_under_landlock);
 	tcase_add_test(tc, test_exec_path_through_proc_self_is_refused);
 	tcase_add_test(tc, test_exec_policy_without_shell_rule_starts_nothing);
 	tcase_add_test(
