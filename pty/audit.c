@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,15 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+/* Whether the file's group is its owner's own (primary) group. */
+static bool
+audit_owners_group(const struct stat *st)
+{
+	struct passwd *pw = getpwuid(st->st_uid);
+
+	return pw != NULL && pw->pw_gid == st->st_gid;
+}
 
 /* A log that someone else could change is no record: the file must be
  * this process's own (the audit account's, in a deployment) or root's,
@@ -57,6 +67,20 @@ audit_check_log(const char *log_path, const struct stat *st, char *err,
 			  "audit log %s: writable by group or others (mode "
 			  "%04o)",
 			  log_path, (unsigned)(st->st_mode & 07777));
+		return -1;
+	}
+	/* one user's records are no other user's business: read by the
+	 * owner, or by the owner's own group (the audit account's) only */
+	if ((st->st_mode & S_IROTH) != 0 ||
+	    ((st->st_mode & S_IRGRP) != 0 && !audit_owners_group(st))) {
+		audit_err(err, errlen,
+			  "audit log %s: readable by %s (mode %04o, group %lu)",
+			  log_path,
+			  (st->st_mode & S_IROTH) != 0
+			      ? "others"
+			      : "a group that is not the audit account's",
+			  (unsigned)(st->st_mode & 07777),
+			  (unsigned long)st->st_gid);
 		return -1;
 	}
 	return 0;

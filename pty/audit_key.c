@@ -163,10 +163,10 @@ audit_key_load(const char *path, struct audit_mac **out, char *err,
 	}
 	/* whoever can read the key can forge a whole chain; whoever can
 	 * write it can make the next records unverifiable */
-	if ((st.st_mode & (S_IRWXO | S_IWGRP)) != 0) {
+	if ((st.st_mode & (S_IRWXO | S_IRWXG)) != 0) {
 		audit_err(err, errlen,
 			  "audit key %s: mode %04o lets others read or change "
-			  "it (it must be 0640 or 0600)",
+			  "it (it must be 0400 or 0600)",
 			  path, (unsigned)(st.st_mode & 07777));
 		(void)close(fd);
 		return -1;

@@ -5,7 +5,7 @@
  * account (maelys-pty), whose writer alone creates, appends to and reads
  * the log and the key:
  *
- *   the log's folder   0750 maelys-pty:maelys-pty (root may own it if the
+ *   the log's folder   2750 maelys-pty:maelys-pty (root may own it if the
  *                      log is already there)
  *   the log            0640, owned by maelys-pty, its last line whole
  *   the key            0400 (or 0600), owned by maelys-pty, 32-4096 bytes
@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -84,7 +85,7 @@ check_audit_folder(struct check_ctx *c)
 			check_report(c, CHECK_ERROR,
 				     "audit_log = %s: its folder %s does not "
 				     "exist: run maelys-pty-setup (it makes "
-				     "it 0750 %s:%s)",
+				     "it 2750 %s:%s)",
 				     log, dir, a, a);
 		else
 			check_report(c, CHECK_ERROR,
@@ -97,7 +98,7 @@ check_audit_folder(struct check_ctx *c)
 	if (S_ISLNK(st.st_mode))
 		check_report(c, CHECK_ERROR,
 			     "audit_log = %s: its folder %s is a symbolic "
-			     "link: make it a real directory (0750 %s:%s)",
+			     "link: make it a real directory (2750 %s:%s)",
 			     log, dir, a, a);
 	else if (!S_ISDIR(st.st_mode))
 		check_report(c, CHECK_ERROR,
@@ -112,14 +113,14 @@ check_audit_folder(struct check_ctx *c)
 	else if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
 		check_report(c, CHECK_ERROR,
 			     "audit_log = %s: its folder %s is writable by "
-			     "group or others (mode %04o): chmod 0750 %s",
+			     "group or others (mode %04o): chmod 2750 %s",
 			     log, dir, check_mode(&st), dir);
 	else if (c->audit_known && !check_account_may(c, &st, 1))
 		check_report(
 		    c, CHECK_ERROR,
 		    "audit_log = %s: its folder %s (owner %s, mode "
 		    "%04o) does not let the audit account %s reach the "
-		    "log: chown %s:%s %s; chmod 0750 %s",
+		    "log: chown %s:%s %s; chmod 2750 %s",
 		    log, dir, owner, check_mode(&st), a, a, a, dir, dir);
 }
 
@@ -196,6 +197,15 @@ check_tail_as_caller(const char *path, struct check_tail *t)
 		t->byte = -1;
 		t->err = ECHILD;
 	}
+}
+
+/* Whether the file's group is its owner's own (primary) group. */
+static bool
+check_owners_group(const struct stat *st)
+{
+	struct passwd *pw = getpwuid(st->st_uid);
+
+	return pw != NULL && pw->pw_gid == st->st_gid;
 }
 
 /* The log that is not there yet: the writer must be able to create it. */
@@ -283,13 +293,22 @@ check_audit_log(struct check_ctx *c)
 	else if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
 		check_report(c, CHECK_ERROR,
 			     "audit_log = %s is writable by group or others "
-			     "(mode %04o): chmod 0640 %s",
+			     "(mode %04o): chmod 0600 %s",
+			     log, check_mode(&st), log);
+	else if ((st.st_mode & S_IROTH) != 0 ||
+		 ((st.st_mode & S_IRGRP) != 0 && !check_owners_group(&st)))
+		/* the writer refuses it too (pty/audit.c): every user's
+		 * records, readable by some */
+		check_report(c, CHECK_ERROR,
+			     "audit_log = %s is readable by others or by a "
+			     "group not the audit account's (mode %04o): "
+			     "chmod 0600 %s",
 			     log, check_mode(&st), log);
 	else if (c->audit_known && !check_account_may(c, &st, 6))
 		check_report(
 		    c, CHECK_ERROR,
 		    "audit_log = %s (mode %04o) does not let the audit "
-		    "account %s read and append to it: chmod 0640 %s",
+		    "account %s read and append to it: chmod 0600 %s",
 		    log, check_mode(&st), a, log);
 	else
 		check_audit_log_tail(c, log);

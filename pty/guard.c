@@ -7,6 +7,7 @@
 #include "pty_guard.h"
 
 #include "pty_exec.h"
+#include "pty_spawn.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -368,4 +369,18 @@ pty_guard_conclude_exec(struct pty_guard *g, const struct pty_exec_request *r,
 		? (dec->nreasons > 0 ? dec->reasons[0] : "no rule allows it")
 		: dec->error);
 	return pty_guard_denied(g, fd, eol);
+}
+
+void
+pty_guard_end_all(struct pty_guard *g)
+{
+	size_t left = pty_spawn_end_all(pty_audit_writer_pid(g->audit));
+
+	/* processes that cannot die (an uninterruptible sleep) outlive the
+	 * session: say so where the administrator looks */
+	if (left > 0)
+		pty_guard_log(g, LOG_WARNING,
+			      "session %s of %s: %zu processes of the session "
+			      "could not be ended",
+			      g->asess.id, g->user, left);
 }

@@ -140,9 +140,10 @@ struct pty_audit_event {
  * for appending and reading its last record, with O_NOFOLLOW and
  * O_CLOEXEC, and reads the key file (at least 32 bytes, at most 4096;
  * refused if a symlink, not a regular file, or readable or writable by
- * others or writable by its group: 0640 or 0600).  An existing log must be
- * a regular file owned by this process's effective uid or root and
- * writable by nobody else, or a character device.  Returns 0, or -1 with
+ * anyone but its owner: 0400 or 0600).  An existing log must be
+ * a regular file owned by this process's effective uid or root,
+ * writable by nobody else and readable by nobody but its owner and the
+ * owner's own group, or a character device.  Returns 0, or -1 with
  * one line in err. */
 int pty_audit_open(const char *log_path, const char *key_path,
 		   struct pty_audit **out, char *err, size_t errlen);

@@ -112,6 +112,10 @@ enum pty_act pty_guard_conclude_exec(struct pty_guard *g,
  * Returns 0, or -1 when there is an audit log and the record failed. */
 int pty_guard_event(struct pty_guard *g, const char *event, const char *note);
 
+/* Ends every process the session started (pty_spawn_end_all, the audit
+ * writer left alone), and says to syslog when some could not be. */
+void pty_guard_end_all(struct pty_guard *g);
+
 /* Writes a line to syslog (authpriv) when the guard logs there. */
 void pty_guard_log(const struct pty_guard *g, int priority, const char *fmt,
 		   ...) __attribute__((format(printf, 3, 4)));

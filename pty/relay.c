@@ -345,7 +345,7 @@ pty_reap(void)
 static void
 pty_end_session(void)
 {
-	(void)pty_spawn_end_all(pty_audit_writer_pid(relay.guard->audit));
+	pty_guard_end_all(relay.guard);
 }
 
 /* After bash is gone: what the session printed last, then no process of the

@@ -148,18 +148,20 @@ pty_spawn_exit_code(int status)
 /* Ending the session.                                                 */
 
 struct spawn_proc {
-	pid_t pid, ppid;
+	pid_t pid, ppid, pgrp;
+	bool ours; /* descends from the guard (the subreaper) */
 };
 
-/* The parent of `pid` from /proc/PID/stat ("pid (comm) state ppid ...";
- * comm may hold spaces and parentheses: the last ')' ends it), or -1. */
+/* The parent and process group of `pid` from /proc/PID/stat ("pid (comm)
+ * state ppid pgrp ..."; comm may hold spaces and parentheses: the last ')'
+ * ends it).  Returns the parent, or -1. */
 static pid_t
-spawn_ppid(pid_t pid)
+spawn_stat(pid_t pid, pid_t *pgrp)
 {
 	char path[64], buf[512];
 	const char *p;
 	ssize_t n;
-	long ppid;
+	long ppid, pg;
 	int fd;
 
 	(void)snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
@@ -172,9 +174,17 @@ spawn_ppid(pid_t pid)
 		return -1;
 	buf[n] = '\0';
 	p = strrchr(buf, ')');
-	if (p == NULL || sscanf(p, ") %*c %ld", &ppid) != 1)
+	if (p == NULL || sscanf(p, ") %*c %ld %ld", &ppid, &pg) != 2)
 		return -1;
+	if (pgrp != NULL)
+		*pgrp = (pid_t)pg;
 	return (pid_t)ppid;
+}
+
+static pid_t
+spawn_ppid(pid_t pid)
+{
+	return spawn_stat(pid, NULL);
 }
 
 /* Every process on the host with its parent; *n set.  NULL when /proc
@@ -193,11 +203,11 @@ spawn_scan(size_t *n)
 	while ((de = readdir(d)) != NULL) {
 		char *end;
 		long pid = strtol(de->d_name, &end, 10);
-		pid_t ppid;
+		pid_t ppid, pgrp = 0;
 
 		if (*end != '\0' || pid <= 0 || end == de->d_name)
 			continue;
-		if ((ppid = spawn_ppid((pid_t)pid)) < 0)
+		if ((ppid = spawn_stat((pid_t)pid, &pgrp)) < 0)
 			continue; /* gone meanwhile */
 		if (*n == cap) {
 			struct spawn_proc *grown;
@@ -212,6 +222,7 @@ spawn_scan(size_t *n)
 			all = grown;
 		}
 		all[*n].pid = (pid_t)pid;
+		all[*n].pgrp = pgrp;
 		all[(*n)++].ppid = ppid;
 	}
 	closedir(d);
@@ -239,10 +250,29 @@ spawn_descends(const struct spawn_proc *all, size_t n, pid_t pid, pid_t root)
 	return false;
 }
 
+/* Whether every process of the group `pgrp` in the scan descends from
+ * `root` (and the group is not the guard's own): then signalling the
+ * whole group reaches the session's processes only. */
+static bool
+spawn_group_is_ours(const struct spawn_proc *all, size_t n, pid_t pgrp)
+{
+	size_t i;
+
+	if (pgrp <= 1 || pgrp == getpgrp())
+		return false;
+	for (i = 0; i < n; i++)
+		if (all[i].pgrp == pgrp && !all[i].ours)
+			return false;
+	return true;
+}
+
 /* Sends `sig` to every descendant of this process but `keep`; returns how
  * many there were.  Each is signalled through a pidfd opened after its
  * parent was read and checked again after: a pid that was reused
- * meanwhile names a process that is not ours, and is left alone. */
+ * meanwhile names a process that is not ours, and is left alone.  A
+ * parent that changed to this process is still ours: a process whose
+ * parent exits comes to the guard (the subreaper), and one that forks and
+ * exits in a loop would otherwise never be signalled. */
 static size_t
 spawn_signal_descendants(int sig, pid_t keep)
 {
@@ -253,19 +283,28 @@ spawn_signal_descendants(int sig, pid_t keep)
 	all = spawn_scan(&n);
 	if (all == NULL)
 		return 0;
+	for (i = 0; i < n; i++)
+		all[i].ours = all[i].pid != self && all[i].pid != keep &&
+			      spawn_descends(all, n, all[i].pid, self);
 	for (i = 0; i < n; i++) {
+		pid_t now;
 		int pfd;
 
-		if (all[i].pid == keep || all[i].pid == self ||
-		    !spawn_descends(all, n, all[i].pid, self))
+		if (!all[i].ours)
 			continue;
 		count++;
 		pfd = (int)syscall(SYS_pidfd_open, all[i].pid, 0);
 		if (pfd < 0)
 			continue; /* gone */
-		if (spawn_ppid(all[i].pid) == all[i].ppid)
+		now = spawn_ppid(all[i].pid);
+		if (now == all[i].ppid || now == self)
 			(void)syscall(SYS_pidfd_send_signal, pfd, sig, NULL, 0);
 		(void)close(pfd);
+		/* and its whole process group, at once: a process that forks
+		 * and exits in a loop is gone before it is signalled by pid,
+		 * but its children stay in its group */
+		if (sig != 0 && spawn_group_is_ours(all, n, all[i].pgrp))
+			(void)kill(-all[i].pgrp, sig);
 	}
 	free(all);
 	return count;
@@ -297,10 +336,10 @@ pty_spawn_end_all(pid_t keep)
 	/* then what is left is killed, a generation at a time as each
 	 * one's children come to the guard; bounded, as a fork bomb could
 	 * otherwise keep this going */
-	for (i = 0; i < 250 && left > 0; i++) {
+	for (i = 0; i < 500 && left > 0; i++) {
 		(void)spawn_signal_descendants(SIGKILL, keep);
 		(void)pty_spawn_reap(0, &st);
-		spawn_nap(20);
+		spawn_nap(i < 20 ? 1 : 10);
 		left = spawn_signal_descendants(0, keep);
 	}
 	(void)pty_spawn_reap(0, &st);

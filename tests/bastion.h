@@ -172,4 +172,114 @@ int bastion_log_count(const struct bastion *b, size_t mark,
 		      const char *const needles[]);
 int bastion_verify_log(const struct bastion *b, char **out, char **err);
 
+/* ── For the attack tests (check_pty_attacks.c) ───────────────────────── */
+
+/* bastion_configure with the sessions' PATH given (the tests' tools by
+ * name). */
+void bastion_configure_path(const struct bastion *b, const char *policy,
+			    const char *path, const char *extra);
+/* The folder of the tests' own programs, prefix/libexec/maelys-pty-tests
+ * (root's 0755, like every folder above it: no test user can change what
+ * runs from there, so the guard's exec walk accepts it). */
+const char *bastion_tool_dir(const struct bastion *b);
+/* Installs a program there, root's and 0755: a copy of the file `src`, or
+ * `text` when src is NULL.  Returns its path (static storage, until the
+ * next call).  Fails the test if it cannot. */
+const char *bastion_tool(const struct bastion *b, const char *name,
+			 const char *src, const char *text);
+
+/* The processes of a user (real or effective uid; zombies aside): how
+ * many, the first max of them in pids.  bastion_user_kill kills them all,
+ * at once (kill(-1) as the user: not even a process that keeps forking
+ * away escapes), and waits (at most 10 s) until they are gone. */
+int bastion_user_pids(const struct bastion *b, const char *name, pid_t *pids,
+		      int max);
+void bastion_user_kill(const struct bastion *b, const char *name);
+/* The user's guards: processes running the installed guard with the
+ * user's real uid (one a session).  The audit writer of a guard: its
+ * child running the guard under another uid (the audit account), or 0. */
+int bastion_guard_pids(const struct bastion *b, const char *name, pid_t *pids,
+		       int max);
+pid_t bastion_writer_pid(const struct bastion *b, pid_t guard);
+/* One system call as the user (a child with the user's uid, gid and
+ * groups): open(2) of path with flags, kill(2) of pid with sig.  Returns
+ * 0, or the errno it failed with. */
+int bastion_open_as(const struct bastion *b, const char *name, const char *path,
+		    int flags);
+int bastion_kill_as(const struct bastion *b, const char *name, pid_t pid,
+		    int sig);
+/* The installed guard run as root with argv (--check ...), bounded like
+ * bastion_ssh. */
+int bastion_guard_run(const struct bastion *b, char *const argv[],
+		      int timeout_ms, char **out, char **err);
+
+/* ── Helpers of the item tests ─────────────────────────────────────────── */
+
+/* A path in the user's home (static storage, four at a time); a folder
+ * there, made the user's (0755) if it is not there. */
+const char *bastion_home(const struct bastion *b, const char *name,
+			 const char *rel);
+const char *bastion_home_dir(const struct bastion *b, const char *name,
+			     const char *rel);
+
+/* One kind of record a test caused, and how many times. */
+struct bastion_rec {
+	int n;
+	const char *needles[5]; /* NULL-terminated */
+};
+/* The end of the log after `mark` (its last 3000 bytes), for a message;
+ * the caller frees. */
+char *bastion_log_tail(const struct bastion *b, size_t mark);
+/* The records of user `name` after `mark` that hold every needle
+ * (NULL-terminated, at most 5). */
+int bastion_log_count_user(const struct bastion *b, size_t mark,
+			   const char *name, const char *const needles[]);
+/* Each kind of record as many times as given and, with `exact`, no other
+ * record of the user; fails the test with the end of the log otherwise. */
+void bastion_assert_records(const struct bastion *b, size_t mark,
+			    const char *name, const struct bastion_rec *recs,
+			    size_t nrecs, bool exact);
+/* Waits (at most timeout_ms) until there are n such records. */
+bool bastion_wait_records(const struct bastion *b, size_t mark,
+			  const char *name, const char *const needles[], int n,
+			  int timeout_ms);
+/* --verify-log says the chain is intact, or the test fails. */
+void bastion_assert_log_verifies(const struct bastion *b);
+
+/* A session, each step bounded and failing the test with what the session
+ * showed: text seen, the prompt, a login over ssh -tt to its first
+ * prompt, a line typed and the next prompt, `exit STATUS` and the client
+ * ending with it (then closed). */
+void bastion_expect(struct pts *p, const char *who, const char *text,
+		    int timeout_ms);
+void bastion_expect_prompt(struct pts *p, const char *who, int timeout_ms);
+void bastion_login(const struct bastion *b, struct pts *p, const char *name,
+		   int timeout_ms);
+void bastion_line(struct pts *p, const char *who, const char *text,
+		  int timeout_ms);
+void bastion_logout(struct pts *p, const char *who, int status, int timeout_ms);
+/* The user's one guard (the test fails unless there is exactly one). */
+pid_t bastion_only_guard(const struct bastion *b, const char *name);
+
+/* Processes.  A file of /proc whole (its size says 0, so pts_slurp reads
+ * nothing; "" when it cannot be read; the caller frees); the state letter
+ * of /proc/PID/stat ('?' when it is gone) and a bounded wait for one; a
+ * bounded wait for a file; the first process of the user's whose comm is
+ * `comm`, waited for (0: none). */
+char *bastion_proc_read(const char *path);
+char bastion_proc_state(pid_t pid);
+bool bastion_wait_state(pid_t pid, char state, int timeout_ms);
+bool bastion_wait_file(const char *path, int timeout_ms);
+pid_t bastion_wait_comm(const struct bastion *b, const char *name,
+			const char *comm, int timeout_ms);
+/* Waits (at most timeout_ms) until the user has no process left (zombies
+ * aside); returns how many are, their command lines in `left`.  A scan of
+ * /proc alone cannot say: a process that keeps forking away is never
+ * where a scan reads it.  So once the scan sees none, every process of
+ * the user is stopped at once (kill(-1, SIGSTOP) as the user, which the
+ * kernel does for all together) and looked for again: stopped, none can
+ * move.  What is found stays stopped (bastion_user_kill ends it). */
+int bastion_wait_no_process(const struct bastion *b, const char *name,
+			    int timeout_ms, char *left, size_t cap);
+
 #endif /* MAELYS_TESTS_BASTION_H */

@@ -1054,7 +1054,7 @@ START_TEST(test_audit_open_refuses_bad_files)
 	ck_assert_int_eq(mkfifo(key, 0600), 0);
 	ck_assert_int_eq(pty_audit_open(t.log, key, &a, err, sizeof err), -1);
 	ck_assert_int_eq(access(t.log, F_OK), -1);
-	/* a key others may read or change; the group may read it */
+	/* a key others may read or change, or its group read: refused */
 	ck_assert_int_eq(chmod(t.key, 0644), 0);
 	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "lets others read") != NULL, "%s", err);
@@ -1063,6 +1063,9 @@ START_TEST(test_audit_open_refuses_bad_files)
 	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), -1);
 	ck_assert_int_eq(access(t.log, F_OK), -1);
 	ck_assert_int_eq(chmod(t.key, 0640), 0);
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), -1);
+	ck_assert_int_eq(access(t.log, F_OK), -1);
+	ck_assert_int_eq(chmod(t.key, 0400), 0);
 	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
 	pty_audit_close(a);
 	(void)unlink(t.log);
@@ -1095,6 +1098,23 @@ START_TEST(test_audit_open_refuses_bad_files)
 	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "writable by group or others") != NULL, "%s",
 		      err);
+	ck_assert_int_eq(chmod(t.log, 0600), 0);
+	/* nor one others may read, or a group that is not the owner's own */
+	ck_assert_int_eq(chmod(t.log, 0604), 0);
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "readable by others") != NULL, "%s", err);
+	ck_assert_int_eq(chmod(t.log, 0640), 0);
+	if (geteuid() == 0) {
+		ck_assert_int_eq(chown(t.log, 0, 12345), 0);
+		ck_assert_int_eq(
+		    pty_audit_open(t.log, t.key, &a, err, sizeof err), -1);
+		ck_assert_msg(strstr(err, "not the audit account's") != NULL,
+			      "%s", err);
+		ck_assert_int_eq(chown(t.log, 0, 0), 0); /* root's own group */
+		ck_assert_int_eq(
+		    pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+		pty_audit_close(a);
+	}
 	ck_assert_int_eq(chmod(t.log, 0600), 0);
 	if (geteuid() == 0) {
 		ck_assert_int_eq(chown(t.log, 12345, 12345), 0);

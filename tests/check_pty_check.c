@@ -566,6 +566,15 @@ log_group_writable(void)
 	ck_assert_int_eq(chmod(log_path, 0660), 0);
 }
 
+/* its group is not the account's, and may read every user's records */
+static void
+log_readable_by_a_group(void)
+{
+	add_log();
+	ck_assert_int_eq(chown(log_path, (uid_t)-1, 0), 0);
+	ck_assert_int_eq(chmod(log_path, 0640), 0);
+}
+
 static void
 log_read_only(void)
 {
@@ -643,17 +652,17 @@ guard_setuid_root(void)
 static const struct damage damages[] = {
     {folder_missing, "audit_log = {log}: its folder {folder} does not exist: "
 		     "run maelys-pty-setup "
-		     "(it makes it 0750 {account}:{account})"},
+		     "(it makes it 2750 {account}:{account})"},
     {folder_symlink, "audit_log = {log}: its folder {folder} is a symbolic "
 		     "link: make it a real "
-		     "directory (0750 {account}:{account})"},
+		     "directory (2750 {account}:{account})"},
     {folder_of_nobody,
      "audit_log = {log}: its folder {folder} is owned by nobody, not root or "
      "the "
      "audit account {account}: chown {account}:{account} {folder}"},
     {folder_group_writable, "audit_log = {log}: its folder {folder} is "
 			    "writable by group or others (mode "
-			    "0770): chmod 0750 {folder}"},
+			    "0770): chmod 2750 {folder}"},
     {folder_of_root_without_log,
      "audit_log = {log} does not exist, and its folder {folder} (owner root, "
      "mode "
@@ -663,7 +672,7 @@ static const struct damage damages[] = {
 			       "root, mode 0750) does not let "
 			       "the audit account {account} reach the log: "
 			       "chown {account}:{account} {folder}; chmod "
-			       "0750 {folder}"},
+			       "2750 {folder}"},
     {log_symlink,
      "audit_log = {log} is a symbolic link: the log must be a regular file "
      "(remove the link; the audit writer creates the log)"},
@@ -672,10 +681,13 @@ static const struct damage damages[] = {
 		  "{account}:{account} {log}"},
     {log_group_writable,
      "audit_log = {log} is writable by group or others (mode 0660): chmod "
-     "0640 {log}"},
+     "0600 {log}"},
+    {log_readable_by_a_group,
+     "audit_log = {log} is readable by others or by a group not the audit "
+     "account's (mode 0640): chmod 0600 {log}"},
     {log_read_only, "audit_log = {log} (mode 0440) does not let the audit "
 		    "account {account} read "
-		    "and append to it: chmod 0640 {log}"},
+		    "and append to it: chmod 0600 {log}"},
     {log_torn,
      "audit_log = {log}: its last line is torn (no final newline): no record "
      "can be chained to it; check it with maelys-pty --verify-log {log}, then "

@@ -151,6 +151,9 @@ expect_prompt(struct pts *p, const char *who)
 		      who, T, p->out);
 }
 
+/* Also issue 9 item 1 (no interactive session of a user started with an
+ * audit log); check_pty_operator.c has the item's own test, with two
+ * sessions of each user at once. */
 START_TEST(test_deployed_two_interactive_sessions_at_once_decide_each_line)
 {
 	struct pts a, b;

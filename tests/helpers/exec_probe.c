@@ -23,6 +23,10 @@
  *                             ignored, descriptors to /dev/null), write the
  *                             daemon's pid to PIDFILE and return; the
  *                             daemon waits for a signal it cannot ignore
+ *   hop PIDFILE               leave the session like detach, then keep
+ *                             moving: each generation forks the next
+ *                             and exits at once, for at most 30 s; the
+ *                             first writes its pid
  *   inject PID WORD...        open every descriptor of process PID again
  *                             through /proc/PID/fd/N, for writing and for
  *                             reading and writing, and write the words (a
@@ -161,6 +165,7 @@ probe_usage(void)
 	      "       exec_probe waitexec GOFILE RESULTFILE PATH [ARG...]\n"
 	      "       exec_probe flipexec N LINK A B ARG...\n"
 	      "       exec_probe detach PIDFILE\n"
+	      "       exec_probe hop PIDFILE\n"
 	      "       exec_probe inject PID WORD...\n",
 	      stderr);
 	return PROBE_USAGE_EXIT;
@@ -1000,6 +1005,63 @@ probe_mode_detach(int argc, char **argv)
 }
 
 /*
+ * hop: a process that is never the same process for long.  Whoever ends
+ * it must find it and signal it before it has moved on: each generation
+ * forks the next and exits at once, so the process that was read a
+ * moment ago is gone (or has another parent) when it is signalled.  It
+ * ignores hangups and terminations like a daemon, and stops by itself
+ * after 30 s, so a test that loses it leaves nothing for long.
+ */
+static int
+probe_mode_hop(int argc, char **argv)
+{
+	struct timespec start, now;
+	struct stat st;
+	pid_t pid;
+	int i, status;
+
+	(void)argc;
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		(void)setsid();
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGINT, SIG_IGN);
+		for (i = 0; i < 3; i++) {
+			int null = open("/dev/null", O_RDWR);
+
+			if (null >= 0 && null != i) {
+				dup2(null, i);
+				close(null);
+			}
+		}
+		{
+			char num[32];
+
+			snprintf(num, sizeof num, "%ld\n", (long)getpid());
+			probe_write_result(argv[2], num);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &start);
+		for (;;) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (now.tv_sec - start.tv_sec > 30)
+				_exit(0);
+			pid = fork();
+			if (pid > 0)
+				_exit(0); /* the next generation goes on */
+		}
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return 1;
+	for (i = 0; i < 500 && stat(argv[2], &st) != 0; i++)
+		nanosleep(&(struct timespec){0, 10000000L}, NULL);
+	printf("hop: %s\n", i < 500 ? "ok" : "no pid file");
+	return i < 500 ? 0 : 1;
+}
+
+/*
  * inject: what any process of a session can do to bash's descriptors with
  * the rights of its uid (a pipe opens again; a socket does not).  Writing
  * the line into a terminal only shows it; into a command pipe, bash would
@@ -1073,6 +1135,7 @@ static const struct probe_mode probe_modes[] = {
     {"waitexec", 5, 0, probe_mode_waitexec},
     {"flipexec", 7, 0, probe_mode_flipexec},
     {"detach", 3, 3, probe_mode_detach},
+    {"hop", 3, 3, probe_mode_hop},
     {"inject", 4, 0, probe_mode_inject},
 };
 
