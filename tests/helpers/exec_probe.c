@@ -1115,6 +1115,7 @@ probe_mode_inject(int argc, char **argv)
 		}
 	}
 	closedir(d);
+	printf("inject: done\n");
 	return 0;
 }
 
