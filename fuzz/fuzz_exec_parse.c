@@ -10,7 +10,9 @@
  *      returns must lie inside the input with no blank, NUL or newline at
  *      either end of the name or the argument;
  *   1  the dynamic loader's argv (NUL-separated words): pty_loader_parse
- *      must agree with the loop of glibc's elf/rtld.c written out again;
+ *      must agree with the loop of glibc's elf/rtld.c written out again
+ *      (with its options as `ld.so --help` of glibc 2.36 lists them, and
+ *      a word after --help or --version read as a program all the same);
  *   2  a binfmt_misc entry's file: pty_binfmt_parse keeps its magic and
  *      mask inside their arrays, and pty_binfmt_match never reads past the
  *      head it is given (ASan watches).
@@ -138,7 +140,6 @@ static int
 ref_loader(int argc, char **argv, int *program, int *argv0)
 {
 	int i = 1;
-	bool stop = false;
 
 	*program = *argv0 = 0;
 	while (i < argc) {
@@ -150,7 +151,7 @@ ref_loader(int argc, char **argv, int *program, int *argv0)
 		else if ((ref_is(a, "--library-path") ||
 			  ref_is(a, "--inhibit-rpath") ||
 			  ref_is(a, "--audit") || ref_is(a, "--preload") ||
-			  ref_is(a, "--glibc-hwcaps-prefix") ||
+			  ref_is(a, "--glibc-hwcaps-prepend") ||
 			  ref_is(a, "--glibc-hwcaps-mask")) &&
 			 i + 1 < argc)
 			i += 2;
@@ -160,8 +161,7 @@ ref_loader(int argc, char **argv, int *program, int *argv0)
 		} else if (ref_is(a, "--help") || ref_is(a, "--version") ||
 			   ref_is(a, "--list-tunables") ||
 			   ref_is(a, "--list-diagnostics")) {
-			stop = true;
-			i++;
+			i++; /* a word after it is a program all the same */
 		} else if (a[0] == '-' && a[1] == '-') {
 			if (a[2] != '\0')
 				return -1;
@@ -171,7 +171,7 @@ ref_loader(int argc, char **argv, int *program, int *argv0)
 			break;
 		}
 	}
-	if (!stop && i < argc)
+	if (i < argc)
 		*program = i;
 	return 0;
 }

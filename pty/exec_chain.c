@@ -397,9 +397,13 @@ chain_loader(const struct pty_exec_env *e, struct pty_exec_chain *c, int cwd,
 	size_t head_len[1];
 	int rc;
 
-	if (pty_loader_parse(prev->argc, prev->argv, &la) != 0 ||
-	    !la.has_program)
-		return 1; /* it prints something and exits */
+	if (pty_loader_parse(prev->argc, prev->argv, &la) != 0)
+		return chain_refuse(err, errlen, PTY_EXEC_READ_UNSAFE, "%s",
+				    "the dynamic loader is given an option the "
+				    "guard does not know, so which word is the "
+				    "program it runs cannot be told");
+	if (!la.has_program)
+		return 1; /* it prints its usage and exits */
 	/* under exec locations the kernel refuses any file outside them;
 	 * the loader, always among them, would map one without asking */
 	if (e->landlocked)

@@ -95,26 +95,21 @@ pty_shebang_parse(const char *buf, size_t len, struct pty_shebang *out)
 	return 0;
 }
 
-/* The loader's options that take the next argument as their value. */
+/* The loader's options that take the next argument as their value
+ * (glibc 2.36, `ld.so --help`). */
 static const char *const loader_valued[] = {
     "--library-path",      "--inhibit-rpath", "--audit",
-    "--preload",           "--argv0",         "--glibc-hwcaps-prefix",
+    "--preload",           "--argv0",         "--glibc-hwcaps-prepend",
     "--glibc-hwcaps-mask",
 };
 
-/* Options after which it runs no program (it prints and exits). */
-static const char *const loader_no_program[] = {
-    "--help",
-    "--version",
-    "--list-tunables",
-    "--list-diagnostics",
-};
-
-/* Options without a value. */
+/* Options without a value.  --help, --version, --list-tunables and
+ * --list-diagnostics print and exit, but a word after them is read as a
+ * program all the same: deciding a program that will not run costs
+ * nothing, missing one that does would let it run undecided. */
 static const char *const loader_flags[] = {
-    "--list",
-    "--verify",
-    "--inhibit-cache",
+    "--list",    "--verify",        "--inhibit-cache",    "--help",
+    "--version", "--list-tunables", "--list-diagnostics",
 };
 
 static bool
@@ -135,7 +130,6 @@ pty_loader_parse(size_t argc, const char *const *argv,
 		 struct pty_loader_args *out)
 {
 	size_t i = 1;
-	bool no_program = false;
 
 	memset(out, 0, sizeof *out);
 	while (i < argc) {
@@ -149,21 +143,21 @@ pty_loader_parse(size_t argc, const char *const *argv,
 		} else if (parse_in(a, loader_flags,
 				    PARSE_COUNT(loader_flags))) {
 			i++;
-		} else if (parse_in(a, loader_no_program,
-				    PARSE_COUNT(loader_no_program))) {
-			no_program = true;
-			i++;
 		} else if (a[0] == '-' && a[1] == '-') {
+			/* an option this reader does not know (a newer
+			 * loader's, or one given without its value) may take
+			 * the next word: which word is the program is then
+			 * unknown, and the caller refuses */
 			if (a[2] != '\0')
-				return -1; /* an unknown option: it refuses */
-			i++;               /* "--": the end of the options */
+				return -1;
+			i++; /* "--": the end of the options */
 			break;
 		} else {
 			break;
 		}
 	}
-	if (no_program || i >= argc)
-		return 0; /* no program runs */
+	if (i >= argc)
+		return 0; /* no program: it prints its usage and exits */
 	out->program = i;
 	out->has_program = true;
 	return 0;

@@ -40,8 +40,10 @@ struct pty_loader_args {
 	size_t argv0;     /* argv index of --argv0's value, or 0 */
 };
 
-/* Reads argv as glibc's loader does.  Returns 0, or -1 when the loader
- * would refuse its command line (an unknown "--" option). */
+/* Reads argv as glibc's loader does, every word after the options taken
+ * for the program (even after --help: see exec_parse.c).  Returns 0, or -1
+ * when an option is not one this reader knows (or lacks its value): the
+ * program cannot then be told, and the exec must be refused. */
 int pty_loader_parse(size_t argc, const char *const *argv,
 		     struct pty_loader_args *out);
 

@@ -644,6 +644,22 @@ START_TEST(test_exec_shebang_and_loader_programs_are_decided)
 	ck_assert_msg(access(marker, F_OK) != 0, "the loader ran it");
 	ck_assert_int_eq(
 	    log_count("\"exec_via\":\"loader\"", "\"decision\":\"deny\""), 1);
+	/* ... behind the options that take a value (glibc 2.36's own
+	 * list), or behind one the guard does not know: refused either way */
+	snprintf(cmd, sizeof cmd, "%s --glibc-hwcaps-prepend x %s/touch %s\r",
+		 loader, forbidden, marker);
+	pts_type(&p, cmd);
+	ck_assert_msg(pts_expect(&p, "  run as a program by the dynamic loader",
+				 T),
+		      "%s", p.out);
+	ck_assert(pts_wait_prompt(&p, T));
+	snprintf(cmd, sizeof cmd, "%s --some-new-option x %s/touch %s\r",
+		 loader, forbidden, marker);
+	pts_type(&p, cmd);
+	ck_assert_msg(pts_expect(&p, "an option the guard does not know", T),
+		      "%s", p.out);
+	ck_assert(pts_wait_prompt(&p, T));
+	ck_assert_msg(access(marker, F_OK) != 0, "the loader ran it");
 	/* ... by a bare name, it would search its library path: refused */
 	snprintf(cmd, sizeof cmd, "%s touch %s\r", loader, marker);
 	pts_type(&p, cmd);
