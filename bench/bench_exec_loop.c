@@ -6,9 +6,10 @@
  *   bench_exec loop [-w WARM] [-o FILE] [-s PREFIX] N PROG [ARG ...]
  *       WARM (default 200) untimed iterations of fork + execv(PROG) +
  *       waitpid, then N timed ones.  Writes the N times in ns to FILE, one
- *       a line, then "monitor NAME NS": the CPU time its monitor (the
+ *       a line, then "monitor NAME NS WNS": the CPU time its monitor (the
  *       nearest ancestor named maelys-pty, strace or exec-notify) spent
- *       over the timed iterations; without -o, prints their median, p90,
+ *       over the timed iterations, and the guard's audit writer's (0
+ *       when there is none); without -o, prints their median, p90,
  *       p99 and mean.  With -s, each iteration waits for a byte on the FIFO
  *       PREFIX.go first and writes one to PREFIX.done after.  Exits 1 if
  *       PROG fails once (a refused exec).
@@ -20,6 +21,7 @@
 #define _GNU_SOURCE
 #include "bench_exec.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -94,42 +96,80 @@ bench_mean_us(const uint64_t *v, size_t n)
 /* ------------------------------------------------------------------ */
 /* The loop role. */
 
+/* The name (comm) and parent of process pid.  0, or -1. */
+static int
+proc_stat(pid_t pid, char *comm, size_t cap, pid_t *ppid)
+{
+	char path[64], buf[512], *lp, *rp;
+	unsigned long long pp;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "PID (COMM) STATE PPID ...": COMM may hold spaces and ')' */
+	lp = strchr(buf, '(');
+	rp = strrchr(buf, ')');
+	if (lp == NULL || rp == NULL || rp < lp ||
+	    sscanf(rp + 1, " %*c %llu", &pp) != 1)
+		return -1;
+	*rp = '\0';
+	snprintf(comm, cap, "%s", lp + 1);
+	*ppid = (pid_t)pp;
+	return 0;
+}
+
 /* The nearest of this process's ancestors (up to four up) that is a
  * monitor - the guard (maelys-pty) or strace - or 0; its name into name. */
 static pid_t
 monitor_find(char *name, size_t cap)
 {
-	pid_t pid = getppid();
+	pid_t pid = getppid(), ppid;
 	int up;
 
 	for (up = 0; up < 4 && pid > 1; up++) {
-		char path[64], buf[512], *lp, *rp;
-		unsigned long long ppid;
-		FILE *f;
-		size_t n;
+		char comm[64];
 
-		snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-		if ((f = fopen(path, "r")) == NULL)
+		if (proc_stat(pid, comm, sizeof comm, &ppid) != 0)
 			return 0;
-		n = fread(buf, 1, sizeof buf - 1, f);
-		fclose(f);
-		buf[n] = '\0';
-		/* "PID (COMM) STATE PPID ...": COMM may hold spaces and ')' */
-		lp = strchr(buf, '(');
-		rp = strrchr(buf, ')');
-		if (lp == NULL || rp == NULL || rp < lp ||
-		    sscanf(rp + 1, " %*c %llu", &ppid) != 1)
-			return 0;
-		*rp = '\0';
-		if (strcmp(lp + 1, "maelys-pty") == 0 ||
-		    strcmp(lp + 1, "strace") == 0 ||
-		    strcmp(lp + 1, BENCH_FLOOR_COMM) == 0) {
-			snprintf(name, cap, "%s", lp + 1);
+		if (strcmp(comm, "maelys-pty") == 0 ||
+		    strcmp(comm, "strace") == 0 ||
+		    strcmp(comm, BENCH_FLOOR_COMM) == 0) {
+			snprintf(name, cap, "%s", comm);
 			return pid;
 		}
-		pid = (pid_t)ppid;
+		pid = ppid;
 	}
 	return 0;
+}
+
+/* The guard's audit writer (pty_audit_start_writer): its child named
+ * maelys-pty too, or 0.  Its CPU is the audit log's cost per exec that
+ * the guard's own does not show. */
+static pid_t
+writer_find(pid_t guard)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	pid_t found = 0;
+
+	while (d != NULL && found == 0 && (de = readdir(d)) != NULL) {
+		char comm[64], *end;
+		long pid = strtol(de->d_name, &end, 10);
+		pid_t ppid;
+
+		if (*end == '\0' && pid > 0 && pid != getpid() &&
+		    proc_stat((pid_t)pid, comm, sizeof comm, &ppid) == 0 &&
+		    ppid == guard && strcmp(comm, "maelys-pty") == 0)
+			found = (pid_t)pid;
+	}
+	if (d != NULL)
+		closedir(d);
+	return found;
 }
 
 /* CPU time the process has run, in ns (its first thread's schedstat: the
@@ -186,7 +226,7 @@ loop_sync(int fd, bool wait)
 
 static int
 loop_write(const char *out, const uint64_t *t, long long n, const char *monitor,
-	   uint64_t cpu)
+	   uint64_t cpu, uint64_t writer_cpu)
 {
 	FILE *f = fopen(out, "w");
 	long long i;
@@ -194,10 +234,12 @@ loop_write(const char *out, const uint64_t *t, long long n, const char *monitor,
 	for (i = 0; f != NULL && i < n; i++)
 		if (fprintf(f, "%llu\n", (unsigned long long)t[i]) < 0)
 			break;
-	/* the trailer: the monitor's CPU over the timed iterations */
+	/* the trailer: the monitor's CPU over the timed iterations, and its
+	 * audit writer's */
 	if (f != NULL && i == n &&
-	    fprintf(f, "monitor %s %llu\n", monitor[0] != '\0' ? monitor : "-",
-		    (unsigned long long)cpu) < 0)
+	    fprintf(f, "monitor %s %llu %llu\n",
+		    monitor[0] != '\0' ? monitor : "-", (unsigned long long)cpu,
+		    (unsigned long long)writer_cpu) < 0)
 		i = 0;
 	if (f == NULL || i < n || fclose(f) != 0) {
 		fprintf(stderr, "bench_exec loop: cannot write %s\n", out);
@@ -211,9 +253,9 @@ bench_exec_loop_main(int argc, char **argv)
 {
 	const char *out = NULL, *prefix = NULL;
 	long long n, warm = 200, i;
-	uint64_t *t, cpu0 = 0, cpu1;
-	char monitor[32] = "";
-	pid_t mpid = monitor_find(monitor, sizeof monitor);
+	uint64_t *t, cpu0 = 0, cpu1, wcpu0 = 0, wcpu1;
+	char monitor[64] = "";
+	pid_t mpid = monitor_find(monitor, sizeof monitor), wpid = 0;
 	int opt, go = -1, done = -1, rc = 0;
 
 	/* "+": options end at N, so PROG's own arguments stay PROG's */
@@ -260,8 +302,12 @@ bench_exec_loop_main(int argc, char **argv)
 			rc = 1;
 			goto out;
 		}
-		if (i == warm)
+		if (i == warm) {
+			if (mpid > 0 && strcmp(monitor, "maelys-pty") == 0)
+				wpid = writer_find(mpid);
+			wcpu0 = monitor_cpu_ns(wpid);
 			cpu0 = monitor_cpu_ns(mpid);
+		}
 		t0 = bench_now_ns();
 		pid = fork();
 		if (pid == 0) {
@@ -291,10 +337,14 @@ bench_exec_loop_main(int argc, char **argv)
 		}
 	}
 	cpu1 = monitor_cpu_ns(mpid);
+	wcpu1 = monitor_cpu_ns(wpid);
 	if (cpu0 == 0 || cpu1 < cpu0)
 		cpu0 = cpu1 = 0; /* no monitor, or unknown */
+	if (wcpu0 == 0 || wcpu1 < wcpu0)
+		wcpu0 = wcpu1 = 0; /* no writer */
 	if (out != NULL) {
-		rc = loop_write(out, t, n, monitor, cpu1 - cpu0) != 0;
+		rc = loop_write(out, t, n, monitor, cpu1 - cpu0,
+				wcpu1 - wcpu0) != 0;
 	} else {
 		qsort(t, (size_t)n, sizeof t[0], bench_cmp_u64);
 		printf("fork+exec+wait of %s, %lld times: median %.1f us   "
@@ -306,6 +356,10 @@ bench_exec_loop_main(int argc, char **argv)
 		if (cpu1 > cpu0)
 			printf("%s's CPU per iteration: %.1f us\n", monitor,
 			       (double)(cpu1 - cpu0) / 1000.0 / (double)n);
+		if (wcpu1 > wcpu0)
+			printf("its audit writer's CPU per iteration: %.1f "
+			       "us\n",
+			       (double)(wcpu1 - wcpu0) / 1000.0 / (double)n);
 	}
 out:
 	free(t);
