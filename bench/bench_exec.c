@@ -1056,5 +1056,7 @@ main(int argc, char **argv)
 		return bench_exec_loop_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "notify") == 0)
 		return bench_exec_notify_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "walk") == 0)
+		return bench_exec_walk_main(argc - 1, argv + 1);
 	return driver_main(argc, argv);
 }

@@ -33,4 +33,7 @@ double bench_mean_us(const uint64_t *v, size_t n);
 int bench_exec_loop_main(int argc, char **argv);
 int bench_exec_notify_main(int argc, char **argv);
 
+/* bench_exec walk ... (bench_exec_walk.c). */
+int bench_exec_walk_main(int argc, char **argv);
+
 #endif /* BENCH_EXEC_H */
