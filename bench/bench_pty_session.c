@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* 6. One line to bash: the guard's write of the wrapped line
@@ -316,13 +317,27 @@ host_load_start(pid_t *pids, int n)
 	(void)waitpid(mid, NULL, 0);
 }
 
+/* Kills them, and waits (up to 10 s) until they are gone - reaped by
+ * whoever inherited them - so that what runs next finds the host as it
+ * was. */
 static void
 host_load_stop(const pid_t *pids, int n)
 {
-	int i;
+	struct timespec nap = {0, 10 * 1000 * 1000};
+	int i, tries, left = n;
 
 	for (i = 0; i < n; i++)
 		(void)kill(pids[i], SIGKILL);
+	for (tries = 0; tries < 1000 && left > 0; tries++) {
+		(void)nanosleep(&nap, NULL);
+		for (i = 0, left = 0; i < n; i++)
+			left += kill(pids[i], 0) == 0;
+	}
+	if (left > 0)
+		fprintf(stderr,
+			"bench_pty: %d of the host's extra processes are "
+			"still there (not reaped by their new parent)\n",
+			left);
 }
 
 void
