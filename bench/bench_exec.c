@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * bench_exec - what the exec supervisor (pty/pty_supervise.h) adds to each
- * program a session runs: fork + execv + waitpid of /bin/true, each
- * iteration timed alone with CLOCK_MONOTONIC, run six ways:
+ * program a session runs: fork + execv + waitpid, each iteration timed
+ * alone with CLOCK_MONOTONIC, run several ways.  By default, of /bin/true:
  *
  *   direct       the loop alone;
  *   floor        under the least a seccomp user-notification supervisor
@@ -16,38 +16,57 @@
  *   strace-bpf   the same with --seccomp-bpf (ptrace stops only at execve),
  *                for reference, when this strace has it;
  *   audited      as root: supervised by a guard with a configuration and an
- *                audit log on tmpfs (/dev/shm), one record per exec.
+ *                audit log on tmpfs (/dev/shm), one record per exec, sent
+ *                to the guard's audit writer process.
  *
- * Three roles:
+ * and, chosen with -W, the per-exec checks of the guard's path walk and of
+ * what a file leads to (pty/exec_walk.c, pty/exec_chain.c), each program
+ * run directly and supervised (and audited, for the script), so that the
+ * kernel's own extra work is not counted as the guard's:
  *
- *   bench_exec loop [-w WARM] [-o FILE] [-s PREFIX] N PROG [ARG ...]
- *       WARM (default 200) untimed iterations, then N timed ones.  Writes
- *       the N times in ns to FILE, one a line, then "monitor NAME NS": the
- *       CPU time its monitor (the nearest ancestor named maelys-pty,
- *       strace or exec-notify) spent over the timed iterations; without
- *       -o, prints their median, p90, p99 and mean.  With -s, each
- *       iteration waits for a byte on the FIFO PREFIX.go first and writes
- *       one to PREFIX.done after.  Exits 1 if PROG fails once (a refused
- *       exec).
- *   bench_exec notify [LOOP OPTIONS] N PROG [ARG ...]
- *       runs the loop under the floor's supervisor.
- *   bench_exec [-n N] [-w WARM] [-g GUARD]
+ *   *-deep       TREE/d01/.../d12/true, a link to /usr/bin/true: twelve
+ *                more folders and a link for the walk (as root, one
+ *                openat + fstat each; as another user a writability check
+ *                per folder as well - see -u);
+ *   *-script     TREE/script, "#!/bin/true": the script and its
+ *                interpreter are each walked, decided (and recorded);
+ *   *-loader     /lib64/ld-linux-x86-64.so.2 /bin/true: the loader and the
+ *                program it is asked to run, each walked and decided.
+ *
+ * TREE is made by root in /tmp, 0755: the walk refuses an exec through
+ * anything the user could change, so these ways need root; -u USER runs
+ * every way as USER (the tree stays root's), which is what a user's
+ * session pays: for root the walk checks no writability at all.
+ *
+ *   bench_exec [-n N] [-w WARM] [-g GUARD] [-W WAYS] [-u USER]
  *       the driver: starts the loop every way at once (N = 10000, WARM =
  *       200), and steps them in lockstep through the FIFOs - one iteration
  *       of each way in turn, the others asleep, in a new random order each
  *       time - so that the load of a shared machine, which drifts by the
  *       second, hits every way alike.  GUARD defaults to the build's
- *       maelys-pty (meson compiles its path in).
+ *       maelys-pty (meson compiles its path in).  WAYS is a comma list of
+ *       way names (direct floor supervised audited strace-bpf strace
+ *       direct-deep supervised-deep direct-script supervised-script
+ *       audited-script direct-loader supervised-loader), or "checks" for
+ *       the per-exec checks' ways beside direct, supervised and audited.
+ *   bench_exec loop ... and bench_exec notify ...
+ *       one way's loop, and the floor's supervisor (bench_exec_loop.c).
+ *   bench_exec walk [-n N] [-u USER]
+ *       the path resolution alone, in this process (bench_exec_walk.c).
  *
  * The machine is shared and noisy: compare the rows of one run.
  */
 #define _GNU_SOURCE
+#include "bench_exec.h"
+
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -68,22 +87,33 @@
 #define BENCH_EXEC_GUARD ""
 #endif
 
-#define LOOP_PROG      "/bin/true"
+#define TRUE_PROG      "/bin/true"
+#define LOADER_PROG    "/lib64/ld-linux-x86-64.so.2"
+#define DEEP_FOLDERS   12
 #define TARGET_US      60.0
-#define MAX_N          10000000LL
 #define STEP_TIMEOUT_S 120 /* one iteration of one way, start-up included */
 #define STRACE_ARGS    "-f", "-qq", "-e", "trace=execve", "-o", "/dev/null"
 
-enum way { DIRECT, FLOOR, SUPERVISED, AUDITED, STRACE_BPF, STRACE, NWAYS };
+/* What runs a way's loop. */
+enum runner {
+	RUN_DIRECT,     /* nothing */
+	RUN_FLOOR,      /* bench_exec notify */
+	RUN_SUPERVISED, /* maelys-pty --policy P -c */
+	RUN_AUDITED,    /* maelys-pty --config C -c, with an audit log */
+	RUN_STRACE_BPF,
+	RUN_STRACE,
+};
 
-static const char *const way_name[NWAYS] = {"direct",
-					    "seccomp-notify floor",
-					    "supervised",
-					    "supervised + audit log",
-					    "strace --seccomp-bpf",
-					    "strace"};
+/* What a way's loop executes. */
+enum prog {
+	PROG_TRUE,   /* /bin/true */
+	PROG_DEEP,   /* TREE/d01/.../d12/true, a link to /usr/bin/true */
+	PROG_SCRIPT, /* TREE/script, "#!/bin/true": two decisions */
+	PROG_LOADER, /* /lib64/ld-linux-x86-64.so.2 /bin/true: two too */
+	NPROGS,
+};
 
-static const char *const way_what[NWAYS] = {
+static const char *const runner_what[] = {
     "the loop alone",
     "bench_exec notify LOOP: receive, answer CONTINUE, nothing else",
     "maelys-pty --policy P -c LOOP",
@@ -91,25 +121,40 @@ static const char *const way_what[NWAYS] = {
     "strace --seccomp-bpf -f -qq -e trace=execve -o /dev/null LOOP",
     "strace -f -qq -e trace=execve -o /dev/null LOOP"};
 
-/* The floor's name (comm), so that its loop finds it as its monitor. */
-#define FLOOR_COMM "exec-notify"
+struct way_def {
+	const char *key;  /* its name for -W */
+	const char *name; /* its row */
+	enum runner runner;
+	enum prog prog;
+};
 
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
+/* The first six are the default; the rest show the per-exec checks of a
+ * long path, of a #! script and of the dynamic loader run as a program,
+ * each against its own direct way. */
+enum { DIRECT, FLOOR, SUPERVISED, AUDITED, STRACE_BPF, STRACE, NDEFAULT };
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+static const struct way_def way_def[] = {
+    {"direct", "direct", RUN_DIRECT, PROG_TRUE},
+    {"floor", "seccomp-notify floor", RUN_FLOOR, PROG_TRUE},
+    {"supervised", "supervised", RUN_SUPERVISED, PROG_TRUE},
+    {"audited", "supervised + audit log", RUN_AUDITED, PROG_TRUE},
+    {"strace-bpf", "strace --seccomp-bpf", RUN_STRACE_BPF, PROG_TRUE},
+    {"strace", "strace", RUN_STRACE, PROG_TRUE},
+    {"direct-deep", "direct, deep path", RUN_DIRECT, PROG_DEEP},
+    {"supervised-deep", "supervised, deep path", RUN_SUPERVISED, PROG_DEEP},
+    {"direct-script", "direct, #! script", RUN_DIRECT, PROG_SCRIPT},
+    {"supervised-script", "supervised, #! script", RUN_SUPERVISED, PROG_SCRIPT},
+    {"audited-script", "audit log, #! script", RUN_AUDITED, PROG_SCRIPT},
+    {"direct-loader", "direct, via ld.so", RUN_DIRECT, PROG_LOADER},
+    {"supervised-loader", "supervised, via ld.so", RUN_SUPERVISED, PROG_LOADER},
+};
 
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+#define NWAYS (sizeof way_def / sizeof way_def[0])
 
-	return x < y ? -1 : x > y;
-}
+/* -W checks: the ways that show the per-exec checks. */
+static const char checks_ways[] =
+    "direct,supervised,audited,direct-deep,supervised-deep,direct-script,"
+    "supervised-script,audited-script,direct-loader,supervised-loader";
 
 static int
 cmp_i64(const void *a, const void *b)
@@ -117,391 +162,6 @@ cmp_i64(const void *a, const void *b)
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-/* A count in [lo, hi] from s, or -1 (STYLE.md 6: strtoll, checked). */
-static long long
-parse_count(const char *s, long long lo, long long hi)
-{
-	char *end;
-	long long v;
-
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
-		return -1;
-	return v;
-}
-
-/* Percentile p (0-100) of sorted v[0..n), in us. */
-static double
-pct_us(const uint64_t *v, size_t n, unsigned p)
-{
-	return (double)v[n * p / 100] / 1000.0;
-}
-
-static double
-mean_us(const uint64_t *v, size_t n)
-{
-	double sum = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		sum += (double)v[i];
-	return sum / (double)n / 1000.0;
-}
-
-/* ------------------------------------------------------------------ */
-/* The loop role. */
-
-/* The nearest of this process's ancestors (up to four up) that is a
- * monitor - the guard (maelys-pty) or strace - or 0; its name into name. */
-static pid_t
-monitor_find(char *name, size_t cap)
-{
-	pid_t pid = getppid();
-	int up;
-
-	for (up = 0; up < 4 && pid > 1; up++) {
-		char path[64], buf[512], *lp, *rp;
-		unsigned long long ppid;
-		FILE *f;
-		size_t n;
-
-		snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-		if ((f = fopen(path, "r")) == NULL)
-			return 0;
-		n = fread(buf, 1, sizeof buf - 1, f);
-		fclose(f);
-		buf[n] = '\0';
-		/* "PID (COMM) STATE PPID ...": COMM may hold spaces and ')' */
-		lp = strchr(buf, '(');
-		rp = strrchr(buf, ')');
-		if (lp == NULL || rp == NULL || rp < lp ||
-		    sscanf(rp + 1, " %*c %llu", &ppid) != 1)
-			return 0;
-		*rp = '\0';
-		if (strcmp(lp + 1, "maelys-pty") == 0 ||
-		    strcmp(lp + 1, "strace") == 0 ||
-		    strcmp(lp + 1, FLOOR_COMM) == 0) {
-			snprintf(name, cap, "%s", lp + 1);
-			return pid;
-		}
-		pid = (pid_t)ppid;
-	}
-	return 0;
-}
-
-/* CPU time the process has run, in ns (its first thread's schedstat: the
- * guard and strace are single-threaded), or 0 when unknown. */
-static uint64_t
-monitor_cpu_ns(pid_t pid)
-{
-	unsigned long long ns = 0;
-	char path[64];
-	FILE *f;
-
-	if (pid <= 0)
-		return 0;
-	snprintf(path, sizeof path, "/proc/%d/schedstat", (int)pid);
-	if ((f = fopen(path, "r")) == NULL)
-		return 0;
-	if (fscanf(f, "%llu", &ns) != 1)
-		ns = 0;
-	fclose(f);
-	return ns;
-}
-
-/* Opens PREFIX.go and PREFIX.done (the driver holds both open read-write,
- * so neither open blocks).  0, or -1. */
-static int
-loop_sync_open(const char *prefix, int *go, int *done)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof path, "%s.go", prefix);
-	if ((*go = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	snprintf(path, sizeof path, "%s.done", prefix);
-	if ((*done = open(path, O_WRONLY | O_CLOEXEC)) < 0)
-		return -1;
-	return 0;
-}
-
-/* One byte in (wait = true: from go) or out (to done).  0, or -1 (the
- * driver went away). */
-static int
-loop_sync(int fd, bool wait)
-{
-	char b = 1;
-	ssize_t r;
-
-	if (fd < 0)
-		return 0;
-	do
-		r = wait ? read(fd, &b, 1) : write(fd, &b, 1);
-	while (r < 0 && errno == EINTR);
-	return r == 1 ? 0 : -1;
-}
-
-static int
-loop_write(const char *out, const uint64_t *t, long long n, const char *monitor,
-	   uint64_t cpu)
-{
-	FILE *f = fopen(out, "w");
-	long long i;
-
-	for (i = 0; f != NULL && i < n; i++)
-		if (fprintf(f, "%llu\n", (unsigned long long)t[i]) < 0)
-			break;
-	/* the trailer: the monitor's CPU over the timed iterations */
-	if (f != NULL && i == n &&
-	    fprintf(f, "monitor %s %llu\n", monitor[0] != '\0' ? monitor : "-",
-		    (unsigned long long)cpu) < 0)
-		i = 0;
-	if (f == NULL || i < n || fclose(f) != 0) {
-		fprintf(stderr, "bench_exec loop: cannot write %s\n", out);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-loop_main(int argc, char **argv)
-{
-	const char *out = NULL, *prefix = NULL;
-	long long n, warm = 200, i;
-	uint64_t *t, cpu0 = 0, cpu1;
-	char monitor[32] = "";
-	pid_t mpid = monitor_find(monitor, sizeof monitor);
-	int opt, go = -1, done = -1, rc = 0;
-
-	/* "+": options end at N, so PROG's own arguments stay PROG's */
-	while ((opt = getopt(argc, argv, "+w:o:s:")) != -1) {
-		switch (opt) {
-		case 'w':
-			if ((warm = parse_count(optarg, 0, MAX_N)) < 0)
-				goto usage;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 's':
-			prefix = optarg;
-			break;
-		default:
-			goto usage;
-		}
-	}
-	if (argc - optind < 2 || (n = parse_count(argv[optind], 1, MAX_N)) < 0)
-		goto usage;
-	argv += optind + 1; /* argv[0] is PROG, then its arguments */
-	if (prefix != NULL && loop_sync_open(prefix, &go, &done) != 0) {
-		fprintf(stderr,
-			"bench_exec loop: cannot open %s.go/.done: %s\n",
-			prefix, strerror(errno));
-		return 1;
-	}
-	if ((t = calloc((size_t)n, sizeof *t)) == NULL) {
-		fprintf(stderr, "bench_exec loop: no memory for %lld times\n",
-			n);
-		return 1;
-	}
-	for (i = 0; i < warm + n; i++) {
-		uint64_t t0;
-		pid_t pid, w;
-		int st;
-
-		if (loop_sync(go, true) != 0) {
-			fprintf(stderr, "bench_exec loop: the driver went "
-					"away\n");
-			rc = 1;
-			goto out;
-		}
-		if (i == warm)
-			cpu0 = monitor_cpu_ns(mpid);
-		t0 = now_ns();
-		pid = fork();
-		if (pid == 0) {
-			execv(argv[0], argv);
-			_exit(127);
-		}
-		if (pid < 0) {
-			perror("bench_exec loop: fork");
-			rc = 1;
-			goto out;
-		}
-		while ((w = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
-			;
-		if (i >= warm)
-			t[i - warm] = now_ns() - t0;
-		if (w != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-			fprintf(stderr,
-				"bench_exec loop: %s failed at iteration %lld "
-				"(status %#x): a refused exec?\n",
-				argv[0], i, w == pid ? (unsigned)st : 0u);
-			rc = 1;
-			goto out;
-		}
-		if (loop_sync(done, false) != 0) {
-			rc = 1;
-			goto out;
-		}
-	}
-	cpu1 = monitor_cpu_ns(mpid);
-	if (cpu0 == 0 || cpu1 < cpu0)
-		cpu0 = cpu1 = 0; /* no monitor, or unknown */
-	if (out != NULL) {
-		rc = loop_write(out, t, n, monitor, cpu1 - cpu0) != 0;
-	} else {
-		qsort(t, (size_t)n, sizeof t[0], cmp_u64);
-		printf("fork+exec+wait of %s, %lld times: median %.1f us   "
-		       "p90 %.1f us   p99 %.1f us   mean %.1f us\n",
-		       argv[0], n, pct_us(t, (size_t)n, 50),
-		       pct_us(t, (size_t)n, 90), pct_us(t, (size_t)n, 99),
-		       mean_us(t, (size_t)n));
-		if (cpu1 > cpu0)
-			printf("%s's CPU per iteration: %.1f us\n", monitor,
-			       (double)(cpu1 - cpu0) / 1000.0 / (double)n);
-	}
-out:
-	free(t);
-	return rc;
-usage:
-	fprintf(stderr, "usage: bench_exec loop [-w WARM] [-o FILE] [-s "
-			"PREFIX] N PROG [ARG ...]\n");
-	return 2;
-}
-
-/* ------------------------------------------------------------------ */
-/* The floor: the least a seccomp user-notification supervisor can do. */
-
-/* execve and execveat notify, everything else is allowed.  No architecture
- * check: a benchmark's filter, and nothing here makes 32-bit calls. */
-static int
-notify_install(void)
-{
-	struct sock_filter f[] = {
-	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-		     offsetof(struct seccomp_data, nr)),
-	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 2, 0),
-	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execveat, 1, 0),
-	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
-	};
-	struct sock_fprog prog = {sizeof f / sizeof f[0], f};
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-		return -1;
-	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-			    SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
-}
-
-/* Sends fd over sock (SCM_RIGHTS), or receives one (fd < 0).  Returns the
- * fd, or -1. */
-static int
-notify_pass(int sock, int fd)
-{
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} ctl;
-	char b = 0;
-	struct iovec iov = {&b, 1};
-	struct msghdr msg;
-	struct cmsghdr *c;
-
-	memset(&msg, 0, sizeof msg);
-	memset(&ctl, 0, sizeof ctl);
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = ctl.buf;
-	msg.msg_controllen = sizeof ctl.buf;
-	if (fd >= 0) {
-		c = CMSG_FIRSTHDR(&msg);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &fd, sizeof fd);
-		return sendmsg(sock, &msg, 0) == 1 ? fd : -1;
-	}
-	if (recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) != 1 ||
-	    (c = CMSG_FIRSTHDR(&msg)) == NULL || c->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(c), sizeof fd);
-	return fd;
-}
-
-/* bench_exec notify LOOP-ARGS: runs `bench_exec loop LOOP-ARGS` under a
- * supervisor that answers every exec CONTINUE unread and undecided - what
- * the guard's supervision would cost with nothing to do.  Returns the
- * loop's exit status. */
-static int
-notify_main(int argc, char **argv)
-{
-	char self[PATH_MAX], **loop = calloc((size_t)argc + 2, sizeof *loop);
-	int sv[2], listener, st = 0, i;
-	pid_t pid;
-
-	if (loop == NULL || realpath("/proc/self/exe", self) == NULL ||
-	    socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) != 0) {
-		perror("bench_exec notify");
-		return 1;
-	}
-	/* argv is "notify LOOP-ARGS": the loop's is "self loop LOOP-ARGS" */
-	loop[0] = self;
-	loop[1] = "loop";
-	for (i = 1; i < argc; i++)
-		loop[i + 1] = argv[i];
-	pid = fork();
-	if (pid == 0) {
-		int fd = notify_install();
-
-		if (fd < 0 || notify_pass(sv[1], fd) < 0) {
-			perror("bench_exec notify: the filter");
-			_exit(126);
-		}
-		close(fd);
-		execv(self, loop);
-		_exit(127);
-	}
-	free(loop);
-	close(sv[1]);
-	listener = pid < 0 ? -1 : notify_pass(sv[0], -1);
-	close(sv[0]);
-	if (listener < 0) {
-		fprintf(stderr, "bench_exec notify: no listener\n");
-		if (pid > 0)
-			waitpid(pid, NULL, 0);
-		return 1;
-	}
-	(void)prctl(PR_SET_NAME, FLOOR_COMM, 0, 0, 0);
-	for (;;) {
-		struct pollfd p = {listener, POLLIN, 0};
-		struct seccomp_notif req;
-		struct seccomp_notif_resp resp;
-		int k = poll(&p, 1, 250);
-
-		if (k > 0 && (p.revents & POLLIN)) {
-			memset(&req, 0, sizeof req); /* the kernel wants it 0 */
-			if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req) !=
-			    0)
-				continue; /* gone meanwhile, or a signal */
-			memset(&resp, 0, sizeof resp);
-			resp.id = req.id;
-			resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-			(void)ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
-			continue;
-		}
-		if (k < 0 && errno != EINTR)
-			break;
-		/* a quiet while, or no task left on the filter (POLLHUP) */
-		if (waitpid(pid, &st, WNOHANG) == pid)
-			return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
-	}
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return 1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -516,11 +176,21 @@ struct way_run {
 	char prefix[300];    /* tmpdir/W: the FIFOs' prefix */
 	char out[300];       /* tmpdir/W.times: where the loop writes */
 	uint64_t *ns;        /* the n times, in iteration order */
+	uint64_t *sorted;    /* the same, sorted */
 	uint64_t monitor_ns; /* the monitor's CPU over them, or 0 */
+	uint64_t writer_ns;  /* its audit writer's, or 0 */
 };
 
 static char tmpdir[] = "/tmp/bench_exec.XXXXXX";
 static char shmdir[] = "/dev/shm/bench_exec.XXXXXX";
+/* the deep path's folders and the script: root's, 0755, outside tmpdir
+ * (which -u gives to the user, who could then change what runs) */
+static char treedir[] = "/tmp/bench_exec_tree.XXXXXX";
+
+/* -u: the identity the ways run with (run_as false: ours) */
+static bool run_as;
+static uid_t run_uid;
+static gid_t run_gid;
 
 /* Writes `text` to path with mode `mode`; 0, or -1. */
 static int
@@ -538,10 +208,10 @@ put_file(const char *path, const char *text, mode_t mode)
 	return 0;
 }
 
-/* Starts argv with stdin from /dev/null and stdout to `out` (NULL: ours).
- * Returns its pid, or -1. */
+/* Starts argv with stdin from /dev/null and stdout to `out` (NULL: ours),
+ * as the -u user when `as_user`.  Returns its pid, or -1. */
 static pid_t
-spawn(char *const *argv, const char *out)
+spawn_as(char *const *argv, const char *out, bool as_user)
 {
 	pid_t pid = fork();
 
@@ -549,6 +219,14 @@ spawn(char *const *argv, const char *out)
 		if (freopen("/dev/null", "r", stdin) == NULL ||
 		    (out != NULL && freopen(out, "w", stdout) == NULL))
 			_exit(127);
+		if (as_user && run_as &&
+		    (setgroups(0, NULL) != 0 ||
+		     setresgid(run_gid, run_gid, run_gid) != 0 ||
+		     setresuid(run_uid, run_uid, run_uid) != 0)) {
+			fprintf(stderr, "bench_exec: cannot become uid %lu\n",
+				(unsigned long)run_uid);
+			_exit(127);
+		}
 		execvp(argv[0], argv);
 		fprintf(stderr, "bench_exec: cannot run %s: %s\n", argv[0],
 			strerror(errno));
@@ -565,9 +243,9 @@ exit_status(int st)
 
 /* Runs argv to its end.  Returns its exit status, or -1. */
 static int
-run(char *const *argv, const char *out)
+run_as_user(char *const *argv, const char *out, bool as_user)
 {
-	pid_t pid = spawn(argv, out), w;
+	pid_t pid = spawn_as(argv, out, as_user), w;
 	int st;
 
 	if (pid < 0)
@@ -575,6 +253,12 @@ run(char *const *argv, const char *out)
 	while ((w = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
 		;
 	return w == pid ? exit_status(st) : -1;
+}
+
+static int
+run(char *const *argv, const char *out)
+{
+	return run_as_user(argv, out, false);
 }
 
 /* One iteration of way r: a byte to go, then wait for its byte on done.
@@ -619,7 +303,7 @@ static int
 take_times(struct way_run *r, size_t n)
 {
 	FILE *f = fopen(r->out, "r");
-	unsigned long long v, cpu = 0;
+	unsigned long long v, cpu = 0, wcpu = 0;
 	char name[32];
 	size_t i = 0;
 
@@ -627,8 +311,10 @@ take_times(struct way_run *r, size_t n)
 		return -1;
 	while (i < n && fscanf(f, "%llu", &v) == 1)
 		r->ns[i++] = v;
-	if (fscanf(f, " monitor %31s %llu", name, &cpu) == 2)
+	if (fscanf(f, " monitor %31s %llu %llu", name, &cpu, &wcpu) >= 2) {
 		r->monitor_ns = cpu;
+		r->writer_ns = wcpu;
+	}
 	fclose(f);
 	return i == n ? 0 : -1;
 }
@@ -645,7 +331,7 @@ have_strace(void)
 static bool
 strace_has_bpf(void)
 {
-	char *const argv[] = {"strace", "--seccomp-bpf", STRACE_ARGS, LOOP_PROG,
+	char *const argv[] = {"strace", "--seccomp-bpf", STRACE_ARGS, TRUE_PROG,
 			      NULL};
 
 	return run(argv, "/dev/null") == 0;
@@ -655,27 +341,33 @@ strace_has_bpf(void)
 static bool
 floor_works(char *self)
 {
-	char *const argv[] = {self, "notify", "-w", "0", "1", LOOP_PROG, NULL};
+	char *const argv[] = {self, "notify", "-w", "0", "1", TRUE_PROG, NULL};
 
-	return run(argv, "/dev/null") == 0;
+	return run_as_user(argv, "/dev/null", true) == 0;
 }
 
 /* The deployed guard's configuration in shmdir (tmpfs): the permissive
  * policy, an audit log and its key, no syslog.  The configuration must be
- * root's, so this is for root only.  0, or -1 with r->why set. */
+ * root's, so this is for root only.  0, or -1 with `why` set. */
 static int
-audited_setup(struct way_run *r, const char *policy_text, char *conf,
+audited_setup(char *why, size_t whylen, const char *policy_text, char *conf,
 	      size_t cap, char *log, size_t logcap)
 {
 	char policy[300], key[300], text[1200];
 
 	if (geteuid() != 0) {
-		snprintf(r->why, sizeof r->why,
+		snprintf(why, whylen,
 			 "needs root: the configuration must be root's");
 		return -1;
 	}
+	if (run_as) {
+		snprintf(why, whylen,
+			 "not with -u: the audit key is root's, and a guard "
+			 "not installed setuid cannot hand it to its writer");
+		return -1;
+	}
 	if (mkdtemp(shmdir) == NULL) {
-		snprintf(r->why, sizeof r->why, "cannot make %s: %s", shmdir,
+		snprintf(why, whylen, "cannot make %s: %s", shmdir,
 			 strerror(errno));
 		return -1;
 	}
@@ -690,7 +382,54 @@ audited_setup(struct way_run *r, const char *policy_text, char *conf,
 	    put_file(key, "bench-key-0123456789abcdef0123456789abcdef\n",
 		     0600) != 0 ||
 	    put_file(conf, text, 0644) != 0) {
-		snprintf(r->why, sizeof r->why, "cannot write in %s", shmdir);
+		snprintf(why, whylen, "cannot write in %s", shmdir);
+		return -1;
+	}
+	return 0;
+}
+
+/* The deep path and the script in treedir: root's folders and files, which
+ * no user can change (the guard's walk refuses an exec through anything
+ * the user could change: as another user, the tree would be theirs).
+ * Fills deep and script.  0, or -1 with `why` set. */
+static int
+tree_setup(char *why, size_t whylen, char *deep, size_t deepcap, char *script,
+	   size_t scriptcap)
+{
+	char path[PATH_MAX];
+	size_t len;
+	int i;
+
+	if (geteuid() != 0) {
+		snprintf(why, whylen,
+			 "needs root: the folders and the script would be the "
+			 "user's, and the guard refuses an exec through what "
+			 "the user can change (run as root, -u USER for a "
+			 "user)");
+		return -1;
+	}
+	if (mkdtemp(treedir) == NULL || chmod(treedir, 0755) != 0) {
+		snprintf(why, whylen, "cannot make %s: %s", treedir,
+			 strerror(errno));
+		return -1;
+	}
+	len = (size_t)snprintf(path, sizeof path, "%s", treedir);
+	for (i = 1; i <= DEEP_FOLDERS; i++) {
+		len += (size_t)snprintf(path + len, sizeof path - len, "/d%02d",
+					i);
+		if (mkdir(path, 0755) != 0 || chmod(path, 0755) != 0) {
+			snprintf(why, whylen, "cannot make %.200s: %s", path,
+				 strerror(errno));
+			return -1;
+		}
+	}
+	if (snprintf(deep, deepcap, "%s/true", path) >= (int)deepcap ||
+	    snprintf(script, scriptcap, "%s/script", treedir) >=
+		(int)scriptcap ||
+	    symlink("/usr/bin/true", deep) != 0 ||
+	    put_file(script, "#!" TRUE_PROG "\n", 0755) != 0) {
+		snprintf(why, whylen, "cannot write in %s: %s", treedir,
+			 strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -718,22 +457,26 @@ remove_dir(const char *dir)
 		(void)run(argv, NULL);
 }
 
-/* Makes way r's FIFOs and opens our ends.  0, or -1. */
+/* Makes way r's FIFOs and opens our ends (given to the -u user).  0, or
+ * -1. */
 static int
-way_fifos(struct way_run *r, int w)
+way_fifos(struct way_run *r, size_t w)
 {
 	char path[400];
+	int k;
 
-	snprintf(r->prefix, sizeof r->prefix, "%s/%d", tmpdir, w);
-	snprintf(r->out, sizeof r->out, "%s/%d.times", tmpdir, w);
-	snprintf(path, sizeof path, "%s.go", r->prefix);
-	if (mkfifo(path, 0600) != 0 ||
-	    (r->go = open(path, O_RDWR | O_CLOEXEC)) < 0)
-		return -1;
-	snprintf(path, sizeof path, "%s.done", r->prefix);
-	if (mkfifo(path, 0600) != 0 ||
-	    (r->done = open(path, O_RDWR | O_CLOEXEC)) < 0)
-		return -1;
+	snprintf(r->prefix, sizeof r->prefix, "%s/%zu", tmpdir, w);
+	snprintf(r->out, sizeof r->out, "%s/%zu.times", tmpdir, w);
+	for (k = 0; k < 2; k++) {
+		int *fd = k == 0 ? &r->go : &r->done;
+
+		snprintf(path, sizeof path, "%s.%s", r->prefix,
+			 k == 0 ? "go" : "done");
+		if (mkfifo(path, 0600) != 0 ||
+		    (run_as && chown(path, run_uid, run_gid) != 0) ||
+		    (*fd = open(path, O_RDWR | O_CLOEXEC)) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -753,21 +496,266 @@ way_stop(struct way_run *r)
 	}
 }
 
-static void
-report_row(enum way w, struct way_run *r, size_t n)
+static struct way_run ways[NWAYS];
+static bool way_selected[NWAYS];
+
+/* The way of `runner` and `prog` if it runs, else -1. */
+static int
+way_index(enum runner runner, enum prog prog)
 {
+	size_t w;
+
+	for (w = 0; w < NWAYS; w++)
+		if (way_def[w].runner == runner && way_def[w].prog == prog)
+			return ways[w].on ? (int)w : -1;
+	return -1;
+}
+
+/* -W LIST: the ways by key, "checks" for checks_ways.  0, or -1. */
+static int
+select_ways(const char *list)
+{
+	char buf[512], *save = NULL, *k;
+	size_t w;
+
+	if (strcmp(list, "checks") == 0)
+		list = checks_ways;
+	if (snprintf(buf, sizeof buf, "%s", list) >= (int)sizeof buf)
+		return -1;
+	memset(way_selected, 0, sizeof way_selected);
+	for (k = strtok_r(buf, ",", &save); k != NULL;
+	     k = strtok_r(NULL, ",", &save)) {
+		for (w = 0; w < NWAYS; w++)
+			if (strcmp(k, way_def[w].key) == 0)
+				break;
+		if (w == NWAYS) {
+			fprintf(stderr, "bench_exec: no way '%s' (", k);
+			for (w = 0; w < NWAYS; w++)
+				fprintf(stderr, "%s%s", w ? " " : "",
+					way_def[w].key);
+			fprintf(stderr, "; or checks)\n");
+			return -1;
+		}
+		way_selected[w] = true;
+	}
+	return 0;
+}
+
+static void
+report_row(size_t w, size_t n)
+{
+	struct way_run *r = &ways[w];
+
+	if (!way_selected[w])
+		return;
 	if (!r->on) {
-		printf("  %-24s skipped: %s\n", way_name[w], r->why);
+		printf("  %-24s skipped: %s\n", way_def[w].name, r->why);
 		return;
 	}
-	printf("  %-24s %8.1f %8.1f %8.1f %8.1f", way_name[w],
-	       pct_us(r->ns, n, 50), pct_us(r->ns, n, 90), pct_us(r->ns, n, 99),
-	       mean_us(r->ns, n));
+	printf("  %-24s %8.1f %8.1f %8.1f %8.1f", way_def[w].name,
+	       bench_pct_us(r->sorted, n, 50), bench_pct_us(r->sorted, n, 90),
+	       bench_pct_us(r->sorted, n, 99), bench_mean_us(r->sorted, n));
 	if (r->monitor_ns > 0)
-		printf("  %10.1f\n",
-		       (double)r->monitor_ns / 1000.0 / (double)n);
+		printf("  %10.1f", (double)r->monitor_ns / 1000.0 / (double)n);
+	else
+		printf("  %10s", "-");
+	if (r->writer_ns > 0)
+		printf("  %10.1f\n", (double)r->writer_ns / 1000.0 / (double)n);
 	else
 		printf("  %10s\n", "-");
+}
+
+/* Median of d[0..n) - the paired differences - in us (sorts d). */
+static double
+median_diff_us(int64_t *d, size_t n)
+{
+	qsort(d, n, sizeof d[0], cmp_i64);
+	return (double)d[n / 2] / 1000.0;
+}
+
+/* The guard's CPU per exec and its audit writer's, in us. */
+static double
+cpu_us(size_t w, size_t n)
+{
+	return (double)(ways[w].monitor_ns + ways[w].writer_ns) / 1000.0 /
+	       (double)n;
+}
+
+/* The per-exec checks: each program against /bin/true, under the same
+ * runner, each against its own direct way (the kernel's own work for a
+ * script or the loader is not the guard's). */
+static void
+report_checks(size_t n, int64_t *diff)
+{
+	static const enum runner runners[] = {RUN_SUPERVISED, RUN_AUDITED};
+	bool head = false;
+	size_t k, i;
+	int p;
+
+	for (k = 0; k < sizeof runners / sizeof runners[0]; k++) {
+		int sup_t = way_index(runners[k], PROG_TRUE),
+		    dir_t = way_index(RUN_DIRECT, PROG_TRUE);
+
+		for (p = PROG_DEEP; p < NPROGS; p++) {
+			int sup = way_index(runners[k], (enum prog)p),
+			    dir = way_index(RUN_DIRECT, (enum prog)p);
+			double added, added_t, extra, extra_med, sup_med;
+
+			if (sup < 0 || dir < 0 || sup_t < 0 || dir_t < 0)
+				continue;
+			if (!head) {
+				printf(
+				    "\nthe per-exec checks, against the same "
+				    "runner's exec of %s in this run (each "
+				    "against its own direct way):\n"
+				    "  %-26s %11s %11s %13s %13s %9s\n",
+				    TRUE_PROG, "way", "adds (med)",
+				    "more (med)", "more (paired)",
+				    "guard CPU more", "share");
+				head = true;
+			}
+			sup_med = bench_pct_us(ways[sup].sorted, n, 50);
+			added = sup_med - bench_pct_us(ways[dir].sorted, n, 50);
+			added_t = bench_pct_us(ways[sup_t].sorted, n, 50) -
+				  bench_pct_us(ways[dir_t].sorted, n, 50);
+			extra_med = added - added_t;
+			for (i = 0; i < n; i++)
+				diff[i] = ((int64_t)ways[sup].ns[i] -
+					   (int64_t)ways[dir].ns[i]) -
+					  ((int64_t)ways[sup_t].ns[i] -
+					   (int64_t)ways[dir_t].ns[i]);
+			extra = median_diff_us(diff, n);
+			printf("  %-26s %+9.1f us %+8.1f us %+10.1f us %+10.1f "
+			       "us %8.1f%%\n",
+			       way_def[sup].name, added, extra_med, extra,
+			       cpu_us((size_t)sup, n) -
+				   cpu_us((size_t)sup_t, n),
+			       100.0 * extra / sup_med);
+		}
+	}
+	if (head)
+		printf("(adds: its median minus its direct way's; more: that "
+		       "minus what the same runner adds to %s, as the "
+		       "difference of the two, and as the median of the "
+		       "paired per-iteration differences; guard CPU more: "
+		       "the CPU per exec of the guard and its audit writer "
+		       "minus theirs per exec of %s; share: the paired figure "
+		       "as a part of the "
+		       "supervised exec's median)\n",
+		       TRUE_PROG, TRUE_PROG);
+}
+
+static void
+report_targets(size_t n)
+{
+	double med_d, med_s, paired;
+	int64_t *diff;
+	size_t i;
+
+	if (!ways[DIRECT].on || !ways[SUPERVISED].on)
+		return;
+	if ((diff = calloc(n, sizeof *diff)) == NULL)
+		return;
+	for (i = 0; i < n; i++)
+		diff[i] = (int64_t)ways[SUPERVISED].ns[i] -
+			  (int64_t)ways[DIRECT].ns[i];
+	paired = median_diff_us(diff, n);
+	free(diff);
+	med_d = bench_pct_us(ways[DIRECT].sorted, n, 50);
+	med_s = bench_pct_us(ways[SUPERVISED].sorted, n, 50);
+	printf("\n");
+	/* both estimates must agree: when the load shifts during the run the
+	 * times are bimodal, and a difference of medians alone can land on
+	 * either side of the gap */
+	printf("target: supervised adds < %.0f us per exec at the median: %s "
+	       "(%+.1f us difference of medians, %+.1f us paired)\n",
+	       TARGET_US,
+	       med_s - med_d < TARGET_US && paired < TARGET_US ? "PASS"
+							       : "MISS",
+	       med_s - med_d, paired);
+	if (ways[STRACE].on) {
+		double med_st = bench_pct_us(ways[STRACE].sorted, n, 50),
+		       added_st = med_st - med_d;
+
+		printf("target: supervised faster than strace -f -e "
+		       "trace=execve: %s (supervised/strace %.3f at the "
+		       "median; added %.1f / %.1f us = %.2f)\n",
+		       med_s < med_st ? "PASS" : "MISS", med_s / med_st,
+		       med_s - med_d, added_st,
+		       added_st > 0 ? (med_s - med_d) / added_st : 0.0);
+	} else if (way_selected[STRACE]) {
+		printf("target: supervised faster than strace: skipped (%s)\n",
+		       ways[STRACE].why);
+	}
+	if (ways[STRACE_BPF].on)
+		printf(
+		    "(for reference: supervised/strace --seccomp-bpf %.3f at "
+		    "the median)\n",
+		    med_s / bench_pct_us(ways[STRACE_BPF].sorted, n, 50));
+}
+
+/* Turns off the selected ways that cannot run here, saying why. */
+static void
+ways_check(char *self, const char *policy_text, char *conf, size_t confcap,
+	   char *log, size_t logcap, char *deep, size_t deepcap, char *script,
+	   size_t scriptcap)
+{
+	char why[300] = "";
+	bool strace = have_strace(), bpf = strace && strace_has_bpf(),
+	     floor = floor_works(self), audited = true, tree = true;
+	bool need_audit = false, need_tree = false;
+	size_t w;
+
+	for (w = 0; w < NWAYS; w++) {
+		ways[w].on = way_selected[w];
+		ways[w].go = ways[w].done = -1;
+		if (!way_selected[w])
+			continue;
+		need_audit |= way_def[w].runner == RUN_AUDITED;
+		need_tree |= way_def[w].prog == PROG_DEEP ||
+			     way_def[w].prog == PROG_SCRIPT;
+	}
+	if (need_audit)
+		audited = audited_setup(why, sizeof why, policy_text, conf,
+					confcap, log, logcap) == 0;
+	for (w = 0; w < NWAYS && need_audit; w++)
+		if (way_def[w].runner == RUN_AUDITED && !audited) {
+			ways[w].on = false;
+			snprintf(ways[w].why, sizeof ways[w].why, "%s", why);
+		}
+	if (need_tree)
+		tree = tree_setup(why, sizeof why, deep, deepcap, script,
+				  scriptcap) == 0;
+	for (w = 0; w < NWAYS; w++) {
+		struct way_run *r = &ways[w];
+
+		if (!r->on)
+			continue;
+		if ((way_def[w].prog == PROG_DEEP ||
+		     way_def[w].prog == PROG_SCRIPT) &&
+		    !tree) {
+			r->on = false;
+			snprintf(r->why, sizeof r->why, "%s", why);
+		} else if (way_def[w].prog == PROG_LOADER &&
+			   access(LOADER_PROG, X_OK) != 0) {
+			r->on = false;
+			snprintf(r->why, sizeof r->why, "no %s here",
+				 LOADER_PROG);
+		} else if (way_def[w].runner == RUN_STRACE && !strace) {
+			r->on = false;
+			snprintf(r->why, sizeof r->why,
+				 "no strace in PATH (apt-get install strace)");
+		} else if (way_def[w].runner == RUN_STRACE_BPF && !bpf) {
+			r->on = false;
+			snprintf(r->why, sizeof r->why, "%s",
+				 strace ? "this strace has no --seccomp-bpf"
+					: "no strace in PATH");
+		} else if (way_def[w].runner == RUN_FLOOR && !floor) {
+			r->on = false;
+			snprintf(r->why, sizeof r->why,
+				 "no seccomp user notification here");
+		}
+	}
 }
 
 static int
@@ -775,29 +763,54 @@ driver_main(int argc, char **argv)
 {
 	static const char policy_text[] = "allow(C) :- command(C).\n"
 					  "allow_exec(P) :- exec_path(P).\n";
-	static struct way_run ways[NWAYS];
 	const char *guard = BENCH_EXEC_GUARD;
 	long long n = 10000, warm = 200, i;
 	char self[PATH_MAX], policy[300], conf[400], log[400], nbuf[32],
-	    wbuf[32], cmd[2 * PATH_MAX];
-	double med[NWAYS], paired[NWAYS];
+	    wbuf[32], cmd[3 * PATH_MAX], deep[PATH_MAX] = "",
+					 script[PATH_MAX] = "";
+	const char *prog_argv[NPROGS][2] = {{TRUE_PROG, NULL},
+					    {deep, NULL},
+					    {script, NULL},
+					    {LOADER_PROG, TRUE_PROG}};
 	int64_t *diff = NULL;
 	uint64_t rng = 0x9e3779b97f4a7c15u; /* fixed: runs step alike */
-	int opt, w, k, rc = 0;
+	size_t w, nsel = 0;
+	int opt, rc = 0;
 
-	while ((opt = getopt(argc, argv, "n:w:g:")) != -1) {
+	for (w = 0; w < NDEFAULT; w++)
+		way_selected[w] = true;
+	while ((opt = getopt(argc, argv, "n:w:g:W:u:")) != -1) {
 		switch (opt) {
 		case 'n':
-			if ((n = parse_count(optarg, 1, MAX_N)) < 0)
+			if ((n = bench_parse_count(optarg, 1, BENCH_MAX_N)) < 0)
 				goto usage;
 			break;
 		case 'w':
-			if ((warm = parse_count(optarg, 0, MAX_N)) < 0)
+			if ((warm = bench_parse_count(optarg, 0, BENCH_MAX_N)) <
+			    0)
 				goto usage;
 			break;
 		case 'g':
 			guard = optarg;
 			break;
+		case 'W':
+			if (select_ways(optarg) != 0)
+				goto usage;
+			break;
+		case 'u': {
+			struct passwd *pw = getpwnam(optarg);
+
+			if (pw == NULL || geteuid() != 0 || pw->pw_uid == 0) {
+				fprintf(stderr,
+					"bench_exec: -u wants a user other "
+					"than root, and root to run it\n");
+				return 2;
+			}
+			run_as = true;
+			run_uid = pw->pw_uid;
+			run_gid = pw->pw_gid;
+			break;
+		}
 		default:
 			goto usage;
 		}
@@ -810,7 +823,9 @@ driver_main(int argc, char **argv)
 		return 2;
 	}
 	if (realpath("/proc/self/exe", self) == NULL || !plain_path(self) ||
-	    mkdtemp(tmpdir) == NULL) {
+	    mkdtemp(tmpdir) == NULL ||
+	    (run_as && (chown(tmpdir, run_uid, run_gid) != 0 ||
+			chmod(tmpdir, 0755) != 0))) {
 		fprintf(stderr,
 			"bench_exec: cannot find myself, or my path needs "
 			"quoting (the guard's scanner refuses it), or cannot "
@@ -822,112 +837,117 @@ driver_main(int argc, char **argv)
 	snprintf(nbuf, sizeof nbuf, "%lld", n);
 	snprintf(wbuf, sizeof wbuf, "%lld", warm);
 	snprintf(policy, sizeof policy, "%s/allow-all.dl", tmpdir);
-	for (w = 0; w < NWAYS; w++) {
-		ways[w].on = true;
-		ways[w].go = ways[w].done = -1;
-	}
 	if (put_file(policy, policy_text, 0644) != 0) {
 		fprintf(stderr, "bench_exec: cannot write %s\n", policy);
 		rc = 1;
 		goto done;
 	}
-	if (!have_strace()) {
-		ways[STRACE].on = false;
-		snprintf(ways[STRACE].why, sizeof ways[STRACE].why,
-			 "no strace in PATH (apt-get install strace)");
-	}
-	if (!strace_has_bpf()) {
-		ways[STRACE_BPF].on = false;
-		snprintf(ways[STRACE_BPF].why, sizeof ways[STRACE_BPF].why,
-			 ways[STRACE].on ? "this strace has no --seccomp-bpf"
-					 : "no strace in PATH");
-	}
-	if (!floor_works(self)) {
-		ways[FLOOR].on = false;
-		snprintf(ways[FLOOR].why, sizeof ways[FLOOR].why,
-			 "no seccomp user notification here");
-	}
-	if (audited_setup(&ways[AUDITED], policy_text, conf, sizeof conf, log,
-			  sizeof log) != 0)
-		ways[AUDITED].on = false;
+	ways_check(self, policy_text, conf, sizeof conf, log, sizeof log, deep,
+		   sizeof deep, script, sizeof script);
 
-	printf("fork+exec+wait of %s, %lld timed iterations per way after %lld "
-	       "of warm-up; the ways run at once, stepped in lockstep (one "
-	       "iteration of each in turn, in a new random order each time)\n",
-	       LOOP_PROG, n, warm);
+	printf("fork+exec+wait, %lld timed iterations per way after %lld of "
+	       "warm-up; the ways run at once, stepped in lockstep (one "
+	       "iteration of each in turn, in a new random order each "
+	       "time)%s%s\n",
+	       n, warm, run_as ? "; as uid " : "",
+	       run_as
+		   ? (snprintf(cmd, sizeof cmd, "%lu", (unsigned long)run_uid),
+		      cmd)
+		   : "");
 	for (w = 0; w < NWAYS; w++)
-		printf("  %-24s %s\n", way_name[w], way_what[w]);
+		if (way_selected[w])
+			printf("  %-24s %s, of %s%s%s\n", way_def[w].name,
+			       runner_what[way_def[w].runner],
+			       prog_argv[way_def[w].prog][0],
+			       prog_argv[way_def[w].prog][1] ? " " : "",
+			       prog_argv[way_def[w].prog][1]
+				   ? prog_argv[way_def[w].prog][1]
+				   : "");
 	fflush(stdout);
 	for (w = 0; w < NWAYS; w++) {
 		struct way_run *r = &ways[w];
-		char *lp[] = {self, "loop",    "-w", wbuf,      "-o", r->out,
-			      "-s", r->prefix, nbuf, LOOP_PROG, NULL};
-		char *fl[] = {self, "notify",  "-w", wbuf,      "-o", r->out,
-			      "-s", r->prefix, nbuf, LOOP_PROG, NULL};
+		char *prog = (char *)prog_argv[way_def[w].prog][0],
+		     *arg = (char *)prog_argv[way_def[w].prog][1];
+		char *lp[] = {self, "loop",    "-w", wbuf, "-o", r->out,
+			      "-s", r->prefix, nbuf, prog, arg,  NULL};
+		char *fl[] = {self, "notify",  "-w", wbuf, "-o", r->out,
+			      "-s", r->prefix, nbuf, prog, arg,  NULL};
 		char *sup[] = {(char *)guard, "--policy", policy,
 			       "-c",          cmd,        NULL};
 		char *aud[] = {(char *)guard, "--config", conf,
 			       "-c",          cmd,        NULL};
 		char *st[] = {"strace", STRACE_ARGS, self,   "loop", "-w",
 			      wbuf,     "-o",        r->out, "-s",   r->prefix,
-			      nbuf,     LOOP_PROG,   NULL};
+			      nbuf,     prog,        arg,    NULL};
 		char *sb[] = {"strace",    "--seccomp-bpf",
 			      STRACE_ARGS, self,
 			      "loop",      "-w",
 			      wbuf,        "-o",
 			      r->out,      "-s",
 			      r->prefix,   nbuf,
-			      LOOP_PROG,   NULL};
-		char *const *argvs[NWAYS] = {lp, fl, sup, aud, sb, st};
+			      prog,        arg,
+			      NULL};
+		char *const *argvs[] = {lp, fl, sup, aud, sb, st};
 
 		if (!r->on)
 			continue;
+		nsel++;
 		if ((r->ns = calloc((size_t)n, sizeof(uint64_t))) == NULL ||
+		    (r->sorted = calloc((size_t)n, sizeof(uint64_t))) == NULL ||
 		    way_fifos(r, w) != 0) {
 			fprintf(stderr, "bench_exec: cannot prepare %s: %s\n",
-				way_name[w], strerror(errno));
+				way_def[w].name, strerror(errno));
 			rc = 1;
 			goto done;
 		}
-		/* the -c line of the two supervised ways: plain words only
-		 * (plain_path checked self; tmpdir is mkdtemp's) */
-		snprintf(cmd, sizeof cmd, "%s loop -w %s -o %s -s %s %s %s",
-			 self, wbuf, r->out, r->prefix, nbuf, LOOP_PROG);
-		if ((r->pid = spawn(argvs[w], NULL)) < 0) {
+		/* the -c line of the supervised ways: plain words only
+		 * (plain_path checked self; tmpdir and treedir are
+		 * mkdtemp's) */
+		snprintf(cmd, sizeof cmd, "%s loop -w %s -o %s -s %s %s %s%s%s",
+			 self, wbuf, r->out, r->prefix, nbuf, prog,
+			 arg != NULL ? " " : "", arg != NULL ? arg : "");
+		if ((r->pid = spawn_as(argvs[way_def[w].runner], NULL, true)) <
+		    0) {
 			fprintf(stderr, "bench_exec: cannot fork: %s\n",
 				strerror(errno));
 			rc = 1;
 			goto done;
 		}
 	}
+	if (nsel == 0 || !ways[DIRECT].on) {
+		fprintf(stderr, "bench_exec: the way 'direct' must run: the "
+				"others are measured against it\n");
+		rc = 2;
+		goto done;
+	}
 	for (i = 0; i < warm + n; i++) {
-		int order[NWAYS];
+		size_t order[NWAYS], j;
 
 		/* a new order each iteration (Fisher-Yates, xorshift64): the
 		 * deferred work of one way's iteration (strace's, the exit's)
 		 * falls on whichever runs next, so no way may always follow
 		 * the same one - a rotation would keep each one's
 		 * predecessor */
-		for (k = 0; k < NWAYS; k++)
-			order[k] = k;
-		for (k = NWAYS - 1; k > 0; k--) {
-			int j, tmp;
+		for (j = 0; j < NWAYS; j++)
+			order[j] = j;
+		for (j = NWAYS - 1; j > 0; j--) {
+			size_t r, tmp;
 
 			rng ^= rng << 13;
 			rng ^= rng >> 7;
 			rng ^= rng << 17;
-			j = (int)(rng % (uint64_t)(k + 1));
-			tmp = order[k];
-			order[k] = order[j];
-			order[j] = tmp;
+			r = (size_t)(rng % (uint64_t)(j + 1));
+			tmp = order[j];
+			order[j] = order[r];
+			order[r] = tmp;
 		}
-		for (k = 0; k < NWAYS; k++) {
-			w = order[k];
+		for (j = 0; j < NWAYS; j++) {
+			w = order[j];
 			if (ways[w].on && step(&ways[w]) != 0) {
 				fprintf(stderr,
 					"bench_exec: the %s way stopped at "
 					"iteration %lld (%s %d)\n",
-					way_name[w], i,
+					way_def[w].name, i,
 					ways[w].pid == 0 ? "exit status"
 							 : "running, pid",
 					ways[w].pid == 0
@@ -950,103 +970,82 @@ driver_main(int argc, char **argv)
 		    take_times(r, (size_t)n) != 0) {
 			fprintf(stderr,
 				"bench_exec: the %s way failed (status %d)\n",
-				way_name[w], exit_status(r->status));
+				way_def[w].name, exit_status(r->status));
 			rc = 1;
 			goto done;
 		}
+		memcpy(r->sorted, r->ns, (size_t)n * sizeof(uint64_t));
+		qsort(r->sorted, (size_t)n, sizeof(uint64_t), bench_cmp_u64);
 	}
-	if (ways[AUDITED].on) {
+	if (way_index(RUN_AUDITED, PROG_TRUE) >= 0 ||
+	    way_index(RUN_AUDITED, PROG_SCRIPT) >= 0) {
 		char *verify[] = {(char *)guard, "--verify-log", log,
 				  "--config",    conf,           NULL};
 
 		if (run(verify, "/dev/null") != 0) {
 			fprintf(stderr, "bench_exec: the audit log of the "
-					"audited way does not verify\n");
+					"audited ways does not verify\n");
 			rc = 1;
 			goto done;
 		}
 	}
 
-	/* paired: iteration i of each way ran next to iteration i of direct */
 	if ((diff = calloc((size_t)n, sizeof *diff)) == NULL) {
 		rc = 1;
 		goto done;
 	}
+	printf("\nper fork+exec+wait, us   %8s %8s %8s %8s  %10s  %10s\n",
+	       "median", "p90", "p99", "mean", "monitor CPU", "writer CPU");
+	for (w = 0; w < NWAYS; w++)
+		report_row(w, (size_t)n);
+	printf("(monitor CPU: the guard's, strace's or the floor's own CPU "
+	       "time per exec, from /proc/PID/schedstat; writer CPU: the "
+	       "guard's audit writer's)\n");
+	printf("\nadded per exec, against direct (of the same program):   "
+	       "difference of medians   median of paired differences\n");
 	for (w = 0; w < NWAYS; w++) {
-		if (!ways[w].on)
+		/* paired: iteration i of each way ran next to iteration i of
+		 * its direct way */
+		int d = way_index(RUN_DIRECT, way_def[w].prog);
+
+		if (!ways[w].on || way_def[w].runner == RUN_DIRECT || d < 0)
 			continue;
 		for (i = 0; i < n; i++)
-			diff[i] = (int64_t)ways[w].ns[i] -
-				  (int64_t)ways[DIRECT].ns[i];
-		qsort(diff, (size_t)n, sizeof diff[0], cmp_i64);
-		paired[w] = (double)diff[n / 2] / 1000.0;
-		qsort(ways[w].ns, (size_t)n, sizeof(uint64_t), cmp_u64);
-		med[w] = pct_us(ways[w].ns, (size_t)n, 50);
+			diff[i] =
+			    (int64_t)ways[w].ns[i] - (int64_t)ways[d].ns[i];
+		printf("  %-24s %+22.1f us %+26.1f us\n", way_def[w].name,
+		       bench_pct_us(ways[w].sorted, (size_t)n, 50) -
+			   bench_pct_us(ways[d].sorted, (size_t)n, 50),
+		       median_diff_us(diff, (size_t)n));
 	}
-	printf("\nper fork+exec+wait, us   %8s %8s %8s %8s  %10s\n", "median",
-	       "p90", "p99", "mean", "monitor CPU");
-	for (w = 0; w < NWAYS; w++)
-		report_row((enum way)w, &ways[w], (size_t)n);
-	printf("(monitor CPU: the guard's, strace's or the floor's own CPU "
-	       "time per exec, from /proc/PID/schedstat)\n");
-	printf("\nadded per exec, against direct:   difference of medians   "
-	       "median of paired differences\n");
-	for (w = DIRECT + 1; w < NWAYS; w++)
-		if (ways[w].on)
-			printf("  %-24s %+22.1f us %+26.1f us\n", way_name[w],
-			       med[w] - med[DIRECT], paired[w]);
-	if (ways[FLOOR].on)
+	if (ways[FLOOR].on && ways[SUPERVISED].on)
 		printf("  supervised over the floor (the guard's own work) "
 		       "%+.1f us at the median\n",
-		       med[SUPERVISED] - med[FLOOR]);
-	printf("\n");
-	/* both estimates must agree: when the load shifts during the run the
-	 * times are bimodal, and a difference of medians alone can land on
-	 * either side of the gap */
-	printf("target: supervised adds < %.0f us per exec at the median: %s "
-	       "(%+.1f us difference of medians, %+.1f us paired)\n",
-	       TARGET_US,
-	       med[SUPERVISED] - med[DIRECT] < TARGET_US &&
-		       paired[SUPERVISED] < TARGET_US
-		   ? "PASS"
-		   : "MISS",
-	       med[SUPERVISED] - med[DIRECT], paired[SUPERVISED]);
-	if (ways[STRACE].on) {
-		double added_st = med[STRACE] - med[DIRECT];
-
-		printf("target: supervised faster than strace -f -e "
-		       "trace=execve: %s (supervised/strace %.3f at the "
-		       "median; added %.1f / %.1f us = %.2f)\n",
-		       med[SUPERVISED] < med[STRACE] ? "PASS" : "MISS",
-		       med[SUPERVISED] / med[STRACE],
-		       med[SUPERVISED] - med[DIRECT], added_st,
-		       added_st > 0 ? (med[SUPERVISED] - med[DIRECT]) / added_st
-				    : 0.0);
-	} else {
-		printf("target: supervised faster than strace: skipped (%s)\n",
-		       ways[STRACE].why);
-	}
-	if (ways[STRACE_BPF].on)
-		printf(
-		    "(for reference: supervised/strace --seccomp-bpf %.3f at "
-		    "the median)\n",
-		    med[SUPERVISED] / med[STRACE_BPF]);
+		       bench_pct_us(ways[SUPERVISED].sorted, (size_t)n, 50) -
+			   bench_pct_us(ways[FLOOR].sorted, (size_t)n, 50));
+	report_checks((size_t)n, diff);
+	report_targets((size_t)n);
 done:
 	for (w = 0; w < NWAYS; w++) {
 		way_stop(&ways[w]);
 		if (ways[w].done >= 0)
 			close(ways[w].done);
 		free(ways[w].ns);
+		free(ways[w].sorted);
 	}
 	free(diff);
 	remove_dir(tmpdir);
 	remove_dir(shmdir);
+	remove_dir(treedir);
 	return rc;
 usage:
 	fprintf(stderr,
-		"usage: bench_exec [-n N] [-w WARM] [-g GUARD]\n"
+		"usage: bench_exec [-n N] [-w WARM] [-g GUARD] [-W WAYS] "
+		"[-u USER]\n"
 		"       bench_exec loop [-w WARM] [-o FILE] [-s PREFIX] "
-		"N PROG [ARG ...]\n");
+		"N PROG [ARG ...]\n"
+		"       bench_exec notify [LOOP OPTIONS] N PROG [ARG ...]\n"
+		"       bench_exec walk [-n N] [-u USER]\n");
 	return 2;
 }
 
@@ -1054,8 +1053,10 @@ int
 main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "loop") == 0)
-		return loop_main(argc - 1, argv + 1);
+		return bench_exec_loop_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "notify") == 0)
-		return notify_main(argc - 1, argv + 1);
+		return bench_exec_notify_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "walk") == 0)
+		return bench_exec_walk_main(argc - 1, argv + 1);
 	return driver_main(argc, argv);
 }

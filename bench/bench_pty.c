@@ -4,7 +4,8 @@
  *
  *   1. the latency one decision adds between Enter and the shell: scan,
  *      tokenise, input facts, solve, query, and forwarding the line (a write
- *      to a pipe a reader drains), p50 / p99 / max over many lines;
+ *      to the command channel, a socket pair as pty/child.c makes it, which
+ *      a reader drains), p50 / p99 / max over many lines;
  *   2. output throughput: `cat` of a large file (256 MiB by default) shown on
  *      a terminal through the guard, through `script -q -c` (util-linux: the
  *      same two-pty structure without decisions) and through no pty at all
@@ -13,15 +14,28 @@
  *   4. the same decision concluded as a session does it with an audit log
  *      (pty_guard_conclude: decide, build the record, HMAC, one write(2)
  *      and fdatasync(2) under flock) - on tmpfs and on the disk of /var/tmp,
- *      since fdatasync is what a disk makes slow;
+ *      since fdatasync is what a disk makes slow - through the audit
+ *      writer process a session uses (pty_audit_start_writer) and in this
+ *      process (pty_audit_open), alternating line by line;
  *   5. as root, the guard's peak memory with a configuration and an audit
- *      log (the deployed guard: libsodium and the record buffers loaded).
+ *      log (the deployed guard: libsodium and the record buffers loaded);
+ *   6. one line to bash over its command channel: the socket pair
+ *      pty/child.c makes against a pipe (the channel before), the guard's
+ *      write and bash's read, in one process and to a reader process;
+ *   7. the session's end: pty_spawn_end_all with 0, 10 and 100
+ *      descendants, 10 that ignore SIGHUP, and 0 and 10 with 1,000 more
+ *      processes on the host (its scan reads every process's stat).
  *
- *   bench_pty GUARD POLICY [MIB] [RUNS]
+ *   bench_pty [-p PARTS] GUARD POLICY [MIB] [RUNS]
+ *
+ * PARTS is a comma list of decision (1), throughput (2, 3, 5), audit (4),
+ * channel (6) and end (7); all by default.
  *
  * The machine is shared and noisy: compare the rows of one run.
  */
 #define _GNU_SOURCE
+#include "bench_pty.h"
+
 #include "pty_audit.h"
 #include "pty_child.h"
 #include "pty_config.h"
@@ -29,15 +43,18 @@
 #include "pty_guard.h"
 #include "pty_policy.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <pty.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -45,8 +62,8 @@
 
 #define END_MARK "END-OF-BENCH-FILE"
 
-static double
-now_s(void)
+double
+bench_pty_now_s(void)
 {
 	struct timespec ts;
 
@@ -54,8 +71,8 @@ now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int
-cmp_double(const void *a, const void *b)
+int
+bench_pty_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -103,7 +120,10 @@ bench_decisions(const char *policy)
 		fprintf(stderr, "bench_pty: %s\n", err);
 		exit(1);
 	}
-	if (pipe(p) != 0)
+	/* the command channel as pty/child.c makes it: a socket pair, the
+	 * guard's end shut down for reading */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p) != 0 ||
+	    shutdown(p[1], SHUT_RD) != 0)
 		exit(1);
 	memset(&fake, 0, sizeof fake);
 	fake.cmd_fd = p[1];
@@ -111,7 +131,7 @@ bench_decisions(const char *policy)
 	for (i = 0; i < N + WARM; i++) {
 		const char *l = lines[i % (sizeof lines / sizeof lines[0])];
 		size_t len = strlen(l);
-		double t0 = now_s();
+		double t0 = bench_pty_now_s();
 
 		pty_decide(&d, l, len, "interactive", &dec);
 		if (dec.verdict == PTY_VERDICT_ALLOW) {
@@ -120,12 +140,12 @@ bench_decisions(const char *policy)
 				exit(1);
 		}
 		if (i >= WARM)
-			t[i - WARM] = now_s() - t0;
+			t[i - WARM] = bench_pty_now_s() - t0;
 	}
 	close(p[1]);
 	pthread_join(reader, NULL);
 	close(p[0]);
-	qsort(t, N, sizeof t[0], cmp_double);
+	qsort(t, N, sizeof t[0], bench_pty_cmp_double);
 	printf("decision (scan+tokenise+facts+solve+query+forward), %d lines, "
 	       "%d allowed:\n",
 	       N, (int)((long long)allowed * N / (N + WARM)));
@@ -150,75 +170,156 @@ put_file(const char *path, const char *text, mode_t mode)
 	}
 }
 
-/* 4. Decisions concluded with an audit record in `dir`, n lines. */
+/* A guard concluding lines with an audit log in `dir`: in this process
+ * (pty_audit_open) or through an audit writer process
+ * (pty_audit_start_writer), as a session does.  Exits on failure. */
+struct audited {
+	struct pty_guard g;
+	struct pty_decider d;
+	maelys_datalog_session_t *session;
+	char dir[300], key[400], log[400];
+	pid_t writer;
+	double *t;
+};
+
+static void
+audited_open(struct audited *a, const char *policy, const char *dir,
+	     bool writer, int n)
+{
+	char err[512];
+	int rc;
+
+	snprintf(a->dir, sizeof a->dir, "%s/bench_pty_audit.XXXXXX", dir);
+	if ((a->t = calloc((size_t)n, sizeof *a->t)) == NULL ||
+	    mkdtemp(a->dir) == NULL) {
+		fprintf(stderr, "bench_pty: cannot use %s\n", dir);
+		exit(1);
+	}
+	snprintf(a->key, sizeof a->key, "%s/audit.key", a->dir);
+	snprintf(a->log, sizeof a->log, "%s/audit.log", a->dir);
+	put_file(a->key, "bench-key-0123456789abcdef0123456789abcdef\n", 0600);
+	memset(&a->g, 0, sizeof a->g);
+	pty_config_defaults(&a->g.cfg);
+	rc = writer
+		 ? pty_audit_start_writer(a->log, a->key, &a->g.audit, err,
+					  sizeof err)
+		 : pty_audit_open(a->log, a->key, &a->g.audit, err, sizeof err);
+	if (rc != 0 ||
+	    pty_policy_open(policy, &a->session, err, sizeof err) != 0 ||
+	    pty_decider_init(&a->d, a->session,
+			     "/usr/local/bin:/usr/bin:/bin") != 0 ||
+	    pty_audit_session_id(a->g.asess.id) != 0) {
+		fprintf(stderr, "bench_pty: %s\n", err);
+		exit(1);
+	}
+	a->writer = pty_audit_writer_pid(a->g.audit);
+	snprintf(a->g.user, sizeof a->g.user, "%s", a->d.user);
+	snprintf(a->g.host, sizeof a->g.host, "%s", a->d.host);
+	a->g.asess.user = a->g.user;
+	a->g.asess.host = a->g.host;
+	a->g.asess.tty = "/dev/pts/0";
+	a->g.asess.remote = "";
+	a->g.asess.mode = "interactive";
+	pty_sha256_hex("bench", 5, a->g.asess.policy_sha256);
+}
+
+/* Closes a's log (ending its writer), verifies it, removes it. */
+static void
+audited_close(struct audited *a)
+{
+	pty_audit_close(a->g.audit);
+	if (a->writer > 0)
+		(void)waitpid(a->writer, NULL, 0);
+	if (pty_audit_verify(a->log, a->key, NULL) != 0) {
+		fprintf(stderr,
+			"bench_pty: the benchmark's log %s does not "
+			"verify\n",
+			a->log);
+		exit(1);
+	}
+	pty_decider_free(&a->d);
+	(void)maelys_datalog_session_free(a->session);
+	(void)unlink(a->log);
+	(void)unlink(a->key);
+	(void)rmdir(a->dir);
+	free(a->t);
+}
+
+/* The CPU time process pid has run, in ns, or 0. */
+static unsigned long long
+cpu_ns(pid_t pid)
+{
+	unsigned long long ns = 0;
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/schedstat", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	if (fscanf(f, "%llu", &ns) != 1)
+		ns = 0;
+	fclose(f);
+	return ns;
+}
+
+/* 4. Decisions concluded with an audit record in `dir`, n lines each way:
+ * in this process (pty_audit_open), and through an audit writer process
+ * (pty_audit_start_writer: what a session does), alternating line by
+ * line so that the disk's and the machine's drift fall on both. */
 static void
 bench_audited(const char *policy, const char *dir, const char *what, int n)
 {
 	static const char *const lines[] = {"ls -la /var/log", "shutdown now",
 					    "git push origin feature/x",
 					    "tail -n 100 /var/log/syslog"};
-	static struct pty_guard g;
-	maelys_datalog_session_t *session;
-	struct pty_decider d;
-	char err[512], tmpl[300], key[400], log[400];
-	double *t = calloc((size_t)n, sizeof *t);
-	int i, null = open("/dev/null", O_WRONLY | O_CLOEXEC), ran = 0;
+	static struct audited a[2]; /* 0: in process, 1: the writer */
+	unsigned long long wcpu0, wcpu1;
+	int i, k, null = open("/dev/null", O_WRONLY | O_CLOEXEC), ran = 0;
 
-	snprintf(tmpl, sizeof tmpl, "%s/bench_pty_audit.XXXXXX", dir);
-	if (t == NULL || null < 0 || mkdtemp(tmpl) == NULL) {
-		printf("  %-28s (skipped: cannot use %s)\n", what, dir);
-		free(t);
-		return;
-	}
-	snprintf(key, sizeof key, "%s/audit.key", tmpl);
-	snprintf(log, sizeof log, "%s/audit.log", tmpl);
-	put_file(key, "bench-key-0123456789abcdef0123456789abcdef\n", 0600);
-	memset(&g, 0, sizeof g);
-	pty_config_defaults(&g.cfg);
-	if (pty_policy_open(policy, &session, err, sizeof err) != 0 ||
-	    pty_decider_init(&d, session, "/usr/local/bin:/usr/bin:/bin") !=
-		0 ||
-	    pty_audit_open(log, key, &g.audit, err, sizeof err) != 0 ||
-	    pty_audit_session_id(g.asess.id) != 0) {
-		fprintf(stderr, "bench_pty: %s\n", err);
+	if (null < 0)
 		exit(1);
-	}
-	snprintf(g.user, sizeof g.user, "%s", d.user);
-	snprintf(g.host, sizeof g.host, "%s", d.host);
-	g.asess.user = g.user;
-	g.asess.host = g.host;
-	g.asess.tty = "/dev/pts/0";
-	g.asess.remote = "";
-	g.asess.mode = "interactive";
-	pty_sha256_hex("bench", 5, g.asess.policy_sha256);
+	for (k = 0; k < 2; k++)
+		audited_open(&a[k], policy, dir, k == 1, n);
+	wcpu0 = cpu_ns(a[1].writer);
 	for (i = 0; i < n; i++) {
 		const char *l = lines[i % (sizeof lines / sizeof lines[0])];
-		double t0 = now_s();
 
-		if (pty_guard_conclude(&g, &d, l, strlen(l), "interactive",
-				       false, null, "\n") == PTY_ACT_RUN)
-			ran++;
-		t[i] = now_s() - t0;
+		/* which goes first alternates: each one's fdatasync may
+		 * leave work for the next */
+		for (k = 0; k < 2; k++) {
+			struct audited *x = &a[(i + k) % 2];
+			double t0 = bench_pty_now_s();
+
+			if (pty_guard_conclude(&x->g, &x->d, l, strlen(l),
+					       "interactive", false, null,
+					       "\n") == PTY_ACT_RUN)
+				ran++;
+			x->t[i] = bench_pty_now_s() - t0;
+		}
 	}
-	qsort(t, (size_t)n, sizeof t[0], cmp_double);
-	printf("  %-28s p50 %8.2f us   p99 %9.2f us   max %9.1f us  (%d "
-	       "lines, %d ran)\n",
-	       what, t[n / 2] * 1e6, t[(long)n * 99 / 100] * 1e6,
-	       t[n - 1] * 1e6, n, ran);
+	wcpu1 = cpu_ns(a[1].writer);
+	for (k = 0; k < 2; k++) {
+		double *t = a[k].t;
+
+		qsort(t, (size_t)n, sizeof t[0], bench_pty_cmp_double);
+		printf("  %-30s %-16s p50 %8.2f us   p99 %9.2f us   max "
+		       "%9.1f us\n",
+		       k == 0 ? what : "",
+		       k == 0 ? "in process" : "audit writer", t[n / 2] * 1e6,
+		       t[(long)n * 99 / 100] * 1e6, t[n - 1] * 1e6);
+	}
+	printf("  %-30s writer/in process: p50 %.2f, p99 %.2f (+%.1f us at "
+	       "the median); the writer's CPU %.1f us a record (%d lines "
+	       "each, %d ran)\n",
+	       "", a[1].t[n / 2] / a[0].t[n / 2],
+	       a[1].t[(long)n * 99 / 100] / a[0].t[(long)n * 99 / 100],
+	       (a[1].t[n / 2] - a[0].t[n / 2]) * 1e6,
+	       wcpu1 > wcpu0 ? (double)(wcpu1 - wcpu0) / 1e3 / n : 0.0, n,
+	       ran / 2);
 	fflush(stdout);
-	if (pty_audit_verify(log, key, NULL) != 0) {
-		fprintf(stderr, "bench_pty: the benchmark's log does not "
-				"verify\n");
-		exit(1);
-	}
-	pty_audit_close(g.audit);
-	pty_decider_free(&d);
-	(void)maelys_datalog_session_free(session);
-	(void)unlink(log);
-	(void)unlink(key);
-	(void)rmdir(tmpl);
+	for (k = 0; k < 2; k++)
+		audited_close(&a[k]);
 	close(null);
-	free(t);
 }
 
 static void
@@ -247,12 +348,12 @@ read_until_any(int fd, const char *const *marks, size_t nmarks, double timeout)
 {
 	char buf[65536 + 64];
 	size_t total = 0, keep = 0, ml = 0, k;
-	double end = now_s() + timeout;
+	double end = bench_pty_now_s() + timeout;
 
 	for (k = 0; k < nmarks; k++)
 		if (strlen(marks[k]) > ml)
 			ml = strlen(marks[k]);
-	while (now_s() < end) {
+	while (bench_pty_now_s() < end) {
 		struct pollfd pfd = {fd, POLLIN, 0};
 		size_t len;
 		ssize_t n;
@@ -290,7 +391,7 @@ run_nopty(const char *file)
 
 	if (pipe(p) != 0)
 		exit(1);
-	t0 = now_s();
+	t0 = bench_pty_now_s();
 	pid = fork();
 	if (pid == 0) {
 		dup2(p[1], 1);
@@ -302,7 +403,7 @@ run_nopty(const char *file)
 	read_until(p[0], END_MARK, 600);
 	waitpid(pid, NULL, 0);
 	close(p[0]);
-	return now_s() - t0;
+	return bench_pty_now_s() - t0;
 }
 
 static double
@@ -312,7 +413,7 @@ run_script(const char *file)
 	char cmd[600];
 	int master;
 	pid_t pid;
-	double t0 = now_s();
+	double t0 = bench_pty_now_s();
 
 	snprintf(cmd, sizeof cmd, "cat %s", file);
 	pid = forkpty(&master, NULL, NULL, &ws);
@@ -324,7 +425,7 @@ run_script(const char *file)
 	read_until(master, END_MARK, 600);
 	waitpid(pid, NULL, 0);
 	close(master);
-	return now_s() - t0;
+	return bench_pty_now_s() - t0;
 }
 
 static long
@@ -375,11 +476,11 @@ run_guard(const char *guard, const char *policy, const char *config,
 		read_until_any(master, prompts, 2, 30);
 	}
 	snprintf(cmd, sizeof cmd, "cat %s\r", file);
-	t0 = now_s();
+	t0 = bench_pty_now_s();
 	if (write(master, cmd, strlen(cmd)) < 0)
 		exit(1);
 	read_until(master, END_MARK, 600);
-	t0 = now_s() - t0;
+	t0 = bench_pty_now_s() - t0;
 	*hwm_kib = vm_hwm_kib(pid);
 	{
 		static const char *const prompts[] = {"$ ", "# "};
@@ -399,7 +500,7 @@ run_guard(const char *guard, const char *policy, const char *config,
 static double
 median(double *v, int n)
 {
-	qsort(v, (size_t)n, sizeof v[0], cmp_double);
+	qsort(v, (size_t)n, sizeof v[0], bench_pty_cmp_double);
 	return v[n / 2];
 }
 
@@ -440,21 +541,66 @@ deployed_guard(const char *guard, const char *policy, const char *file,
 	(void)rmdir(dir);
 }
 
+/* The parts -p chooses (all by default). */
+enum {
+	PART_DECISION = 1,
+	PART_THROUGHPUT = 2,
+	PART_AUDIT = 4,
+	PART_CHANNEL = 8,
+	PART_END = 16,
+};
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} parts_table[] = {{"decision", PART_DECISION},
+		   {"throughput", PART_THROUGHPUT},
+		   {"audit", PART_AUDIT},
+		   {"channel", PART_CHANNEL},
+		   {"end", PART_END}};
+
+/* A comma list of part names; 0 when one is unknown. */
+static unsigned
+parts_parse(const char *list)
+{
+	char buf[256], *save = NULL, *k;
+	unsigned parts = 0;
+	size_t i;
+
+	if (snprintf(buf, sizeof buf, "%s", list) >= (int)sizeof buf)
+		return 0;
+	for (k = strtok_r(buf, ",", &save); k != NULL;
+	     k = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < sizeof parts_table / sizeof parts_table[0]; i++)
+			if (strcmp(k, parts_table[i].name) == 0)
+				break;
+		if (i == sizeof parts_table / sizeof parts_table[0])
+			return 0;
+		parts |= parts_table[i].bit;
+	}
+	return parts;
+}
+
 int
 main(int argc, char **argv)
 {
 	const char *guard, *policy;
 	size_t mib = 256;
-	int runs = 3, i;
+	int runs = 3, i, opt;
+	unsigned parts = ~0u;
 	char file[] = "/tmp/bench_pty.XXXXXX";
 	double nopty[16], script[16], guarded[16];
 	long hwm = -1, h;
 	double mb;
 
-	if (argc < 3) {
-		fprintf(stderr, "usage: bench_pty GUARD POLICY [MIB] [RUNS]\n");
-		return 2;
+	while ((opt = getopt(argc, argv, "p:")) != -1) {
+		if (opt != 'p' || (parts = parts_parse(optarg)) == 0)
+			goto usage;
 	}
+	argc -= optind - 1;
+	argv += optind - 1;
+	if (argc < 3)
+		goto usage;
 	guard = argv[1];
 	policy = argv[2];
 	if (argc > 3)
@@ -464,37 +610,57 @@ main(int argc, char **argv)
 	if (runs < 1 || runs > 16 || mib < 1)
 		return 2;
 	signal(SIGPIPE, SIG_IGN);
-	bench_decisions(policy);
+	if (parts & PART_DECISION)
+		bench_decisions(policy);
 
-	close(mkstemp(file));
-	make_file(file, mib);
-	mb = (double)(mib << 20) / 1e6;
-	for (i = 0; i < runs; i++) {
-		/* interleaved, so drift hits all three alike */
-		nopty[i] = run_nopty(file);
-		script[i] = run_script(file);
-		guarded[i] = run_guard(guard, policy, NULL, file, &h);
-		if (h > hwm)
-			hwm = h;
+	if (parts & PART_THROUGHPUT) {
+		close(mkstemp(file));
+		make_file(file, mib);
+		mb = (double)(mib << 20) / 1e6;
+		for (i = 0; i < runs; i++) {
+			/* interleaved, so drift hits all three alike */
+			nopty[i] = run_nopty(file);
+			script[i] = run_script(file);
+			guarded[i] = run_guard(guard, policy, NULL, file, &h);
+			if (h > hwm)
+				hwm = h;
+		}
+		printf(
+		    "output throughput, cat of %zu MiB, median of %d runs:\n",
+		    mib, runs);
+		printf("  no pty          %7.3f s  %8.1f MB/s\n",
+		       median(nopty, runs), mb / median(nopty, runs));
+		printf("  script -q -c    %7.3f s  %8.1f MB/s\n",
+		       median(script, runs), mb / median(script, runs));
+		printf(
+		    "  maelys-pty      %7.3f s  %8.1f MB/s   %.2f of script's "
+		    "(target >= 0.90)\n\n",
+		    median(guarded, runs), mb / median(guarded, runs),
+		    median(script, runs) / median(guarded, runs));
+		printf("guard peak memory (VmHWM): %.1f MiB (target < 8 MiB)\n",
+		       (double)hwm / 1024.0);
+		deployed_guard(guard, policy, file, mib);
+		unlink(file);
 	}
-	printf("output throughput, cat of %zu MiB, median of %d runs:\n", mib,
-	       runs);
-	printf("  no pty          %7.3f s  %8.1f MB/s\n", median(nopty, runs),
-	       mb / median(nopty, runs));
-	printf("  script -q -c    %7.3f s  %8.1f MB/s\n", median(script, runs),
-	       mb / median(script, runs));
-	printf("  maelys-pty      %7.3f s  %8.1f MB/s   %.2f of script's "
-	       "(target >= 0.90)\n\n",
-	       median(guarded, runs), mb / median(guarded, runs),
-	       median(script, runs) / median(guarded, runs));
-	printf("guard peak memory (VmHWM): %.1f MiB (target < 8 MiB)\n",
-	       (double)hwm / 1024.0);
-	deployed_guard(guard, policy, file, mib);
-	unlink(file);
 
-	printf("\ndecision concluded with its audit record (decide, record, "
-	       "HMAC, write, fdatasync):\n");
-	bench_audited(policy, "/dev/shm", "audit log on tmpfs", 20000);
-	bench_audited(policy, "/var/tmp", "audit log on /var/tmp's disk", 2000);
+	if (parts & PART_AUDIT) {
+		printf("\ndecision concluded with its audit record (decide, "
+		       "record, HMAC, write, fdatasync), in this process and "
+		       "through the audit writer process a session uses, "
+		       "alternating:\n");
+		bench_audited(policy, "/dev/shm", "audit log on tmpfs", 20000);
+		bench_audited(policy, "/var/tmp",
+			      "audit log on /var/tmp's disk", 2000);
+	}
+	if (parts & PART_CHANNEL)
+		bench_pty_channel(100000);
+	if (parts & PART_END)
+		bench_pty_end(15);
 	return 0;
+usage:
+	fprintf(stderr, "usage: bench_pty [-p PARTS] GUARD POLICY [MIB] "
+			"[RUNS]\n"
+			"  PARTS: a comma list of decision throughput audit "
+			"channel end (all by default)\n");
+	return 2;
 }

@@ -11,14 +11,25 @@
 #   pty           bench_pty: the guard's decision latency (scan, facts,
 #                 solve, forward), cat of 256 MiB through the guard against
 #                 `script -q -c` and no pty, the guard's peak memory (as
-#                 root also with a configuration and an audit log), and a
-#                 decision concluded with its audit record (tmpfs, disk)
+#                 root also with a configuration and an audit log), a
+#                 decision concluded with its audit record (tmpfs, disk;
+#                 the audit writer process against in-process), a line over
+#                 bash's socket pair against a pipe, and the session's end
+#   audit channel session_end
+#                 each of those last three parts of bench_pty alone
 #   exec          bench_exec: what the exec supervisor adds to each program a
 #                 session runs - fork+exec+wait of /bin/true directly, under
 #                 a bare seccomp-notify supervisor (the floor), inside
 #                 `maelys-pty --policy P -c` (as root also with an audit log
 #                 on tmpfs), under `strace -f -e trace=execve` (and with
 #                 --seccomp-bpf); median/p90/p99 in us, 10,000 each, lockstep
+#   exec_checks   bench_exec -W checks: the per-exec checks - a deep path
+#                 with a link, a #! script, ld.so PROG - each against its
+#                 direct way and against /bin/true, 5,000 each; as root,
+#                 then again as nobody (root skips the writability checks)
+#   exec_walk     bench_exec walk: the path resolution alone, in process,
+#                 the old openat2 against the walk (+name, +expand), ns per
+#                 call; as root, then as nobody
 #   tiny_l1 policy tc_chain1000 tc_rand1000 sg_tree4096 tc_chain2000
 #                 peers/run_peers.sh: the same workload files through gringo,
 #                 clingo, SWI-Prolog tabling and ours (the standalone runner
@@ -58,34 +69,49 @@ case "$RUNS" in
 esac
 
 PEER_WORKLOADS="tiny_l1 policy tc_chain1000 tc_rand1000 sg_tree4096 tc_chain2000"
+OWN_WORKLOADS="decision pty audit channel session_end exec exec_checks exec_walk"
 run_decision=0
 run_pty=0
 run_exec=0
+run_exec_checks=0
+run_exec_walk=0
+pty_parts=()
 peer_wls=()
 if [ $# -eq 0 ]; then
 	run_decision=1
 	run_pty=1
 	run_exec=1
+	run_exec_checks=1
+	run_exec_walk=1
 	read -r -a peer_wls <<<"$PEER_WORKLOADS"
 fi
 for wl in "$@"; do
-	case " decision pty exec $PEER_WORKLOADS " in
+	case " $OWN_WORKLOADS $PEER_WORKLOADS " in
 	*" $wl "*) ;;
 	*)
-		echo "run.sh: unknown workload '$wl' (decision pty exec $PEER_WORKLOADS)" >&2
+		echo "run.sh: unknown workload '$wl' ($OWN_WORKLOADS $PEER_WORKLOADS)" >&2
 		exit 2
 		;;
 	esac
-	if [ "$wl" = decision ]; then
-		run_decision=1
-	elif [ "$wl" = pty ]; then
-		run_pty=1
-	elif [ "$wl" = exec ]; then
-		run_exec=1
-	else
-		peer_wls+=("$wl")
-	fi
+	case "$wl" in
+	decision) run_decision=1 ;;
+	pty) run_pty=1 ;;
+	audit) pty_parts+=(audit) ;;
+	channel) pty_parts+=(channel) ;;
+	session_end) pty_parts+=(end) ;;
+	exec) run_exec=1 ;;
+	exec_checks) run_exec_checks=1 ;;
+	exec_walk) run_exec_walk=1 ;;
+	*) peer_wls+=("$wl") ;;
+	esac
 done
+# the user the exec benchmarks run as besides root (root's walk checks no
+# writability: a user's does)
+BENCH_USER="${BENCH_USER:-nobody}"
+as_user=0
+if [ "$(id -u)" = 0 ] && id "$BENCH_USER" >/dev/null 2>&1; then
+	as_user=1
+fi
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
@@ -124,6 +150,16 @@ if [ "$run_pty" = 1 ]; then
 	fi
 fi
 
+# --- parts of the guarded shell alone ---------------------------------
+if [ ${#pty_parts[@]} -gt 0 ] && [ "$run_pty" = 0 ]; then
+	echo
+	echo "== ${pty_parts[*]}: parts of bench_pty"
+	"$BUILD/bench/bench_pty" -p "$(
+		IFS=,
+		echo "${pty_parts[*]}"
+	)" "$BUILD/pty/maelys-pty" "$ROOT/policies/level1.dl"
+fi
+
 # --- the exec supervisor ----------------------------------------------
 # bench_exec skips the strace rows itself when there is no strace, and the
 # audit-log row when not root (the configuration must be root's).
@@ -131,6 +167,29 @@ if [ "$run_exec" = 1 ]; then
 	echo
 	echo "== exec: what the exec supervisor adds to each fork+exec+wait"
 	"$BUILD/bench/bench_exec" -g "$BUILD/pty/maelys-pty"
+fi
+# the per-exec checks: the ways need root (a tree the user cannot change);
+# as root, then as $BENCH_USER, whose walk checks every folder's
+# writability (without the audit ways: their key is root's)
+if [ "$run_exec_checks" = 1 ]; then
+	echo
+	echo "== exec_checks: the per-exec checks (deep path, #! script, ld.so), as $(id -un)"
+	"$BUILD/bench/bench_exec" -g "$BUILD/pty/maelys-pty" -n 5000 -W checks
+	if [ "$as_user" = 1 ]; then
+		echo
+		echo "== exec_checks: the same as $BENCH_USER"
+		"$BUILD/bench/bench_exec" -g "$BUILD/pty/maelys-pty" -n 5000 \
+			-u "$BENCH_USER" -W direct,supervised,direct-deep,supervised-deep,direct-script,supervised-script,direct-loader,supervised-loader
+	fi
+fi
+if [ "$run_exec_walk" = 1 ]; then
+	echo
+	echo "== exec_walk: an exec's path resolution alone, in process"
+	"$BUILD/bench/bench_exec" walk
+	if [ "$as_user" = 1 ]; then
+		echo
+		"$BUILD/bench/bench_exec" walk -u "$BENCH_USER"
+	fi
 fi
 [ ${#peer_wls[@]} -eq 0 ] && exit 0
 
