@@ -79,20 +79,6 @@ exec_build_edb(struct pty_decider *d, const struct pty_exec_request *r,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-const char *
-pty_exec_via_name(enum pty_exec_via via)
-{
-	switch (via) {
-	case PTY_EXEC_VIA_EXECVE:
-		break;
-	case PTY_EXEC_VIA_SHEBANG:
-		return "shebang";
-	case PTY_EXEC_VIA_LOADER:
-		return "loader";
-	}
-	return "execve";
-}
-
 /* Keeps the deny_exec(P, Reason) rows for this exec's path. */
 static void
 exec_collect_reasons(const maelys_datalog_result_t *res,

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * The words of an exec request that need no file system: the lexical
+ * normalisation of exec_request/1 and the name of exec_via/1.
+ *
  * Lexical path normalisation for exec_request/1: what a process asked for,
  * made absolute and tidied without touching the file system (the resolved
  * exec_path is the kernel's answer; this one is the request's spelling).
@@ -54,4 +57,18 @@ pty_path_normalise(const char *base, const char *path, char *out, size_t cap)
 	}
 	out[len] = '\0';
 	return 0;
+}
+
+const char *
+pty_exec_via_name(enum pty_exec_via via)
+{
+	switch (via) {
+	case PTY_EXEC_VIA_EXECVE:
+		break;
+	case PTY_EXEC_VIA_SHEBANG:
+		return "shebang";
+	case PTY_EXEC_VIA_LOADER:
+		return "loader";
+	}
+	return "execve";
 }

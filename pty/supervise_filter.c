@@ -92,7 +92,7 @@ filter_rules(scmp_filter_ctx ctx, const char **what)
 	*what = "seccomp";
 	if ((rc = seccomp_rule_add(
 		 ctx, SCMP_ACT_ERRNO(EEXIST), SCMP_SYS(seccomp), 2,
-		 SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER),
+		 SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER, 0),
 		 SCMP_A1(SCMP_CMP_MASKED_EQ, SECCOMP_FILTER_FLAG_NEW_LISTENER,
 			 SECCOMP_FILTER_FLAG_NEW_LISTENER))) < 0)
 		return rc;
