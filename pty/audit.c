@@ -197,18 +197,13 @@ pty_audit_close(struct pty_audit *a)
 	free(a);
 }
 
-/* The last line of the log (without its newline), read under the lock.
- * Bounded: one pread of at most PTY_AUDIT_LINE_MAX + 1 bytes. */
+/* The last `want` bytes of the log into a->tail.  0, or -1 with err. */
 static int
-audit_last_line(struct pty_audit *a, off_t size, const char **line, size_t *len,
-		char *err, size_t errlen)
+audit_read_tail(struct pty_audit *a, off_t size, size_t want, char *err,
+		size_t errlen)
 {
-	size_t want = (uintmax_t)size > PTY_AUDIT_LINE_MAX
-			  ? PTY_AUDIT_LINE_MAX + 1
-			  : (size_t)size;
 	off_t off = size - (off_t)want;
 	size_t got = 0;
-	const char *nl;
 
 	while (got < want) {
 		ssize_t n =
@@ -229,23 +224,49 @@ audit_last_line(struct pty_audit *a, off_t size, const char **line, size_t *len,
 		}
 		got += (size_t)n;
 	}
-	if (a->tail[want - 1] != '\n') {
-		audit_err(err, errlen,
-			  "audit log: its last record is torn (no newline "
-			  "at the end); check it with --verify-log");
-		return -1;
-	}
-	nl = memrchr(a->tail, '\n', want - 1);
-	if (nl != NULL) {
-		*line = nl + 1;
-	} else if (off == 0) {
-		*line = a->tail;
-	} else {
-		audit_err(err, errlen,
-			  "audit log: its last record is longer than %zu "
-			  "bytes",
-			  PTY_AUDIT_LINE_MAX);
-		return -1;
+	return 0;
+}
+
+/* The last line of the log (without its newline), read under the lock:
+ * the last 4 KiB first - records are mostly far shorter - and only when
+ * the line starts before them, the last PTY_AUDIT_LINE_MAX + 1 bytes. */
+static int
+audit_last_line(struct pty_audit *a, off_t size, const char **line, size_t *len,
+		char *err, size_t errlen)
+{
+	size_t most = (uintmax_t)size > PTY_AUDIT_LINE_MAX
+			  ? PTY_AUDIT_LINE_MAX + 1
+			  : (size_t)size;
+	size_t want = most < 4096 ? most : 4096;
+	const char *nl;
+
+	for (;;) {
+		if (audit_read_tail(a, size, want, err, errlen) != 0)
+			return -1;
+		if (a->tail[want - 1] != '\n') {
+			audit_err(err, errlen,
+				  "audit log: its last record is torn (no "
+				  "newline at the end); check it with "
+				  "--verify-log");
+			return -1;
+		}
+		nl = memrchr(a->tail, '\n', want - 1);
+		if (nl != NULL) {
+			*line = nl + 1;
+			break;
+		}
+		if ((off_t)want == size) {
+			*line = a->tail; /* the log's only line */
+			break;
+		}
+		if (want == most) {
+			audit_err(err, errlen,
+				  "audit log: its last record is longer than "
+				  "%zu bytes",
+				  PTY_AUDIT_LINE_MAX);
+			return -1;
+		}
+		want = most;
 	}
 	*len = (size_t)(a->tail + want - 1 - *line);
 	return 0;

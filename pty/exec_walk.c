@@ -55,6 +55,10 @@ struct walk {
 	size_t links;
 	int dir;        /* where the next name is looked up */
 	bool user_root; /* the user is root: nothing is "changeable" */
+	uid_t uid;      /* the user (the guard's own uid) */
+	/* the status of dir, when the step into it took it already */
+	struct stat dir_st;
+	bool dir_known;
 	struct pty_exec_walk *out;
 	char *err;
 	size_t errlen;
@@ -97,7 +101,7 @@ walk_writable(int fd)
 static bool
 walk_users(const struct walk *w, int fd, const struct stat *st)
 {
-	return !w->user_root && (st->st_uid == getuid() || walk_writable(fd));
+	return !w->user_root && (st->st_uid == w->uid || walk_writable(fd));
 }
 
 /* Notes the first thing on the way the user can change. */
@@ -118,16 +122,19 @@ walk_unsafe(struct walk *w, int fd, const char *what)
 static void
 walk_check_lookup(struct walk *w, const struct stat *fst)
 {
-	struct stat dst;
-
-	if (w->user_root || fstat(w->dir, &dst) != 0)
+	if (w->user_root)
 		return;
-	if (!walk_users(w, w->dir, &dst))
+	if (!w->dir_known) {
+		if (fstat(w->dir, &w->dir_st) != 0)
+			return;
+		w->dir_known = true;
+	}
+	if (!walk_users(w, w->dir, &w->dir_st))
 		return;
 	/* sticky, and neither the directory nor the entry is the user's:
 	 * only their owners may rename or remove the entry */
-	if ((dst.st_mode & S_ISVTX) != 0 && dst.st_uid != getuid() &&
-	    fst->st_uid != getuid())
+	if ((w->dir_st.st_mode & S_ISVTX) != 0 && w->dir_st.st_uid != w->uid &&
+	    fst->st_uid != w->uid)
 		return;
 	walk_unsafe(w, w->dir, "the folder");
 }
@@ -192,6 +199,7 @@ walk_follow(struct walk *w, int link)
 			return EACCES;
 		(void)close(w->dir);
 		w->dir = root;
+		w->dir_known = false;
 	}
 	return 0;
 }
@@ -233,6 +241,8 @@ walk_step(struct walk *w)
 	if (S_ISDIR(st.st_mode) && (more || w->rest[0] != '\0')) {
 		(void)close(w->dir);
 		w->dir = fd;
+		w->dir_st = st;
+		w->dir_known = true;
 		return 0;
 	}
 	if (more || w->rest[0] != '\0') {
@@ -263,7 +273,8 @@ pty_exec_walk(int start, const char *path, struct pty_exec_walk *out, char *err,
 	w.out = out;
 	w.err = err;
 	w.errlen = errlen;
-	w.user_root = getuid() == 0;
+	w.uid = getuid();
+	w.user_root = w.uid == 0;
 	if (path[0] == '\0')
 		return ENOENT;
 	if (strlen(path) >= PATH_MAX)
@@ -288,7 +299,8 @@ pty_exec_walk_fd(int file, struct pty_exec_walk *out)
 	memset(out, 0, sizeof *out);
 	memset(&w, 0, sizeof w);
 	w.out = out;
-	w.user_root = getuid() == 0;
+	w.uid = getuid();
+	w.user_root = w.uid == 0;
 	out->fd = fcntl(file, F_DUPFD_CLOEXEC, 0);
 	if (out->fd < 0 || fstat(out->fd, &out->st) != 0)
 		return EBADF;
