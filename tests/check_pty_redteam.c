@@ -23,6 +23,11 @@
  *      read from the terminal": it takes any operand for a script, and
  *      `env bash /dev/tty` is a bash reading the terminal, unlocked
  *      (redirections, eval, exec), whose lines nobody decides.
+ *   3. The audit log is the host's, appended by the audit account: one
+ *      user's own execs fill its file system (records of about 60 KiB,
+ *      which no quota of hers limits), and from then on every other
+ *      user's session refuses every line and program, and no session
+ *      starts - "nothing one user does stalls or ends another's session".
  *
  * Root only: otherwise SKIP (exit 77).
  */
@@ -40,6 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,7 +58,7 @@ static struct bastion bastion;
 static char forbidden[PATH_MAX], tools_path[PATH_MAX + 64], loader[PATH_MAX];
 
 static const char *const leftovers[] = {"RT-M1", "RT-M2", "RT-M3", "RT-TTY",
-					"rt-touch"};
+					"rt-touch", "rt-big.py"};
 
 static void
 redteam_up(void)
@@ -73,6 +79,7 @@ static void
 each_setup(void)
 {
 	bastion_user_kill(&bastion, ALICE);
+	bastion_user_kill(&bastion, BOB);
 	for (size_t k = 0; k < sizeof leftovers / sizeof leftovers[0]; k++)
 		(void)unlink(bastion_home(&bastion, ALICE, leftovers[k]));
 	bastion_configure(&bastion, NULL, NULL);
@@ -87,6 +94,7 @@ static void
 each_teardown(void)
 {
 	bastion_user_kill(&bastion, ALICE);
+	bastion_user_kill(&bastion, BOB);
 }
 
 /* check_pty_attacks.c's attack policy: every line, every program but
@@ -248,6 +256,98 @@ START_TEST(test_redteam_level1_env_bash_dev_tty_reads_undecided_lines)
 }
 END_TEST
 
+/* ── 3. One user fills the audit log's file system ──────────────────── */
+
+/* The log is appended by the audit account, whatever the user's quota:
+ * alice, in one command, makes her execs' records as long as a record may
+ * be (about 60 KiB each: an argument of 60,000 bytes), and the log's file
+ * system fills.  Then every other session on the host refuses every line
+ * and program ("its audit record could not be written"), and no new
+ * session starts.  Here the log's folder is a 4 MiB tmpfs, so that the
+ * test fills it in a second; on this VM one session grows the log by about
+ * 7 MiB/s, so a partition of its own only takes longer. */
+static const char big_py[] =
+    "import os, sys\n"
+    "# the longest records first, then shorter ones for what is left\n"
+    "sizes = [int(sys.argv[2])] * int(sys.argv[1])\n"
+    "sizes += [s for s in (30000, 15000, 8000, 4000, 2000, 1000, 500, 200,\n"
+    "                      100, 0) for k in range(6)]\n"
+    "for size in sizes:\n"
+    "    pid = os.fork()\n"
+    "    if pid == 0:\n"
+    "        try:\n"
+    "            os.execv('/usr/bin/true', ['true', 'A' * size])\n"
+    "        finally:\n"
+    "            os._exit(1)\n"
+    "    os.waitpid(pid, 0)\n";
+
+static int
+run_root(char *const argv[])
+{
+	char *envp[] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL};
+	char *out, *err;
+	int st = pts_run_bounded(argv[0], argv, envp, NULL, NULL, T, &out,
+				 &err);
+
+	free(out);
+	free(err);
+	return st;
+}
+
+START_TEST(test_redteam_one_user_fills_the_log_and_every_session_is_refused)
+{
+	char *mount_argv[] = {"/usr/bin/mount", "-t", "tmpfs", "-o",
+			      "size=4m,mode=2750", "rtlog", bastion.logdir,
+			      NULL};
+	char *chown_argv[] = {"/usr/bin/chown", "maelys-pty:maelys-pty",
+			      bastion.logdir, NULL};
+	char *umount_argv[] = {"/usr/bin/umount", "-l", bastion.logdir, NULL};
+	char *out, *err, bob_said[4096];
+	struct pts b;
+	int st, bob_st;
+	bool refused;
+
+	use_attack_policy(false);
+	ck_assert_int_eq(run_root(mount_argv), 0);
+	ck_assert_int_eq(run_root(chown_argv), 0);
+	bastion_home_file(&bastion, ALICE, "rt-big.py", big_py, 0644);
+	bastion_login(&bastion, &b, BOB, T);
+	/* alice: one command */
+	st = bastion_ssh(&bastion, ALICE, "python3 rt-big.py 200 60000",
+			 60000, &out, &err);
+	printf("redteam: alice's command: status %d, stderr: %.300s\n", st,
+	       err);
+	fflush(stdout);
+	free(out);
+	free(err);
+	/* bob, who did nothing but log in: one line */
+	{
+		size_t from = b.len;
+
+		pts_type(&b, "id -un\r");
+		pts_settle(&b, 2000);
+		snprintf(bob_said, sizeof bob_said, "%s", b.out + from);
+	}
+	refused = strstr(bob_said, "could not be written") != NULL;
+	pts_type(&b, "\x04");
+	(void)pts_wait(&b, 5000);
+	pts_close(&b);
+	/* and a new session of bob's */
+	bob_st = bastion_ssh(&bastion, BOB, "id -un", T, &out, &err);
+	snprintf(bob_said + strlen(bob_said), sizeof bob_said - strlen(bob_said),
+		 "\n[ssh host 'id -un': status %d, %s]", bob_st, err);
+	free(out);
+	free(err);
+	(void)run_root(umount_argv);
+	(void)st;
+	ck_assert_msg(!refused && bob_st == 0,
+		      "BROKEN: alice filled the audit log's file system with "
+		      "her own execs' records, and bob's session refuses "
+		      "every line, and his next session does not start:\n%s",
+		      bob_said);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -262,6 +362,8 @@ maelys_check_suite(void)
 		       test_redteam_loader_option_runs_a_program_under_landlock);
 	tcase_add_test(tc,
 		       test_redteam_level1_env_bash_dev_tty_reads_undecided_lines);
+	tcase_add_test(
+	    tc, test_redteam_one_user_fills_the_log_and_every_session_is_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
