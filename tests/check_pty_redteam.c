@@ -28,6 +28,9 @@
  *      which no quota of hers limits), and from then on every other
  *      user's session refuses every line and program, and no session
  *      starts - "nothing one user does stalls or ends another's session".
+ *   4. The filter refuses open_tree but not open_tree_attr (Linux 6.15):
+ *      a detached mount of the refused program itself, executed through
+ *      its descriptor, is decided and recorded as exec_path "/", and runs.
  *
  * Root only: otherwise SKIP (exit 77).
  */
@@ -58,7 +61,7 @@ static struct bastion bastion;
 static char forbidden[PATH_MAX], tools_path[PATH_MAX + 64], loader[PATH_MAX];
 
 static const char *const leftovers[] = {"RT-M1", "RT-M2", "RT-M3", "RT-TTY",
-					"rt-touch", "rt-big.py"};
+					"rt-touch", "rt-big.py", "RT-M4", "rt-ota.py"};
 
 static void
 redteam_up(void)
@@ -348,6 +351,65 @@ START_TEST(test_redteam_one_user_fills_the_log_and_every_session_is_refused)
 }
 END_TEST
 
+/* ── 4. open_tree_attr: a detached mount names the program falsely ─────── */
+
+/* The filter refuses open_tree, mount and the rest of the mount API "so
+ * that nothing in the session may change the mount tree, in a user
+ * namespace neither" - but not open_tree_attr (Linux 6.15, system call
+ * 467).  In a user namespace of her own, alice clones the refused program
+ * (the file itself) into a detached mount and runs it with execveat(fd,
+ * "", AT_EMPTY_PATH): the guard names the file by its descriptor, and the
+ * name of a detached mount's root is "/".  The policy decides, and the log
+ * records, exec_path "/"; the program runs.  (The code is a python script
+ * in her home, which the attack policy, like level1.dl, lets run.) */
+static const char ota_py[] =
+    "import ctypes, os, sys\n"
+    "libc = ctypes.CDLL(None, use_errno=True)\n"
+    "libc.syscall.restype = ctypes.c_long\n"
+    "uid, gid = os.getuid(), os.getgid()\n"
+    "if libc.unshare(0x10000000 | 0x00020000) != 0:\n"
+    "    sys.exit('unshare: ' + os.strerror(ctypes.get_errno()))\n"
+    "open('/proc/self/setgroups', 'w').write('deny')\n"
+    "open('/proc/self/uid_map', 'w').write('0 %d 1' % uid)\n"
+    "open('/proc/self/gid_map', 'w').write('0 %d 1' % gid)\n"
+    "fd = libc.syscall(ctypes.c_long(467), ctypes.c_int(-100),\n"
+    "                  sys.argv[1].encode(), ctypes.c_uint(1), None,\n"
+    "                  ctypes.c_size_t(0))\n"
+    "if fd < 0:\n"
+    "    sys.exit('open_tree_attr: ' + os.strerror(ctypes.get_errno()))\n"
+    "args = [a.encode() for a in ['x'] + sys.argv[2:]] + [None]\n"
+    "argv = (ctypes.c_char_p * len(args))(*args)\n"
+    "envp = (ctypes.c_char_p * 1)(None)\n"
+    "libc.syscall(ctypes.c_long(322), ctypes.c_int(fd), b'', argv, envp,\n"
+    "             ctypes.c_int(0x1000))\n"
+    "sys.exit('execveat: ' + os.strerror(ctypes.get_errno()))\n";
+
+START_TEST(test_redteam_open_tree_attr_runs_a_refused_program_as_slash)
+{
+	char cmd[3 * PATH_MAX], *out, *err;
+	int st;
+
+	use_attack_policy(false);
+	bastion_home_file(&bastion, ALICE, "rt-ota.py", ota_py, 0644);
+	snprintf(cmd, sizeof cmd, "python3 rt-ota.py %s %s", forbidden,
+		 bastion_home(&bastion, ALICE, "RT-M4"));
+	st = bastion_ssh(&bastion, ALICE, cmd, T, &out, &err);
+	printf("redteam: %s: status %d, stderr: %.300s\n", cmd, st, err);
+	fflush(stdout);
+	free(out);
+	free(err);
+	ck_assert_msg(
+	    access(bastion_home(&bastion, ALICE, "RT-M4"), F_OK) != 0,
+	    "BROKEN: the program the policy refuses by its path ran from a "
+	    "detached mount (open_tree_attr), decided and recorded as "
+	    "exec_path \"/\" (%d such records)",
+	    bastion_log_count_user(
+		&bastion, 0, ALICE,
+		(const char *[]){"\"exec_path\":\"/\"", "\"decision\":\"allow\"",
+				 NULL}));
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -364,6 +426,8 @@ maelys_check_suite(void)
 		       test_redteam_level1_env_bash_dev_tty_reads_undecided_lines);
 	tcase_add_test(
 	    tc, test_redteam_one_user_fills_the_log_and_every_session_is_refused);
+	tcase_add_test(
+	    tc, test_redteam_open_tree_attr_runs_a_refused_program_as_slash);
 	suite_add_tcase(s, tc);
 	return s;
 }
