@@ -39,6 +39,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -137,6 +138,42 @@ writer_detach(int sock, char *err, size_t errlen)
 	return 0;
 }
 
+/* The share of the log's file system kept for light sessions: a quarter
+ * of it, at most 64 MiB. */
+#define AUDIT_RESERVE_MAX ((unsigned long long)64 << 20)
+
+/* Whether this session may still append `len` bytes, having written
+ * `mine`: every session may, until the log's file system is down to its
+ * reserve; then only sessions that wrote little of it (a quarter of the
+ * reserve at most).  So a user who floods the log with records fills it
+ * only as far as the reserve, and is then refused, while every other
+ * session goes on in the reserve: one user cannot end another's sessions
+ * by filling the disk through the log.  (Files the user writes on the same
+ * file system are another matter: --check warns of it.)  When the file
+ * system cannot be asked, every session may: the write itself fails when
+ * the disk is full.  Returns 0, or -1 with err. */
+static int
+writer_room(const struct pty_audit *a, unsigned long long mine, size_t len,
+	    char *err, size_t errlen)
+{
+	unsigned long long size, avail, reserve;
+	struct statvfs vfs;
+
+	if (a->fd < 0 || fstatvfs(a->fd, &vfs) != 0 || vfs.f_blocks == 0)
+		return 0;
+	size = (unsigned long long)vfs.f_blocks * vfs.f_frsize;
+	avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
+	reserve = size / 4 < AUDIT_RESERVE_MAX ? size / 4 : AUDIT_RESERVE_MAX;
+	if (avail >= reserve + len || mine + len <= reserve / 4)
+		return 0;
+	audit_err(err, errlen,
+		  "audit log: its file system is down to its reserve (%llu "
+		  "KiB free), which is kept for sessions that wrote little: "
+		  "this one wrote %llu KiB of records",
+		  avail >> 10, mine >> 10);
+	return -1;
+}
+
 /* Serves requests until the guard closes its end. */
 static void
 writer_serve(struct pty_audit *a, int sock)
@@ -144,6 +181,7 @@ writer_serve(struct pty_audit *a, int sock)
 	size_t cap = sizeof(struct audit_req) + AUDIT_BODY_MAX;
 	char *msg = malloc(cap), *fallback = malloc(AUDIT_BODY_MAX);
 	size_t fallback_len = 0;
+	unsigned long long mine = 0; /* bytes of records this session wrote */
 	bool have_fallback = false;
 	char err[512];
 
@@ -167,12 +205,14 @@ writer_serve(struct pty_audit *a, int sock)
 		len = (size_t)n - sizeof req;
 		switch (req.kind) {
 		case AUDIT_MSG_RECORD:
-			writer_answer(sock, req.id,
-				      audit_append_body(a, msg + sizeof req,
-							len, err,
-							sizeof err) == 0
-					  ? NULL
-					  : err);
+			if (writer_room(a, mine, len, err, sizeof err) == 0 &&
+			    audit_append_body(a, msg + sizeof req, len, err,
+					      sizeof err) == 0) {
+				mine += len + AUDIT_FRAME_MAX;
+				writer_answer(sock, req.id, NULL);
+			} else {
+				writer_answer(sock, req.id, err);
+			}
 			break;
 		case AUDIT_MSG_FALLBACK:
 			memcpy(fallback, msg + sizeof req, len);

@@ -12,6 +12,13 @@
  *   - No Yama, or ptrace_scope 0: a process may then write the memory of
  *     any other process of its uid through /proc/PID/mem, bash's included;
  *     with 1 or more, only its descendants'.
+ *   - fs.protected_hardlinks or fs.protected_symlinks 0: a user may then
+ *     link a file of root's into a sticky folder (/tmp), where the exec
+ *     walk takes an entry of root's for one the user cannot change (it
+ *     refuses files with more than one link there, but not links).
+ *   - The audit log on the file system of a place users write: a user
+ *     who fills it with files of their own (no quota counts the log's
+ *     writer against them) stops every session's records.
  */
 #define _GNU_SOURCE
 #include "check_internal.h"
@@ -23,6 +30,7 @@
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Bounds: mountinfo's size (a host with thousands of mounts stays far
@@ -197,4 +205,81 @@ check_yama(struct check_ctx *c)
 		    "(sysctl -w kernel.yama.ptrace_scope=1, and a file "
 		    "in /etc/sysctl.d to keep it)",
 		    why);
+}
+
+/* The value of a sysctl of one digit: 0 to 9, or -1 when it cannot be
+ * read. */
+static int
+check_sysctl_digit(const char *path)
+{
+	char buf[8];
+	ssize_t n = -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof buf - 1);
+		(void)close(fd);
+	}
+	if (n <= 0 || buf[0] < '0' || buf[0] > '9')
+		return -1;
+	return buf[0] - '0';
+}
+
+void
+check_links(struct check_ctx *c)
+{
+	static const char *const names[] = {"protected_hardlinks",
+					    "protected_symlinks"};
+	char path[64];
+	size_t i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		(void)snprintf(path, sizeof path, "/proc/sys/fs/%s", names[i]);
+		if (check_sysctl_digit(path) == 0)
+			check_report(
+			    c, CHECK_WARNING,
+			    "fs.%s = 0: a user may link a file of root's into "
+			    "a sticky folder such as /tmp and run it from "
+			    "there as if root had put it there; set it to 1 "
+			    "(sysctl -w fs.%s=1, and a file in /etc/sysctl.d "
+			    "to keep it)",
+			    names[i], names[i]);
+	}
+}
+
+void
+check_log_disk(struct check_ctx *c)
+{
+	static struct check_places places;
+	char dir[PATH_MAX], *slash;
+	struct stat log, st;
+	size_t i;
+
+	if (!c->configured || c->cfg.audit_log[0] == '\0')
+		return;
+	(void)snprintf(dir, sizeof dir, "%s", c->cfg.audit_log);
+	slash = strrchr(dir, '/');
+	if (slash == NULL || slash == dir)
+		return;
+	*slash = '\0';
+	if (stat(dir, &log) != 0)
+		return; /* the folder's own check says why */
+	places.n = 0;
+	check_homes(c, &places);
+	check_place_add(&places, "/tmp");
+	check_place_add(&places, "/var/tmp");
+	check_place_add(&places, "/dev/shm");
+	for (i = 0; i < places.n; i++)
+		if (stat(places.path[i], &st) == 0 && st.st_dev == log.st_dev) {
+			check_report(
+			    c, CHECK_WARNING,
+			    "the audit log's folder %s is on the file system "
+			    "of %s, where users write: one who fills it stops "
+			    "every session's records (the log keeps a reserve "
+			    "against a user flooding it with records, not "
+			    "against files); give the log a file system of "
+			    "its own",
+			    dir, places.path[i]);
+			return;
+		}
 }

@@ -66,5 +66,7 @@ void check_guard(struct check_ctx *c);
 /* check_host.c */
 void check_mounts(struct check_ctx *c);
 void check_yama(struct check_ctx *c);
+void check_links(struct check_ctx *c);
+void check_log_disk(struct check_ctx *c);
 
 #endif /* PTY_CHECK_INTERNAL_H */

@@ -20,7 +20,9 @@
  *   - a directory a name is looked up in, when the user owns it or may
  *     write it - unless it is sticky (/tmp) and neither it nor the entry
  *     found in it is the user's: then nobody but their owners can rename
- *     or remove the entry;
+ *     or remove the entry (a file there with more than one link may be
+ *     the user's own hard link, and does not count as an entry of
+ *     someone else's);
  *   - the file, when the user owns it or may write it (its #! line and its
  *     ELF headers are part of the decision).
  * Root is trusted (maelys-pty(1), THREAT MODEL): for uid 0 nothing is
@@ -132,9 +134,12 @@ walk_check_lookup(struct walk *w, const struct stat *fst)
 	if (!walk_users(w, w->dir, &w->dir_st))
 		return;
 	/* sticky, and neither the directory nor the entry is the user's:
-	 * only their owners may rename or remove the entry */
+	 * only their owners may rename or remove the entry - unless it is a
+	 * file with another link, which may be the user's own hard link to
+	 * a file they do not own (fs.protected_hardlinks = 0 allows it) */
 	if ((w->dir_st.st_mode & S_ISVTX) != 0 && w->dir_st.st_uid != w->uid &&
-	    fst->st_uid != w->uid)
+	    fst->st_uid != w->uid &&
+	    (S_ISDIR(fst->st_mode) || fst->st_nlink == 1))
 		return;
 	walk_unsafe(w, w->dir, "the folder");
 }

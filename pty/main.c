@@ -336,8 +336,15 @@ main(int argc, char **argv)
 		    snprintf(history, sizeof history, "%s/.maelys_pty_history",
 			     pw->pw_dir) < (int)sizeof history)
 			history_path = history;
-		/* no user-owned readline configuration (DESIGN.md 6.2) */
+		/* no file of the user's configures the guard (DESIGN.md
+		 * 6.2): not readline's ~/.inputrc, nor a terminal description
+		 * in ~/.terminfo, which ncurses reads from $HOME before the
+		 * system's (the session's own HOME comes from the password
+		 * database, pty_child_environment) */
 		(void)setenv("INPUTRC", "/dev/null", 1);
+		(void)setenv("HOME", "/", 1);
+		(void)unsetenv("TERMINFO");
+		(void)unsetenv("TERMINFO_DIRS");
 		rc = pty_relay_run(&guard, &decider, self, history_path);
 	}
 	(void)pty_guard_event(&guard, "session_end", NULL);

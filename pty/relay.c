@@ -242,6 +242,24 @@ pty_on_line(char *line)
 	free(line);
 }
 
+/* The shell's working directory, as the kernel has it (/proc/PID/cwd of
+ * bash, the guard's own child), not as the status record says: $PWD is a
+ * variable a line may set ("time PWD=/etc"), and the cwd fact must not
+ * follow it.  Left as it was if it cannot be read. */
+static void
+pty_relay_shell_cwd(void)
+{
+	char link[64], dir[4096];
+	ssize_t n;
+
+	(void)snprintf(link, sizeof link, "/proc/%d/cwd", (int)relay.child.pid);
+	n = readlink(link, dir, sizeof dir - 1);
+	if (n <= 0 || (size_t)n >= sizeof dir - 1 || dir[0] != '/')
+		return;
+	dir[n] = '\0';
+	pty_decider_set_cwd(relay.decider, dir);
+}
+
 /* Parses "status\0cwd\0" records.  Returns -1 when the lock-down failed. */
 static int
 pty_on_status(void)
@@ -260,7 +278,8 @@ pty_on_status(void)
 		if (n2 == left - n1 - 1)
 			break;
 		off += n1 + 1 + n2 + 1;
-		pty_decider_set_cwd(relay.decider, cwd);
+		(void)cwd;
+		pty_relay_shell_cwd();
 		if (relay.state == PTY_STARTING) {
 			if (strcmp(st, "0") != 0)
 				return -1;

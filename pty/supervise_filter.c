@@ -12,6 +12,12 @@
  *                               machine, and the guard resolves paths in
  *                               the one mount tree and root it shares with
  *                               the session
+ *   open_tree_attr (by number where libseccomp does not know it)
+ *                               EPERM, as the rest of the mount API
+ *   unshare, clone with CLONE_NEWUSER
+ *                               EPERM: no user namespace, so no mount
+ *                               namespace of the session's own (whose
+ *                               paths the guard could not resolve)
  *   ptrace, process_vm_readv, process_vm_writev, pidfd_getfd
  *                               EPERM: the session must not reach into the
  *                               guard (which is also non-dumpable)
@@ -33,6 +39,7 @@
 #include <errno.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +51,18 @@
 #ifndef TIOCLINUX
 #define TIOCLINUX 0x541C
 #endif
+
+/* Refused by number where libseccomp is older than the call: new system
+ * calls have one number on every architecture (asm-generic, from 424). */
+static const struct {
+	const char *name;
+	int nr;
+} filter_refused_new[] = {
+    /* open_tree with mount attributes (Linux 6.15): a detached copy of a
+     * mount, whose files execveat would run under a path the guard
+     * cannot resolve ("/") */
+    {"open_tree_attr", 467},
+};
 
 static const char *const filter_refused[] = {
     "reboot",           "kexec_load",        "kexec_file_load", "init_module",
@@ -95,6 +114,34 @@ filter_rules(scmp_filter_ctx ctx, const char **what)
 		 SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER, 0),
 		 SCMP_A1(SCMP_CMP_MASKED_EQ, SECCOMP_FILTER_FLAG_NEW_LISTENER,
 			 SECCOMP_FILTER_FLAG_NEW_LISTENER))) < 0)
+		return rc;
+	for (i = 0;
+	     i < sizeof filter_refused_new / sizeof filter_refused_new[0];
+	     i++) {
+		int nr =
+		    seccomp_syscall_resolve_name(filter_refused_new[i].name);
+
+		*what = filter_refused_new[i].name;
+		if (nr == __NR_SCMP_ERROR)
+			nr = filter_refused_new[i].nr;
+		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0)) <
+		    0)
+			return rc;
+	}
+	/* no user namespace: in one, an unprivileged process may make a
+	 * mount namespace of its own, where paths need not mean what the
+	 * guard, which resolves them in the session's, finds */
+	*what = "unshare CLONE_NEWUSER";
+	if ((rc = seccomp_rule_add(
+		 ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(unshare), 1,
+		 SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))) <
+	    0)
+		return rc;
+	*what = "clone CLONE_NEWUSER";
+	if ((rc = seccomp_rule_add(
+		 ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+		 SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))) <
+	    0)
 		return rc;
 	*what = "clone3";
 	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3),

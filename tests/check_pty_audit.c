@@ -19,9 +19,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1382,6 +1384,73 @@ START_TEST(test_audit_stopped_client_does_not_stall_another)
 }
 END_TEST
 
+/* One session that floods the log fills its file system only down to the
+ * reserve kept for sessions that wrote little: then it is refused, and
+ * another session's records still go in.  (On a 2 MiB tmpfs: root only.) */
+START_TEST(test_audit_flooding_session_leaves_room_for_others)
+{
+	struct pty_audit_session s[2];
+	struct pty_audit_event e;
+	struct pty_audit *a = NULL, *b = NULL;
+	char err[512], cmd[600], *big;
+	struct tmp t;
+	int i, refused = 0;
+
+	if (geteuid() != 0) {
+		printf("*** SKIP test_audit_flooding_session_leaves_room_for_"
+		       "others: mounting a small file system needs root ***\n");
+		return;
+	}
+	tmp_make(&t);
+	/* in a mount namespace of this test's process (Check forked it):
+	 * the small file system goes away with it, whatever happens */
+	snprintf(cmd, sizeof cmd, "%s/fs", t.dir);
+	if (mkdir(cmd, 0700) != 0 || unshare(CLONE_NEWNS) != 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("tmpfs", cmd, "tmpfs", 0, "size=2m") != 0) {
+		printf("*** SKIP: no tmpfs mount here ***\n");
+		tmp_remove(&t);
+		return;
+	}
+	snprintf(t.log, sizeof t.log, "%s/fs/audit.log", t.dir);
+	session_make(&s[0], "command");
+	session_make(&s[1], "interactive");
+	/* lines below SCAN_LINE_MAX are recorded whole: 4 KB a record */
+	big = malloc(4000);
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'x', 3999);
+	big[3999] = '\0';
+	ck_assert_msg(
+	    pty_audit_start_writer(t.log, t.key, &a, err, sizeof err) == 0,
+	    "%s", err);
+	ck_assert_msg(
+	    pty_audit_start_writer(t.log, t.key, &b, err, sizeof err) == 0,
+	    "%s", err);
+	memset(&e, 0, sizeof e);
+	e.event = "line";
+	e.outcome = "allow";
+	e.line = big;
+	e.line_len = strlen(big);
+	for (i = 0; i < 1000 && !refused; i++)
+		refused = pty_audit_write(a, &s[0], &e, err, sizeof err) != 0;
+	ck_assert_msg(refused, "2 MiB and never refused");
+	ck_assert_msg(strstr(err, "down to its reserve") != NULL, "%s", err);
+	/* the other session, a light one, goes on */
+	e.line = "ls";
+	e.line_len = 2;
+	for (i = 0; i < 50; i++)
+		ck_assert_msg(pty_audit_write(b, &s[1], &e, err, sizeof err) ==
+				  0,
+			      "record %d of the light session: %s", i, err);
+	pty_audit_close(a);
+	pty_audit_close(b);
+	usleep(100000);
+	free(big);
+	ck_assert_int_eq(umount(cmd), 0);
+	tmp_remove(&t);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -1404,6 +1473,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_audit_writer_process_writes_the_chain);
 	tcase_add_test(tc, test_audit_writer_records_the_end_of_a_killed_guard);
 	tcase_add_test(tc, test_audit_stopped_client_does_not_stall_another);
+	tcase_add_test(tc, test_audit_flooding_session_leaves_room_for_others);
 	suite_add_tcase(s, tc);
 	return s;
 }

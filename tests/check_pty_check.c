@@ -814,6 +814,31 @@ START_TEST(test_check_place_without_noexec_is_a_warning)
 END_TEST
 
 /* Yama as this host has it: absent or 0 is a warning, 1 or more nothing. */
+/* A log on the file system of /tmp, where users write (this world's log
+ * folder lies under /tmp), earns a warning, and does not fail the check. */
+START_TEST(test_check_log_on_a_file_system_users_write_is_a_warning)
+{
+	char want[1200], *out, *err;
+	struct stat tmp, log;
+	int rc;
+
+	world(sound_policy, "", true);
+	ck_assert_int_eq(stat("/tmp", &tmp), 0);
+	ck_assert_int_eq(stat(logdir, &log), 0);
+	rc = run_check(setuid_caller(), guard, NULL, &out, &err);
+	expect_sound(rc, out, err);
+	snprintf(want, sizeof want,
+		 "maelys-pty: warning: the audit log's folder %s is on the "
+		 "file system of",
+		 logdir);
+	if (tmp.st_dev == log.st_dev)
+		ck_assert_msg(strstr(err, want) != NULL, "%s", err);
+	free(out);
+	free(err);
+	teardown();
+}
+END_TEST
+
 START_TEST(test_check_yama_is_reported_as_the_host_has_it)
 {
 	static const char why[] =
@@ -922,6 +947,8 @@ maelys_check_suite(void)
 			    (int)(sizeof damages / sizeof damages[0]));
 	tcase_add_test(tc, test_check_place_without_noexec_is_a_warning);
 	tcase_add_test(tc, test_check_yama_is_reported_as_the_host_has_it);
+	tcase_add_test(
+	    tc, test_check_log_on_a_file_system_users_write_is_a_warning);
 	suite_add_tcase(s, tc);
 	return s;
 }

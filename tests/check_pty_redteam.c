@@ -45,10 +45,10 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdbool.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -60,8 +60,9 @@
 static struct bastion bastion;
 static char forbidden[PATH_MAX], tools_path[PATH_MAX + 64], loader[PATH_MAX];
 
-static const char *const leftovers[] = {"RT-M1", "RT-M2", "RT-M3", "RT-TTY",
-					"rt-touch", "rt-big.py", "RT-M4", "rt-ota.py"};
+static const char *const leftovers[] = {"RT-M1",  "RT-M2",    "RT-M3",
+					"RT-TTY", "rt-touch", "rt-big.py",
+					"RT-M4",  "rt-ota.py"};
 
 static void
 redteam_up(void)
@@ -184,8 +185,8 @@ START_TEST(test_redteam_loader_option_runs_a_program_under_landlock)
 
 	use_attack_policy(true);
 	{
-		char *argv[] = {"install", "-m", "0755", "/usr/bin/touch",
-				(char *)copy, NULL};
+		char *argv[] = {"install",        "-m",         "0755",
+				"/usr/bin/touch", (char *)copy, NULL};
 		char *envp[] = {"PATH=/usr/bin:/bin", NULL};
 		char *out, *e;
 
@@ -248,8 +249,16 @@ START_TEST(test_redteam_level1_env_bash_dev_tty_reads_undecided_lines)
 	/* a redirection the line rules refuse, read by that bash itself */
 	pts_type(&a, "echo UNDECIDED > RT-TTY\r");
 	pts_settle(&a, 1000);
-	pts_type(&a, "\x04");
-	bastion_expect_prompt(&a, ALICE, T);
+	/* (had that bash run, "exit 0" would end it and not the session,
+	 * and the marker below says so first) */
+	ck_assert_msg(access(bastion_home(&bastion, ALICE, "RT-TTY"), F_OK) !=
+			  0,
+		      "BROKEN: level1.dl let 'env bash /dev/tty' start a bash "
+		      "that read 'echo UNDECIDED > RT-TTY' from the terminal "
+		      "and ran it, decided by nobody");
+	ck_assert_msg(strstr(a.out, "never commands read from the terminal") !=
+			  NULL,
+		      "%s", a.out);
 	bastion_logout(&a, ALICE, 0, T);
 	ck_assert_msg(access(bastion_home(&bastion, ALICE, "RT-TTY"), F_OK) !=
 			  0,
@@ -289,8 +298,8 @@ run_root(char *const argv[])
 {
 	char *envp[] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL};
 	char *out, *err;
-	int st = pts_run_bounded(argv[0], argv, envp, NULL, NULL, T, &out,
-				 &err);
+	int st =
+	    pts_run_bounded(argv[0], argv, envp, NULL, NULL, T, &out, &err);
 
 	free(out);
 	free(err);
@@ -299,9 +308,9 @@ run_root(char *const argv[])
 
 START_TEST(test_redteam_one_user_fills_the_log_and_every_session_is_refused)
 {
-	char *mount_argv[] = {"/usr/bin/mount", "-t", "tmpfs", "-o",
-			      "size=4m,mode=2750", "rtlog", bastion.logdir,
-			      NULL};
+	char *mount_argv[] = {
+	    "/usr/bin/mount",    "-t",    "tmpfs",        "-o",
+	    "size=4m,mode=2750", "rtlog", bastion.logdir, NULL};
 	char *chown_argv[] = {"/usr/bin/chown", "maelys-pty:maelys-pty",
 			      bastion.logdir, NULL};
 	char *umount_argv[] = {"/usr/bin/umount", "-l", bastion.logdir, NULL};
@@ -316,8 +325,8 @@ START_TEST(test_redteam_one_user_fills_the_log_and_every_session_is_refused)
 	bastion_home_file(&bastion, ALICE, "rt-big.py", big_py, 0644);
 	bastion_login(&bastion, &b, BOB, T);
 	/* alice: one command */
-	st = bastion_ssh(&bastion, ALICE, "python3 rt-big.py 200 60000",
-			 60000, &out, &err);
+	st = bastion_ssh(&bastion, ALICE, "python3 rt-big.py 200 60000", 60000,
+			 &out, &err);
 	printf("redteam: alice's command: status %d, stderr: %.300s\n", st,
 	       err);
 	fflush(stdout);
@@ -337,7 +346,8 @@ START_TEST(test_redteam_one_user_fills_the_log_and_every_session_is_refused)
 	pts_close(&b);
 	/* and a new session of bob's */
 	bob_st = bastion_ssh(&bastion, BOB, "id -un", T, &out, &err);
-	snprintf(bob_said + strlen(bob_said), sizeof bob_said - strlen(bob_said),
+	snprintf(bob_said + strlen(bob_said),
+		 sizeof bob_said - strlen(bob_said),
 		 "\n[ssh host 'id -un': status %d, %s]", bob_st, err);
 	free(out);
 	free(err);
@@ -403,10 +413,10 @@ START_TEST(test_redteam_open_tree_attr_runs_a_refused_program_as_slash)
 	    "BROKEN: the program the policy refuses by its path ran from a "
 	    "detached mount (open_tree_attr), decided and recorded as "
 	    "exec_path \"/\" (%d such records)",
-	    bastion_log_count_user(
-		&bastion, 0, ALICE,
-		(const char *[]){"\"exec_path\":\"/\"", "\"decision\":\"allow\"",
-				 NULL}));
+	    bastion_log_count_user(&bastion, 0, ALICE,
+				   (const char *[]){"\"exec_path\":\"/\"",
+						    "\"decision\":\"allow\"",
+						    NULL}));
 }
 END_TEST
 
@@ -420,12 +430,13 @@ maelys_check_suite(void)
 	tcase_add_unchecked_fixture(tc, redteam_up, redteam_down);
 	tcase_add_checked_fixture(tc, each_setup, each_teardown);
 	tcase_add_test(tc, test_redteam_loader_option_runs_a_refused_program);
-	tcase_add_test(tc,
-		       test_redteam_loader_option_runs_a_program_under_landlock);
-	tcase_add_test(tc,
-		       test_redteam_level1_env_bash_dev_tty_reads_undecided_lines);
 	tcase_add_test(
-	    tc, test_redteam_one_user_fills_the_log_and_every_session_is_refused);
+	    tc, test_redteam_loader_option_runs_a_program_under_landlock);
+	tcase_add_test(
+	    tc, test_redteam_level1_env_bash_dev_tty_reads_undecided_lines);
+	tcase_add_test(
+	    tc,
+	    test_redteam_one_user_fills_the_log_and_every_session_is_refused);
 	tcase_add_test(
 	    tc, test_redteam_open_tree_attr_runs_a_refused_program_as_slash);
 	suite_add_tcase(s, tc);

@@ -405,6 +405,78 @@ START_TEST(test_session_end_leaves_no_detached_process)
 }
 END_TEST
 
+/* The guard reads no file of the user's: a terminal description in
+ * ~/.terminfo (which ncurses reads from $HOME before the system's) would
+ * have the guard's own line editor write what the user chose.  Here the
+ * user's description of a terminal named "mptyterm" makes cursor-left
+ * print a marker; the guard must not know the name at all. */
+START_TEST(test_session_reads_no_terminfo_of_the_user)
+{
+	char src[400], cmd[1200], home[400], hist[400];
+	char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
+			"--policy",
+			NULL,
+			"--path",
+			NULL,
+			"--history",
+			hist,
+			NULL};
+	char *envp[] = {"TERM=mptyterm", "LANG=C.UTF-8", home, NULL};
+
+	if (access("/usr/bin/tic", X_OK) != 0) {
+		printf("no tic: ~/.terminfo not tested\n");
+		return;
+	}
+	pts_world_make(&world);
+	snprintf(src, sizeof src, "%s/mptyterm.src", world.dir);
+	pts_write_file(src,
+		       "mptyterm|a terminal of the user's,\n"
+		       "\tam, cols#80, lines#24, bel=^G, cr=\\r, ind=\\n,\n"
+		       "\tcub1=[USER-TERMINFO], kcub1=^B,\n",
+		       0644);
+	snprintf(cmd, sizeof cmd, "tic -o '%s/.terminfo' '%s'", world.home,
+		 src);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(home, sizeof home, "HOME=%s", world.home);
+	snprintf(hist, sizeof hist, "%s/history", world.home);
+	argv[2] = (char *)pts_world_policy(&world, "permissive.dl", permissive);
+	argv[4] = world.path_env;
+	pts_spawn_env(&p, argv[0], argv, envp, NULL, NULL, 24, 80);
+	ck_assert_msg(pts_wait_prompt(&p, T), "no prompt; output: %s", p.out);
+	/* a word, then the cursor left through readline (Ctrl-B) */
+	pts_type(&p, "abc\x02\x02");
+	pts_settle(&p, 300);
+	ck_assert_msg(strstr(p.out, "[USER-TERMINFO]") == NULL,
+		      "the guard used the user's terminfo: %s", p.out);
+	pts_type(&p, "\003exit 0\r"); /* Ctrl-C: the line dropped */
+	ck_assert_int_eq(pts_wait(&p, T), 0);
+	finish();
+}
+END_TEST
+
+/* The cwd fact and the prompt follow the shell's real directory, not its
+ * $PWD, which a line may set ("time PWD=/etc": an assignment the scanner
+ * does not see as one, the first word being "time"). */
+START_TEST(test_session_cwd_is_the_shells_not_its_pwd_variable)
+{
+	start_permissive();
+	line("cd /usr");
+	ck_assert_msg(
+	    strstr(p.out + p.mark - 40 > p.out ? p.out + p.mark - 40 : p.out,
+		   ":/usr") != NULL,
+	    "%s", p.out);
+	line("time PWD=/etc");
+	line("true");
+	ck_assert_msg(strstr(p.out + p.mark - 40, ":/etc") == NULL,
+		      "the prompt follows $PWD: %s", p.out);
+	ck_assert_msg(strstr(p.out + p.mark - 40, ":/usr") != NULL, "%s",
+		      p.out);
+	pts_type(&p, "exit 0\r");
+	ck_assert_int_eq(pts_wait(&p, T), 0);
+	finish();
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -420,6 +492,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_session_window_size_reaches_the_child);
 	tcase_add_test(tc, test_session_sighup_leaves_no_process_behind);
 	tcase_add_test(tc, test_session_end_leaves_no_detached_process);
+	tcase_add_test(tc, test_session_reads_no_terminfo_of_the_user);
+	tcase_add_test(tc, test_session_cwd_is_the_shells_not_its_pwd_variable);
 	tcase_add_test(tc, test_session_bad_policy_starts_no_shell);
 	tcase_add_test(tc, test_session_shell_is_locked_down);
 	tcase_add_test(tc, test_session_history_path_not_a_file_is_left_alone);

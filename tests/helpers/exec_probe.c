@@ -523,6 +523,26 @@ probe_unshare(void)
 #endif
 }
 
+/* Refused: in a user namespace an unprivileged process could make a mount
+ * namespace of its own.  (Unfiltered it succeeds, harmlessly: a user
+ * namespace of the probe alone.) */
+static long
+probe_unshare_user(void)
+{
+#ifdef SYS_unshare
+	return syscall(SYS_unshare, (long)CLONE_NEWUSER);
+#else
+	return PROBE_UNAVAIL;
+#endif
+}
+
+/* open_tree_attr (467, Linux 6.15) with a bad descriptor: EBADF. */
+static long
+probe_open_tree_attr(void)
+{
+	return syscall(467L, -1L, "", 0L, NULL, 0L);
+}
+
 static long
 probe_pidfd_getfd(void)
 {
@@ -567,6 +587,8 @@ static const struct probe_call probe_calls[] = {
     {"chroot", probe_chroot},
     {"setns", probe_setns},
     {"unshare", probe_unshare},
+    {"unshare_user", probe_unshare_user},
+    {"open_tree_attr", probe_open_tree_attr},
     {"pidfd_getfd", probe_pidfd_getfd},
 };
 
