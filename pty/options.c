@@ -56,7 +56,7 @@ pty_options_usage(FILE *f)
 	    "                    configuration's, else %s)\n"
 	    "  --history FILE    line history (default "
 	    "~/.maelys_pty_history)\n"
-	    "A guard installed setgid takes its settings from %s only.\n",
+	    "A guard installed setuid takes its settings from %s only.\n",
 	    pty_config_file, pty_default_shell, pty_default_path,
 	    pty_config_file);
 }

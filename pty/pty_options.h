@@ -3,7 +3,7 @@
  * The command line of maelys-pty.  Started as a login shell (argv[0]
  * beginning with '-') or by sshd with -c, it takes no options a user could
  * set; the options exist for administrators and tests, and a privileged
- * (setgid) guard refuses those that would change what it trusts.
+ * (setuid) guard refuses those that would change what it trusts.
  */
 #ifndef PTY_OPTIONS_H
 #define PTY_OPTIONS_H
