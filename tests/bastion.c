@@ -11,12 +11,15 @@
 #define _GNU_SOURCE
 #include "bastion.h"
 
+#include "pty_exec_chain.h"
+
 #include <check.h>
 
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <glob.h>
 #include <grp.h>
 #include <limits.h>
@@ -34,7 +37,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 /* The group named in sshd_config's Match block (the README's block, under
@@ -50,13 +52,10 @@
 static char *const bastion_env[] = {"PATH=" BASTION_PATH, "LANG=C.UTF-8",
 				    "HOME=/root", NULL};
 
-static double
+double
 bastion_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)pts_now_ms() / 1000.0;
 }
 
 static int
@@ -149,6 +148,15 @@ void
 bastion_require_root(const char *suite)
 {
 	pts_require_root(suite, "it adds users and starts sshd");
+}
+
+void
+bastion_up_suite(struct bastion *b, const char *suite)
+{
+	static const char *const users[] = {ALICE, BOB, NULL};
+
+	bastion_require_root(suite);
+	bastion_up(b, users);
 }
 
 /* ── The installation ─────────────────────────────────────────────────── */
@@ -1001,8 +1009,8 @@ bastion_ssh(const struct bastion *b, const char *name, const char *command,
 	    int timeout_ms, char **out, char **err)
 {
 	const struct bastion_user *u = bastion_user(b, name);
-	char port[16], home[300], *envp[5], *argv[40];
-	int n = 0;
+	char port[16], home[300], *envp[5], *argv[40], *o, *e;
+	int n = 0, st;
 
 	snprintf(port, sizeof port, "%d", b->port);
 	bastion_client_env(b, home, sizeof home, envp);
@@ -1015,8 +1023,17 @@ bastion_ssh(const struct bastion *b, const char *name, const char *command,
 	argv[n++] = "127.0.0.1";
 	argv[n++] = (char *)command;
 	argv[n] = NULL;
-	return pts_run_bounded("/usr/bin/ssh", argv, envp, bastion_child_in_run,
-			       (void *)b->run, timeout_ms, out, err);
+	st = pts_run_bounded("/usr/bin/ssh", argv, envp, bastion_child_in_run,
+			     (void *)b->run, timeout_ms, &o, &e);
+	if (out != NULL)
+		*out = o;
+	else
+		free(o);
+	if (err != NULL)
+		*err = e;
+	else
+		free(e);
+	return st;
 }
 
 int
@@ -1155,23 +1172,10 @@ int
 bastion_log_count(const struct bastion *b, size_t mark,
 		  const char *const needles[])
 {
-	char *log = pts_slurp(b->log), *line;
+	char *log = pts_slurp(b->log);
 	size_t len = strlen(log);
-	int n = 0;
+	int n = pts_count_lines(log + (mark < len ? mark : len), needles);
 
-	for (line = log + (mark < len ? mark : len); *line != '\0';) {
-		char *end = strchr(line, '\n');
-		bool all = true;
-
-		if (end != NULL)
-			*end = '\0';
-		for (int i = 0; needles[i] != NULL; i++)
-			all = all && strstr(line, needles[i]) != NULL;
-		n += all;
-		if (end == NULL)
-			break;
-		line = end + 1;
-	}
 	free(log);
 	return n;
 }
@@ -1229,6 +1233,71 @@ bastion_tool(const struct bastion *b, const char *name, const char *src,
 			      "cannot write %s: %s", path, strerror(errno));
 	}
 	return path;
+}
+
+void
+bastion_tools_install(const struct bastion *b, struct bastion_tools *t)
+{
+	char text[PATH_MAX + 8];
+
+	snprintf(t->probe, sizeof t->probe, "%s",
+		 bastion_tool(b, "exec_probe",
+			      pts_build_path("tests/exec_probe"), NULL));
+	snprintf(t->forbidden, sizeof t->forbidden, "%s",
+		 bastion_tool(b, "forbidden", "/usr/bin/touch", NULL));
+	snprintf(text, sizeof text, "#!%s\n", t->forbidden);
+	snprintf(t->shebang, sizeof t->shebang, "%s",
+		 bastion_tool(b, "by-shebang", NULL, text));
+	snprintf(t->path, sizeof t->path, "%s:/usr/bin:/bin",
+		 bastion_tool_dir(b));
+	ck_assert_int_eq(pty_exec_own_loader(t->loader, sizeof t->loader), 0);
+}
+
+void
+bastion_use_attack_policy(const struct bastion *b,
+			  const struct bastion_tools *t, bool landlock)
+{
+	char text[4 * PATH_MAX], dirs[2 * PATH_MAX] = "";
+	const char *path;
+
+	if (landlock)
+		snprintf(dirs, sizeof dirs,
+			 "exec_dir(\"/usr/bin\").\n"
+			 "exec_dir(\"/usr/lib\").\n"
+			 "exec_dir(\"%s\").\n",
+			 bastion_tool_dir(b));
+	snprintf(text, sizeof text,
+		 "/* the attack suites': every line, every program but one */\n"
+		 "allow(C) :- command(C), C != \"hello\".\n"
+		 "require_confirm(C, \"Really hello?\") :- command(C),\n"
+		 "    C = \"hello\", not(confirmed(C)).\n"
+		 "allow(C) :- command(C), C = \"hello\", confirmed(C).\n"
+		 ".decl refused(p)\n"
+		 "deny_exec(P, \"the forbidden program\") :- exec_path(P),\n"
+		 "    P = \"%s\".\n"
+		 "refused(P) :- deny_exec(P, R).\n"
+		 "allow_exec(P) :- exec_path(P), not(refused(P)).\n"
+		 "%s",
+		 t->forbidden, dirs);
+	path = bastion_policy_install(b, "attacks.dl", text);
+	bastion_configure_path(b, path, t->path,
+			       landlock ? NULL : "landlock = auto\n");
+}
+
+static int
+bastion_remove_one(const char *path, const struct stat *st, int flag,
+		   struct FTW *f)
+{
+	(void)st;
+	(void)f;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+void
+bastion_home_remove(const struct bastion *b, const char *name, const char *rel)
+{
+	(void)nftw(bastion_home(b, name, rel), bastion_remove_one, 16,
+		   FTW_DEPTH | FTW_PHYS);
 }
 
 /* What /proc/PID/status says of a process: 0, or -1 when it is gone. */
@@ -1522,13 +1591,17 @@ bastion_assert_records(const struct bastion *b, size_t mark, const char *name,
 
 		got = bastion_log_count_user(b, mark, name, nd);
 		if (got != recs[i].n) {
-			char *tail = bastion_log_tail(b, mark);
+			char *tail = bastion_log_tail(b, mark), with[512] = "";
+			size_t used = 0;
 
-			ck_abort_msg("%s: %d records with %s %s %s, wanted "
-				     "%d; the log since the test started:\n%s",
-				     name, got, nd[0], nd[1] ? nd[1] : "",
-				     nd[1] && nd[2] ? nd[2] : "", recs[i].n,
-				     tail);
+			for (int k = 0;
+			     k < 5 && nd[k] != NULL && used < sizeof with; k++)
+				used += (size_t)snprintf(with + used,
+							 sizeof with - used,
+							 " %s", nd[k]);
+			ck_abort_msg("%s: %d records with%s, wanted %d; the "
+				     "log since the test started:\n%s",
+				     name, got, with, recs[i].n, tail);
 		}
 		total += recs[i].n;
 	}

@@ -38,12 +38,27 @@
 
 #include "pty_harness.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 #define BASTION_USERS_MAX  4
 #define BASTION_GROUPS_MAX 16
+
+/* The deployed suites' two users, and the parts of an audit record their
+ * tests look for (bastion_log_count and below). */
+#define ALICE "mpty-alice"
+#define BOB   "mpty-bob"
+
+#define EV(e)   "\"event\":\"" e "\""
+#define DEC(d)  "\"decision\":\"" d "\""
+#define LINE(l) "\"line\":\"" l "\""
+#define PATH(p) "\"exec_path\":\"" p "\""
+#define MODE(m) "\"mode\":\"" m "\""
+
+/* Seconds on the monotonic clock, for deadlines and the time a test took. */
+double bastion_now(void);
 
 /* A test user: an unprivileged account whose login shell is the installed
  * guard, with an ed25519 key for the client (root's) in its
@@ -84,6 +99,9 @@ struct bastion {
 
 /* Exits 77 (meson SKIP) with a loud line naming `suite` unless root. */
 void bastion_require_root(const char *suite);
+/* The fixture of a deployed suite: bastion_require_root(suite), then
+ * bastion_up with the two users below. */
+void bastion_up_suite(struct bastion *b, const char *suite);
 
 /* The whole deployment, as an unchecked fixture wants it: install (below),
  * the group of the Match block, the users `names` (NULL-terminated), sshd.
@@ -139,7 +157,8 @@ const char *bastion_home_file(const struct bastion *b, const char *name,
 /* `ssh -tt` on a pseudo-terminal: an interactive login of the user. */
 void bastion_ssh_tt(const struct bastion *b, struct pts *p, const char *name);
 /* `ssh host COMMAND` without a terminal; the client's exit status (-1: it
- * did not finish in timeout_ms), its stdout and stderr in out/err. */
+ * did not finish in timeout_ms), its stdout and stderr in out/err (the
+ * caller frees them; either may be NULL: not kept). */
 int bastion_ssh(const struct bastion *b, const char *name, const char *command,
 		int timeout_ms, char **out, char **err);
 /* scp, sftp or rsync, whose first word is `tool`, with the ssh options
@@ -187,6 +206,31 @@ const char *bastion_tool_dir(const struct bastion *b);
  * next call).  Fails the test if it cannot. */
 const char *bastion_tool(const struct bastion *b, const char *name,
 			 const char *src, const char *text);
+
+/* The attack suites' programs (check_pty_attacks.c, check_pty_redteam.c),
+ * installed by bastion_tools_install into the tests' folder, and the
+ * sessions' PATH that starts there.  Fails the test if it cannot. */
+struct bastion_tools {
+	char probe[PATH_MAX]; /* tests/exec_probe, as exec_probe */
+	char
+	    forbidden[PATH_MAX]; /* a copy of touch the attack policy refuses */
+	char shebang[PATH_MAX];  /* by-shebang: a #! script naming forbidden */
+	char path[PATH_MAX + 64]; /* the tests' folder, then /usr/bin:/bin */
+	char loader[PATH_MAX];    /* this machine's dynamic loader */
+};
+void bastion_tools_install(const struct bastion *b, struct bastion_tools *t);
+/* Configures the attack policy, with PATH t->path: every line ("hello"
+ * only once confirmed), every program but t->forbidden, refused by its
+ * path (a deny-list, so that only the exec decision stands between a user
+ * and it).  With landlock the exec locations are /usr/bin, /usr/lib and
+ * the tests' folder (forbidden included) and landlock = required;
+ * without, landlock = auto and no exec location. */
+void bastion_use_attack_policy(const struct bastion *b,
+			       const struct bastion_tools *t, bool landlock);
+/* Removes `rel` from the user's home, a folder with all it holds (not
+ * there: nothing to do). */
+void bastion_home_remove(const struct bastion *b, const char *name,
+			 const char *rel);
 
 /* The processes of a user (real or effective uid; zombies aside): how
  * many, the first max of them in pids.  bastion_user_kill kills them all,

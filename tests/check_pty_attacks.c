@@ -31,11 +31,8 @@
 #include "bastion.h"
 #include "pty_harness.h"
 
-#include "pty_exec_chain.h"
-
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -43,7 +40,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define T         20000 /* ms for an answer that has no bound of its own */
@@ -55,23 +51,13 @@
 #define STOPS     4    /* item 3: more stops of alice's guard, from outside */
 #define HOPPERS   3    /* item 9: processes that keep forking away */
 
-#define ALICE "mpty-alice"
-#define BOB   "mpty-bob"
-
-#define EV(e)   "\"event\":\"" e "\""
-#define DEC(d)  "\"decision\":\"" d "\""
-#define LINE(l) "\"line\":\"" l "\""
-#define PATH(p) "\"exec_path\":\"" p "\""
-#define MODE(m) "\"mode\":\"" m "\""
-
 #define ENDED_NOTE "\"note\":\"the guard ended without ending the session\""
 
 static struct bastion bastion;
 static size_t mark; /* the log's size when the running test started */
 static double started;
 /* the tests' programs (each_setup) and the sessions' PATH */
-static char probe[PATH_MAX], forbidden[PATH_MAX], shebang[PATH_MAX];
-static char tools_path[PATH_MAX + 64], loader[PATH_MAX];
+static struct bastion_tools tools;
 
 /* Files the tests leave in the homes, removed before each test. */
 static const char *const leftovers[] = {
@@ -94,41 +80,10 @@ assert_records(const char *user, const struct bastion_rec *recs, size_t nrecs,
 	bastion_assert_records(&bastion, mark, user, recs, nrecs, exact);
 }
 
-/* `ssh host COMMAND` as the user: its status; out and err freed unless
- * asked for. */
-static int
-ssh_c(const char *who, const char *command, int ms, char **out, char **err)
-{
-	char *o, *e;
-	int st = bastion_ssh(&bastion, who, command, ms, &o, &e);
-
-	if (out != NULL)
-		*out = o;
-	else
-		free(o);
-	if (err != NULL)
-		*err = e;
-	else
-		free(e);
-	return st;
-}
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void
 attacks_up(void)
 {
-	static const char *const users[] = {ALICE, BOB, NULL};
-
-	bastion_require_root("check_pty_attacks");
-	bastion_up(&bastion, users);
+	bastion_up_suite(&bastion, "check_pty_attacks");
 }
 
 static void
@@ -137,41 +92,20 @@ attacks_down(void)
 	bastion_down(&bastion);
 }
 
-static int
-remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st;
-	(void)f;
-	return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
 static void
 each_setup(void)
 {
 	static const char *const users[] = {ALICE, BOB};
-	char text[PATH_MAX + 64];
 
-	started = now_s();
+	started = bastion_now();
 	for (size_t i = 0; i < 2; i++) {
 		bastion_user_kill(&bastion, users[i]);
 		for (size_t k = 0; k < sizeof leftovers / sizeof leftovers[0];
 		     k++)
-			(void)nftw(
-			    bastion_home(&bastion, users[i], leftovers[k]),
-			    remove_one, 16, FTW_DEPTH | FTW_PHYS);
+			bastion_home_remove(&bastion, users[i], leftovers[k]);
 	}
 	bastion_configure(&bastion, NULL, NULL);
-	snprintf(probe, sizeof probe, "%s",
-		 bastion_tool(&bastion, "exec_probe",
-			      pts_build_path("tests/exec_probe"), NULL));
-	snprintf(forbidden, sizeof forbidden, "%s",
-		 bastion_tool(&bastion, "forbidden", "/usr/bin/touch", NULL));
-	snprintf(text, sizeof text, "#!%s\n", forbidden);
-	snprintf(shebang, sizeof shebang, "%s",
-		 bastion_tool(&bastion, "by-shebang", NULL, text));
-	snprintf(tools_path, sizeof tools_path, "%s:/usr/bin:/bin",
-		 bastion_tool_dir(&bastion));
-	ck_assert_int_eq(pty_exec_own_loader(loader, sizeof loader), 0);
+	bastion_tools_install(&bastion, &tools);
 	mark = bastion_log_mark(&bastion);
 }
 
@@ -180,47 +114,14 @@ each_teardown(void)
 {
 	bastion_user_kill(&bastion, ALICE);
 	bastion_user_kill(&bastion, BOB);
-	printf("attacks: %s: %.1f s\n", tcase_name(), now_s() - started);
+	printf("attacks: %s: %.1f s\n", tcase_name(), bastion_now() - started);
 	fflush(stdout);
-}
-
-/* The attack policy: every line ("hello" only once confirmed: item 10),
- * every program but `forbidden`, refused by its path; the exec locations
- * hold /usr/bin, /usr/lib and the tests' folder, forbidden included. */
-static void
-use_attack_policy_landlock(bool landlock)
-{
-	char text[8192];
-	const char *path;
-
-	snprintf(
-	    text, sizeof text,
-	    "/* check_pty_attacks.c: every line, every program but one */\n"
-	    "allow(C) :- command(C), C != \"hello\".\n"
-	    "require_confirm(C, \"Really hello?\") :- command(C),\n"
-	    "    C = \"hello\", not(confirmed(C)).\n"
-	    "allow(C) :- command(C), C = \"hello\", confirmed(C).\n"
-	    ".decl refused(p)\n"
-	    "deny_exec(P, \"the forbidden program\") :- exec_path(P),\n"
-	    "    P = \"%s\".\n"
-	    "refused(P) :- deny_exec(P, R).\n"
-	    "allow_exec(P) :- exec_path(P), not(refused(P)).\n"
-	    "%s%s%s%s",
-	    forbidden, landlock ? "exec_dir(\"/usr/bin\").\n" : "",
-	    landlock ? "exec_dir(\"/usr/lib\").\n" : "",
-	    landlock ? "exec_dir(\"" : "",
-	    landlock ? bastion_tool_dir(&bastion) : "");
-	if (landlock)
-		strncat(text, "\").\n", sizeof text - strlen(text) - 1);
-	path = bastion_policy_install(&bastion, "attacks.dl", text);
-	bastion_configure_path(&bastion, path, tools_path,
-			       landlock ? NULL : "landlock = auto\n");
 }
 
 static void
 use_attack_policy(void)
 {
-	use_attack_policy_landlock(true);
+	bastion_use_attack_policy(&bastion, &tools, true);
 }
 
 /* Waits (at most ms) until `user` has n records with the needles. */
@@ -275,17 +176,18 @@ START_TEST(test_attacks_item3_a_stopped_or_killed_guard_stalls_no_other_session)
 		      "alice's guard %d is not stopped (%c)", (int)guard,
 		      bastion_proc_state(guard));
 	/* bob: a line, a refused program, a command, each in time */
-	t0 = now_s();
+	t0 = bastion_now();
 	pts_type(&b, "id -un\r");
 	bastion_expect(&b, BOB, "\r\n" BOB "\r\n", PROMPT_MS);
 	bastion_expect_prompt(&b, BOB, PROMPT_MS);
 	pts_type(&b, "forbidden x\r");
 	bastion_expect(&b, BOB, "deny_exec: the forbidden program", PROMPT_MS);
 	bastion_expect_prompt(&b, BOB, PROMPT_MS);
-	ck_assert_int_eq(ssh_c(BOB, "id -un", SSH_MS, NULL, NULL), 0);
+	ck_assert_int_eq(
+	    bastion_ssh(&bastion, BOB, "id -un", SSH_MS, NULL, NULL), 0);
 	printf("attacks: item 3: bob's line, refusal and command with "
 	       "alice's guard stopped: %.2f s\n",
-	       now_s() - t0);
+	       bastion_now() - t0);
 	/* and from outside the session, at other points of the stream:
 	 * continued, it writes a few more records, stopped again */
 	for (int k = 0; k < STOPS; k++) {
@@ -441,8 +343,8 @@ START_TEST(test_attacks_item4_no_process_of_the_user_writes_into_bashs_commands)
 	bastion_logout(&b, ALICE, 0, T);
 	/* from a process of hers outside any session */
 	{
-		char *argv[] = {probe,   "inject",       pid,
-				"touch", "INJECTED-OUT", NULL};
+		char *argv[] = {tools.probe, "inject",       pid,
+				"touch",     "INJECTED-OUT", NULL};
 
 		ck_assert_int_eq(
 		    bastion_run_as(&bastion, ALICE, argv, T, &out, &err), 0);
@@ -493,9 +395,9 @@ START_TEST(test_attacks_item5_loader_flip_race_never_runs_the_program)
 	bastion_home_dir(&bastion, ALICE, ".cache");
 	snprintf(cmd, sizeof cmd,
 		 "exec_probe flipexec 300 %s /usr/bin/ls %s %s %s",
-		 bastion_home(&bastion, ALICE, ".cache/x"), loader, forbidden,
-		 bastion_home(&bastion, ALICE, "M5"));
-	st = ssh_c(ALICE, cmd, 120000, &out, &err);
+		 bastion_home(&bastion, ALICE, ".cache/x"), tools.loader,
+		 tools.forbidden, bastion_home(&bastion, ALICE, "M5"));
+	st = bastion_ssh(&bastion, ALICE, cmd, 120000, &out, &err);
 	ck_assert_msg(st == 0 && strstr(out, "flipexec: 300 runs, 0 ran, 300 "
 					     "refused, 0 other") != NULL,
 		      "status %d: %s\n%.2000s", st, out, err);
@@ -614,8 +516,8 @@ START_TEST(
 	/* under exec locations (Landlock) the loader runs no program, even
 	 * an allowed one: what it maps is beyond the kernel's check */
 	use_attack_policy();
-	snprintf(cmd, sizeof cmd, "%s /usr/bin/id -un", loader);
-	st = ssh_c(ALICE, cmd, T, &out, &err);
+	snprintf(cmd, sizeof cmd, "%s /usr/bin/id -un", tools.loader);
+	st = bastion_ssh(&bastion, ALICE, cmd, T, &out, &err);
 	ck_assert_msg(st == 126 && strstr(err, "the dynamic loader does not "
 					       "run programs") != NULL,
 		      "%s: %d '%s' %s", cmd, st, out, err);
@@ -623,18 +525,18 @@ START_TEST(
 	free(err);
 	/* without locations, the policy decides what the loader runs: the
 	 * loader itself is allowed, and runs what is allowed */
-	use_attack_policy_landlock(false);
-	st = ssh_c(ALICE, cmd, T, &out, &err);
+	bastion_use_attack_policy(&bastion, &tools, false);
+	st = bastion_ssh(&bastion, ALICE, cmd, T, &out, &err);
 	ck_assert_msg(st == 0 && strcmp(out, ALICE "\n") == 0, "%s: %d '%s' %s",
 		      cmd, st, out, err);
 	free(out);
 	free(err);
 	/* the forbidden program through the loader */
-	snprintf(cmd, sizeof cmd, "%s %s %s", loader, forbidden,
+	snprintf(cmd, sizeof cmd, "%s %s %s", tools.loader, tools.forbidden,
 		 bastion_home(&bastion, ALICE, "M8"));
-	st = ssh_c(ALICE, cmd, T, &out, &err);
+	st = bastion_ssh(&bastion, ALICE, cmd, T, &out, &err);
 	snprintf(want, sizeof want, "maelys-pty: exec of '%s' denied by policy",
-		 forbidden);
+		 tools.forbidden);
 	ck_assert_msg(st == 126 && strstr(err, want) &&
 			  strstr(err, "\n  run as a program by the dynamic "
 				      "loader /") &&
@@ -645,9 +547,9 @@ START_TEST(
 	/* the forbidden program as the interpreter of a #! script */
 	snprintf(cmd, sizeof cmd, "by-shebang %s",
 		 bastion_home(&bastion, ALICE, "M8"));
-	st = ssh_c(ALICE, cmd, T, &out, &err);
+	st = bastion_ssh(&bastion, ALICE, cmd, T, &out, &err);
 	snprintf(want, sizeof want, "\n  the interpreter of the #! script %s",
-		 shebang);
+		 tools.shebang);
 	ck_assert_msg(st == 126 && strstr(err, want) &&
 			  strstr(err, "deny_exec: the forbidden program"),
 		      "%s: %d\n%s", cmd, st, err);
@@ -662,7 +564,8 @@ START_TEST(
 		const char *via_shebang[] = {EV("exec"), path, DEC("deny"),
 					     "\"exec_via\":\"shebang\"", NULL};
 
-		snprintf(path, sizeof path, "\"exec_path\":\"%s\"", forbidden);
+		snprintf(path, sizeof path, "\"exec_path\":\"%s\"",
+			 tools.forbidden);
 		ck_assert_int_eq(count(ALICE, via_loader), 1);
 		ck_assert_int_eq(count(ALICE, via_shebang), 1);
 	}
@@ -707,12 +610,13 @@ START_TEST(test_attacks_item9_no_process_outlives_its_session)
 	ck_assert_msg(n == 0, "%d processes of alice outlived her session: %s",
 		      n, left);
 	/* a command: the client returns, and nothing is left */
-	st = ssh_c(ALICE, "setsid -f sleep 300", T, &out, &err);
+	st = bastion_ssh(&bastion, ALICE, "setsid -f sleep 300", T, &out, &err);
 	ck_assert_msg(st == 0, "ssh host 'setsid -f sleep 300': %d %s%s", st,
 		      out, err);
 	free(out);
 	free(err);
-	st = ssh_c(ALICE, "exec_probe detach daemon.pid", T, &out, &err);
+	st = bastion_ssh(&bastion, ALICE, "exec_probe detach daemon.pid", T,
+			 &out, &err);
 	ck_assert_msg(st == 0 && strstr(out, "detach: ok"),
 		      "ssh host 'exec_probe detach': %d %s%s", st, out, err);
 	free(out);
@@ -739,7 +643,7 @@ START_TEST(
     test_attacks_item9_a_process_that_keeps_forking_does_not_outlive_its_session)
 {
 	char left[4096], *out, *err;
-	double t0 = now_s();
+	double t0 = bastion_now();
 	int st, n;
 
 	use_attack_policy();
@@ -750,7 +654,7 @@ START_TEST(
 		for (int k = 0; k < HOPPERS; k++)
 			strcat(cmd, k ? "; exec_probe hop daemon.pid"
 				      : "exec_probe hop daemon.pid");
-		st = ssh_c(ALICE, cmd, 30000, &out, &err);
+		st = bastion_ssh(&bastion, ALICE, cmd, 30000, &out, &err);
 	}
 	ck_assert_msg(st == 0 && strstr(out, "hop: ok"),
 		      "ssh host 'exec_probe hop': %d %s%s", st, out, err);
@@ -758,7 +662,7 @@ START_TEST(
 	free(err);
 	printf("attacks: item 9: ssh host 'exec_probe hop' returned in "
 	       "%.1f s\n",
-	       now_s() - t0);
+	       bastion_now() - t0);
 	fflush(stdout);
 	n = bastion_wait_no_process(&bastion, ALICE, 5000, left, sizeof left);
 	ck_assert_msg(n == 0, "%d processes of alice outlived her command: %s",

@@ -503,14 +503,21 @@ folder_missing(void)
 	ck_assert_int_eq(rmdir(logdir), 0);
 }
 
+/* path moves to path.real, and a symbolic link to it takes its place */
 static void
-folder_symlink(void)
+replace_by_symlink(const char *path)
 {
 	char real[400];
 
-	snprintf(real, sizeof real, "%s.real", logdir);
-	ck_assert_int_eq(rename(logdir, real), 0);
-	ck_assert_int_eq(symlink(real, logdir), 0);
+	snprintf(real, sizeof real, "%s.real", path);
+	ck_assert_int_eq(rename(path, real), 0);
+	ck_assert_int_eq(symlink(real, path), 0);
+}
+
+static void
+folder_symlink(void)
+{
+	replace_by_symlink(logdir);
 }
 
 static void
@@ -598,11 +605,7 @@ key_missing(void)
 static void
 key_symlink(void)
 {
-	char real[400];
-
-	snprintf(real, sizeof real, "%s.real", key);
-	ck_assert_int_eq(rename(key, real), 0);
-	ck_assert_int_eq(symlink(real, key), 0);
+	replace_by_symlink(key);
 }
 
 static void

@@ -29,25 +29,13 @@
 
 #define T 20000 /* ms for any one answer: sessions start in well under 1 s */
 
-#define ALICE "mpty-alice"
-#define BOB   "mpty-bob"
-
-#define EV(e)   "\"event\":\"" e "\""
-#define DEC(d)  "\"decision\":\"" d "\""
-#define LINE(l) "\"line\":\"" l "\""
-#define PATH(p) "\"exec_path\":\"" p "\""
-#define MODE(m) "\"mode\":\"" m "\""
-
 static struct bastion bastion;
 static size_t mark; /* the log's size when the running test started */
 
 static void
 deployed_up(void)
 {
-	static const char *const users[] = {ALICE, BOB, NULL};
-
-	bastion_require_root("check_pty_deployed");
-	bastion_up(&bastion, users);
+	bastion_up_suite(&bastion, "check_pty_deployed");
 }
 
 static void
@@ -65,90 +53,36 @@ each_setup(void)
 	mark = bastion_log_mark(&bastion);
 }
 
-/* One kind of record a test caused, and how many times. */
-struct rec {
-	int n;
-	const char *needles[5]; /* NULL-terminated */
-};
-
-static void
-fail_records(const char *user, const struct rec *r, int got)
-{
-	char *log = pts_slurp(bastion.log);
-	size_t len = strlen(log), from = mark < len ? mark : len;
-
-	if (len - from > 8000)
-		from = len - 8000;
-	ck_abort_msg(
-	    "%s: %d records with %s %s %s %s, wanted %d; the log "
-	    "since the test started:\n%s",
-	    user, got, r->needles[0] ? r->needles[0] : "",
-	    r->needles[0] && r->needles[1] ? r->needles[1] : "",
-	    r->needles[0] && r->needles[1] && r->needles[2] ? r->needles[2]
-							    : "",
-	    r->needles[0] && r->needles[1] && r->needles[2] && r->needles[3]
-		? r->needles[3]
-		: "",
-	    r->n, log + from);
-	free(log);
-}
-
 /* The records of `user` written since the test started: each kind as many
  * times as the test caused it and, with `exact`, nothing else. */
 static void
-assert_records(const char *user, const struct rec *recs, size_t nrecs,
+assert_records(const char *user, const struct bastion_rec *recs, size_t nrecs,
 	       bool exact)
 {
-	char who[64];
-	int total = 0, got;
-
-	snprintf(who, sizeof who, "\"user\":\"%s\"", user);
-	for (size_t i = 0; i < nrecs; i++) {
-		const char *needles[7] = {who};
-
-		for (int k = 0; k < 5 && recs[i].needles[k] != NULL; k++)
-			needles[k + 1] = recs[i].needles[k];
-		got = bastion_log_count(&bastion, mark, needles);
-		if (got != recs[i].n)
-			fail_records(user, &recs[i], got);
-		total += recs[i].n;
-	}
-	if (exact) {
-		const struct rec all = {total, {"(any)", NULL}};
-
-		got = bastion_log_count(&bastion, mark,
-					(const char *[]){who, NULL});
-		if (got != total)
-			fail_records(user, &all, got);
-	}
+	bastion_assert_records(&bastion, mark, user, recs, nrecs, exact);
 }
 
-/* The administrator's check of the whole log: the chain is intact. */
+/* The end of a test both users did the same things in: the chain
+ * verifies, and each user's records are exactly recs. */
 static void
-assert_log_verifies(void)
+assert_log_both(const struct bastion_rec *recs, size_t nrecs)
 {
-	char *out, *err;
-
-	ck_assert_msg(bastion_verify_log(&bastion, &out, &err) == 0,
-		      "--verify-log: %s%s", out, err);
-	ck_assert_msg(strstr(out, "chain intact") != NULL, "%s", out);
-	free(out);
-	free(err);
+	bastion_assert_log_verifies(&bastion);
+	assert_records(ALICE, recs, nrecs, true);
+	assert_records(BOB, recs, nrecs, true);
 }
 
-/* Waits for one session's answer to a typed line. */
+/* Waits for one session's answer to a typed line, or its prompt. */
 static void
 expect(struct pts *p, const char *who, const char *text)
 {
-	ck_assert_msg(pts_expect(p, text, T),
-		      "%s: no '%s' within %d ms in:\n%s", who, text, T, p->out);
+	bastion_expect(p, who, text, T);
 }
 
 static void
 expect_prompt(struct pts *p, const char *who)
 {
-	ck_assert_msg(pts_wait_prompt(p, T), "%s: no prompt within %d ms:\n%s",
-		      who, T, p->out);
+	bastion_expect_prompt(p, who, T);
 }
 
 /* Also issue 9 item 1 (no interactive session of a user started with an
@@ -157,7 +91,7 @@ expect_prompt(struct pts *p, const char *who)
 START_TEST(test_deployed_two_interactive_sessions_at_once_decide_each_line)
 {
 	struct pts a, b;
-	static const struct rec alice[] = {
+	static const struct bastion_rec alice[] = {
 	    {1, {EV("session_start"), MODE("interactive"), NULL}},
 	    {1, {EV("exec"), PATH("/usr/bin/bash"), DEC("allow"), NULL}},
 	    {1, {EV("line"), LINE("id -un"), DEC("allow"), NULL}},
@@ -166,7 +100,7 @@ START_TEST(test_deployed_two_interactive_sessions_at_once_decide_each_line)
 	    {1, {EV("line"), LINE("exit 3"), DEC("allow"), NULL}},
 	    {1, {EV("session_end"), NULL}},
 	};
-	static const struct rec bob[] = {
+	static const struct bastion_rec bob[] = {
 	    {1, {EV("session_start"), MODE("interactive"), NULL}},
 	    {1, {EV("exec"), PATH("/usr/bin/bash"), DEC("allow"), NULL}},
 	    {1, {EV("line"), LINE("id -un"), DEC("allow"), NULL}},
@@ -211,7 +145,7 @@ START_TEST(test_deployed_two_interactive_sessions_at_once_decide_each_line)
 	ck_assert_msg(pts_wait(&b, T) == 3, "bob's ssh -tt:\n%s", b.out);
 	pts_close(&a);
 	pts_close(&b);
-	assert_log_verifies();
+	bastion_assert_log_verifies(&bastion);
 	assert_records(ALICE, alice, sizeof alice / sizeof alice[0], true);
 	assert_records(BOB, bob, sizeof bob / sizeof bob[0], true);
 }
@@ -220,7 +154,7 @@ END_TEST
 START_TEST(test_deployed_ssh_command_runs_if_allowed_else_exits_126)
 {
 	static const char *const users[] = {ALICE, BOB};
-	static const struct rec recs[] = {
+	static const struct bastion_rec recs[] = {
 	    {2, {EV("session_start"), MODE("command"), NULL}},
 	    {1, {EV("command"), LINE("id -un"), DEC("allow"), NULL}},
 	    {1, {EV("exec"), PATH("/usr/bin/bash"), DEC("allow"), NULL}},
@@ -254,9 +188,7 @@ START_TEST(test_deployed_ssh_command_runs_if_allowed_else_exits_126)
 		free(out);
 		free(err);
 	}
-	assert_log_verifies();
-	assert_records(ALICE, recs, sizeof recs / sizeof recs[0], true);
-	assert_records(BOB, recs, sizeof recs / sizeof recs[0], true);
+	assert_log_both(recs, sizeof recs / sizeof recs[0]);
 }
 END_TEST
 
@@ -294,12 +226,26 @@ assert_not_uploaded(const char *user)
 		      path);
 }
 
-/* A transfer client's run: its status and what it printed. */
-static int
-client(const char *user, const char *tool, const char *const args[], char **out,
-       char **err)
+/* A transfer client's run as `user`: with no refusal given it must
+ * succeed; else fail, its stderr holding `refusal` and `reason` (when
+ * not NULL).  `what` names the step in a failure. */
+static void
+transfer(const char *user, const char *what, const char *tool,
+	 const char *const args[], const char *refusal, const char *reason)
 {
-	return bastion_client(&bastion, user, tool, args, T, out, err);
+	char *out, *err;
+	int st = bastion_client(&bastion, user, tool, args, T, &out, &err);
+
+	if (refusal == NULL)
+		ck_assert_msg(st == 0, "%s: %s: %d %s%s", user, what, st, out,
+			      err);
+	else
+		ck_assert_msg(
+		    st != 0 && strstr(err, refusal) != NULL &&
+			(reason == NULL || strstr(err, reason) != NULL),
+		    "%s: %s: %d %s%s", user, what, st, out, err);
+	free(out);
+	free(err);
 }
 
 /* scp's two protocols: SFTP (the default since OpenSSH 9.0, served by
@@ -308,7 +254,7 @@ client(const char *user, const char *tool, const char *const args[], char **out,
 START_TEST(test_deployed_scp_downloads_served_uploads_refused)
 {
 	static const char *const users[] = {ALICE, BOB};
-	static const struct rec recs[] = {
+	static const struct bastion_rec recs[] = {
 	    {4, {EV("session_start"), MODE("command"), NULL}},
 	    {2,
 	     {EV("command"), LINE("/usr/lib/openssh/sftp-server -R"),
@@ -327,67 +273,39 @@ START_TEST(test_deployed_scp_downloads_served_uploads_refused)
 		       0644);
 	for (size_t i = 0; i < 2; i++) {
 		const char *u = users[i];
-		char *out, *err;
-		int st;
+		const char *notes_txt =
+		    bastion_remote(&bastion, u, "notes.txt");
+		const char *upload_txt =
+		    bastion_remote(&bastion, u, "upload.txt");
 
 		notes(u);
-		st = client(
-		    u, "scp",
-		    (const char *[]){bastion_remote(&bastion, u, "notes.txt"),
-				     "scp-sftp.txt", NULL},
-		    &out, &err);
-		ck_assert_msg(st == 0, "%s: scp download: %d %s%s", u, st, out,
-			      err);
+		transfer(u, "scp download", "scp",
+			 (const char *[]){notes_txt, "scp-sftp.txt", NULL},
+			 NULL, NULL);
 		assert_downloaded(u, "scp-sftp.txt");
-		free(out);
-		free(err);
-		st = client(u, "scp",
-			    (const char *[]){
-				"-O", bastion_remote(&bastion, u, "notes.txt"),
-				"scp-legacy.txt", NULL},
-			    &out, &err);
-		ck_assert_msg(st == 0, "%s: scp -O download: %d %s%s", u, st,
-			      out, err);
+		transfer(
+		    u, "scp -O download", "scp",
+		    (const char *[]){"-O", notes_txt, "scp-legacy.txt", NULL},
+		    NULL, NULL);
 		assert_downloaded(u, "scp-legacy.txt");
-		free(out);
-		free(err);
-		st =
-		    client(u, "scp",
-			   (const char *[]){
-			       "upload.txt",
-			       bastion_remote(&bastion, u, "upload.txt"), NULL},
-			   &out, &err);
-		ck_assert_msg(st != 0 && strstr(err, "Permission denied"),
-			      "%s: scp upload: %d %s%s", u, st, out, err);
-		free(out);
-		free(err);
+		transfer(u, "scp upload", "scp",
+			 (const char *[]){"upload.txt", upload_txt, NULL},
+			 "Permission denied", NULL);
 		assert_not_uploaded(u);
-		st =
-		    client(u, "scp",
-			   (const char *[]){
-			       "-O", "upload.txt",
-			       bastion_remote(&bastion, u, "upload.txt"), NULL},
-			   &out, &err);
-		ck_assert_msg(
-		    st != 0 &&
-			strstr(err, "maelys-pty: 'scp' denied by policy") &&
-			strstr(err, "scp: uploads (scp -t) are refused on the "
-				    "bastion"),
-		    "%s: scp -O upload: %d %s%s", u, st, out, err);
-		free(out);
-		free(err);
+		transfer(u, "scp -O upload", "scp",
+			 (const char *[]){"-O", "upload.txt", upload_txt, NULL},
+			 "maelys-pty: 'scp' denied by policy",
+			 "scp: uploads (scp -t) are refused on the bastion");
 		assert_not_uploaded(u);
 	}
-	assert_log_verifies();
-	assert_records(ALICE, recs, sizeof recs / sizeof recs[0], true);
-	assert_records(BOB, recs, sizeof recs / sizeof recs[0], true);
+	assert_log_both(recs, sizeof recs / sizeof recs[0]);
 }
 END_TEST
 
 START_TEST(test_deployed_sftp_get_served_put_refused)
 {
 	static const char *const users[] = {ALICE, BOB};
-	static const struct rec recs[] = {
+	static const struct bastion_rec recs[] = {
 	    {2, {EV("session_start"), MODE("command"), NULL}},
 	    {2,
 	     {EV("command"), LINE("/usr/lib/openssh/sftp-server -R"),
@@ -408,36 +326,26 @@ START_TEST(test_deployed_sftp_get_served_put_refused)
 		       0644);
 	for (size_t i = 0; i < 2; i++) {
 		const char *u = users[i];
-		char *out, *err, dest[64];
-		int st;
+		char dest[64];
 
 		notes(u);
 		snprintf(dest, sizeof dest, "%s@127.0.0.1", u);
-		st = client(u, "sftp", (const char *[]){"-b", get, dest, NULL},
-			    &out, &err);
-		ck_assert_msg(st == 0, "%s: sftp get: %d %s%s", u, st, out,
-			      err);
+		transfer(u, "sftp get", "sftp",
+			 (const char *[]){"-b", get, dest, NULL}, NULL, NULL);
 		assert_downloaded(u, "sftp.txt");
-		free(out);
-		free(err);
-		st = client(u, "sftp", (const char *[]){"-b", put, dest, NULL},
-			    &out, &err);
-		ck_assert_msg(st != 0 && strstr(err, "Permission denied"),
-			      "%s: sftp put: %d %s%s", u, st, out, err);
-		free(out);
-		free(err);
+		transfer(u, "sftp put", "sftp",
+			 (const char *[]){"-b", put, dest, NULL},
+			 "Permission denied", NULL);
 		assert_not_uploaded(u);
 	}
-	assert_log_verifies();
-	assert_records(ALICE, recs, sizeof recs / sizeof recs[0], true);
-	assert_records(BOB, recs, sizeof recs / sizeof recs[0], true);
+	assert_log_both(recs, sizeof recs / sizeof recs[0]);
 }
 END_TEST
 
 START_TEST(test_deployed_rsync_download_served_upload_refused)
 {
 	static const char *const users[] = {ALICE, BOB};
-	static const struct rec recs[] = {
+	static const struct bastion_rec recs[] = {
 	    {2, {EV("session_start"), MODE("command"), NULL}},
 	    {1,
 	     {EV("command"), "\"line\":\"rsync --server --sender ",
@@ -453,39 +361,23 @@ START_TEST(test_deployed_rsync_download_served_upload_refused)
 		       0644);
 	for (size_t i = 0; i < 2; i++) {
 		const char *u = users[i];
-		char *out, *err;
-		int st;
 
 		notes(u);
-		st = client(
-		    u, "rsync",
+		transfer(
+		    u, "rsync download", "rsync",
 		    (const char *[]){bastion_remote(&bastion, u, "notes.txt"),
 				     "rsync.txt", NULL},
-		    &out, &err);
-		ck_assert_msg(st == 0, "%s: rsync download: %d %s%s", u, st,
-			      out, err);
+		    NULL, NULL);
 		assert_downloaded(u, "rsync.txt");
-		free(out);
-		free(err);
-		st =
-		    client(u, "rsync",
-			   (const char *[]){
-			       "upload.txt",
-			       bastion_remote(&bastion, u, "upload.txt"), NULL},
-			   &out, &err);
-		ck_assert_msg(
-		    st != 0 &&
-			strstr(err, "maelys-pty: 'rsync' denied by policy") &&
-			strstr(err, "rsync: only as the remote side of a "
-				    "download"),
-		    "%s: rsync upload: %d %s%s", u, st, out, err);
-		free(out);
-		free(err);
+		transfer(u, "rsync upload", "rsync",
+			 (const char *[]){
+			     "upload.txt",
+			     bastion_remote(&bastion, u, "upload.txt"), NULL},
+			 "maelys-pty: 'rsync' denied by policy",
+			 "rsync: only as the remote side of a download");
 		assert_not_uploaded(u);
 	}
-	assert_log_verifies();
-	assert_records(ALICE, recs, sizeof recs / sizeof recs[0], true);
-	assert_records(BOB, recs, sizeof recs / sizeof recs[0], true);
+	assert_log_both(recs, sizeof recs / sizeof recs[0]);
 }
 END_TEST
 

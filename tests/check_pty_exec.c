@@ -112,22 +112,13 @@ teardown(void)
 	pts_world_remove(&world);
 }
 
-/* How many lines of the audit log contain every one of the needles. */
+/* How many records of the audit log hold a (and b, when not NULL). */
 static int
 log_count(const char *a, const char *b)
 {
-	char *log = pts_slurp(log_path), *line = log;
-	int n = 0;
+	char *log = pts_slurp(log_path);
+	int n = pts_count_lines(log, (const char *[]){a, b, NULL});
 
-	while (line != NULL && *line != '\0') {
-		char *end = strchr(line, '\n');
-
-		if (end != NULL)
-			*end = '\0';
-		if (strstr(line, a) != NULL && (b == NULL || strstr(line, b)))
-			n++;
-		line = end != NULL ? end + 1 : NULL;
-	}
 	free(log);
 	return n;
 }
@@ -158,6 +149,17 @@ assert_log_verifies(void)
 	free(err);
 }
 
+/* The session ends with status 0, the log verifies, the test's files go. */
+static void
+end_session(struct pts *p)
+{
+	pts_type(p, "exit 0\r"); /* whatever the last command said */
+	ck_assert_int_eq(pts_wait(p, T), 0);
+	pts_close(p);
+	assert_log_verifies();
+	teardown();
+}
+
 START_TEST(test_exec_raw_execve_of_forbidden_program_is_refused)
 {
 	char cmd[1400], expect[700];
@@ -179,11 +181,7 @@ START_TEST(test_exec_raw_execve_of_forbidden_program_is_refused)
 	pts_type(&p, "echo still-here\r");
 	ck_assert(pts_expect(&p, "still-here", T));
 	ck_assert(pts_wait_prompt(&p, T));
-	pts_type(&p, "exit\r");
-	ck_assert_int_eq(pts_wait(&p, T), 0);
-	pts_close(&p);
-	assert_log_verifies();
-	teardown();
+	end_session(&p);
 }
 END_TEST
 
@@ -683,11 +681,7 @@ START_TEST(test_exec_shebang_and_loader_programs_are_decided)
 	ck_assert_int_eq(log_count("\"exec_via\":\"loader\"",
 				   "\"exec_argv\":[\"named\",\"loaded-ok\"]"),
 			 1);
-	pts_type(&p, "exit\r");
-	ck_assert_int_eq(pts_wait(&p, T), 0);
-	pts_close(&p);
-	assert_log_verifies();
-	teardown();
+	end_session(&p);
 }
 END_TEST
 
@@ -713,11 +707,7 @@ START_TEST(test_exec_loader_as_program_refused_under_landlock)
 	ck_assert_int_eq(log_count("under the exec locations (Landlock)",
 				   "\"decision\":\"refused\""),
 			 1);
-	pts_type(&p, "exit 0\r");
-	ck_assert_int_eq(pts_wait(&p, T), 0);
-	pts_close(&p);
-	assert_log_verifies();
-	teardown();
+	end_session(&p);
 }
 END_TEST
 

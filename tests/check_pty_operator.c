@@ -33,19 +33,9 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <time.h>
 #include <unistd.h>
 
 #define T 20000 /* ms for an answer that has no bound of its own */
-
-#define ALICE "mpty-alice"
-#define BOB   "mpty-bob"
-
-#define EV(e)   "\"event\":\"" e "\""
-#define DEC(d)  "\"decision\":\"" d "\""
-#define LINE(l) "\"line\":\"" l "\""
-#define PATH(p) "\"exec_path\":\"" p "\""
-#define MODE(m) "\"mode\":\"" m "\""
 
 static struct bastion bastion;
 static size_t mark; /* the log's size when the running test started */
@@ -59,41 +49,10 @@ assert_records(const char *user, const struct bastion_rec *recs, size_t nrecs,
 	bastion_assert_records(&bastion, mark, user, recs, nrecs, exact);
 }
 
-/* `ssh host COMMAND` as the user: its status; out and err freed unless
- * asked for. */
-static int
-ssh_c(const char *who, const char *command, int ms, char **out, char **err)
-{
-	char *o, *e;
-	int st = bastion_ssh(&bastion, who, command, ms, &o, &e);
-
-	if (out != NULL)
-		*out = o;
-	else
-		free(o);
-	if (err != NULL)
-		*err = e;
-	else
-		free(e);
-	return st;
-}
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void
 operator_up(void)
 {
-	static const char *const users[] = {ALICE, BOB, NULL};
-
-	bastion_require_root("check_pty_operator");
-	bastion_up(&bastion, users);
+	bastion_up_suite(&bastion, "check_pty_operator");
 }
 
 static void
@@ -105,7 +64,7 @@ operator_down(void)
 static void
 each_setup(void)
 {
-	started = now_s();
+	started = bastion_now();
 	bastion_user_kill(&bastion, ALICE);
 	bastion_user_kill(&bastion, BOB);
 	/* as maelys-pty-setup made them */
@@ -121,7 +80,7 @@ each_teardown(void)
 {
 	bastion_user_kill(&bastion, ALICE);
 	bastion_user_kill(&bastion, BOB);
-	printf("operator: %s: %.1f s\n", tcase_name(), now_s() - started);
+	printf("operator: %s: %.1f s\n", tcase_name(), bastion_now() - started);
 	fflush(stdout);
 }
 
@@ -222,7 +181,8 @@ START_TEST(test_operator_item2_log_is_the_audit_accounts_and_no_user_opens_it)
 	mark = 0;
 	for (size_t i = 0; i < 2; i++) {
 		char *out, want[64];
-		int st = ssh_c(users[i], "id -un", T, &out, NULL);
+		int st =
+		    bastion_ssh(&bastion, users[i], "id -un", T, &out, NULL);
 
 		snprintf(want, sizeof want, "%s\n", users[i]);
 		ck_assert_msg(st == 0 && strcmp(out, want) == 0,
@@ -302,7 +262,8 @@ START_TEST(test_operator_item2_log_is_the_audit_accounts_and_no_user_opens_it)
 				 EACCES);
 	}
 	/* a third session still writes the log */
-	ck_assert_int_eq(ssh_c(BOB, "id -un", T, NULL, NULL), 0);
+	ck_assert_int_eq(bastion_ssh(&bastion, BOB, "id -un", T, NULL, NULL),
+			 0);
 	bastion_assert_log_verifies(&bastion);
 	assert_records(ALICE, recs, sizeof recs / sizeof recs[0], true);
 	{
@@ -421,7 +382,7 @@ START_TEST(test_operator_item11_no_descriptor_of_the_caller_reaches_the_session)
 	bastion_expect(&a, ALICE, "\r\n0  1  2  3\r\n", T);
 	bastion_expect_prompt(&a, ALICE, T);
 	bastion_logout(&a, ALICE, 0, T);
-	st = ssh_c(ALICE, "ls /proc/self/fd", T, &out, &err);
+	st = bastion_ssh(&bastion, ALICE, "ls /proc/self/fd", T, &out, &err);
 	ck_assert_msg(st == 0 && strcmp(out, "0\n1\n2\n3\n") == 0,
 		      "ssh host 'ls /proc/self/fd': %d '%s' %s", st, out, err);
 	free(out);
@@ -490,7 +451,7 @@ assert_check_fails(const char *what, const char *problem, bool session_fails)
 	if (session_fails) {
 		char *out, *err;
 
-		st = ssh_c(ALICE, "id -un", T, &out, &err);
+		st = bastion_ssh(&bastion, ALICE, "id -un", T, &out, &err);
 		ck_assert_msg(st != 0 && out[0] == '\0',
 			      "%s: alice's session ran: %d %s%s", what, st, out,
 			      err);
@@ -523,7 +484,8 @@ START_TEST(
 			  strstr(text, "a session can start"),
 		      "%s", text);
 	free(text);
-	ck_assert_int_eq(ssh_c(ALICE, "id -un", T, NULL, NULL), 0);
+	ck_assert_int_eq(bastion_ssh(&bastion, ALICE, "id -un", T, NULL, NULL),
+			 0);
 	/* a policy that does not let the shell start */
 	policy = bastion_policy_install(
 	    &bastion, "no-shell.dl",

@@ -40,8 +40,6 @@
 #include "bastion.h"
 #include "pty_harness.h"
 
-#include "pty_exec_chain.h"
-
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -54,11 +52,8 @@
 
 #define T 20000
 
-#define ALICE "mpty-alice"
-#define BOB   "mpty-bob"
-
 static struct bastion bastion;
-static char forbidden[PATH_MAX], tools_path[PATH_MAX + 64], loader[PATH_MAX];
+static struct bastion_tools tools; /* each_setup */
 
 static const char *const leftovers[] = {"RT-M1",  "RT-M2",    "RT-M3",
 					"RT-TTY", "rt-touch", "rt-big.py",
@@ -67,10 +62,7 @@ static const char *const leftovers[] = {"RT-M1",  "RT-M2",    "RT-M3",
 static void
 redteam_up(void)
 {
-	static const char *const users[] = {ALICE, BOB, NULL};
-
-	bastion_require_root("check_pty_redteam");
-	bastion_up(&bastion, users);
+	bastion_up_suite(&bastion, "check_pty_redteam");
 }
 
 static void
@@ -85,13 +77,9 @@ each_setup(void)
 	bastion_user_kill(&bastion, ALICE);
 	bastion_user_kill(&bastion, BOB);
 	for (size_t k = 0; k < sizeof leftovers / sizeof leftovers[0]; k++)
-		(void)unlink(bastion_home(&bastion, ALICE, leftovers[k]));
+		bastion_home_remove(&bastion, ALICE, leftovers[k]);
 	bastion_configure(&bastion, NULL, NULL);
-	snprintf(forbidden, sizeof forbidden, "%s",
-		 bastion_tool(&bastion, "forbidden", "/usr/bin/touch", NULL));
-	snprintf(tools_path, sizeof tools_path, "%s:/usr/bin:/bin",
-		 bastion_tool_dir(&bastion));
-	ck_assert_int_eq(pty_exec_own_loader(loader, sizeof loader), 0);
+	bastion_tools_install(&bastion, &tools);
 }
 
 static void
@@ -101,31 +89,10 @@ each_teardown(void)
 	bastion_user_kill(&bastion, BOB);
 }
 
-/* check_pty_attacks.c's attack policy: every line, every program but
- * `forbidden`; with landlock, exec locations /usr/bin, /usr/lib and the
- * tools' folder, landlock = required. */
 static void
 use_attack_policy(bool landlock)
 {
-	char text[8192];
-	const char *path;
-
-	snprintf(text, sizeof text,
-		 "allow(C) :- command(C).\n"
-		 ".decl refused(p)\n"
-		 "deny_exec(P, \"the forbidden program\") :- exec_path(P),\n"
-		 "    P = \"%s\".\n"
-		 "refused(P) :- deny_exec(P, R).\n"
-		 "allow_exec(P) :- exec_path(P), not(refused(P)).\n"
-		 "%s%s%s%s%s",
-		 forbidden, landlock ? "exec_dir(\"/usr/bin\").\n" : "",
-		 landlock ? "exec_dir(\"/usr/lib\").\n" : "",
-		 landlock ? "exec_dir(\"" : "",
-		 landlock ? bastion_tool_dir(&bastion) : "",
-		 landlock ? "\").\n" : "");
-	path = bastion_policy_install(&bastion, "redteam.dl", text);
-	bastion_configure_path(&bastion, path, tools_path,
-			       landlock ? NULL : "landlock = auto\n");
+	bastion_use_attack_policy(&bastion, &tools, landlock);
 }
 
 /* `ssh host COMMAND` as alice: its status; stderr kept for a message. */
@@ -151,7 +118,7 @@ START_TEST(test_redteam_loader_option_runs_a_refused_program)
 
 	use_attack_policy(false);
 	/* the guard's own check, for reference: refused */
-	snprintf(cmd, sizeof cmd, "%s %s %s", loader, forbidden,
+	snprintf(cmd, sizeof cmd, "%s %s %s", tools.loader, tools.forbidden,
 		 bastion_home(&bastion, ALICE, "RT-M1"));
 	st = ssh_alice(cmd, &err);
 	ck_assert_msg(st == 126 && strstr(err, "deny_exec: the forbidden "
@@ -160,8 +127,9 @@ START_TEST(test_redteam_loader_option_runs_a_refused_program)
 	free(err);
 	ck_assert(access(bastion_home(&bastion, ALICE, "RT-M1"), F_OK) != 0);
 	/* the same with --glibc-hwcaps-prepend (glibc 2.33 and later) */
-	snprintf(cmd, sizeof cmd, "%s --glibc-hwcaps-prepend x %s %s", loader,
-		 forbidden, bastion_home(&bastion, ALICE, "RT-M1"));
+	snprintf(cmd, sizeof cmd, "%s --glibc-hwcaps-prepend x %s %s",
+		 tools.loader, tools.forbidden,
+		 bastion_home(&bastion, ALICE, "RT-M1"));
 	st = ssh_alice(cmd, &err);
 	ck_assert_msg(access(bastion_home(&bastion, ALICE, "RT-M1"), F_OK) != 0,
 		      "BROKEN: '%s' ran the program the policy refuses by its "
@@ -198,19 +166,20 @@ START_TEST(test_redteam_loader_option_runs_a_program_under_landlock)
 		ck_assert_int_eq(chown(copy, u->uid, u->gid), 0);
 	}
 	/* for reference: both refused without the option */
-	snprintf(cmd, sizeof cmd, "%s %s %s", loader, copy,
+	snprintf(cmd, sizeof cmd, "%s %s %s", tools.loader, copy,
 		 bastion_home(&bastion, ALICE, "RT-M2"));
 	st = ssh_alice(cmd, &err);
 	ck_assert_msg(st == 126 && strstr(err, "does not run programs"),
 		      "%s: %d %s", cmd, st, err);
 	free(err);
 	/* with it: the copy in her home, then the refused program */
-	snprintf(cmd, sizeof cmd, "%s --glibc-hwcaps-prepend x %s %s", loader,
-		 copy, bastion_home(&bastion, ALICE, "RT-M2"));
+	snprintf(cmd, sizeof cmd, "%s --glibc-hwcaps-prepend x %s %s",
+		 tools.loader, copy, bastion_home(&bastion, ALICE, "RT-M2"));
 	st = ssh_alice(cmd, &err);
 	free(err);
-	snprintf(cmd, sizeof cmd, "%s --glibc-hwcaps-prepend x %s %s", loader,
-		 forbidden, bastion_home(&bastion, ALICE, "RT-M3"));
+	snprintf(cmd, sizeof cmd, "%s --glibc-hwcaps-prepend x %s %s",
+		 tools.loader, tools.forbidden,
+		 bastion_home(&bastion, ALICE, "RT-M3"));
 	st = ssh_alice(cmd, &err);
 	free(err);
 	(void)st;
@@ -401,7 +370,7 @@ START_TEST(test_redteam_open_tree_attr_runs_a_refused_program_as_slash)
 
 	use_attack_policy(false);
 	bastion_home_file(&bastion, ALICE, "rt-ota.py", ota_py, 0644);
-	snprintf(cmd, sizeof cmd, "python3 rt-ota.py %s %s", forbidden,
+	snprintf(cmd, sizeof cmd, "python3 rt-ota.py %s %s", tools.forbidden,
 		 bastion_home(&bastion, ALICE, "RT-M4"));
 	st = bastion_ssh(&bastion, ALICE, cmd, T, &out, &err);
 	printf("redteam: %s: status %d, stderr: %.300s\n", cmd, st, err);

@@ -41,7 +41,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #define SSH_REAL        "/usr/bin/ssh"
@@ -172,15 +171,6 @@ private_home(const char *config)
 	return chmod(file, 0600);
 }
 
-static long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 /* Runs `path` with argv in its own home (private_home), stdin /dev/null;
  * collects its output and accepts (and closes at once) every connection
  * to the listener while it runs. */
@@ -190,7 +180,7 @@ run_ssh(const char *path, char *const argv[], const char *config,
 {
 	char mark_env[450];
 	char *envp[] = {"PATH=/usr/bin:/bin", "LC_ALL=C", mark_env, NULL};
-	long deadline = now_ms() + SSH_DEADLINE_MS;
+	long deadline = pts_now_ms() + SSH_DEADLINE_MS;
 	int pipefd[2], st = 0;
 	bool eof = false;
 	pid_t pid;
@@ -219,7 +209,7 @@ run_ssh(const char *path, char *const argv[], const char *config,
 		_exit(127);
 	}
 	close(pipefd[1]);
-	while (!eof && now_ms() < deadline) {
+	while (!eof && pts_now_ms() < deadline) {
 		struct pollfd p[2] = {{pipefd[0], POLLIN, 0},
 				      {t.listener, POLLIN, 0}};
 

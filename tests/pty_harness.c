@@ -24,13 +24,34 @@
 #include <time.h>
 #include <unistd.h>
 
-static long
+long
 pts_now_ms(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int
+pts_count_lines(const char *text, const char *const needles[])
+{
+	int n = 0;
+
+	for (const char *line = text; *line != '\0';) {
+		size_t len = strcspn(line, "\n");
+		bool all = true;
+
+		for (int i = 0; all && needles[i] != NULL; i++) {
+			const char *hit = memmem(line, len, needles[i],
+						 strlen(needles[i]));
+
+			all = hit != NULL;
+		}
+		n += all;
+		line += len + (line[len] == '\n');
+	}
+	return n;
 }
 
 const char *

@@ -40,6 +40,13 @@ bool pts_world_ran(const struct pts_world *w, const char *name);
 const char *pts_world_policy(struct pts_world *w, const char *name,
 			     const char *text);
 
+/* Milliseconds on the monotonic clock, for deadlines. */
+long pts_now_ms(void);
+
+/* How many lines of `text` hold every one of the needles (NULL-
+ * terminated): the records of an audit log a test looks for. */
+int pts_count_lines(const char *text, const char *const needles[]);
+
 /* Path of a built program (MAELYS_BUILD_ROOT/rel) and of a source file. */
 const char *pts_build_path(const char *rel);
 const char *pts_source_path(const char *rel);
