@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The product as it is deployed on an ssh bastion, for the end-to-end tests
- * that need the real thing (check_pty_deployed.c): the source tree built
+ * that need the real thing (check_pty_deployed.c, check_pty_attacks.c,
+ * check_pty_operator.c, check_pty_redteam.c): the source tree built
  * and installed into a prefix of its own, maelys-pty-setup run on it, a
  * configuration in the prefix (never the machine's /etc/maelys-pty), test
  * users whose login shell is the installed guard, a real OpenSSH server on
@@ -191,7 +192,7 @@ int bastion_log_count(const struct bastion *b, size_t mark,
 		      const char *const needles[]);
 int bastion_verify_log(const struct bastion *b, char **out, char **err);
 
-/* ── For the attack tests (check_pty_attacks.c) ───────────────────────── */
+/* ── For the attack tests (check_pty_attacks.c, check_pty_redteam.c) ──── */
 
 /* bastion_configure with the sessions' PATH given (the tests' tools by
  * name). */
