@@ -930,17 +930,7 @@ driver_main(int argc, char **argv)
 		 * predecessor */
 		for (j = 0; j < NWAYS; j++)
 			order[j] = j;
-		for (j = NWAYS - 1; j > 0; j--) {
-			size_t r, tmp;
-
-			rng ^= rng << 13;
-			rng ^= rng >> 7;
-			rng ^= rng << 17;
-			r = (size_t)(rng % (uint64_t)(j + 1));
-			tmp = order[j];
-			order[j] = order[r];
-			order[r] = tmp;
-		}
+		bench_shuffle(order, NWAYS, &rng);
 		for (j = 0; j < NWAYS; j++) {
 			w = order[j];
 			if (ways[w].on && step(&ways[w]) != 0) {

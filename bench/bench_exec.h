@@ -19,10 +19,13 @@
 /* CLOCK_MONOTONIC in ns. */
 uint64_t bench_now_ns(void);
 
+/* Shuffles order[0..n) in place (Fisher-Yates, xorshift64 on *rng). */
+void bench_shuffle(size_t *order, size_t n, uint64_t *rng);
+
 /* qsort comparison of uint64_t. */
 int bench_cmp_u64(const void *a, const void *b);
 
-/* A count in [lo, hi] from s, or -1 (STYLE.md 6: strtoll, checked). */
+/* A count in [lo, hi] from s, or -1 (strtoll, its end and errno checked). */
 long long bench_parse_count(const char *s, long long lo, long long hi);
 
 /* Percentile p (0-100) of sorted v[0..n), and the mean, in us. */

@@ -53,6 +53,22 @@ bench_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+void
+bench_shuffle(size_t *order, size_t n, uint64_t *rng)
+{
+	for (size_t j = n; j-- > 1;) {
+		size_t r, tmp;
+
+		*rng ^= *rng << 13;
+		*rng ^= *rng >> 7;
+		*rng ^= *rng << 17;
+		r = (size_t)(*rng % (uint64_t)(j + 1));
+		tmp = order[j];
+		order[j] = order[r];
+		order[r] = tmp;
+	}
+}
+
 int
 bench_cmp_u64(const void *a, const void *b)
 {
@@ -61,7 +77,7 @@ bench_cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* A count in [lo, hi] from s, or -1 (STYLE.md 6: strtoll, checked). */
+/* A count in [lo, hi] from s, or -1 (strtoll, its end and errno checked). */
 long long
 bench_parse_count(const char *s, long long lo, long long hi)
 {

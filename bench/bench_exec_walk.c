@@ -253,18 +253,7 @@ walk_measure(struct walk_path *paths, long long n, long long warm)
 		}
 	}
 	for (i = 0; i < warm + n; i++) {
-		/* a new order each iteration (Fisher-Yates, xorshift64) */
-		for (j = nord - 1; j > 0; j--) {
-			size_t r, tmp;
-
-			rng ^= rng << 13;
-			rng ^= rng >> 7;
-			rng ^= rng << 17;
-			r = (size_t)(rng % (uint64_t)(j + 1));
-			tmp = order[j];
-			order[j] = order[r];
-			order[r] = tmp;
-		}
+		bench_shuffle(order, nord, &rng); /* a new order each time */
 		for (j = 0; j < nord; j++) {
 			size_t pi = order[j] / NWAY, wi = order[j] % NWAY;
 			uint64_t t0 = bench_now_ns();

@@ -175,6 +175,24 @@ check_mounts(struct check_ctx *c)
 	free(text);
 }
 
+/* The start of a small file of /proc/sys: how many bytes were read into
+ * buf (NUL-terminated; 0: it is empty), or -1 with errno. */
+static ssize_t
+check_read_small(const char *path, char *buf, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), saved;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, cap - 1);
+	saved = errno;
+	(void)close(fd);
+	errno = saved;
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
+}
+
 void
 check_yama(struct check_ctx *c)
 {
@@ -183,14 +201,9 @@ check_yama(struct check_ctx *c)
 	    "processes of a session can write each other's memory through "
 	    "/proc/PID/mem, bash's included";
 	char buf[16];
-	ssize_t n = -1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = check_read_small(path, buf, sizeof buf);
 
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof buf - 1);
-		(void)close(fd);
-	}
-	if (fd < 0 && errno == ENOENT)
+	if (n < 0 && errno == ENOENT)
 		check_report(c, CHECK_WARNING,
 			     "no Yama (%s is absent): %s; boot with Yama among "
 			     "the LSMs and set kernel.yama.ptrace_scope = 1",
@@ -213,13 +226,8 @@ static int
 check_sysctl_digit(const char *path)
 {
 	char buf[8];
-	ssize_t n = -1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = check_read_small(path, buf, sizeof buf);
 
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof buf - 1);
-		(void)close(fd);
-	}
 	if (n <= 0 || buf[0] < '0' || buf[0] > '9')
 		return -1;
 	return buf[0] - '0';

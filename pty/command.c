@@ -157,7 +157,7 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 	}
 	sup.out_fd = STDERR_FILENO;
 	sup.eol = "\n";
-	/* signals arrive only inside ppoll (STYLE.md 8) */
+	/* signals arrive only inside ppoll: handlers set flags, nothing more */
 	sigemptyset(&block);
 	sigaddset(&block, SIGCHLD);
 	sigaddset(&block, SIGTERM);

@@ -215,15 +215,16 @@ main(int argc, char **argv)
 	/* deployed, the guard is setuid to its audit account
 	 * (maelys-pty-setup), which only its audit writer keeps */
 	if (geteuid() == 0 && getuid() != 0)
-		return pty_fail(&opt, "installed setuid root: it must be setuid "
-				      "to its audit account, never to root "
-				      "(run maelys-pty-setup)");
-	if (getegid() != getgid() && geteuid() == getuid())
 		return pty_fail(&opt,
-				"installed setgid, as an earlier "
-				"maelys-pty-setup left it: run maelys-pty-setup "
-				"again (the guard is now setuid to its audit "
-				"account)");
+				"installed setuid root: it must be setuid "
+				"to its audit account, never to root "
+				"(run maelys-pty-setup)");
+	if (getegid() != getgid() && geteuid() == getuid())
+		return pty_fail(
+		    &opt, "installed setgid, as an earlier "
+			  "maelys-pty-setup left it: run maelys-pty-setup "
+			  "again (the guard is now setuid to its audit "
+			  "account)");
 	privileged = geteuid() != getuid() || getegid() != getgid();
 	if (privileged && (opt.config_path != NULL || opt.policy_path != NULL ||
 			   opt.shell_path != NULL || opt.path_env != NULL ||
@@ -336,11 +337,11 @@ main(int argc, char **argv)
 		    snprintf(history, sizeof history, "%s/.maelys_pty_history",
 			     pw->pw_dir) < (int)sizeof history)
 			history_path = history;
-		/* no file of the user's configures the guard (DESIGN.md
-		 * 6.2): not readline's ~/.inputrc, nor a terminal description
-		 * in ~/.terminfo, which ncurses reads from $HOME before the
-		 * system's (the session's own HOME comes from the password
-		 * database, pty_child_environment) */
+		/* no file of the user's configures the guard: not readline's
+		 * ~/.inputrc, nor a terminal description in ~/.terminfo, which
+		 * ncurses reads from $HOME before the system's (the session's
+		 * own HOME comes from the password database,
+		 * pty_child_environment) */
 		(void)setenv("INPUTRC", "/dev/null", 1);
 		(void)setenv("HOME", "/", 1);
 		(void)unsetenv("TERMINFO");

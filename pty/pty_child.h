@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The child shell (DESIGN.md 5, "command channel, not the terminal"): bash
- * runs on a pty whose slave is its controlling terminal, stdout and stderr,
- * but reads commands from a channel only the guard writes, and reports each
+ * The child shell: lines reach it through a command channel, not the
+ * terminal.  Bash runs on a pty whose slave is its controlling terminal,
+ * stdout and stderr, but reads commands from a channel only the guard writes, and reports each
  * finished command's status and directory on a second channel.  Typeahead,
  * pastes and TIOCSTI land in the pty's input queue, which bash never reads
  * as commands.

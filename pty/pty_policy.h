@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The host's policy contract (DESIGN.md 5): the predicates maelys-pty
+ * The host's policy contract (maelys-policy(5)): the predicates maelys-pty
  * supplies for every line and those it reads back, registered as the domain
  * "maelys_pty", and loading a policy against it.
  */

@@ -5,7 +5,7 @@
  * every process the session started.
  *
  * Starting (pty_spawn_shell): the guard prepares everything before fork
- * (the child only makes system calls: STYLE.md 8), then the child resets
+ * (the child only makes system calls: no allocation, no stdio), then the child resets
  * its signals, becomes a terminal session leader when it has a terminal,
  * installs the exec supervisor (pty_supervise.h: no new privileges,
  * Landlock, the seccomp filter), puts its descriptors in place, closes

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The exec supervisor (DESIGN.md 1): every program the session executes is
+ * The exec supervisor: every program the session executes is
  * decided by the policy, in the guard, before the kernel runs it.
  *
  *   guard (parent)                         child, before bash

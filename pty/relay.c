@@ -15,7 +15,7 @@
  * One loop serves every state: signals, the session's output and every
  * exec request of the supervisor are answered whatever the state (a
  * question waiting for its answer stops nothing).
- * Signals are blocked except inside ppoll (STYLE.md 8): handlers only set
+ * Signals are blocked except inside ppoll: handlers only set
  * flags, which the loop reads with signals blocked.
  */
 #define _GNU_SOURCE /* ppoll */

@@ -35,9 +35,9 @@
 #define SPAWN_FD_PARK 64
 
 /* In the child, between fork and exec: system calls only, and any failure
- * ends it with 127 (STYLE.md 8).  `close_max` is the bound of the
- * fallback for a kernel without close_range(2) (before 5.9), computed
- * before fork. */
+ * ends it with 127 (no allocation, no stdio: the parent may have held a
+ * lock at fork).  `close_max` is the bound of the fallback for a kernel
+ * without close_range(2) (before 5.9), computed before fork. */
 static void
 spawn_child(const struct pty_spawn *sp, int close_max)
 {

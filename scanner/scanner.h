@@ -29,7 +29,7 @@
 /* The most words a line may have. */
 #define SCAN_TOKENS_MAX ((size_t)63)
 
-/* Metacharacter classes, one bit each (DESIGN.md 5, shell_metachar(M)). */
+/* Metacharacter classes, one bit each (the shell_metachar(M) facts, maelys-policy(5)). */
 enum scan_metachar {
 	SCAN_META_PIPE = 1u << 0,        /* |                          */
 	SCAN_META_REDIRECT = 1u << 1,    /* < >                        */

@@ -67,25 +67,43 @@ bastion_client_env(const struct bastion *b, char *home, size_t len,
 	envp[4] = NULL;
 }
 
+/* `ssh [-tt] OPTIONS -p PORT -l USER 127.0.0.1 [COMMAND]` and the
+ * clients' environment, for the user. */
+struct bastion_ssh_line {
+	char port[16], home[300];
+	char *envp[5], *argv[40];
+};
+
+static void
+bastion_ssh_line(const struct bastion *b, const char *name, bool tt,
+		 const char *command, struct bastion_ssh_line *l)
+{
+	const struct bastion_user *u = bastion_user(b, name);
+	int n = 0;
+
+	snprintf(l->port, sizeof l->port, "%d", b->port);
+	bastion_client_env(b, l->home, sizeof l->home, l->envp);
+	l->argv[n++] = "ssh";
+	if (tt)
+		l->argv[n++] = "-tt";
+	bastion_ssh_options(b, u, l->argv, &n);
+	l->argv[n++] = "-p";
+	l->argv[n++] = l->port;
+	l->argv[n++] = "-l";
+	l->argv[n++] = (char *)u->name;
+	l->argv[n++] = "127.0.0.1";
+	if (command != NULL)
+		l->argv[n++] = (char *)command;
+	l->argv[n] = NULL;
+}
+
 void
 bastion_ssh_tt(const struct bastion *b, struct pts *p, const char *name)
 {
-	const struct bastion_user *u = bastion_user(b, name);
-	char port[16], home[300], *envp[5], *argv[40];
-	int n = 0;
+	struct bastion_ssh_line l;
 
-	snprintf(port, sizeof port, "%d", b->port);
-	bastion_client_env(b, home, sizeof home, envp);
-	argv[n++] = "ssh";
-	argv[n++] = "-tt";
-	bastion_ssh_options(b, u, argv, &n);
-	argv[n++] = "-p";
-	argv[n++] = port;
-	argv[n++] = "-l";
-	argv[n++] = (char *)u->name;
-	argv[n++] = "127.0.0.1";
-	argv[n] = NULL;
-	pts_spawn_env(p, "/usr/bin/ssh", argv, envp, bastion_child_in_run,
+	bastion_ssh_line(b, name, true, NULL, &l);
+	pts_spawn_env(p, "/usr/bin/ssh", l.argv, l.envp, bastion_child_in_run,
 		      (void *)b->run, 24, 80);
 }
 
@@ -93,23 +111,14 @@ int
 bastion_ssh(const struct bastion *b, const char *name, const char *command,
 	    int timeout_ms, char **out, char **err)
 {
-	const struct bastion_user *u = bastion_user(b, name);
-	char port[16], home[300], *envp[5], *argv[40], *o, *e;
-	int n = 0, st;
+	struct bastion_ssh_line l;
+	char *o, *e;
+	int st;
 
-	snprintf(port, sizeof port, "%d", b->port);
-	bastion_client_env(b, home, sizeof home, envp);
-	argv[n++] = "ssh";
-	bastion_ssh_options(b, u, argv, &n);
-	argv[n++] = "-p";
-	argv[n++] = port;
-	argv[n++] = "-l";
-	argv[n++] = (char *)u->name;
-	argv[n++] = "127.0.0.1";
-	argv[n++] = (char *)command;
-	argv[n] = NULL;
-	st = pts_run_bounded("/usr/bin/ssh", argv, envp, bastion_child_in_run,
-			     (void *)b->run, timeout_ms, &o, &e);
+	bastion_ssh_line(b, name, false, command, &l);
+	st = pts_run_bounded("/usr/bin/ssh", l.argv, l.envp,
+			     bastion_child_in_run, (void *)b->run, timeout_ms,
+			     &o, &e);
 	if (out != NULL)
 		*out = o;
 	else

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Allocation failures (STYLE.md 5, SQLite's fault tests): every operation
+ * Allocation failures (in the manner of SQLite's fault tests): every operation
  * is run again and again with its 1st, 2nd, 3rd, ... allocation failing
  * (dl_mem_fail_after of the DL_TESTING build) until it gets through.
  * Every failed attempt must return STATUS_NO_MEMORY with a diagnostic,

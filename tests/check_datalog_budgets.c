@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Budgets (DESIGN.md sections 4 and 6.5): every solve is bounded in input
+ * Budgets: every solve is bounded in input
  * facts, derived tuples, fixpoint iterations, working memory and regex
  * work, and exceeding a bound stops the solve with a status of its own and
  * a diagnostic naming the budget, so a host can deny and say why.  A budget

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The surface syntax of the dialect (DESIGN.md section 3): every construct a
+ * The surface syntax of the dialect (maelys-policy(5)): every construct a
  * policy may write is accepted *and means what it should* - each accepted
  * text is solved and its relations compared with the rows it must derive -
  * and every malformed text is refused with STATUS_PARSE (or STATUS_LIMIT

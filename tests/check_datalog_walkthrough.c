@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The Level 1 walkthrough (DESIGN.md: seeds/maelys-pty-level1.txt), run as
+ * The Level 1 walkthrough (the document our API comes from), run as
  * written: its C code is included verbatim from walkthrough/level1_seed.inc
  * (the API contract: it must compile unchanged against our headers), loads
  * the shipped policies/walkthrough.dl (the walkthrough's policy, verbatim)

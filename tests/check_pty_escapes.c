@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The escape routes of DESIGN.md 5, each through the real binary: keys that
+ * The escape routes past the prompt, each through the real binary: keys that
  * reach the session by any way other than the guard's prompt must never run
  * as a command.  Typeahead during a job, a multi-line paste (plain and
  * bracketed), Ctrl-V Ctrl-J, stty changes on the session's terminal, and

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The Level 1 walkthrough's domain (seeds/maelys-pty-level1.txt, its
- * "Domain" section), verbatim, for the programs that load
+ * The Level 1 walkthrough's domain (its "Domain" section), verbatim, for the programs that load
  * policies/walkthrough.dl outside the guard: the datalog test suites
  * (datalog_testutil.h), the decision benchmark and the policy_load fuzz
  * target.  The example

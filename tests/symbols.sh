@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The library's symbol hygiene (STYLE.md 7): it exports only
+# The library's symbol hygiene: it exports only
 # maelys_datalog_* names, and holds no writable file-scope data except the
 # domain registry (libratbag's symbols-leak-test).
 set -eu

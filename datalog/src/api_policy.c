@@ -106,8 +106,9 @@ maelys_datalog_policy_load_file(const char *domain, const char *path,
 		return dl_fail(diag, MAELYS_DATALOG_STATUS_INVALID_ARGUMENT,
 			       "policy_load_file: %s is NULL",
 			       out == NULL ? "out" : "path");
-	/* only C stdio here (STYLE.md 1): the host checks ownership and
-	 * permissions of a policy before it asks us to read it */
+	/* only C stdio here (the library makes no system call of its own):
+	 * the host checks ownership and permissions of a policy before it
+	 * asks us to read it */
 	f = fopen(path, "rb");
 	if (f == NULL)
 		return dl_fail_src(diag, MAELYS_DATALOG_STATUS_IO, path,

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The checker: turns the syntax tree into the program of dl_program.h and
- * refuses, with its own status and the position, everything DESIGN.md
- * section 3 forbids: undeclared predicates (with a suggestion), wrong
- * arity, role violations, unsafe variables, constants outside the domain's
- * vocabulary, invalid regular expressions, conflicting declarations.  Then
+ * refuses, with its own status and the position, everything the dialect
+ * (maelys-policy(5)) forbids: undeclared predicates (with a suggestion),
+ * wrong arity, role violations, unsafe variables, constants outside the
+ * domain's vocabulary, invalid regular expressions, conflicting
+ * declarations.  Then
  * it hands the program to the stratifier and the planner.  Nothing is kept
  * of a program that fails any check.
  */
@@ -363,9 +364,9 @@ dl_ck_literal(struct dl_checker *ck, const struct dl_ast_lit *l,
 	return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
 }
 
-/* Range restriction (DESIGN.md 3): every variable of the head, of a negated
- * literal and of a built-in is bound by a positive body literal, directly or
- * through X = bound-term. */
+/* Range restriction: every variable of the head, of a negated literal and
+ * of a built-in is bound by a positive body literal, directly or through
+ * X = bound-term. */
 static maelys_datalog_status_t
 dl_ck_safety(struct dl_checker *ck, const struct dl_ast_clause *c,
 	     const struct dl_rule *r)

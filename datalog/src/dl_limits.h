@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Hard limits on what a policy and an input may be (STYLE.md 6).  Exceeding
- * one is STATUS_LIMIT with a diagnostic naming the limit and the value.
- * Sessions can lower their budgets (dl_budget.h) but not these.
+ * Hard limits on what a policy and an input may be: every input is
+ * bounded.  Exceeding one is STATUS_LIMIT with a diagnostic naming the
+ * limit and the value.  Sessions can lower their budgets (dl_budget.h)
+ * but not these.
  */
 #ifndef DL_LIMITS_H
 #define DL_LIMITS_H

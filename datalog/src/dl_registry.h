@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The domain registry: the library's only process-wide state (STYLE.md 7).
+ * The domain registry: the library's only process-wide state.
  * Entries are deep copies, never changed or freed once registered, so a
  * pointer returned by dl_registry_find stays valid for the process.
  */

@@ -687,7 +687,7 @@ cmd_check(const struct options *o)
  * Large relations are hash tables the size of a last-level cache or more,
  * probed at random: with 4 KiB pages nearly every probe also misses the
  * TLB, and evaluation runs 1.3 to 1.7 times slower than on 2 MiB pages.
- * The library stays free of system calls (STYLE.md 1), so the runner asks
+ * The library stays free of system calls, so the runner asks
  * glibc for transparent huge pages on its behalf: when the kernel grants
  * them on request ("madvise" mode) and the glibc tunable is not set yet, it
  * executes itself again once with GLIBC_TUNABLES=glibc.malloc.hugetlb=1.

@@ -171,7 +171,7 @@ probe_usage(void)
 	return PROBE_USAGE_EXIT;
 }
 
-/* strtoll, then the end pointer, errno and [min, max]: STYLE.md 6. */
+/* strtoll, then the end pointer, errno and [min, max]. */
 static int
 probe_parse_number(const char *s, long long min, long long max, long long *out)
 {
@@ -980,6 +980,28 @@ probe_mode_flipexec(int argc, char **argv)
 	return 0;
 }
 
+/* What a daemon does, in the child: hangups, terminations and interrupts
+ * ignored, standard streams on /dev/null, its pid written to pidfile. */
+static void
+probe_be_daemon(const char *pidfile)
+{
+	char num[32];
+
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
+	for (int i = 0; i < 3; i++) {
+		int null = open("/dev/null", O_RDWR);
+
+		if (null >= 0 && null != i) {
+			dup2(null, i);
+			close(null);
+		}
+	}
+	snprintf(num, sizeof num, "%ld\n", (long)getpid());
+	probe_write_result(pidfile, num);
+}
+
 static int
 probe_mode_detach(int argc, char **argv)
 {
@@ -997,23 +1019,7 @@ probe_mode_detach(int argc, char **argv)
 		pid = fork();
 		if (pid != 0)
 			_exit(pid < 0);
-		signal(SIGHUP, SIG_IGN);
-		signal(SIGTERM, SIG_IGN);
-		signal(SIGINT, SIG_IGN);
-		for (i = 0; i < 3; i++) {
-			int null = open("/dev/null", O_RDWR);
-
-			if (null >= 0 && null != i) {
-				dup2(null, i);
-				close(null);
-			}
-		}
-		{
-			char num[32];
-
-			snprintf(num, sizeof num, "%ld\n", (long)getpid());
-			probe_write_result(argv[2], num);
-		}
+		probe_be_daemon(argv[2]);
 		for (;;)
 			pause();
 	}
@@ -1048,23 +1054,7 @@ probe_mode_hop(int argc, char **argv)
 		return 1;
 	if (pid == 0) {
 		(void)setsid();
-		signal(SIGHUP, SIG_IGN);
-		signal(SIGTERM, SIG_IGN);
-		signal(SIGINT, SIG_IGN);
-		for (i = 0; i < 3; i++) {
-			int null = open("/dev/null", O_RDWR);
-
-			if (null >= 0 && null != i) {
-				dup2(null, i);
-				close(null);
-			}
-		}
-		{
-			char num[32];
-
-			snprintf(num, sizeof num, "%ld\n", (long)getpid());
-			probe_write_result(argv[2], num);
-		}
+		probe_be_daemon(argv[2]);
 		clock_gettime(CLOCK_MONOTONIC, &start);
 		for (;;) {
 			clock_gettime(CLOCK_MONOTONIC, &now);

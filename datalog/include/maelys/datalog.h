@@ -4,9 +4,9 @@
  *
  * An embedded Datalog engine for deciding things: a host (maelys-pty, or any
  * program that links this library) registers a domain - the predicates it
- * supplies and reads - loads a policy written in the dialect of DESIGN.md
- * section 3, and then asks it, many times, what follows from a small set of
- * input facts.
+ * supplies and reads - loads a policy written in the dialect of
+ * maelys-policy(5), and then asks it, many times, what follows from a small set
+ * of input facts.
  *
  *   domain_register      once per process, for the host's predicate table
  *   policy_load_*        text -> immutable, reference-counted policy
@@ -166,7 +166,7 @@ typedef struct maelys_datalog_arg {
 	} as;
 } maelys_datalog_arg_t;
 
-/* Roles of a domain's predicates (DESIGN.md section 3). */
+/* Roles of a domain's predicates (maelys-policy(5), "Declarations"). */
 typedef enum maelys_datalog_predicate_role {
 	/* Supplied by the host with each solve; never a rule head or a fact
 	 * of the policy. */
