@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Issue 9 on the product as it is deployed, the hostile user's items (3, 4,
- * 5, 6 with 7, 8, 9, 10): on the bastion of tests/bastion.c (the tree
+ * 5, 6 with 7, 8, 9, 10): on the bastion of tests/bastion.h (the tree
  * installed into a prefix, maelys-pty-setup, two unprivileged users whose
  * login shell is the installed guard, a real sshd), each test is one thing
  * mpty-alice does to get past the guard or to harm mpty-bob, done the way

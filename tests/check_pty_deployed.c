@@ -10,7 +10,7 @@
  * and rsync; and every test reads the audit log afterwards as root - the
  * chain verifies and holds every decision the test caused, per user.
  *
- * The deployment (tests/bastion.c) is made once, in an unchecked fixture
+ * The deployment (tests/bastion.h) is made once, in an unchecked fixture
  * of the test program itself, and undone after the last test whatever the
  * tests did; each test, forked, starts from the default configuration.
  * Root only (users, sshd): otherwise the program says SKIP and exits 77.

@@ -2,7 +2,7 @@
 /*
  * Issue 9 on the product as it is deployed, the items an administrator and
  * the users see of the deployment itself (1, 2, 6's --check, 11, 12): on
- * the bastion of tests/bastion.c (the tree installed into a prefix,
+ * the bastion of tests/bastion.h (the tree installed into a prefix,
  * maelys-pty-setup, two unprivileged users whose login shell is the
  * installed guard, a real sshd, the shipped bastion.dl), sessions of both
  * users at once, the audit log's owner and modes against what each user

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Red-team findings against the deployed product (tests/bastion.c), each a
+ * Red-team findings against the deployed product (tests/bastion.h), each a
  * test that FAILS while the promise it names is broken.  The setup is
  * check_pty_attacks.c's: the tree installed into a prefix, maelys-pty-setup,
  * mpty-alice and mpty-bob with the installed guard as login shell, a real
