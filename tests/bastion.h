@@ -212,12 +212,16 @@ const char *bastion_tool(const struct bastion *b, const char *name,
  * installed by bastion_tools_install into the tests' folder, and the
  * sessions' PATH that starts there.  Fails the test if it cannot. */
 struct bastion_tools {
-	char probe[PATH_MAX]; /* tests/exec_probe, as exec_probe */
-	char
-	    forbidden[PATH_MAX]; /* a copy of touch the attack policy refuses */
-	char shebang[PATH_MAX];  /* by-shebang: a #! script naming forbidden */
-	char path[PATH_MAX + 64]; /* the tests' folder, then /usr/bin:/bin */
-	char loader[PATH_MAX];    /* this machine's dynamic loader */
+	/* tests/exec_probe, as exec_probe */
+	char probe[PATH_MAX];
+	/* a copy of touch, which the attack policy refuses */
+	char forbidden[PATH_MAX];
+	/* by-shebang: a #! script naming forbidden */
+	char shebang[PATH_MAX];
+	/* the tests' folder, then /usr/bin:/bin */
+	char path[PATH_MAX + 64];
+	/* this machine's dynamic loader */
+	char loader[PATH_MAX];
 };
 void bastion_tools_install(const struct bastion *b, struct bastion_tools *t);
 /* Configures the attack policy, with PATH t->path: every line ("hello"
