@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * bench_exec - what the exec supervisor (pty/pty_supervise.h) adds to each
+ * bench_exec - what the exec supervisor (pty/exec/pty_supervise.h) adds to each
  * program a session runs: fork + execv + waitpid, each iteration timed
  * alone with CLOCK_MONOTONIC, run several ways.  By default, of /bin/true:
  *
@@ -20,7 +20,7 @@
  *                to the guard's audit writer process.
  *
  * and, chosen with -W, the per-exec checks of the guard's path walk and of
- * what a file leads to (pty/exec_walk.c, pty/exec_chain.c), each program
+ * what a file leads to (pty/exec/exec_walk.c, pty/exec/exec_chain.c), each program
  * run directly and supervised (and audited, for the script), so that the
  * kernel's own extra work is not counted as the guard's:
  *

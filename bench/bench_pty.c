@@ -4,7 +4,7 @@
  *
  *   1. the latency one decision adds between Enter and the shell: scan,
  *      tokenise, input facts, solve, query, and forwarding the line (a write
- *      to the command channel, a socket pair as pty/child.c makes it, which
+ *      to the command channel, a socket pair as pty/line/child.c makes it, which
  *      a reader drains), p50 / p99 / max over many lines;
  *   2. output throughput: `cat` of a large file (256 MiB by default) shown on
  *      a terminal through the guard, through `script -q -c` (util-linux: the
@@ -20,7 +20,7 @@
  *   5. as root, the guard's peak memory with a configuration and an audit
  *      log (the deployed guard: libsodium and the record buffers loaded);
  *   6. one line to bash over its command channel: the socket pair
- *      pty/child.c makes against a pipe (the channel before), the guard's
+ *      pty/line/child.c makes against a pipe (the channel before), the guard's
  *      write and bash's read, in one process and to a reader process;
  *   7. the session's end: pty_spawn_end_all with 0, 10 and 100
  *      descendants, 10 that ignore SIGHUP, and 0 and 10 with 1,000 more
@@ -120,7 +120,7 @@ bench_decisions(const char *policy)
 		fprintf(stderr, "bench_pty: %s\n", err);
 		exit(1);
 	}
-	/* the command channel as pty/child.c makes it: a socket pair, the
+	/* the command channel as pty/line/child.c makes it: a socket pair, the
 	 * guard's end shut down for reading */
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p) != 0 ||
 	    shutdown(p[1], SHUT_RD) != 0)

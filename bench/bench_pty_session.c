@@ -28,7 +28,7 @@
 /* 6. One line to bash: the guard's write of the wrapped line
  * (pty_child_send_line) and bash's read of it - one read(2) of up to 1024
  * bytes, as bash does on its command channel - over the socket pair
- * pty/child.c makes now (SOCK_STREAM, each end shut down one way) and over
+ * pty/line/child.c makes now (SOCK_STREAM, each end shut down one way) and over
  * a pipe (the channel before).  Two ways: in this process (the write,
  * then the read: the system calls alone), and to a reader process that
  * answers each line with a byte on a pipe (the round trip, wake-ups
@@ -183,7 +183,7 @@ bench_pty_channel(int n)
 	for (k = 0; k < NCH; k++)
 		channel_open(&c[k], k, n);
 	printf("\na line to bash (%zu bytes wrapped: pty_child_send_line), "
-	       "socketpair (pty/child.c now) against pipe (before), %d "
+	       "socketpair (pty/line/child.c now) against pipe (before), %d "
 	       "lines each, alternating:\n",
 	       sizeof bench_line - 1 + 20, n);
 	/* first in this process, then to the readers */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Fuzz target for what the exec supervisor reads to find the next program
- * of an exec (pty/exec_parse.c).  The first byte picks the reader, the
+ * of an exec (pty/exec/exec_parse.c).  The first byte picks the reader, the
  * rest is its input:
  *
  *   0  a file's first bytes as a #! line: pty_shebang_parse must agree

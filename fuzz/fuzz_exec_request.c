@@ -8,9 +8,9 @@
  *     is absolute, has no empty, "." or ".." component, no trailing slash
  *     (but "/"), is a fixed point (normalising it again changes nothing),
  *     and equals an independent normaliser written here;
- *   - the audit record of such an exec (pty/audit.c): written to a log on
+ *   - the audit record of such an exec (pty/audit/audit.c): written to a log on
  *     tmpfs whatever the bytes are (non-UTF-8, control characters, quotes),
- *     and the log verifies (pty/audit_verify.c reads it back).
+ *     and the log verifies (pty/audit/audit_verify.c reads it back).
  */
 #include "fuzz.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The audit log (pty/audit.c, contract in pty/pty_audit.h): records of
+ * The audit log (pty/audit/audit.c, contract in pty/audit/pty_audit.h): records of
  * several events and decisions compared byte for byte with records built
  * here from the documented format (prev and mac computed with OpenSSL's
  * one-shot HMAC(), not with the code under test), and read again by

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The system configuration (pty/pty_config.h): every refusal of the secure
+ * The system configuration (pty/session/pty_config.h): every refusal of the secure
  * open (owner, group- and other-writable, a symbolic link as the file or on
  * the path, a parent directory others may write, a missing file, a
  * directory, a FIFO), every parse error with its file and line number, and

@@ -72,7 +72,7 @@ pty_supervise_init(struct pty_supervisor *s)
  * asked once before anything is forked, so that a policy without an
  * allow_exec rule for it fails with a sentence, not with a shell that
  * never starts.  The request is kept for that first exec (see
- * pty_supervise_handle).  Exported for --check (pty/check.c), which asks
+ * pty_supervise_handle).  Exported for --check (pty/check/check.c), which asks
  * the same question without starting anything. */
 int
 pty_supervise_shell_allowed(struct pty_supervisor *s, const char *shell_path,

@@ -2,7 +2,7 @@
 /*
  * The maelys_pty domain and policy loading.
  *
- * EDB (supplied per line; see pty/decide.c for how each is computed):
+ * EDB (supplied per line; see pty/decide/decide.c for how each is computed):
  *   command(C)          the first word
  *   arg(A)              every further word
  *   argv(I, A)          every word with its position, 1-based: argv(1, C)
@@ -17,7 +17,7 @@
  *   command_path(P)     where PATH resolution finds the command, if it does
  *   shell_metachar(M)   each metacharacter class in the raw line
  *   confirmed(C)        when the user confirmed the command
- * and per exec of the supervisor (pty/pty_exec.h): exec_path(P),
+ * and per exec of the supervisor (pty/exec/pty_exec.h): exec_path(P),
  * exec_request(P), exec_arg(I, A), exec_argc(N), exec_cwd(D),
  * exec_parent(P), session_shell(S), guard_program(G), with the session
  * facts user, group, time_of_day, host, remote_addr, session_mode; and how
@@ -30,7 +30,7 @@
  * POLICY_FACT (the walkthrough's): forbidden_cmd(C), trusted_user(U).
  * QUERY: allow(C), deny(Op, Reason), deny_any(Op), allow_with_log(C, R),
  * require_confirm(C, Prompt); allow_exec(P), deny_exec(P, Reason); and, once
- * when the session starts, exec_dir(D) and exec_file(F) (pty/pty_landlock.h:
+ * when the session starts, exec_dir(D) and exec_file(F) (pty/exec/pty_landlock.h:
  * queries, so that a location may be derived).  A policy declares its own
  * helpers with .decl. There is no atom vocabulary: the policy is the
  * administrator's.

@@ -4,7 +4,7 @@
  * the settings in effect, the audit log, the denial count.
  *
  * pty_guard_conclude turns a line into an act, failing closed at each step:
- *   - the policy's verdict (pty/decide.c); require_confirm asks the user
+ *   - the policy's verdict (pty/decide/decide.c); require_confirm asks the user
  *     (when there is one to ask: the line waits in the guard, the caller
  *     asks in its own loop - signals and execs are served meanwhile - and
  *     gives the answer to pty_guard_answer) and decides again with

@@ -297,7 +297,7 @@ check_audit_log(struct check_ctx *c)
 			     log, check_mode(&st), log);
 	else if ((st.st_mode & S_IROTH) != 0 ||
 		 ((st.st_mode & S_IRGRP) != 0 && !check_owners_group(&st)))
-		/* the writer refuses it too (pty/audit.c): every user's
+		/* the writer refuses it too (pty/audit/audit.c): every user's
 		 * records, readable by some */
 		check_report(c, CHECK_ERROR,
 			     "audit_log = %s is readable by others or by a "

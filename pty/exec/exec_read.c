@@ -21,7 +21,7 @@
  * (another thread rewriting the path or argv) is beyond any reader: that
  * takes code of the user's own running in the process, which the threat
  * model of maelys-pty(1) discusses; the kernel-side Landlock rules bound
- * what it can reach (pty/landlock.c).
+ * what it can reach (pty/exec/landlock.c).
  */
 #define _GNU_SOURCE
 #include "pty_supervise.h"

@@ -187,7 +187,7 @@ pty_decider_add_session_facts(struct pty_decider *d, const char *mode,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-/* The input facts of one line (the host contract of pty/policy.c). */
+/* The input facts of one line (the host contract of pty/decide/policy.c). */
 static maelys_datalog_status_t
 pty_build_edb(struct pty_decider *d, const struct scan_result *scan,
 	      const char *mode, int confirmed,

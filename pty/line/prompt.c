@@ -3,7 +3,7 @@
  * The prompt on GNU readline (callback interface).  Readline's state is
  * process-wide by design; this file is its only user.
  *
- * The terminal modes are the guard's (pty/terminal.c): readline's own
+ * The terminal modes are the guard's (pty/line/terminal.c): readline's own
  * prep/deprep functions are replaced so that it never turns signal keys back
  * on - Ctrl-C is a key here, bound to cancelling the line - and never leaves
  * the terminal in a mode the relay did not choose.

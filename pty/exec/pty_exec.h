@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Deciding one program the session executes (the exec
- * supervisor).  pty/supervise.c reads what a process asked execve(2) or
+ * supervisor).  pty/exec/supervise.c reads what a process asked execve(2) or
  * execveat(2) to run (exec_read.c), this file's functions turn it into the
  * exec facts of the host contract and solve the same policy as the lines:
  *

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Deciding one line: scanner, then the input facts of the host contract
- * (pty/policy.c lists them), then the policy.  The verdict is ALLOW only when
+ * (pty/decide/policy.c lists them), then the policy.  The verdict is ALLOW only when
  * the policy derived allow(Cmd) for the line's command; everything else -
  * a refusal before solving, no allow, an evaluation error - denies, and the
  * decision says why in words the user sees.
