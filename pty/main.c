@@ -177,19 +177,246 @@ pty_settings(const struct pty_options *opt, bool privileged,
 			       errlen);
 }
 
+/* What main's steps share. */
+struct pty_main {
+	int argc;
+	char **argv;
+	struct pty_options opt;
+	bool privileged; /* installed setuid to the audit account */
+	struct pty_guard guard;
+	struct pty_decider decider; /* zero: pty_decider_free is safe */
+	maelys_datalog_session_t *session;
+	char self[PATH_MAX]; /* this program, the session's SHELL */
+	const char *command; /* what -c (or sshd) asks, NULL: interactive */
+	bool started;        /* the session_start record is written */
+};
+
+/* A step's answer: go on to the next step, or exit with a status. */
+#define PTY_GO_ON (-1)
+
+/* The command line, and what it answers without a session: --help,
+ * --version, --check, --verify-log; and the installation's rules. */
+static int
+pty_step_options(struct pty_main *m)
+{
+	struct pty_options *opt = &m->opt;
+	int rc = pty_options_parse(m->argc, m->argv, opt, stderr);
+
+	if (rc != 0)
+		return rc;
+	if (opt->help) {
+		pty_options_usage(stdout);
+		return 0;
+	}
+	if (opt->version) {
+		printf("maelys-pty %s (libmaelys-datalog %s)\n", PTY_VERSION,
+		       maelys_datalog_version());
+		return 0;
+	}
+	/* before the identity rules of a session: --check reports them */
+	if (opt->check)
+		return pty_check_run(opt, stdout, stderr);
+	/* deployed, the guard is setuid to its audit account
+	 * (maelys-pty-setup), which only its audit writer keeps */
+	if (geteuid() == 0 && getuid() != 0)
+		return pty_fail(opt,
+				"installed setuid root: it must be setuid "
+				"to its audit account, never to root "
+				"(run maelys-pty-setup)");
+	if (getegid() != getgid() && geteuid() == getuid())
+		return pty_fail(
+		    opt, "installed setgid, as an earlier "
+			 "maelys-pty-setup left it: run maelys-pty-setup "
+			 "again (the guard is now setuid to its audit "
+			 "account)");
+	m->privileged = geteuid() != getuid() || getegid() != getgid();
+	if (m->privileged &&
+	    (opt->config_path != NULL || opt->policy_path != NULL ||
+	     opt->shell_path != NULL || opt->path_env != NULL ||
+	     opt->history_path != NULL))
+		return pty_fail(opt,
+				"options that change the configuration "
+				"are for an unprivileged guard; this "
+				"one reads only %s",
+				pty_config_file);
+	if (opt->verify_log != NULL)
+		return pty_verify(opt);
+	return PTY_GO_ON;
+}
+
+/* Step 2: the settings, and the policy loaded. */
+static int
+pty_step_policy(struct pty_main *m)
+{
+	const struct pty_options *opt = &m->opt;
+	struct pty_guard *g = &m->guard;
+	char err[1024], *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (pty_settings(opt, m->privileged, g, &text, &len, err,
+			 sizeof err) != 0) {
+		free(text);
+		return pty_fail(opt, "%s", err);
+	}
+	g->overridden = opt->policy_path != NULL || opt->shell_path != NULL ||
+			opt->path_env != NULL;
+	if (opt->shell_path != NULL)
+		(void)snprintf(g->shell_path, sizeof g->shell_path, "%s",
+			       opt->shell_path);
+	if (opt->path_env != NULL)
+		(void)snprintf(g->path_env, sizeof g->path_env, "%s",
+			       opt->path_env);
+	pty_sha256_hex(text, len, g->asess.policy_sha256);
+	rc = pty_policy_open_text(g->policy_path, text, len, &m->session, err,
+				  sizeof err);
+	free(text);
+	return rc != 0 ? pty_fail(opt, "%s", err) : PTY_GO_ON;
+}
+
+/* Step 3: the audit writer, then the audit account is gone. */
+static int
+pty_step_audit(struct pty_main *m)
+{
+	struct pty_guard *g = &m->guard;
+	char err[1024];
+
+	if (g->cfg.audit_log[0] != '\0' &&
+	    pty_audit_start_writer(g->cfg.audit_log, g->cfg.audit_key,
+				   &g->audit, err, sizeof err) != 0) {
+		/* a guard started inside a session ($SHELL -c) runs under
+		 * NO_NEW_PRIVS, so without its audit account: the outer guard,
+		 * whose supervisor decides and records every exec of this
+		 * one, keeps the log.  Whether this is such a guard is known
+		 * only once its supervisor finds the outer one
+		 * (pty_supervise_accept); until then the error waits. */
+		if (!pty_supervise_maybe_nested())
+			return pty_fail(&m->opt, "audit log: %s", err);
+		(void)snprintf(g->audit_missing, sizeof g->audit_missing,
+			       "audit log: %s", err);
+	}
+	if (m->privileged && pty_drop_privileges() != 0)
+		return pty_fail(&m->opt, "cannot drop the audit account");
+	return PTY_GO_ON;
+}
+
+/* Step 4: who the session is, and what it runs: the user's -c command,
+ * the client's request under sshd's ForceCommand, or the interactive
+ * session. */
+static int
+pty_step_identity(struct pty_main *m)
+{
+	struct pty_guard *g = &m->guard;
+	const char *ssh_cmd;
+
+	g->syslog = g->cfg.syslog;
+	if (pty_decider_init(&m->decider, m->session, g->path_env) != 0)
+		return pty_fail(&m->opt, "cannot name the user of uid %u",
+				(unsigned)getuid());
+	(void)snprintf(g->user, sizeof g->user, "%s", m->decider.user);
+	(void)snprintf(g->host, sizeof g->host, "%s", m->decider.host);
+	(void)snprintf(g->remote, sizeof g->remote, "%s",
+		       m->decider.remote_addr);
+	if (isatty(STDIN_FILENO) && ttyname(STDIN_FILENO) != NULL)
+		(void)snprintf(g->tty, sizeof g->tty, "%s",
+			       ttyname(STDIN_FILENO));
+	if (pty_audit_session_id(g->asess.id) != 0)
+		return pty_fail(&m->opt, "no randomness for a session id");
+	g->asess.host = g->host;
+	g->asess.user = g->user;
+	g->asess.tty = g->tty;
+	g->asess.remote = g->remote;
+	pty_self_path(m->self, sizeof m->self);
+	/* sshd's ForceCommand runs the guard itself (as "-c maelys-pty" or
+	 * with no -c) and puts the client's request in SSH_ORIGINAL_COMMAND:
+	 * that request is what is decided */
+	m->command = m->opt.command;
+	ssh_cmd = getenv("SSH_ORIGINAL_COMMAND");
+	if ((m->command == NULL || pty_names_self(m->command, m->self)) &&
+	    ssh_cmd != NULL && ssh_cmd[0] != '\0')
+		m->command = ssh_cmd;
+	else if (m->command != NULL && pty_names_self(m->command, m->self))
+		m->command = NULL; /* ForceCommand, interactive login */
+	g->asess.mode = m->command != NULL ? "command" : "interactive";
+	return PTY_GO_ON;
+}
+
+/* Step 5: the session_start record; no session without it. */
+static int
+pty_step_start(struct pty_main *m)
+{
+	struct pty_guard *g = &m->guard;
+
+	if (pty_guard_event(g, "session_start",
+			    m->opt.login ? "login" : NULL) != 0)
+		/* every exec is recorded before it runs, the shell's first:
+		 * with a log that cannot be written nothing could run, with
+		 * "deny" as with "terminate" */
+		return pty_fail(&m->opt, "the audit log cannot be written: "
+					 "the session does not start");
+	m->started = true;
+	pty_guard_log(g, LOG_INFO, "session %s of %s started (%s%s%s)",
+		      g->asess.id, g->user, g->asess.mode,
+		      g->remote[0] ? " from " : "", g->remote);
+	return PTY_GO_ON;
+}
+
+/* Step 6: the -c command or the interactive session; its status is the
+ * program's. */
+static int
+pty_step_session(struct pty_main *m)
+{
+	const char *history_path = m->opt.history_path;
+	struct passwd *pw;
+	char history[PATH_MAX];
+
+	if (m->command != NULL)
+		return pty_command_run(&m->guard, &m->decider, m->command,
+				       m->self);
+	pw = getpwuid(getuid());
+	if (history_path == NULL && pw != NULL && pw->pw_dir != NULL &&
+	    snprintf(history, sizeof history, "%s/.maelys_pty_history",
+		     pw->pw_dir) < (int)sizeof history)
+		history_path = history;
+	/* no file of the user's configures the guard: not readline's
+	 * ~/.inputrc, nor a terminal description in ~/.terminfo, which
+	 * ncurses reads from $HOME before the system's (the session's own
+	 * HOME comes from the password database, pty_child_environment) */
+	(void)setenv("INPUTRC", "/dev/null", 1);
+	(void)setenv("HOME", "/", 1);
+	(void)unsetenv("TERMINFO");
+	(void)unsetenv("TERMINFO_DIRS");
+	return pty_relay_run(&m->guard, &m->decider, m->self, history_path);
+}
+
+/* After the session, or a step that failed: the session_end record (once
+ * the session started), and everything freed. */
+static void
+pty_finish(struct pty_main *m, int rc)
+{
+	if (m->started) {
+		(void)pty_guard_event(&m->guard, "session_end", NULL);
+		pty_guard_log(&m->guard, LOG_INFO,
+			      "session %s of %s ended (status %d)",
+			      m->guard.asess.id, m->guard.user, rc);
+	}
+	pty_decider_free(&m->decider);
+	pty_audit_close(m->guard.audit);
+	(void)maelys_datalog_session_free(m->session);
+}
+
 int
 main(int argc, char **argv)
 {
-	struct pty_options opt;
-	static struct pty_decider decider; /* zero: pty_decider_free is safe */
-	static struct pty_guard guard;
-	maelys_datalog_session_t *session = NULL;
-	char err[1024], self[PATH_MAX], history[PATH_MAX];
-	const char *history_path, *command, *ssh_cmd;
-	bool privileged;
-	char *text = NULL;
-	size_t len = 0;
-	int rc;
+	static int (*const steps[])(struct pty_main *) = {
+	    pty_step_options,  pty_step_policy, pty_step_audit,
+	    pty_step_identity, pty_step_start,  pty_step_session,
+	};
+	/* static: the guard and the decider hold a few hundred KiB of
+	 * buffers, more than a stack should take; zero as it starts */
+	static struct pty_main m;
+	size_t i;
+	int rc = PTY_GO_ON;
 
 	/* the session must not read or trace this process's memory */
 	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
@@ -197,163 +424,11 @@ main(int argc, char **argv)
 	 * (EFBIG: the line is denied), not kill the guard */
 	(void)signal(SIGXFSZ, SIG_IGN);
 	openlog("maelys-pty", LOG_PID, LOG_AUTHPRIV);
-	rc = pty_options_parse(argc, argv, &opt, stderr);
-	if (rc != 0)
-		return rc;
-	if (opt.help) {
-		pty_options_usage(stdout);
-		return 0;
-	}
-	if (opt.version) {
-		printf("maelys-pty %s (libmaelys-datalog %s)\n", PTY_VERSION,
-		       maelys_datalog_version());
-		return 0;
-	}
-	/* before the identity rules of a session: --check reports them */
-	if (opt.check)
-		return pty_check_run(&opt, stdout, stderr);
-	/* deployed, the guard is setuid to its audit account
-	 * (maelys-pty-setup), which only its audit writer keeps */
-	if (geteuid() == 0 && getuid() != 0)
-		return pty_fail(&opt,
-				"installed setuid root: it must be setuid "
-				"to its audit account, never to root "
-				"(run maelys-pty-setup)");
-	if (getegid() != getgid() && geteuid() == getuid())
-		return pty_fail(
-		    &opt, "installed setgid, as an earlier "
-			  "maelys-pty-setup left it: run maelys-pty-setup "
-			  "again (the guard is now setuid to its audit "
-			  "account)");
-	privileged = geteuid() != getuid() || getegid() != getgid();
-	if (privileged && (opt.config_path != NULL || opt.policy_path != NULL ||
-			   opt.shell_path != NULL || opt.path_env != NULL ||
-			   opt.history_path != NULL))
-		return pty_fail(&opt,
-				"options that change the configuration "
-				"are for an unprivileged guard; this "
-				"one reads only %s",
-				pty_config_file);
-	if (opt.verify_log != NULL)
-		return pty_verify(&opt);
-
-	/* step 2 */
-	if (pty_settings(&opt, privileged, &guard, &text, &len, err,
-			 sizeof err) != 0) {
-		free(text);
-		return pty_fail(&opt, "%s", err);
-	}
-	guard.overridden = opt.policy_path != NULL || opt.shell_path != NULL ||
-			   opt.path_env != NULL;
-	if (opt.shell_path != NULL)
-		(void)snprintf(guard.shell_path, sizeof guard.shell_path, "%s",
-			       opt.shell_path);
-	if (opt.path_env != NULL)
-		(void)snprintf(guard.path_env, sizeof guard.path_env, "%s",
-			       opt.path_env);
-	pty_sha256_hex(text, len, guard.asess.policy_sha256);
-	rc = pty_policy_open_text(guard.policy_path, text, len, &session, err,
-				  sizeof err);
-	free(text);
-	if (rc != 0)
-		return pty_fail(&opt, "%s", err);
-
-	/* step 3: the audit writer, then the audit account is gone */
-	if (guard.cfg.audit_log[0] != '\0' &&
-	    pty_audit_start_writer(guard.cfg.audit_log, guard.cfg.audit_key,
-				   &guard.audit, err, sizeof err) != 0) {
-		/* a guard started inside a session ($SHELL -c) runs under
-		 * NO_NEW_PRIVS, so without its audit account: the outer guard,
-		 * whose supervisor decides and records every exec of this
-		 * one, keeps the log.  Whether this is such a guard is known
-		 * only once its supervisor finds the outer one
-		 * (pty_supervise_accept); until then the error waits. */
-		if (!pty_supervise_maybe_nested()) {
-			rc = pty_fail(&opt, "audit log: %s", err);
-			goto out;
-		}
-		(void)snprintf(guard.audit_missing, sizeof guard.audit_missing,
-			       "audit log: %s", err);
-	}
-	if (privileged && pty_drop_privileges() != 0) {
-		rc = pty_fail(&opt, "cannot drop the audit account");
-		goto out;
-	}
-
-	/* step 4 */
-	guard.syslog = guard.cfg.syslog;
-	if (pty_decider_init(&decider, session, guard.path_env) != 0) {
-		rc = pty_fail(&opt, "cannot name the user of uid %u",
-			      (unsigned)getuid());
-		goto out;
-	}
-	(void)snprintf(guard.user, sizeof guard.user, "%s", decider.user);
-	(void)snprintf(guard.host, sizeof guard.host, "%s", decider.host);
-	(void)snprintf(guard.remote, sizeof guard.remote, "%s",
-		       decider.remote_addr);
-	if (isatty(STDIN_FILENO) && ttyname(STDIN_FILENO) != NULL)
-		(void)snprintf(guard.tty, sizeof guard.tty, "%s",
-			       ttyname(STDIN_FILENO));
-	if (pty_audit_session_id(guard.asess.id) != 0) {
-		rc = pty_fail(&opt, "no randomness for a session id");
-		goto out;
-	}
-	guard.asess.host = guard.host;
-	guard.asess.user = guard.user;
-	guard.asess.tty = guard.tty;
-	guard.asess.remote = guard.remote;
-	pty_self_path(self, sizeof self);
-
-	/* sshd's ForceCommand runs the guard itself (as "-c maelys-pty" or
-	 * with no -c) and puts the client's request in SSH_ORIGINAL_COMMAND:
-	 * that request is what is decided */
-	command = opt.command;
-	ssh_cmd = getenv("SSH_ORIGINAL_COMMAND");
-	if ((command == NULL || pty_names_self(command, self)) &&
-	    ssh_cmd != NULL && ssh_cmd[0] != '\0')
-		command = ssh_cmd;
-	else if (command != NULL && pty_names_self(command, self))
-		command = NULL; /* ForceCommand, interactive login */
-	guard.asess.mode = command != NULL ? "command" : "interactive";
-	if (pty_guard_event(&guard, "session_start",
-			    opt.login ? "login" : NULL) != 0) {
-		/* every exec is recorded before it runs, the shell's first:
-		 * with a log that cannot be written nothing could run, with
-		 * "deny" as with "terminate" */
-		rc = pty_fail(&opt, "the audit log cannot be written: the "
-				    "session does not start");
-		goto out;
-	}
-	pty_guard_log(&guard, LOG_INFO, "session %s of %s started (%s%s%s)",
-		      guard.asess.id, guard.user, guard.asess.mode,
-		      guard.remote[0] ? " from " : "", guard.remote);
-	if (command != NULL) {
-		rc = pty_command_run(&guard, &decider, command, self);
-	} else {
-		struct passwd *pw = getpwuid(getuid());
-
-		history_path = opt.history_path;
-		if (history_path == NULL && pw != NULL && pw->pw_dir != NULL &&
-		    snprintf(history, sizeof history, "%s/.maelys_pty_history",
-			     pw->pw_dir) < (int)sizeof history)
-			history_path = history;
-		/* no file of the user's configures the guard: not readline's
-		 * ~/.inputrc, nor a terminal description in ~/.terminfo, which
-		 * ncurses reads from $HOME before the system's (the session's
-		 * own HOME comes from the password database,
-		 * pty_child_environment) */
-		(void)setenv("INPUTRC", "/dev/null", 1);
-		(void)setenv("HOME", "/", 1);
-		(void)unsetenv("TERMINFO");
-		(void)unsetenv("TERMINFO_DIRS");
-		rc = pty_relay_run(&guard, &decider, self, history_path);
-	}
-	(void)pty_guard_event(&guard, "session_end", NULL);
-	pty_guard_log(&guard, LOG_INFO, "session %s of %s ended (status %d)",
-		      guard.asess.id, guard.user, rc);
-out:
-	pty_decider_free(&decider);
-	pty_audit_close(guard.audit);
-	(void)maelys_datalog_session_free(session);
+	m.argc = argc;
+	m.argv = argv;
+	for (i = 0; i < sizeof steps / sizeof steps[0] && rc == PTY_GO_ON;
+	     i++)
+		rc = steps[i](&m);
+	pty_finish(&m, rc);
 	return rc;
 }

@@ -17,12 +17,13 @@
  * Exit status: 0 success, 1 load, input, evaluation or output error, 2 usage.
  * Only the public API is used; file formats live in facts_io.c.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* getopt_long */
 
 #include "facts_io.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -114,38 +115,6 @@ report_error(const char *msg)
 }
 
 /*
- * An option that takes a value, in any of the forms "-F DIR", "-FDIR",
- * "--facts=DIR" and "--facts DIR".  Returns 1 and sets *val (advancing *i
- * past a separate value), 0 when argv[*i] is not this option, -1 when the
- * value is missing.
- */
-static int
-option_value(int argc, char **argv, int *i, const char *shortopt,
-	     const char *longopt, const char **val)
-{
-	const char *a = argv[*i];
-	size_t n;
-
-	if ((shortopt != NULL && strcmp(a, shortopt) == 0) ||
-	    strcmp(a, longopt) == 0) {
-		if (*i + 1 >= argc)
-			return -1;
-		*val = argv[++*i];
-		return 1;
-	}
-	if (shortopt != NULL && strncmp(a, shortopt, 2) == 0 && a[2] != '\0') {
-		*val = a + 2;
-		return 1;
-	}
-	n = strlen(longopt);
-	if (strncmp(a, longopt, n) == 0 && a[n] == '=') {
-		*val = a + n + 1;
-		return 1;
-	}
-	return 0;
-}
-
-/*
  * A budget value: decimal digits, for memory optionally followed by K, M, G
  * or T (powers of 1024); from 1 to the budget's hard maximum.  Returns 0, or
  * a usage error's exit status after saying why.
@@ -191,12 +160,100 @@ parse_budget(const char *opt, const char *s, maelys_datalog_budget_t b,
 	return 0;
 }
 
-/* Returns -1 when the arguments are good, else the exit status. */
+/* The long options; a value of OPT_* (above 255) names one that has no
+ * short form. */
+enum { OPT_SOUFFLE = 256, OPT_NATIVE, OPT_MAX_TUPLES, OPT_MAX_MEMORY };
+
+static const struct option long_options[] = {
+    {"souffle", no_argument, NULL, OPT_SOUFFLE},
+    {"native", no_argument, NULL, OPT_NATIVE},
+    {"facts", required_argument, NULL, 'F'},
+    {"output", required_argument, NULL, 'D'},
+    {"max-tuples", required_argument, NULL, OPT_MAX_TUPLES},
+    {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* What a missing value is called in the usage error. */
+static const char *
+missing_what(int opt)
+{
+	return opt == 'F' || opt == 'D' ? "missing directory after"
+					: "missing number after";
+}
+
+/* How the option just read was written, for a usage error: its long name
+ * when getopt_long matched one (li), "-X" for a short one, else the
+ * argument as written for an error (getopt_long has stepped past it, and
+ * `last` is it; NULL otherwise). */
+static void
+option_name(int c, int li, const char *last, char *out, size_t cap)
+{
+	if (li >= 0)
+		(void)snprintf(out, cap, "--%s", long_options[li].name);
+	else if (last != NULL && strncmp(last, "--", 2) == 0)
+		(void)snprintf(out, cap, "%.*s", (int)strcspn(last, "="), last);
+	else if (c > 0 && c < 256)
+		(void)snprintf(out, cap, "-%c", c);
+	else
+		(void)snprintf(out, cap, "%s", last != NULL ? last : "?");
+}
+
+/* One option of a command (getopt_long's answer `c`, its value `val`).
+ * Returns -1 when it is good, else the exit status. */
+static int
+take_option(struct options *o, int c, const char *val, const char *arg)
+{
+	bool run = strcmp(o->command, "run") == 0;
+
+	switch (c) {
+	case 'h':
+		fputs(usage_text, stdout);
+		return RUN_OK;
+	case OPT_SOUFFLE:
+		o->flags = MAELYS_DATALOG_LOAD_SOUFFLE;
+		return -1;
+	case OPT_NATIVE:
+		o->flags = 0;
+		return -1;
+	default:
+		break;
+	}
+	if (!run)
+		return usage_error("check does not take the option", arg);
+	switch (c) {
+	case 'F':
+		o->facts_dir = val;
+		return -1;
+	case 'D':
+		o->out_dir = val;
+		return -1;
+	case OPT_MAX_TUPLES:
+		return parse_budget("--max-tuples", val,
+				    MAELYS_DATALOG_BUDGET_TUPLES, false,
+				    &o->max_tuples) != 0
+			   ? RUN_USAGE
+			   : -1;
+	case OPT_MAX_MEMORY:
+		return parse_budget("--max-memory", val,
+				    MAELYS_DATALOG_BUDGET_MEMORY, true,
+				    &o->max_memory) != 0
+			   ? RUN_USAGE
+			   : -1;
+	default:
+		return usage_error("unknown option", arg);
+	}
+}
+
+/* Returns -1 when the arguments are good, else the exit status.  The
+ * command is argv[1]; getopt_long reads what follows it, in any order
+ * ("-F DIR", "-FDIR", "--facts=DIR", "--facts DIR"; "--" ends the
+ * options; "-" is a program name: standard input). */
 static int
 parse_args(int argc, char **argv, struct options *o)
 {
-	bool only_positional = false;
-	int i;
+	int c, st;
 
 	memset(o, 0, sizeof *o);
 	o->facts_dir = ".";
@@ -215,64 +272,31 @@ parse_args(int argc, char **argv, struct options *o)
 	if (strcmp(argv[1], "run") != 0 && strcmp(argv[1], "check") != 0)
 		return usage_error("unknown command (run or check):", argv[1]);
 	o->command = argv[1];
-	for (i = 2; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		bool run = strcmp(o->command, "run") == 0;
-		int r, st;
+	opterr = 0; /* the errors below say which option, in our words */
+	optind = 1;
+	for (;;) {
+		char name[80];
+		int li = -1;
 
-		if (only_positional || a[0] != '-' || strcmp(a, "-") == 0) {
-			if (o->program != NULL)
-				return usage_error("more than one program:", a);
-			o->program = a;
-			continue;
-		}
-		if (strcmp(a, "--") == 0) {
-			only_positional = true;
-		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			fputs(usage_text, stdout);
-			return RUN_OK;
-		} else if (strcmp(a, "--souffle") == 0) {
-			o->flags = MAELYS_DATALOG_LOAD_SOUFFLE;
-		} else if (strcmp(a, "--native") == 0) {
-			o->flags = 0;
-		} else if (run && (r = option_value(argc, argv, &i, "-F",
-						    "--facts", &val)) != 0) {
-			if (r < 0)
-				return usage_error("missing directory after",
-						   a);
-			o->facts_dir = val;
-		} else if (run && (r = option_value(argc, argv, &i, "-D",
-						    "--output", &val)) != 0) {
-			if (r < 0)
-				return usage_error("missing directory after",
-						   a);
-			o->out_dir = val;
-		} else if (run &&
-			   (r = option_value(argc, argv, &i, NULL,
-					     "--max-tuples", &val)) != 0) {
-			if (r < 0)
-				return usage_error("missing number after", a);
-			st = parse_budget("--max-tuples", val,
-					  MAELYS_DATALOG_BUDGET_TUPLES, false,
-					  &o->max_tuples);
-			if (st != 0)
-				return st;
-		} else if (run &&
-			   (r = option_value(argc, argv, &i, NULL,
-					     "--max-memory", &val)) != 0) {
-			if (r < 0)
-				return usage_error("missing number after", a);
-			st = parse_budget("--max-memory", val,
-					  MAELYS_DATALOG_BUDGET_MEMORY, true,
-					  &o->max_memory);
-			if (st != 0)
-				return st;
-		} else {
-			return usage_error(
-			    run ? "unknown option"
-				: "check does not take the option",
-			    a);
-		}
+		c = getopt_long(argc - 1, argv + 1, ":F:D:h", long_options,
+				&li);
+		if (c == -1)
+			break;
+		option_name(c == '?' || c == ':' ? optopt : c, li,
+			    c == '?' || c == ':' ? argv[optind] : NULL, name,
+			    sizeof name);
+		if (c == ':')
+			return usage_error(missing_what(optopt), name);
+		if (c == '?')
+			return usage_error("unknown option", name);
+		st = take_option(o, c, optarg, name);
+		if (st != -1)
+			return st;
+	}
+	for (c = optind + 1; c < argc; c++) {
+		if (o->program != NULL)
+			return usage_error("more than one program:", argv[c]);
+		o->program = argv[c];
 	}
 	if (o->program == NULL)
 		return usage_error("missing program (PROG.dl)", NULL);

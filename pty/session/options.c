@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Parsing the command line.  Hand-written rather than getopt_long: sshd
- * passes "-c COMMAND" where COMMAND may itself begin with '-', and getopt's
- * permutation and optional-argument rules would read it as options.  Here -c
- * takes the next argument whatever it is, and ends option parsing.
+ * Parsing the command line with getopt_long.  sshd passes "-c COMMAND",
+ * where COMMAND may itself begin with '-': -c takes a required argument
+ * (getopt_long then takes the next word whatever it is) and ends option
+ * parsing, and the leading '+' stops getopt_long from permuting, so no
+ * word after the first that is not an option is read as one.
  */
+#define _GNU_SOURCE /* getopt_long */
 #include "pty_options.h"
 
+#include <getopt.h>
 #include <string.h>
 
 #ifndef PTY_CONFIG_FILE
@@ -61,81 +64,52 @@ pty_options_usage(FILE *f)
 	    pty_config_file);
 }
 
-/* --name VALUE or --name=VALUE: 1 and *out set, 0 not this option, -1 a
- * missing value. */
-static int
-pty_options_value(int argc, char **argv, int *i, const char *name,
-		  const char **out, FILE *err)
-{
-	size_t n = strlen(name);
+enum { OPT_CONFIG = 256, OPT_POLICY, OPT_SHELL, OPT_PATH, OPT_HISTORY,
+       OPT_VERIFY_LOG, OPT_USER, OPT_CHECK, OPT_VERSION };
 
-	if (strncmp(argv[*i], name, n) == 0 && argv[*i][n] == '=') {
-		*out = argv[*i] + n + 1;
-		return 1;
+static const struct option pty_long_options[] = {
+    {"config", required_argument, NULL, OPT_CONFIG},
+    {"policy", required_argument, NULL, OPT_POLICY},
+    {"shell", required_argument, NULL, OPT_SHELL},
+    {"path", required_argument, NULL, OPT_PATH},
+    {"history", required_argument, NULL, OPT_HISTORY},
+    {"verify-log", required_argument, NULL, OPT_VERIFY_LOG},
+    {"user", required_argument, NULL, OPT_USER},
+    {"check", no_argument, NULL, OPT_CHECK},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0},
+};
+
+/* Where option `c`'s value goes, or NULL for an option without one. */
+static const char **
+pty_options_slot(struct pty_options *o, int c)
+{
+	switch (c) {
+	case OPT_CONFIG:
+		return &o->config_path;
+	case OPT_POLICY:
+		return &o->policy_path;
+	case OPT_SHELL:
+		return &o->shell_path;
+	case OPT_PATH:
+		return &o->path_env;
+	case OPT_HISTORY:
+		return &o->history_path;
+	case OPT_VERIFY_LOG:
+		return &o->verify_log;
+	case OPT_USER:
+		return &o->check_user;
+	default:
+		return NULL;
 	}
-	if (strcmp(argv[*i], name) != 0)
-		return 0;
-	if (*i + 1 >= argc) {
-		fprintf(err, "maelys-pty: %s needs a value\n", name);
-		return -1;
-	}
-	*out = argv[++*i];
-	return 1;
 }
 
-int
-pty_options_parse(int argc, char **argv, struct pty_options *o, FILE *err)
+/* The options that exclude or need each other.  Returns 0, or 2 after
+ * saying why. */
+static int
+pty_options_agree(const struct pty_options *o, FILE *err)
 {
-	static const char *const valued[] = {
-	    "--config",  "--policy",     "--shell", "--path",
-	    "--history", "--verify-log", "--user"};
-	int i;
-
-	memset(o, 0, sizeof *o);
-	o->login = argc > 0 && argv[0] != NULL && argv[0][0] == '-';
-	for (i = 1; i < argc; i++) {
-		const char **slots[] = {&o->config_path,  &o->policy_path,
-					&o->shell_path,   &o->path_env,
-					&o->history_path, &o->verify_log,
-					&o->check_user};
-		size_t k;
-		int r = 0;
-
-		if (strcmp(argv[i], "-c") == 0) {
-			if (i + 1 >= argc) {
-				fprintf(err,
-					"maelys-pty: -c needs a command\n");
-				return 2;
-			}
-			o->command = argv[i + 1];
-			/* sshd: "-c COMMAND"; anything after is not ours */
-			return 0;
-		}
-		if (strcmp(argv[i], "--help") == 0 ||
-		    strcmp(argv[i], "-h") == 0) {
-			o->help = true;
-			continue;
-		}
-		if (strcmp(argv[i], "--version") == 0) {
-			o->version = true;
-			continue;
-		}
-		if (strcmp(argv[i], "--check") == 0) {
-			o->check = true;
-			continue;
-		}
-		for (k = 0; k < sizeof valued / sizeof valued[0] && r == 0; k++)
-			r = pty_options_value(argc, argv, &i, valued[k],
-					      slots[k], err);
-		if (r < 0)
-			return 2;
-		if (r == 0) {
-			fprintf(err, "maelys-pty: unknown option '%s'\n",
-				argv[i]);
-			pty_options_usage(err);
-			return 2;
-		}
-	}
 	if (o->check_user != NULL && !o->check) {
 		fprintf(err, "maelys-pty: --user goes with --check (it names "
 			     "the user whose sessions are checked)\n");
@@ -147,4 +121,65 @@ pty_options_parse(int argc, char **argv, struct pty_options *o, FILE *err)
 		return 2;
 	}
 	return 0;
+}
+
+/* A usage error of the option getopt_long just refused (`c` is ':' for a
+ * missing value, '?' for an unknown option; `word` is what was written).
+ * Returns 2. */
+static int
+pty_options_refuse(int c, const char *word, FILE *err)
+{
+	char name[80];
+
+	(void)snprintf(name, sizeof name, "%.*s", (int)strcspn(word, "="),
+		       word);
+	if (c == ':' && strcmp(name, "-c") == 0)
+		fprintf(err, "maelys-pty: -c needs a command\n");
+	else if (c == ':')
+		fprintf(err, "maelys-pty: %s needs a value\n", name);
+	else {
+		fprintf(err, "maelys-pty: unknown option '%s'\n", word);
+		pty_options_usage(err);
+	}
+	return 2;
+}
+
+int
+pty_options_parse(int argc, char **argv, struct pty_options *o, FILE *err)
+{
+	int c;
+
+	memset(o, 0, sizeof *o);
+	o->login = argc > 0 && argv[0] != NULL && argv[0][0] == '-';
+	opterr = 0;
+	optind = 0; /* glibc: start afresh, even after an earlier parse */
+	while ((c = getopt_long(argc, argv, "+:c:h", pty_long_options,
+				NULL)) != -1) {
+		const char **slot = pty_options_slot(o, c);
+
+		if (c == ':' || c == '?')
+			return pty_options_refuse(
+			    c, optind > 0 && optind <= argc ? argv[optind - 1]
+							    : "?",
+			    err);
+		if (slot != NULL) {
+			*slot = optarg;
+		} else if (c == 'c') {
+			/* sshd: "-c COMMAND"; anything after is not ours */
+			o->command = optarg;
+			return 0;
+		} else if (c == 'h') {
+			o->help = true;
+		} else if (c == OPT_VERSION) {
+			o->version = true;
+		} else if (c == OPT_CHECK) {
+			o->check = true;
+		}
+	}
+	if (optind < argc) {
+		fprintf(err, "maelys-pty: unknown option '%s'\n", argv[optind]);
+		pty_options_usage(err);
+		return 2;
+	}
+	return pty_options_agree(o, err);
 }
