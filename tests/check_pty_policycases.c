@@ -1337,6 +1337,49 @@ START_TEST(test_policycases_bastion_exec_files_include_both_ssh)
 }
 END_TEST
 
+/* A verdict that rests on one row of a large relation: the row for the
+ * line's command comes after more rows of other commands than a page of
+ * the result holds, and must still be found (allow_with_log, its reason),
+ * and a refusal counts every deny row and shows the first of them. */
+START_TEST(test_policycases_rows_of_a_large_relation_are_all_read)
+{
+	maelys_datalog_session_t *session = NULL;
+	struct pty_decider *d = calloc(1, sizeof *d);
+	struct pty_decision *dec = calloc(1, sizeof *dec);
+	char policy[16384], err[1024];
+	size_t off = 0;
+	int i;
+
+	ck_assert_ptr_nonnull(d);
+	ck_assert_ptr_nonnull(dec);
+	off += (size_t)snprintf(policy, sizeof policy, ".decl noisy(cmd)\n");
+	for (i = 0; i < 150; i++)
+		off += (size_t)snprintf(policy + off, sizeof policy - off,
+					"noisy(\"cmd%d\").\n", i);
+	off += (size_t)snprintf(
+	    policy + off, sizeof policy - off,
+	    "allow_with_log(C, \"noise\") :- noisy(C).\n"
+	    "allow_with_log(\"ls\", \"listing is logged\") :- command(\"ls\").\n"
+	    "deny(C, \"noise\") :- noisy(C).\n"
+	    "deny(\"rm\", \"rm is refused\") :- command(\"rm\").\n");
+	ck_assert_msg(pty_policy_open_text("rows.dl", policy, off, &session,
+					   err, sizeof err) == 0,
+		      "%s", err);
+	ck_assert_int_eq(pty_decider_init(d, session, CASES_PATH_ENV), 0);
+	pty_decide(d, "ls", 2, "interactive", dec);
+	ck_assert_int_eq(dec->verdict, PTY_VERDICT_ALLOW_LOG);
+	ck_assert_str_eq(dec->log_reason, "listing is logged");
+	pty_decide(d, "rm -rf x", 8, "interactive", dec);
+	ck_assert_int_eq(dec->verdict, PTY_VERDICT_POLICY);
+	ck_assert_uint_eq(dec->reasons_total, 151);
+	ck_assert_uint_eq(dec->nreasons, PTY_REASONS_MAX);
+	pty_decider_free(d);
+	(void)maelys_datalog_session_free(session);
+	free(dec);
+	free(d);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -1359,6 +1402,8 @@ maelys_check_suite(void)
 		       test_policycases_level1_keeps_every_walkthrough_clause);
 	tcase_add_test(tc,
 		       test_policycases_bastion_exec_files_include_both_ssh);
+	tcase_add_test(tc,
+		       test_policycases_rows_of_a_large_relation_are_all_read);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -136,20 +136,21 @@ pty_command_path(const struct pty_decider *d, const char *cmd, size_t len,
 	return false;
 }
 
-static maelys_datalog_status_t
-pty_add1(maelys_datalog_input_edb_t *edb, const char *pred, const char *text,
-	 size_t len, maelys_datalog_diagnostic_t *diag)
+maelys_datalog_status_t
+pty_fact_add_text(maelys_datalog_input_edb_t *edb, const char *pred,
+		  const char *text, size_t len,
+		  maelys_datalog_diagnostic_t *diag)
 {
 	maelys_datalog_arg_t a = maelys_datalog_arg_symbol_n(text, len);
 
 	return maelys_datalog_input_edb_add(edb, pred, &a, 1, diag);
 }
 
-static maelys_datalog_status_t
-pty_add_s(maelys_datalog_input_edb_t *edb, const char *pred, const char *text,
-	  maelys_datalog_diagnostic_t *diag)
+maelys_datalog_status_t
+pty_fact_add_string(maelys_datalog_input_edb_t *edb, const char *pred,
+		    const char *text, maelys_datalog_diagnostic_t *diag)
 {
-	return pty_add1(edb, pred, text, strlen(text), diag);
+	return pty_fact_add_text(edb, pred, text, strlen(text), diag);
 }
 
 /* The facts of the session, the same for a line and an exec: user, group,
@@ -165,25 +166,22 @@ pty_decider_add_session_facts(struct pty_decider *d, const char *mode,
 	time_t now = time(NULL);
 	size_t i;
 
-#define TRY(x)                                                                 \
-	do {                                                                   \
-		if ((st = (x)) != MAELYS_DATALOG_STATUS_OK)                    \
-			return st;                                             \
-	} while (0)
-	TRY(pty_add_s(edb, "user", d->user, diag));
+	PTY_TRY(st, pty_fact_add_string(edb, "user", d->user, diag));
 	for (i = 0; i < d->ngroups; i++)
-		TRY(pty_add_s(edb, "group", d->groups[i], diag));
+		PTY_TRY(st,
+			pty_fact_add_string(edb, "group", d->groups[i], diag));
 	if (d->time_of_day[0] != '\0')
-		TRY(pty_add_s(edb, "time_of_day", d->time_of_day, diag));
+		PTY_TRY(st, pty_fact_add_string(edb, "time_of_day",
+						d->time_of_day, diag));
 	else if (localtime_r(&now, &tm) != NULL &&
 		 strftime(buf, sizeof buf, "%H:%M", &tm) == 5)
-		TRY(pty_add_s(edb, "time_of_day", buf, diag));
+		PTY_TRY(st, pty_fact_add_string(edb, "time_of_day", buf, diag));
 	if (d->host[0] != '\0')
-		TRY(pty_add_s(edb, "host", d->host, diag));
+		PTY_TRY(st, pty_fact_add_string(edb, "host", d->host, diag));
 	if (d->remote_addr[0] != '\0')
-		TRY(pty_add_s(edb, "remote_addr", d->remote_addr, diag));
-	TRY(pty_add_s(edb, "session_mode", mode, diag));
-#undef TRY
+		PTY_TRY(st, pty_fact_add_string(edb, "remote_addr",
+						d->remote_addr, diag));
+	PTY_TRY(st, pty_fact_add_string(edb, "session_mode", mode, diag));
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
@@ -200,86 +198,107 @@ pty_build_edb(struct pty_decider *d, const struct scan_result *scan,
 	size_t i;
 	unsigned m;
 
-#define TRY(x)                                                                 \
-	do {                                                                   \
-		if ((st = (x)) != MAELYS_DATALOG_STATUS_OK)                    \
-			return st;                                             \
-	} while (0)
-	TRY(maelys_datalog_input_edb_clear(edb));
-	TRY(pty_add1(edb, "command", t[0].text, t[0].len, diag));
+	PTY_TRY(st, maelys_datalog_input_edb_clear(edb));
+	PTY_TRY(st,
+		pty_fact_add_text(edb, "command", t[0].text, t[0].len, diag));
 	for (i = 0; i < scan->ntokens; i++) {
 		maelys_datalog_arg_t a[2] = {
 		    maelys_datalog_arg_integer((int64_t)i + 1),
 		    maelys_datalog_arg_symbol_n(t[i].text, t[i].len)};
 
 		if (i > 0)
-			TRY(pty_add1(edb, "arg", t[i].text, t[i].len, diag));
-		TRY(maelys_datalog_input_edb_add(edb, "argv", a, 2, diag));
+			PTY_TRY(st, pty_fact_add_text(edb, "arg", t[i].text,
+						      t[i].len, diag));
+		PTY_TRY(st,
+			maelys_datalog_input_edb_add(edb, "argv", a, 2, diag));
 	}
 	{
 		maelys_datalog_arg_t n =
 		    maelys_datalog_arg_integer((int64_t)scan->ntokens);
 
-		TRY(maelys_datalog_input_edb_add(edb, "argc", &n, 1, diag));
+		PTY_TRY(st,
+			maelys_datalog_input_edb_add(edb, "argc", &n, 1, diag));
 	}
-	TRY(pty_decider_add_session_facts(d, mode, diag));
-	TRY(pty_add_s(edb, "cwd", d->cwd, diag));
+	PTY_TRY(st, pty_decider_add_session_facts(d, mode, diag));
+	PTY_TRY(st, pty_fact_add_string(edb, "cwd", d->cwd, diag));
 	if (pty_policy_reads_command_path() &&
 	    pty_command_path(d, t[0].text, t[0].len, buf, sizeof buf))
-		TRY(pty_add_s(edb, "command_path", buf, diag));
+		PTY_TRY(st,
+			pty_fact_add_string(edb, "command_path", buf, diag));
 	for (m = 0; m < SCAN_META_COUNT; m++)
 		if (scan->metachars & (1u << m))
-			TRY(pty_add_s(edb, "shell_metachar",
-				      scan_metachar_name(m), diag));
+			PTY_TRY(st, pty_fact_add_string(edb, "shell_metachar",
+							scan_metachar_name(m),
+							diag));
 	if (confirmed)
-		TRY(pty_add1(edb, "confirmed", t[0].text, t[0].len, diag));
-#undef TRY
+		PTY_TRY(st, pty_fact_add_text(edb, "confirmed", t[0].text,
+					      t[0].len, diag));
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-/* Keeps the deny(Op, Reason) rows that explain the refusal. */
+/* How many rows of a relation are read at a time. */
+#define PTY_ROWS_PAGE 64
+
+/* The text of a row's column, "?" for one that is not a symbol. */
 static void
-pty_collect_reasons(const maelys_datalog_result_t *res,
-		    struct pty_decision *out)
+pty_column_text(const maelys_datalog_result_t *res,
+		const maelys_datalog_term_t *t, const char **text, size_t *len)
 {
-	maelys_datalog_fact_view_t rows[PTY_REASONS_MAX];
-	size_t count = 0, i;
-	maelys_datalog_status_t st;
-	int line = 0;
-
-	st = maelys_datalog_result_enumerate(res, "deny", 2, rows,
-					     PTY_REASONS_MAX, &count);
-	if (st != MAELYS_DATALOG_STATUS_OK &&
-	    st != MAELYS_DATALOG_STATUS_TRUNCATED)
-		return;
-	out->reasons_total = count;
-	for (i = 0; i < count && i < PTY_REASONS_MAX; i++) {
-		const char *text[2];
-		size_t len[2], k;
-
-		for (k = 0; k < 2; k++) {
-			text[k] = "?";
-			len[k] = 1;
-			if (rows[i].terms[k].kind ==
-				MAELYS_DATALOG_TERM_SYMBOL &&
-			    maelys_datalog_result_symbol_text(
-				res, rows[i].terms[k].as.symbol_id, &text[k],
-				&len[k]) != MAELYS_DATALOG_STATUS_OK) {
-				text[k] = "?";
-				len[k] = 1;
-			}
-		}
-		pty_copy(out->reasons[out->nreasons].op, PTY_TEXT_MAX, text[0],
-			 len[0]);
-		pty_copy(out->reasons[out->nreasons].reason, PTY_TEXT_MAX,
-			 text[1], len[1]);
-		out->nreasons++;
+	if (t->kind != MAELYS_DATALOG_TERM_SYMBOL ||
+	    maelys_datalog_result_symbol_text(
+		res, t->as.symbol_id, text, len) != MAELYS_DATALOG_STATUS_OK) {
+		*text = "?";
+		*len = 1;
 	}
-	if (maelys_datalog_result_query_strings(
-		res, "deny_any", (const char *const[]){"__line__"}, 1, &line) ==
-		MAELYS_DATALOG_STATUS_OK &&
-	    line)
-		pty_copy(out->denied_op, sizeof out->denied_op, "__line__", 8);
+}
+
+maelys_datalog_status_t
+pty_rows_each(const maelys_datalog_result_t *res, const char *pred,
+	      const char *key, size_t keylen, pty_row_visit visit, void *ctx)
+{
+	maelys_datalog_fact_view_t rows[PTY_ROWS_PAGE];
+	size_t offset = 0, written = 0, i;
+	maelys_datalog_status_t st;
+
+	do {
+		st = maelys_datalog_result_enumerate_at(
+		    res, pred, 2, offset, rows, PTY_ROWS_PAGE, &written);
+		if (st != MAELYS_DATALOG_STATUS_OK)
+			return st;
+		for (i = 0; i < written; i++) {
+			const char *c0, *c1;
+			size_t l0, l1;
+
+			pty_column_text(res, &rows[i].terms[0], &c0, &l0);
+			if (key != NULL &&
+			    (rows[i].terms[0].kind !=
+				 MAELYS_DATALOG_TERM_SYMBOL ||
+			     l0 != keylen || memcmp(c0, key, l0) != 0))
+				continue;
+			pty_column_text(res, &rows[i].terms[1], &c1, &l1);
+			visit(ctx, c0, l0, c1, l1);
+		}
+		offset += written;
+	} while (written == PTY_ROWS_PAGE);
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* Where pty_rows_for_key keeps what it reads. */
+struct pty_rows_kept {
+	char (*out)[PTY_TEXT_MAX];
+	size_t max, kept, total;
+};
+
+static void
+pty_keep_second(void *ctx, const char *c0, size_t l0, const char *c1, size_t l1)
+{
+	struct pty_rows_kept *k = ctx;
+
+	(void)c0;
+	(void)l0;
+	k->total++;
+	if (k->kept < k->max)
+		pty_copy(k->out[k->kept++], PTY_TEXT_MAX, c1, l1);
 }
 
 size_t
@@ -287,41 +306,44 @@ pty_rows_for_key(const maelys_datalog_result_t *res, const char *pred,
 		 const char *key, size_t keylen, char (*out)[PTY_TEXT_MAX],
 		 size_t max, size_t *total)
 {
-	maelys_datalog_fact_view_t rows[PTY_REASONS_MAX];
-	size_t count = 0, i, kept = 0;
-	maelys_datalog_status_t st;
+	struct pty_rows_kept k = {out, max, 0, 0};
 
+	(void)pty_rows_each(res, pred, key, keylen, pty_keep_second, &k);
 	if (total != NULL)
-		*total = 0;
-	st = maelys_datalog_result_enumerate(res, pred, 2, rows,
-					     PTY_REASONS_MAX, &count);
-	if (st != MAELYS_DATALOG_STATUS_OK &&
-	    st != MAELYS_DATALOG_STATUS_TRUNCATED)
-		return 0;
-	for (i = 0; i < count && i < PTY_REASONS_MAX; i++) {
-		const char *text = NULL;
-		size_t len = 0;
+		*total = k.total;
+	return k.kept;
+}
 
-		if (rows[i].terms[0].kind != MAELYS_DATALOG_TERM_SYMBOL ||
-		    rows[i].terms[1].kind != MAELYS_DATALOG_TERM_SYMBOL ||
-		    maelys_datalog_result_symbol_text(
-			res, rows[i].terms[0].as.symbol_id, &text, &len) !=
-			MAELYS_DATALOG_STATUS_OK ||
-		    len != keylen || memcmp(text, key, len) != 0)
-			continue;
-		if (total != NULL)
-			(*total)++;
-		if (kept == max)
-			continue;
-		if (maelys_datalog_result_symbol_text(
-			res, rows[i].terms[1].as.symbol_id, &text, &len) !=
-		    MAELYS_DATALOG_STATUS_OK) {
-			text = "?";
-			len = 1;
-		}
-		pty_copy(out[kept++], PTY_TEXT_MAX, text, len);
-	}
-	return kept;
+/* Keeps a deny(Op, Reason) row that explains the refusal. */
+static void
+pty_keep_reason(void *ctx, const char *op, size_t oplen, const char *reason,
+		size_t reasonlen)
+{
+	struct pty_decision *out = ctx;
+
+	out->reasons_total++;
+	if (out->nreasons == PTY_REASONS_MAX)
+		return;
+	pty_copy(out->reasons[out->nreasons].op, PTY_TEXT_MAX, op, oplen);
+	pty_copy(out->reasons[out->nreasons].reason, PTY_TEXT_MAX, reason,
+		 reasonlen);
+	out->nreasons++;
+}
+
+/* The deny(Op, Reason) rows that explain the refusal, and whether the
+ * line as a whole was denied. */
+static void
+pty_collect_reasons(const maelys_datalog_result_t *res,
+		    struct pty_decision *out)
+{
+	int line = 0;
+
+	(void)pty_rows_each(res, "deny", NULL, 0, pty_keep_reason, out);
+	if (maelys_datalog_result_query_strings(
+		res, "deny_any", (const char *const[]){"__line__"}, 1, &line) ==
+		MAELYS_DATALOG_STATUS_OK &&
+	    line)
+		pty_copy(out->denied_op, sizeof out->denied_op, "__line__", 8);
 }
 
 void

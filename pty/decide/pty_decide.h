@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Deciding one line: scanner, then the input facts of the host contract
- * (pty/decide/policy.c lists them), then the policy.  The verdict is ALLOW only when
- * the policy derived allow(Cmd) for the line's command; everything else -
+ * (pty/decide/policy.c lists them), then the policy.  The verdict is ALLOW only
+ * when the policy derived allow(Cmd) for the line's command; everything else -
  * a refusal before solving, no allow, an evaluation error - denies, and the
  * decision says why in words the user sees.
  */
@@ -91,6 +91,39 @@ void pty_decider_free(struct pty_decider *d);
  * -1 when pw names nobody. */
 int pty_decider_set_user(struct pty_decider *d, const struct passwd *pw);
 void pty_decider_set_cwd(struct pty_decider *d, const char *cwd);
+
+/* Sets `st` to `x`, a library call, and returns it from the calling
+ * function unless it is OK: how a chain of calls fails closed at its
+ * first error. */
+#define PTY_TRY(st, x)                                                         \
+	do {                                                                   \
+		if (((st) = (x)) != MAELYS_DATALOG_STATUS_OK)                  \
+			return (st);                                           \
+	} while (0)
+
+/* Adds the one-column fact pred(text) (`len` bytes; _string: up to its
+ * NUL) to an input EDB. */
+maelys_datalog_status_t pty_fact_add_text(maelys_datalog_input_edb_t *edb,
+					  const char *pred, const char *text,
+					  size_t len,
+					  maelys_datalog_diagnostic_t *diag);
+maelys_datalog_status_t pty_fact_add_string(maelys_datalog_input_edb_t *edb,
+					    const char *pred, const char *text,
+					    maelys_datalog_diagnostic_t *diag);
+
+/* One row of a two-column relation: the text of each column ("?" for a
+ * column that is not a symbol). */
+typedef void (*pty_row_visit)(void *ctx, const char *c0, size_t l0,
+			      const char *c1, size_t l1);
+
+/* Visits every row of pred/2 in a result, however many (read a page at a
+ * time), whose first column is `key` (every row when key is NULL).
+ * Returns OK, or the status that stopped the reading (the rows visited
+ * before it stand). */
+maelys_datalog_status_t pty_rows_each(const maelys_datalog_result_t *res,
+				      const char *pred, const char *key,
+				      size_t keylen, pty_row_visit visit,
+				      void *ctx);
 
 /* Of the rows of pred/2 in a result whose first column is `key`, copies
  * the second column of the first `max` into out; returns how many, and
