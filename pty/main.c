@@ -24,6 +24,7 @@
 #include "pty_config.h"
 #include "pty_decide.h"
 #include "pty_guard.h"
+#include "pty_messages.h"
 #include "pty_options.h"
 #include "pty_policy.h"
 #include "pty_relay.h"
@@ -61,7 +62,7 @@ pty_fail(const struct pty_options *opt, const char *fmt, ...)
 	va_start(ap, fmt);
 	(void)vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "maelys-pty: %s\n", msg);
+	fprintf(stderr, PTY_MSG_FAILED "\n", msg);
 	syslog(LOG_AUTHPRIV | LOG_ERR, "%s", msg);
 	return opt->command != NULL ? 126 : 1;
 }
@@ -120,13 +121,13 @@ pty_verify(const struct pty_options *opt)
 
 	/* the log is checked with the caller's own rights (root reads it) */
 	if (pty_drop_privileges() != 0)
-		return pty_fail(opt, "cannot drop the audit account");
+		return pty_fail(opt, PTY_MSG_CANNOT_DROP);
 	if (pty_config_load(path, &cfg, err, sizeof err) != 0) {
 		(void)pty_fail(opt, "%s", err);
 		return 2;
 	}
 	if (cfg.audit_key[0] == '\0') {
-		(void)pty_fail(opt, "%s names no audit_key", path);
+		(void)pty_fail(opt, PTY_MSG_NO_AUDIT_KEY, path);
 		return 2;
 	}
 	return pty_audit_verify(opt->verify_log, cfg.audit_key, stdout);
@@ -209,8 +210,7 @@ pty_step_options(struct pty_main *m)
 		return 0;
 	}
 	if (opt->version) {
-		printf("maelys-pty %s (libmaelys-datalog %s)\n", PTY_VERSION,
-		       maelys_datalog_version());
+		printf(PTY_MSG_VERSION, PTY_VERSION, maelys_datalog_version());
 		return 0;
 	}
 	/* before the identity rules of a session: --check reports them */
@@ -219,25 +219,15 @@ pty_step_options(struct pty_main *m)
 	/* deployed, the guard is setuid to its audit account
 	 * (maelys-pty-setup), which only its audit writer keeps */
 	if (geteuid() == 0 && getuid() != 0)
-		return pty_fail(opt,
-				"installed setuid root: it must be setuid "
-				"to its audit account, never to root "
-				"(run maelys-pty-setup)");
+		return pty_fail(opt, PTY_MSG_SETUID_ROOT);
 	if (getegid() != getgid() && geteuid() == getuid())
-		return pty_fail(
-		    opt, "installed setgid, as an earlier "
-			 "maelys-pty-setup left it: run maelys-pty-setup "
-			 "again (the guard is now setuid to its audit "
-			 "account)");
+		return pty_fail(opt, PTY_MSG_SETGID_LEFT);
 	m->privileged = geteuid() != getuid() || getegid() != getgid();
 	if (m->privileged &&
 	    (opt->config_path != NULL || opt->policy_path != NULL ||
 	     opt->shell_path != NULL || opt->path_env != NULL ||
 	     opt->history_path != NULL))
-		return pty_fail(opt,
-				"options that change the configuration "
-				"are for an unprivileged guard; this "
-				"one reads only %s",
+		return pty_fail(opt, PTY_MSG_PRIVILEGED_OPTIONS,
 				pty_config_file);
 	if (opt->verify_log != NULL)
 		return pty_verify(opt);
@@ -254,8 +244,8 @@ pty_step_policy(struct pty_main *m)
 	size_t len = 0;
 	int rc;
 
-	if (pty_settings(opt, m->privileged, g, &text, &len, err,
-			 sizeof err) != 0) {
+	if (pty_settings(opt, m->privileged, g, &text, &len, err, sizeof err) !=
+	    0) {
 		free(text);
 		return pty_fail(opt, "%s", err);
 	}
@@ -291,12 +281,12 @@ pty_step_audit(struct pty_main *m)
 		 * only once its supervisor finds the outer one
 		 * (pty_supervise_accept); until then the error waits. */
 		if (!pty_supervise_maybe_nested())
-			return pty_fail(&m->opt, "audit log: %s", err);
+			return pty_fail(&m->opt, PTY_MSG_AUDIT_LOG, err);
 		(void)snprintf(g->audit_missing, sizeof g->audit_missing,
-			       "audit log: %s", err);
+			       PTY_MSG_AUDIT_LOG, err);
 	}
 	if (m->privileged && pty_drop_privileges() != 0)
-		return pty_fail(&m->opt, "cannot drop the audit account");
+		return pty_fail(&m->opt, PTY_MSG_CANNOT_DROP);
 	return PTY_GO_ON;
 }
 
@@ -311,7 +301,7 @@ pty_step_identity(struct pty_main *m)
 
 	g->syslog = g->cfg.syslog;
 	if (pty_decider_init(&m->decider, m->session, g->path_env) != 0)
-		return pty_fail(&m->opt, "cannot name the user of uid %u",
+		return pty_fail(&m->opt, PTY_MSG_UNNAMED_USER,
 				(unsigned)getuid());
 	(void)snprintf(g->user, sizeof g->user, "%s", m->decider.user);
 	(void)snprintf(g->host, sizeof g->host, "%s", m->decider.host);
@@ -321,7 +311,7 @@ pty_step_identity(struct pty_main *m)
 		(void)snprintf(g->tty, sizeof g->tty, "%s",
 			       ttyname(STDIN_FILENO));
 	if (pty_audit_session_id(g->asess.id) != 0)
-		return pty_fail(&m->opt, "no randomness for a session id");
+		return pty_fail(&m->opt, PTY_MSG_NO_RANDOMNESS);
 	g->asess.host = g->host;
 	g->asess.user = g->user;
 	g->asess.tty = g->tty;
@@ -352,8 +342,7 @@ pty_step_start(struct pty_main *m)
 		/* every exec is recorded before it runs, the shell's first:
 		 * with a log that cannot be written nothing could run, with
 		 * "deny" as with "terminate" */
-		return pty_fail(&m->opt, "the audit log cannot be written: "
-					 "the session does not start");
+		return pty_fail(&m->opt, PTY_MSG_NO_START_RECORD);
 	m->started = true;
 	pty_guard_log(g, LOG_INFO, "session %s of %s started (%s%s%s)",
 		      g->asess.id, g->user, g->asess.mode,
@@ -426,8 +415,7 @@ main(int argc, char **argv)
 	openlog("maelys-pty", LOG_PID, LOG_AUTHPRIV);
 	m.argc = argc;
 	m.argv = argv;
-	for (i = 0; i < sizeof steps / sizeof steps[0] && rc == PTY_GO_ON;
-	     i++)
+	for (i = 0; i < sizeof steps / sizeof steps[0] && rc == PTY_GO_ON; i++)
 		rc = steps[i](&m);
 	pty_finish(&m, rc);
 	return rc;

@@ -154,11 +154,4 @@ void pty_decide(struct pty_decider *d, const char *line, size_t len,
 void pty_decide_confirmed(struct pty_decider *d, const char *line, size_t len,
 			  const char *mode, struct pty_decision *out);
 
-/* Writes what the user sees of a decision that is not ALLOW to fd, each
- * line ending in `eol` ("\r\n" on a raw terminal, "\n" otherwise):
- *   maelys-pty: 'shutdown' denied by policy
- *     deny(shutdown): command is forbidden by policy */
-void pty_decision_print(const struct pty_decision *dec, int fd,
-			const char *eol);
-
 #endif /* PTY_DECIDE_H */

@@ -6,6 +6,8 @@
 
 #include "pty_guard.h"
 
+#include "pty_messages.h"
+
 #include "pty_exec.h"
 #include "pty_spawn.h"
 
@@ -26,36 +28,6 @@ pty_guard_log(const struct pty_guard *g, int priority, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsyslog(LOG_AUTHPRIV | priority, fmt, ap);
 	va_end(ap);
-}
-
-static void pty_say(int fd, const char *eol, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-pty_say(int fd, const char *eol, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-	size_t off = 0;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof buf - 4, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	off = (size_t)n < sizeof buf - 4 ? (size_t)n : sizeof buf - 5;
-	off += (size_t)snprintf(buf + off, sizeof buf - off, "%s", eol);
-	while (off > 0) {
-		ssize_t w = write(fd, buf, off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		memmove(buf, buf + w, off - (size_t)w);
-		off -= (size_t)w;
-	}
 }
 
 int
@@ -160,9 +132,7 @@ static enum pty_act
 pty_guard_terminate(struct pty_guard *g, const char *err, int fd,
 		    const char *eol)
 {
-	pty_say(fd, eol,
-		"maelys-pty: the audit log cannot be written: the session "
-		"ends");
+	pty_say(fd, eol, PTY_MSG_AUDIT_ENDS);
 	pty_guard_log(g, LOG_ERR, "session %s of %s ended: audit log: %s",
 		      g->asess.id, g->user, err);
 	return PTY_ACT_END;
@@ -174,10 +144,7 @@ pty_guard_denied(struct pty_guard *g, int fd, const char *eol)
 {
 	g->denials++;
 	if (g->cfg.max_denials > 0 && g->denials >= g->cfg.max_denials) {
-		pty_say(fd, eol,
-			"maelys-pty: %u refusals in this session: the "
-			"session ends",
-			g->denials);
+		pty_say(fd, eol, PTY_MSG_TOO_MANY_REFUSALS, g->denials);
 		pty_guard_log(g, LOG_WARNING,
 			      "session %s of %s ended after %u refusals",
 			      g->asess.id, g->user, g->denials);
@@ -198,10 +165,7 @@ pty_guard_finish(struct pty_guard *g, const char *line, size_t len,
 	char err[512];
 
 	if (dec->verdict == PTY_VERDICT_ALLOW_LOG && g->audit == NULL) {
-		pty_say(fd, eol,
-			"maelys-pty: '%s' may run only once recorded, and no "
-			"audit log is configured",
-			dec->command);
+		pty_say(fd, eol, PTY_MSG_NEEDS_A_LOG, dec->command);
 		pty_guard_log_denial(g, mode, dec);
 		return pty_guard_denied(g, fd, eol);
 	}
@@ -211,16 +175,14 @@ pty_guard_finish(struct pty_guard *g, const char *line, size_t len,
 		if (g->cfg.on_audit_failure == PTY_AUDIT_FAIL_TERMINATE)
 			return pty_guard_terminate(g, err, fd, eol);
 		if (pty_verdict_runs(dec->verdict)) {
-			pty_say(fd, eol,
-				"maelys-pty: '%s' denied: its audit record "
-				"could not be written (%s)",
-				dec->command, err);
+			pty_say(fd, eol, PTY_MSG_RECORD_FAILED, dec->command,
+				err);
 			return pty_guard_denied(g, fd, eol);
 		}
 	}
 	if (pty_verdict_runs(dec->verdict))
 		return PTY_ACT_RUN;
-	pty_decision_print(dec, fd, eol);
+	pty_say_decision(dec, fd, eol);
 	pty_guard_log_denial(g, mode, dec);
 	return pty_guard_denied(g, fd, eol);
 }
@@ -241,14 +203,10 @@ pty_guard_confirmed(struct pty_guard *g, struct pty_decider *d,
 		return pty_guard_terminate(g, err, fd, eol);
 	if (!yes) {
 		if (!asked)
-			pty_say(fd, eol,
-				"maelys-pty: '%s' needs confirmation (%s), "
-				"which a command without a terminal cannot "
-				"give",
+			pty_say(fd, eol, PTY_MSG_CONFIRM_WITHOUT_TERMINAL,
 				dec->command, dec->confirm_prompt);
 		else
-			pty_say(fd, eol, "maelys-pty: '%s' not confirmed",
-				dec->command);
+			pty_say(fd, eol, PTY_MSG_NOT_CONFIRMED, dec->command);
 		pty_guard_log_denial(g, mode, dec);
 		return pty_guard_denied(g, fd, eol);
 	}
@@ -347,15 +305,11 @@ pty_guard_conclude_exec(struct pty_guard *g, const struct pty_exec_request *r,
 			pty_guard_log(g, LOG_ERR, "audit log: %s", err);
 			if (g->cfg.on_audit_failure ==
 			    PTY_AUDIT_FAIL_TERMINATE) {
-				pty_say(fd, eol,
-					"maelys-pty: the audit log cannot be "
-					"written: the session ends");
+				pty_say(fd, eol, PTY_MSG_AUDIT_ENDS);
 				return PTY_ACT_END;
 			}
-			pty_say(fd, eol,
-				"maelys-pty: exec of '%s' denied: its audit "
-				"record could not be written (%s)",
-				r->path, err);
+			pty_say(fd, eol, PTY_MSG_EXEC_RECORD_FAILED, r->path,
+				err);
 			return pty_guard_denied(g, fd, eol);
 		}
 	}

@@ -9,6 +9,8 @@
 #define _GNU_SOURCE /* getopt_long */
 #include "pty_options.h"
 
+#include "pty_messages.h"
+
 #include <getopt.h>
 #include <string.h>
 
@@ -23,49 +25,21 @@ const char pty_default_path[] = "/usr/local/bin:/usr/bin:/bin";
 void
 pty_options_usage(FILE *f)
 {
-	fprintf(
-	    f,
-	    "usage: maelys-pty [-c COMMAND]\n"
-	    "       maelys-pty --check [--config FILE] [--user NAME]\n"
-	    "       maelys-pty --verify-log FILE [--config FILE]\n"
-	    "       maelys-pty [--config FILE | --policy FILE] [--shell "
-	    "PATH]\n"
-	    "                  [--path PATH] [--history FILE] [-c COMMAND]\n"
-	    "       maelys-pty --help | --version\n"
-	    "\n"
-	    "Runs bash behind a guard that decides every line typed at the\n"
-	    "prompt with a Datalog policy before bash may see it.\n"
-	    "\n"
-	    "  -c COMMAND        decide and run one command, no terminal\n"
-	    "                    (what sshd runs for ssh host COMMAND); a\n"
-	    "                    denied command exits 126\n"
-	    "  --config FILE     the configuration (default %s);\n"
-	    "                    it and its policy must be root's, writable\n"
-	    "                    by root only\n"
-	    "  --check           check everything a session needs (the\n"
-	    "                    configuration, the policy, the shell,\n"
-	    "                    Landlock, the audit log, this program's\n"
-	    "                    installation, the host): one line a\n"
-	    "                    problem; exit 0 when a session can start\n"
-	    "  --user NAME       (root, with --check) decide for NAME's\n"
-	    "                    sessions rather than root's\n"
-	    "  --verify-log FILE check an audit log's chain with the\n"
-	    "                    configured key; name the first bad record\n"
-	    "  --policy FILE     try a policy without a configuration (no\n"
-	    "                    audit log): for development\n"
-	    "  --shell PATH      the bash to run (default: the\n"
-	    "                    configuration's, else %s)\n"
-	    "  --path PATH       PATH of the session (default: the\n"
-	    "                    configuration's, else %s)\n"
-	    "  --history FILE    line history (default "
-	    "~/.maelys_pty_history)\n"
-	    "A guard installed setuid takes its settings from %s only.\n",
-	    pty_config_file, pty_default_shell, pty_default_path,
-	    pty_config_file);
+	fprintf(f, PTY_MSG_USAGE, pty_config_file, pty_default_shell,
+		pty_default_path, pty_config_file);
 }
 
-enum { OPT_CONFIG = 256, OPT_POLICY, OPT_SHELL, OPT_PATH, OPT_HISTORY,
-       OPT_VERIFY_LOG, OPT_USER, OPT_CHECK, OPT_VERSION };
+enum {
+	OPT_CONFIG = 256,
+	OPT_POLICY,
+	OPT_SHELL,
+	OPT_PATH,
+	OPT_HISTORY,
+	OPT_VERIFY_LOG,
+	OPT_USER,
+	OPT_CHECK,
+	OPT_VERSION
+};
 
 static const struct option pty_long_options[] = {
     {"config", required_argument, NULL, OPT_CONFIG},
@@ -111,13 +85,11 @@ static int
 pty_options_agree(const struct pty_options *o, FILE *err)
 {
 	if (o->check_user != NULL && !o->check) {
-		fprintf(err, "maelys-pty: --user goes with --check (it names "
-			     "the user whose sessions are checked)\n");
+		fprintf(err, PTY_MSG_USER_WITHOUT_CHECK "\n");
 		return 2;
 	}
 	if (o->config_path != NULL && o->policy_path != NULL) {
-		fprintf(err, "maelys-pty: --config and --policy exclude each "
-			     "other (the configuration names the policy)\n");
+		fprintf(err, PTY_MSG_CONFIG_AND_POLICY "\n");
 		return 2;
 	}
 	return 0;
@@ -134,11 +106,11 @@ pty_options_refuse(int c, const char *word, FILE *err)
 	(void)snprintf(name, sizeof name, "%.*s", (int)strcspn(word, "="),
 		       word);
 	if (c == ':' && strcmp(name, "-c") == 0)
-		fprintf(err, "maelys-pty: -c needs a command\n");
+		fprintf(err, PTY_MSG_NEEDS_COMMAND "\n");
 	else if (c == ':')
-		fprintf(err, "maelys-pty: %s needs a value\n", name);
+		fprintf(err, PTY_MSG_NEEDS_VALUE "\n", name);
 	else {
-		fprintf(err, "maelys-pty: unknown option '%s'\n", word);
+		fprintf(err, PTY_MSG_UNKNOWN_OPTION "\n", word);
 		pty_options_usage(err);
 	}
 	return 2;
@@ -153,15 +125,16 @@ pty_options_parse(int argc, char **argv, struct pty_options *o, FILE *err)
 	o->login = argc > 0 && argv[0] != NULL && argv[0][0] == '-';
 	opterr = 0;
 	optind = 0; /* glibc: start afresh, even after an earlier parse */
-	while ((c = getopt_long(argc, argv, "+:c:h", pty_long_options,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:c:h", pty_long_options, NULL)) !=
+	       -1) {
 		const char **slot = pty_options_slot(o, c);
 
 		if (c == ':' || c == '?')
-			return pty_options_refuse(
-			    c, optind > 0 && optind <= argc ? argv[optind - 1]
-							    : "?",
-			    err);
+			return pty_options_refuse(c,
+						  optind > 0 && optind <= argc
+						      ? argv[optind - 1]
+						      : "?",
+						  err);
 		if (slot != NULL) {
 			*slot = optarg;
 		} else if (c == 'c') {
@@ -177,7 +150,7 @@ pty_options_parse(int argc, char **argv, struct pty_options *o, FILE *err)
 		}
 	}
 	if (optind < argc) {
-		fprintf(err, "maelys-pty: unknown option '%s'\n", argv[optind]);
+		fprintf(err, PTY_MSG_UNKNOWN_OPTION "\n", argv[optind]);
 		pty_options_usage(err);
 		return 2;
 	}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Writing what maelys-pty says to the person at the terminal (the words
+ * are pty_messages.h's).
+ */
+#include "pty_messages.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int
+pty_write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+void
+pty_say(int fd, const char *eol, const char *fmt, ...)
+{
+	char buf[1024];
+	size_t off, eollen = strlen(eol);
+	va_list ap;
+	int n;
+
+	if (eollen > 2)
+		eollen = 2;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof buf - eollen, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	off = (size_t)n < sizeof buf - eollen ? (size_t)n
+					      : sizeof buf - eollen - 1;
+	memcpy(buf + off, eol, eollen);
+	(void)pty_write_all(fd, buf, off + eollen);
+}
+
+void
+pty_say_decision(const struct pty_decision *dec, int fd, const char *eol)
+{
+	size_t i;
+
+	switch (dec->verdict) {
+	case PTY_VERDICT_EMPTY:
+	case PTY_VERDICT_ALLOW:
+	case PTY_VERDICT_ALLOW_LOG:
+	case PTY_VERDICT_CONFIRM:
+		return; /* the caller acts on these */
+	case PTY_VERDICT_SYNTAX:
+		pty_say(fd, eol, PTY_MSG_DENIED_BEFORE_SOLVING,
+			scan_refusal_reason(dec->scan.refusal));
+		return;
+	case PTY_VERDICT_ERROR:
+		pty_say(fd, eol, PTY_MSG_DENIED_UNEVALUATED, dec->command,
+			dec->error);
+		return;
+	case PTY_VERDICT_POLICY:
+		break;
+	}
+	pty_say(fd, eol, PTY_MSG_DENIED_BY_POLICY, dec->denied_op);
+	if (dec->nreasons == 0)
+		pty_say(fd, eol, PTY_MSG_NO_RULE_ALLOWS, dec->command);
+	for (i = 0; i < dec->nreasons; i++)
+		pty_say(fd, eol, PTY_MSG_DENY_REASON, dec->reasons[i].op,
+			dec->reasons[i].reason);
+	if (dec->reasons_total > dec->nreasons)
+		pty_say(fd, eol, PTY_MSG_MORE_REASONS,
+			dec->reasons_total - dec->nreasons);
+}

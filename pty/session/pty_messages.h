@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Everything maelys-pty says to the person at the terminal, worded here
+ * and nowhere else: each sentence is a named printf format, so the
+ * compiler checks every use of it, and a change of wording is a change
+ * of this file.  What a failure's detail says (an `err` text from the
+ * room that met it: "the shell /bin/bash: No such file or directory")
+ * is worded where the failure is known, and reaches the terminal inside
+ * one of these sentences.
+ *
+ * pty_say writes one of them as a whole line to a descriptor, ending in
+ * `eol`: "\r\n" on a terminal in raw mode (the interactive session),
+ * "\n" otherwise.
+ */
+#ifndef PTY_MESSAGES_H
+#define PTY_MESSAGES_H
+
+#include "pty_decide.h"
+
+#include <stddef.h>
+
+#define PTY_MSG_PREFIX "maelys-pty: "
+
+/* -- the command line (options.c) */
+#define PTY_MSG_USAGE                                                          \
+	"usage: maelys-pty [-c COMMAND]\n"                                     \
+	"       maelys-pty --check [--config FILE] [--user NAME]\n"            \
+	"       maelys-pty --verify-log FILE [--config FILE]\n"                \
+	"       maelys-pty [--config FILE | --policy FILE] [--shell "          \
+	"PATH]\n"                                                              \
+	"                  [--path PATH] [--history FILE] [-c COMMAND]\n"      \
+	"       maelys-pty --help | --version\n"                               \
+	"\n"                                                                   \
+	"Runs bash behind a guard that decides every line typed at the\n"      \
+	"prompt with a Datalog policy before bash may see it.\n"               \
+	"\n"                                                                   \
+	"  -c COMMAND        decide and run one command, no terminal\n"        \
+	"                    (what sshd runs for ssh host COMMAND); a\n"       \
+	"                    denied command exits 126\n"                       \
+	"  --config FILE     the configuration (default %s);\n"                \
+	"                    it and its policy must be root's, writable\n"     \
+	"                    by root only\n"                                   \
+	"  --check           check everything a session needs (the\n"          \
+	"                    configuration, the policy, the shell,\n"          \
+	"                    Landlock, the audit log, this program's\n"        \
+	"                    installation, the host): one line a\n"            \
+	"                    problem; exit 0 when a session can start\n"       \
+	"  --user NAME       (root, with --check) decide for NAME's\n"         \
+	"                    sessions rather than root's\n"                    \
+	"  --verify-log FILE check an audit log's chain with the\n"            \
+	"                    configured key; name the first bad record\n"      \
+	"  --policy FILE     try a policy without a configuration (no\n"       \
+	"                    audit log): for development\n"                    \
+	"  --shell PATH      the bash to run (default: the\n"                  \
+	"                    configuration's, else %s)\n"                      \
+	"  --path PATH       PATH of the session (default: the\n"              \
+	"                    configuration's, else %s)\n"                      \
+	"  --history FILE    line history (default "                           \
+	"~/.maelys_pty_history)\n"                                             \
+	"A guard installed setuid takes its settings from %s only.\n"
+#define PTY_MSG_VERSION "maelys-pty %s (libmaelys-datalog %s)\n"
+#define PTY_MSG_NEEDS_COMMAND PTY_MSG_PREFIX "-c needs a command"
+#define PTY_MSG_NEEDS_VALUE   PTY_MSG_PREFIX "%s needs a value"
+#define PTY_MSG_UNKNOWN_OPTION PTY_MSG_PREFIX "unknown option '%s'"
+#define PTY_MSG_USER_WITHOUT_CHECK                                             \
+	PTY_MSG_PREFIX "--user goes with --check (it names the user whose "    \
+		       "sessions are checked)"
+#define PTY_MSG_CONFIG_AND_POLICY                                              \
+	PTY_MSG_PREFIX "--config and --policy exclude each other (the "        \
+		       "configuration names the policy)"
+
+/* -- before the session starts (main.c): one line, then the exit */
+#define PTY_MSG_FAILED PTY_MSG_PREFIX "%s"
+#define PTY_MSG_SETUID_ROOT                                                    \
+	"installed setuid root: it must be setuid to its audit account, "     \
+	"never to root (run maelys-pty-setup)"
+#define PTY_MSG_SETGID_LEFT                                                    \
+	"installed setgid, as an earlier maelys-pty-setup left it: run "      \
+	"maelys-pty-setup again (the guard is now setuid to its audit "       \
+	"account)"
+#define PTY_MSG_PRIVILEGED_OPTIONS                                             \
+	"options that change the configuration are for an unprivileged "      \
+	"guard; this one reads only %s"
+#define PTY_MSG_CANNOT_DROP     "cannot drop the audit account"
+#define PTY_MSG_NO_AUDIT_KEY    "%s names no audit_key"
+#define PTY_MSG_AUDIT_LOG       "audit log: %s"
+#define PTY_MSG_UNNAMED_USER    "cannot name the user of uid %u"
+#define PTY_MSG_NO_RANDOMNESS   "no randomness for a session id"
+#define PTY_MSG_NO_START_RECORD                                                \
+	"the audit log cannot be written: the session does not start"
+
+/* -- a line's refusal (pty_say_decision) */
+#define PTY_MSG_DENIED_BEFORE_SOLVING                                          \
+	PTY_MSG_PREFIX "denied before solving \xe2\x80\x94 %s"
+#define PTY_MSG_DENIED_UNEVALUATED                                             \
+	PTY_MSG_PREFIX "'%s' denied: the policy could not be evaluated (%s)"
+#define PTY_MSG_DENIED_BY_POLICY PTY_MSG_PREFIX "'%s' denied by policy"
+#define PTY_MSG_NO_RULE_ALLOWS   "  no rule allows '%s'"
+#define PTY_MSG_DENY_REASON      "  deny(%s): %s"
+#define PTY_MSG_MORE_REASONS     "  ... and %zu more"
+
+/* -- what the guard concludes (guard.c) */
+#define PTY_MSG_AUDIT_ENDS                                                     \
+	PTY_MSG_PREFIX "the audit log cannot be written: the session ends"
+#define PTY_MSG_TOO_MANY_REFUSALS                                              \
+	PTY_MSG_PREFIX "%u refusals in this session: the session ends"
+#define PTY_MSG_NEEDS_A_LOG                                                    \
+	PTY_MSG_PREFIX "'%s' may run only once recorded, and no audit log "   \
+		       "is configured"
+#define PTY_MSG_RECORD_FAILED                                                  \
+	PTY_MSG_PREFIX "'%s' denied: its audit record could not be written "  \
+		       "(%s)"
+#define PTY_MSG_CONFIRM_WITHOUT_TERMINAL                                       \
+	PTY_MSG_PREFIX "'%s' needs confirmation (%s), which a command "       \
+		       "without a terminal cannot give"
+#define PTY_MSG_NOT_CONFIRMED PTY_MSG_PREFIX "'%s' not confirmed"
+#define PTY_MSG_EXEC_RECORD_FAILED                                             \
+	PTY_MSG_PREFIX "exec of '%s' denied: its audit record could not be "  \
+		       "written (%s)"
+
+/* Writes all n bytes (a short write or EINTR is retried).  Returns 0, or
+ * -1 when the descriptor takes no more. */
+int pty_write_all(int fd, const void *buf, size_t n);
+
+/* One of the sentences above, formatted, as a whole line ending in eol
+ * (cut at 1 KiB). */
+void pty_say(int fd, const char *eol, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* What the user sees of a line's decision that is not ALLOW (nothing for
+ * those the caller acts on: ALLOW, ALLOW_LOG, CONFIRM, EMPTY):
+ *   maelys-pty: 'shutdown' denied by policy
+ *     deny(shutdown): command is forbidden by policy */
+void pty_say_decision(const struct pty_decision *dec, int fd,
+		      const char *eol);
+
+#endif /* PTY_MESSAGES_H */
