@@ -213,12 +213,7 @@ audited_open(struct audited *a, const char *policy, const char *dir,
 		exit(1);
 	}
 	a->writer = pty_audit_writer_pid(a->g.audit);
-	snprintf(a->g.user, sizeof a->g.user, "%s", a->d.user);
-	snprintf(a->g.host, sizeof a->g.host, "%s", a->d.host);
-	a->g.asess.user = a->g.user;
-	a->g.asess.host = a->g.host;
-	a->g.asess.tty = "/dev/pts/0";
-	a->g.asess.remote = "";
+	pty_guard_set_identity(&a->g, &a->d.who);
 	a->g.asess.mode = "interactive";
 	pty_sha256_hex("bench", 5, a->g.asess.policy_sha256);
 }

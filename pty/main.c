@@ -147,12 +147,8 @@ pty_settings(const struct pty_options *opt, bool privileged,
 		/* development: the policy as given, no configuration */
 		int fd, rc;
 
-		(void)snprintf(g->policy_path, sizeof g->policy_path, "%s",
+		(void)snprintf(g->cfg.policy, sizeof g->cfg.policy, "%s",
 			       opt->policy_path);
-		(void)snprintf(g->shell_path, sizeof g->shell_path, "%s",
-			       pty_default_shell);
-		(void)snprintf(g->path_env, sizeof g->path_env, "%s",
-			       pty_default_path);
 		g->cfg.syslog = false;
 		*text = NULL;
 		*len = 0;
@@ -169,11 +165,6 @@ pty_settings(const struct pty_options *opt, bool privileged,
 	}
 	if (pty_config_load(path, &g->cfg, err, errlen) != 0)
 		return -1;
-	g->have_config = true;
-	(void)snprintf(g->policy_path, sizeof g->policy_path, "%s",
-		       g->cfg.policy);
-	(void)snprintf(g->shell_path, sizeof g->shell_path, "%s", g->cfg.shell);
-	(void)snprintf(g->path_env, sizeof g->path_env, "%s", g->cfg.path_env);
 	return pty_secure_read(g->cfg.policy, PTY_POLICY_MAX, text, len, err,
 			       errlen);
 }
@@ -252,13 +243,13 @@ pty_step_policy(struct pty_main *m)
 	g->overridden = opt->policy_path != NULL || opt->shell_path != NULL ||
 			opt->path_env != NULL;
 	if (opt->shell_path != NULL)
-		(void)snprintf(g->shell_path, sizeof g->shell_path, "%s",
+		(void)snprintf(g->cfg.shell, sizeof g->cfg.shell, "%s",
 			       opt->shell_path);
 	if (opt->path_env != NULL)
-		(void)snprintf(g->path_env, sizeof g->path_env, "%s",
+		(void)snprintf(g->cfg.path_env, sizeof g->cfg.path_env, "%s",
 			       opt->path_env);
 	pty_sha256_hex(text, len, g->asess.policy_sha256);
-	rc = pty_policy_open_text(g->policy_path, text, len, &m->session, err,
+	rc = pty_policy_open_text(g->cfg.policy, text, len, &m->session, err,
 				  sizeof err);
 	free(text);
 	return rc != 0 ? pty_fail(opt, "%s", err) : PTY_GO_ON;
@@ -299,23 +290,12 @@ pty_step_identity(struct pty_main *m)
 	struct pty_guard *g = &m->guard;
 	const char *ssh_cmd;
 
-	g->syslog = g->cfg.syslog;
-	if (pty_decider_init(&m->decider, m->session, g->path_env) != 0)
+	if (pty_decider_init(&m->decider, m->session, g->cfg.path_env) != 0)
 		return pty_fail(&m->opt, PTY_MSG_UNNAMED_USER,
 				(unsigned)getuid());
-	(void)snprintf(g->user, sizeof g->user, "%s", m->decider.user);
-	(void)snprintf(g->host, sizeof g->host, "%s", m->decider.host);
-	(void)snprintf(g->remote, sizeof g->remote, "%s",
-		       m->decider.remote_addr);
-	if (isatty(STDIN_FILENO) && ttyname(STDIN_FILENO) != NULL)
-		(void)snprintf(g->tty, sizeof g->tty, "%s",
-			       ttyname(STDIN_FILENO));
+	pty_guard_set_identity(g, &m->decider.who);
 	if (pty_audit_session_id(g->asess.id) != 0)
 		return pty_fail(&m->opt, PTY_MSG_NO_RANDOMNESS);
-	g->asess.host = g->host;
-	g->asess.user = g->user;
-	g->asess.tty = g->tty;
-	g->asess.remote = g->remote;
 	pty_self_path(m->self, sizeof m->self);
 	/* sshd's ForceCommand runs the guard itself (as "-c maelys-pty" or
 	 * with no -c) and puts the client's request in SSH_ORIGINAL_COMMAND:
@@ -345,8 +325,9 @@ pty_step_start(struct pty_main *m)
 		return pty_fail(&m->opt, PTY_MSG_NO_START_RECORD);
 	m->started = true;
 	pty_guard_log(g, LOG_INFO, "session %s of %s started (%s%s%s)",
-		      g->asess.id, g->user, g->asess.mode,
-		      g->remote[0] ? " from " : "", g->remote);
+		      g->asess.id, g->who->user, g->asess.mode,
+		      g->who->remote_addr[0] ? " from " : "",
+		      g->who->remote_addr);
 	return PTY_GO_ON;
 }
 
@@ -387,7 +368,7 @@ pty_finish(struct pty_main *m, int rc)
 		(void)pty_guard_event(&m->guard, "session_end", NULL);
 		pty_guard_log(&m->guard, LOG_INFO,
 			      "session %s of %s ended (status %d)",
-			      m->guard.asess.id, m->guard.user, rc);
+			      m->guard.asess.id, m->guard.who->user, rc);
 	}
 	pty_decider_free(&m->decider);
 	pty_audit_close(m->guard.audit);

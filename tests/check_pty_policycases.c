@@ -202,7 +202,7 @@ cases_one_word(const char *rest, char *dst, size_t cap, bool none_ok)
 static const char *
 cases_set_user(struct cases_run *r, const char *rest)
 {
-	return cases_one_word(rest, r->d->user, sizeof r->d->user, false);
+	return cases_one_word(rest, r->d->who.user, sizeof r->d->who.user, false);
 }
 
 static const char *
@@ -211,15 +211,15 @@ cases_set_groups(struct cases_run *r, const char *rest)
 	const char *w;
 	size_t n;
 
-	r->d->ngroups = 0;
+	r->d->who.ngroups = 0;
 	while ((n = cases_word(&rest, &w)) != 0) {
-		if (r->d->ngroups ==
-		    sizeof r->d->groups / sizeof r->d->groups[0])
+		if (r->d->who.ngroups ==
+		    sizeof r->d->who.groups / sizeof r->d->who.groups[0])
 			return "too many groups";
-		if (n >= sizeof r->d->groups[0])
+		if (n >= sizeof r->d->who.groups[0])
 			return "group name too long";
-		memcpy(r->d->groups[r->d->ngroups], w, n);
-		r->d->groups[r->d->ngroups++][n] = '\0';
+		memcpy(r->d->who.groups[r->d->who.ngroups], w, n);
+		r->d->who.groups[r->d->who.ngroups++][n] = '\0';
 	}
 	return NULL;
 }
@@ -227,13 +227,13 @@ cases_set_groups(struct cases_run *r, const char *rest)
 static const char *
 cases_set_host(struct cases_run *r, const char *rest)
 {
-	return cases_one_word(rest, r->d->host, sizeof r->d->host, true);
+	return cases_one_word(rest, r->d->who.host, sizeof r->d->who.host, true);
 }
 
 static const char *
 cases_set_remote(struct cases_run *r, const char *rest)
 {
-	return cases_one_word(rest, r->d->remote_addr, sizeof r->d->remote_addr,
+	return cases_one_word(rest, r->d->who.remote_addr, sizeof r->d->who.remote_addr,
 			      true);
 }
 
@@ -359,10 +359,10 @@ cases_defaults(struct cases_run *r)
 {
 	struct pty_decider *d = r->d;
 
-	(void)snprintf(d->user, sizeof d->user, "%s", "nobody");
-	d->ngroups = 0;
-	d->host[0] = '\0';
-	d->remote_addr[0] = '\0';
+	(void)snprintf(d->who.user, sizeof d->who.user, "%s", "nobody");
+	d->who.ngroups = 0;
+	d->who.host[0] = '\0';
+	d->who.remote_addr[0] = '\0';
 	(void)snprintf(d->cwd, sizeof d->cwd, "%s", "/");
 	(void)snprintf(d->time_of_day, sizeof d->time_of_day, "%s", "12:00");
 	(void)snprintf(r->mode, sizeof r->mode, "%s", "interactive");

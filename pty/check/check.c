@@ -156,7 +156,7 @@ check_decider(struct check_ctx *c)
 	c->who = "the user running --check";
 	if (c->opt->check_user != NULL) {
 		pw = getpwnam(c->opt->check_user);
-		if (pty_decider_set_user(&c->decider, pw) != 0) {
+		if (pty_identity_set_user(&c->decider.who, pw) != 0) {
 			pty_decider_free(&c->decider);
 			check_report(c, CHECK_ERROR, "--user %s: no such user",
 				     c->opt->check_user);
@@ -246,7 +246,7 @@ check_shell_start_in(struct check_ctx *c, const char *mode)
 		strcmp(mode, "command") == 0 ? command_argv : pty_child_argv,
 		err, sizeof err) != 0)
 		check_report(c, CHECK_ERROR, "%s: %s sessions of %s (%s): %s",
-			     c->policy_path, mode, c->decider.user, c->who,
+			     c->policy_path, mode, c->decider.who.user, c->who,
 			     err);
 	pty_supervise_close(&s);
 }

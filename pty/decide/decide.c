@@ -32,23 +32,23 @@ pty_copy(char *dst, size_t cap, const char *src, size_t len)
 }
 
 int
-pty_decider_set_user(struct pty_decider *d, const struct passwd *pw)
+pty_identity_set_user(struct pty_identity *who, const struct passwd *pw)
 {
 	gid_t gids[64];
 	int n = 64, i;
 
-	d->user[0] = '\0';
-	d->ngroups = 0;
+	who->user[0] = '\0';
+	who->ngroups = 0;
 	if (pw == NULL || pw->pw_name == NULL || pw->pw_name[0] == '\0')
 		return -1;
-	pty_copy(d->user, sizeof d->user, pw->pw_name, strlen(pw->pw_name));
+	pty_copy(who->user, sizeof who->user, pw->pw_name, strlen(pw->pw_name));
 	if (getgrouplist(pw->pw_name, pw->pw_gid, gids, &n) < 0)
 		n = 64; /* more than 64 groups: the first 64 */
-	for (i = 0; i < n && d->ngroups < 64; i++) {
+	for (i = 0; i < n && who->ngroups < 64; i++) {
 		struct group *g = getgrgid(gids[i]);
 
 		if (g != NULL && g->gr_name != NULL)
-			pty_copy(d->groups[d->ngroups++], PTY_TEXT_MAX,
+			pty_copy(who->groups[who->ngroups++], PTY_TEXT_MAX,
 				 g->gr_name, strlen(g->gr_name));
 	}
 	return 0;
@@ -66,18 +66,22 @@ pty_decider_init(struct pty_decider *d, maelys_datalog_session_t *session,
 	if (maelys_datalog_input_edb_create(&d->edb) !=
 	    MAELYS_DATALOG_STATUS_OK)
 		return -1;
-	if (pty_decider_set_user(d, getpwuid(getuid())) != 0)
+	if (pty_identity_set_user(&d->who, getpwuid(getuid())) != 0)
 		return -1;
-	if (gethostname(d->host, sizeof d->host) != 0)
-		d->host[0] = '\0';
-	d->host[sizeof d->host - 1] = '\0';
+	if (gethostname(d->who.host, sizeof d->who.host) != 0)
+		d->who.host[0] = '\0';
+	d->who.host[sizeof d->who.host - 1] = '\0';
+	if (isatty(STDIN_FILENO) && ttyname(STDIN_FILENO) != NULL)
+		pty_copy(d->who.tty, sizeof d->who.tty, ttyname(STDIN_FILENO),
+			 strlen(ttyname(STDIN_FILENO)));
 	/* SSH_CONNECTION is "client_ip client_port server_ip server_port",
 	 * set by sshd before the login shell starts */
 	conn = getenv("SSH_CONNECTION");
 	if (conn != NULL) {
 		size_t k = strcspn(conn, " ");
 
-		pty_copy(d->remote_addr, sizeof d->remote_addr, conn, k);
+		pty_copy(d->who.remote_addr, sizeof d->who.remote_addr, conn,
+			 k);
 	}
 	if (getcwd(d->cwd, sizeof d->cwd) == NULL)
 		d->cwd[0] = '\0';
@@ -166,21 +170,22 @@ pty_decider_add_session_facts(struct pty_decider *d, const char *mode,
 	time_t now = time(NULL);
 	size_t i;
 
-	PTY_TRY(st, pty_fact_add_string(edb, "user", d->user, diag));
-	for (i = 0; i < d->ngroups; i++)
-		PTY_TRY(st,
-			pty_fact_add_string(edb, "group", d->groups[i], diag));
+	PTY_TRY(st, pty_fact_add_string(edb, "user", d->who.user, diag));
+	for (i = 0; i < d->who.ngroups; i++)
+		PTY_TRY(st, pty_fact_add_string(edb, "group", d->who.groups[i],
+						diag));
 	if (d->time_of_day[0] != '\0')
 		PTY_TRY(st, pty_fact_add_string(edb, "time_of_day",
 						d->time_of_day, diag));
 	else if (localtime_r(&now, &tm) != NULL &&
 		 strftime(buf, sizeof buf, "%H:%M", &tm) == 5)
 		PTY_TRY(st, pty_fact_add_string(edb, "time_of_day", buf, diag));
-	if (d->host[0] != '\0')
-		PTY_TRY(st, pty_fact_add_string(edb, "host", d->host, diag));
-	if (d->remote_addr[0] != '\0')
+	if (d->who.host[0] != '\0')
+		PTY_TRY(st,
+			pty_fact_add_string(edb, "host", d->who.host, diag));
+	if (d->who.remote_addr[0] != '\0')
 		PTY_TRY(st, pty_fact_add_string(edb, "remote_addr",
-						d->remote_addr, diag));
+						d->who.remote_addr, diag));
 	PTY_TRY(st, pty_fact_add_string(edb, "session_mode", mode, diag));
 	return MAELYS_DATALOG_STATUS_OK;
 }

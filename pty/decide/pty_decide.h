@@ -59,16 +59,25 @@ struct pty_decision {
 	int confirmed;                     /* decided with confirmed(Cmd) */
 };
 
+/* Who the session is: what the session facts say (user, group, host,
+ * remote_addr), and what the audit log and syslog name.  Filled once,
+ * when the decider is made; every room reads the decider's (the guard
+ * points at it). */
+struct pty_identity {
+	char user[PTY_TEXT_MAX];
+	size_t ngroups;
+	char groups[64][PTY_TEXT_MAX];
+	char host[PTY_TEXT_MAX];
+	char remote_addr[PTY_TEXT_MAX]; /* "" when not over ssh */
+	char tty[PTY_TEXT_MAX];         /* "" without a terminal */
+};
+
 /* What stays the same for a whole session, and the shell's directory. */
 struct pty_decider {
 	maelys_datalog_session_t *session;
 	maelys_datalog_input_edb_t *edb;
 	const char *path_env; /* PATH of the session, for command_path */
-	char user[PTY_TEXT_MAX];
-	char host[PTY_TEXT_MAX];
-	char remote_addr[PTY_TEXT_MAX]; /* "" when not over ssh */
-	size_t ngroups;
-	char groups[64][PTY_TEXT_MAX];
+	struct pty_identity who;
 	char cwd[4096];
 	/* "HH:MM" to supply as time_of_day instead of the clock (policy test
 	 * cases); "" = the local time of each decision */
@@ -79,17 +88,18 @@ struct pty_decider {
 	char guard_program[4096];
 };
 
-/* Fills the session facts (user, groups, host, remote address) for the
- * current uid.  Returns 0, or -1 when the user cannot be named. */
+/* Fills d->who for the current uid (its name and groups, the host name,
+ * the client address of SSH_CONNECTION, the terminal of standard input).
+ * Returns 0, or -1 when the user cannot be named. */
 int pty_decider_init(struct pty_decider *d, maelys_datalog_session_t *session,
 		     const char *path_env);
 void pty_decider_free(struct pty_decider *d);
 
-/* The user and group facts of `pw` (its name, and the names of its groups
- * from the group database) instead of the current uid's: what
- * pty_decider_init does for getuid(), for --check --user.  Returns 0, or
- * -1 when pw names nobody. */
-int pty_decider_set_user(struct pty_decider *d, const struct passwd *pw);
+/* The user and group of an identity from `pw` (its name, and the names
+ * of its groups from the group database): what pty_decider_init does for
+ * getuid(), and --check --user for another user.  Returns 0, or -1 when
+ * pw names nobody. */
+int pty_identity_set_user(struct pty_identity *who, const struct passwd *pw);
 void pty_decider_set_cwd(struct pty_decider *d, const char *cwd);
 
 /* Sets `st` to `x`, a library call, and returns it from the calling

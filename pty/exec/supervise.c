@@ -128,8 +128,8 @@ pty_supervise_setup(struct pty_supervisor *s, struct pty_guard *g,
 	const char *extra[2];
 	int landlock_fd = -1;
 
-	if (realpath(g->shell_path, shell) == NULL) {
-		(void)snprintf(err, errlen, "the shell %s: %s", g->shell_path,
+	if (realpath(g->cfg.shell, shell) == NULL) {
+		(void)snprintf(err, errlen, "the shell %s: %s", g->cfg.shell,
 			       strerror(errno));
 		return -1;
 	}
@@ -148,7 +148,7 @@ pty_supervise_setup(struct pty_supervisor *s, struct pty_guard *g,
 			       "no memory for the exec supervisor");
 		return -1;
 	}
-	if (pty_supervise_shell_allowed(s, g->shell_path, shell_argv, err,
+	if (pty_supervise_shell_allowed(s, g->cfg.shell, shell_argv, err,
 					errlen) != 0)
 		return -1;
 	/* the guard's memory holds the audit key: its child stays

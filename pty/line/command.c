@@ -80,7 +80,7 @@ command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 					      "session %s of %s ended: the "
 					      "exec supervisor failed",
 					      sup->guard->asess.id,
-					      sup->guard->user);
+					      sup->guard->who->user);
 				(void)pty_guard_event(sup->guard, "session_end",
 						      "exec supervisor failed");
 				sup->end_session = true;
@@ -151,7 +151,7 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 				sizeof err) != 0) {
 		fprintf(stderr, "maelys-pty: %s\n", err);
 		pty_guard_log(g, LOG_ERR, "session %s of %s: %s", g->asess.id,
-			      g->user, err);
+			      g->who->user, err);
 		pty_supervise_close(&sup);
 		return 126;
 	}
@@ -172,9 +172,9 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 	(void)sigaction(SIGINT, &sa, &old_int);
 	(void)sigaction(SIGQUIT, &sa, &old_quit);
 	memset(&sp, 0, sizeof sp);
-	sp.path = g->shell_path;
+	sp.path = g->cfg.shell;
 	sp.argv = argv;
-	sp.envp = pty_child_environment(g->path_env, guard_path);
+	sp.envp = pty_child_environment(g->cfg.path_env, guard_path);
 	sp.fd[0] = sp.fd[1] = sp.fd[2] = sp.fd[3] = -1; /* sshd's 0, 1, 2 */
 	sp.ctty = -1;
 	sp.mask = &old;
@@ -183,7 +183,7 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 	if (pid < 0) {
 		fprintf(stderr, "maelys-pty: %s\n", err);
 		pty_guard_log(g, LOG_ERR, "session %s of %s: %s", g->asess.id,
-			      g->user, err);
+			      g->who->user, err);
 		rc = 126;
 	} else {
 		sigset_t wait_mask = old;

@@ -121,7 +121,7 @@ pty_make_prompt(void)
 		shown = tilde;
 	}
 	(void)snprintf(relay.prompt, sizeof relay.prompt, "%s@%s:%s%s ",
-		       relay.decider->user, relay.decider->host, shown,
+		       relay.decider->who.user, relay.decider->who.host, shown,
 		       getuid() == 0 ? "#" : "$");
 }
 
@@ -408,7 +408,7 @@ pty_relay_exec(short revents)
 			pty_guard_log(relay.guard, LOG_ERR,
 				      "session %s of %s ended: the exec "
 				      "supervisor failed",
-				      relay.guard->asess.id, relay.guard->user);
+				      relay.guard->asess.id, relay.guard->who->user);
 			(void)pty_guard_event(relay.guard, "session_end",
 					      "exec supervisor failed");
 			relay.guard_ended = true;
@@ -470,8 +470,8 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 	pty_install_signals(&old);
 	pty_terminal_winsize(STDIN_FILENO, &ws);
 	memset(&cfg, 0, sizeof cfg);
-	cfg.shell_path = g->shell_path;
-	cfg.path_env = g->path_env;
+	cfg.shell_path = g->cfg.shell;
+	cfg.path_env = g->cfg.path_env;
 	cfg.guard_path = guard_path;
 	cfg.tio = &relay.term.original;
 	cfg.ws = &ws;
@@ -483,7 +483,7 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 	    pty_child_spawn(&cfg, &relay.child, err, sizeof err) != 0) {
 		fprintf(stderr, "maelys-pty: %s\n", err);
 		pty_guard_log(g, LOG_ERR, "session %s of %s: %s", g->asess.id,
-			      g->user, err);
+			      g->who->user, err);
 		pty_supervise_close(&relay.sup);
 		(void)sigprocmask(SIG_SETMASK, &old, NULL);
 		return 1;
@@ -491,7 +491,7 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 	relay.sup.out_fd = STDOUT_FILENO;
 	relay.sup.eol = "\r\n";
 	relay.sup.around_message = pty_relay_around_message;
-	pty_prompt_init(&relay.term, history_path, g->path_env, pty_on_line);
+	pty_prompt_init(&relay.term, history_path, g->cfg.path_env, pty_on_line);
 	(void)pty_terminal_job_mode(&relay.term);
 	relay.state = PTY_STARTING;
 	(void)clock_gettime(CLOCK_MONOTONIC, &start_deadline);
@@ -525,7 +525,7 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 				pty_guard_log(g, LOG_NOTICE,
 					      "session %s of %s ended: idle "
 					      "for %u s",
-					      g->asess.id, g->user,
+					      g->asess.id, g->who->user,
 					      g->cfg.idle_timeout);
 				(void)pty_guard_event(g, "session_end", "idle");
 				relay.guard_ended = true;
@@ -560,7 +560,7 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 					"\r\nmaelys-pty: the shell %s "
 					"exited before the session "
 					"started\r\n",
-					g->shell_path);
+					g->cfg.shell);
 			break;
 		}
 		if (relay.state == PTY_STARTING) {

@@ -23,11 +23,21 @@ pty_guard_log(const struct pty_guard *g, int priority, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!g->syslog)
+	if (!g->cfg.syslog)
 		return;
 	va_start(ap, fmt);
 	vsyslog(LOG_AUTHPRIV | priority, fmt, ap);
 	va_end(ap);
+}
+
+void
+pty_guard_set_identity(struct pty_guard *g, const struct pty_identity *who)
+{
+	g->who = who;
+	g->asess.user = who->user;
+	g->asess.host = who->host;
+	g->asess.tty = who->tty;
+	g->asess.remote = who->remote_addr;
 }
 
 int
@@ -114,14 +124,14 @@ pty_guard_log_denial(const struct pty_guard *g, const char *mode,
 {
 	if (dec->verdict == PTY_VERDICT_SYNTAX) {
 		pty_guard_log(g, LOG_NOTICE,
-			      "refused user=%s session=%s mode=%s: %s", g->user,
-			      g->asess.id, mode,
+			      "refused user=%s session=%s mode=%s: %s",
+			      g->who->user, g->asess.id, mode,
 			      scan_refusal_reason(dec->scan.refusal));
 		return;
 	}
 	pty_guard_log(g, LOG_NOTICE,
 		      "denied user=%s session=%s mode=%s command=%s: %s",
-		      g->user, g->asess.id, mode, dec->command,
+		      g->who->user, g->asess.id, mode, dec->command,
 		      dec->verdict == PTY_VERDICT_ERROR ? dec->error
 		      : dec->nreasons > 0               ? dec->reasons[0].reason
 							: "no rule allows it");
@@ -134,7 +144,7 @@ pty_guard_terminate(struct pty_guard *g, const char *err, int fd,
 {
 	pty_say(fd, eol, PTY_MSG_AUDIT_ENDS);
 	pty_guard_log(g, LOG_ERR, "session %s of %s ended: audit log: %s",
-		      g->asess.id, g->user, err);
+		      g->asess.id, g->who->user, err);
 	return PTY_ACT_END;
 }
 
@@ -147,7 +157,7 @@ pty_guard_denied(struct pty_guard *g, int fd, const char *eol)
 		pty_say(fd, eol, PTY_MSG_TOO_MANY_REFUSALS, g->denials);
 		pty_guard_log(g, LOG_WARNING,
 			      "session %s of %s ended after %u refusals",
-			      g->asess.id, g->user, g->denials);
+			      g->asess.id, g->who->user, g->denials);
 		(void)pty_guard_event(g, "session_end", "too many denials");
 		return PTY_ACT_END;
 	}
@@ -318,7 +328,7 @@ pty_guard_conclude_exec(struct pty_guard *g, const struct pty_exec_request *r,
 	pty_exec_print(r, dec, fd, eol);
 	pty_guard_log(
 	    g, LOG_NOTICE, "exec denied user=%s session=%s path=%s: %s",
-	    g->user, g->asess.id, r->path[0] ? r->path : r->request,
+	    g->who->user, g->asess.id, r->path[0] ? r->path : r->request,
 	    dec->verdict == PTY_EXEC_POLICY
 		? (dec->nreasons > 0 ? dec->reasons[0] : "no rule allows it")
 		: dec->error);
@@ -336,5 +346,5 @@ pty_guard_end_all(struct pty_guard *g)
 		pty_guard_log(g, LOG_WARNING,
 			      "session %s of %s: %zu processes of the session "
 			      "could not be ended",
-			      g->asess.id, g->user, left);
+			      g->asess.id, g->who->user, left);
 }

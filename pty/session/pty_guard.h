@@ -28,18 +28,14 @@
 #include <stddef.h>
 
 struct pty_guard {
-	char policy_path[4096];
-	char shell_path[4096];
-	char path_env[4096];
-	bool have_config;        /* settings from a configuration file */
-	struct pty_config cfg;   /* its settings (defaults without one) */
+	/* the session's settings: the configuration's (its defaults
+	 * without one), with what the options of an unprivileged guard
+	 * replace (policy, shell, PATH) written over them */
+	struct pty_config cfg;
+	/* who the session is: the decider's (pty_decider_init) */
+	const struct pty_identity *who;
 	struct pty_audit *audit; /* NULL: no audit log */
 	struct pty_audit_session asess;
-	char host[256];
-	char user[256];
-	char tty[256];
-	char remote[256];
-	bool syslog;       /* summarise refusals to syslog */
 	unsigned denials;  /* lines refused in this session */
 	bool end_recorded; /* the session_end record is written */
 	/* why the configured audit log could not be opened by a guard that
@@ -115,6 +111,10 @@ int pty_guard_event(struct pty_guard *g, const char *event, const char *note);
 /* Ends every process the session started (pty_spawn_end_all, the audit
  * writer left alone), and says to syslog when some could not be. */
 void pty_guard_end_all(struct pty_guard *g);
+
+/* Makes `who` the guard's identity, and the audit log's session names
+ * (user, host, tty, remote) its strings. */
+void pty_guard_set_identity(struct pty_guard *g, const struct pty_identity *who);
 
 /* Writes a line to syslog (authpriv) when the guard logs there. */
 void pty_guard_log(const struct pty_guard *g, int priority, const char *fmt,
