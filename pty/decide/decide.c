@@ -371,6 +371,21 @@ pty_row_for_command(const maelys_datalog_result_t *res, const char *pred,
 				(char(*)[PTY_TEXT_MAX])out, 1, NULL) == 1;
 }
 
+maelys_datalog_status_t
+pty_decider_solve_ask(struct pty_decider *d, const char *pred,
+		      const char *key, size_t keylen,
+		      maelys_datalog_result_t **res, int *yes,
+		      maelys_datalog_diagnostic_t *diag)
+{
+	maelys_datalog_arg_t k = maelys_datalog_arg_symbol_n(key, keylen);
+	maelys_datalog_status_t st;
+
+	*yes = 0;
+	PTY_TRY(st, maelys_datalog_session_solve_edb(d->session, d->edb, res,
+						     diag));
+	return maelys_datalog_result_query(*res, pred, &k, 1, yes);
+}
+
 static void
 pty_decide_with(struct pty_decider *d, const char *line, size_t len,
 		const char *mode, int confirmed, struct pty_decision *out)
@@ -378,7 +393,6 @@ pty_decide_with(struct pty_decider *d, const char *line, size_t len,
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 	maelys_datalog_result_t *res = NULL;
 	maelys_datalog_status_t st;
-	maelys_datalog_arg_t cmd;
 	int allowed = 0;
 
 	memset(out, 0, sizeof *out);
@@ -399,14 +413,9 @@ pty_decide_with(struct pty_decider *d, const char *line, size_t len,
 		 strlen(out->command));
 	st = pty_build_edb(d, &out->scan, mode, confirmed, &diag);
 	if (st == MAELYS_DATALOG_STATUS_OK)
-		st = maelys_datalog_session_solve_edb(d->session, d->edb, &res,
-						      &diag);
-	if (st == MAELYS_DATALOG_STATUS_OK) {
-		cmd = maelys_datalog_arg_symbol_n(out->scan.tokens[0].text,
-						  out->scan.tokens[0].len);
-		st = maelys_datalog_result_query(res, "allow", &cmd, 1,
-						 &allowed);
-	}
+		st = pty_decider_solve_ask(d, "allow", out->scan.tokens[0].text,
+					   out->scan.tokens[0].len, &res,
+					   &allowed, &diag);
 	if (st != MAELYS_DATALOG_STATUS_OK) {
 		out->verdict = PTY_VERDICT_ERROR;
 		pty_status_text(st, &diag, out->error, sizeof out->error);

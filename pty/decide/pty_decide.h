@@ -153,6 +153,16 @@ maelys_datalog_status_t
 pty_decider_add_session_facts(struct pty_decider *d, const char *mode,
 			      maelys_datalog_diagnostic_t *diag);
 
+/* Solves the policy over d->edb and asks pred(key): *yes is 1 when it was
+ * derived.  The result is left in *res (NULL when the solve failed) for
+ * the caller to read further and free.  Returns the first status that is
+ * not OK, or OK. */
+maelys_datalog_status_t
+pty_decider_solve_ask(struct pty_decider *d, const char *pred,
+		      const char *key, size_t keylen,
+		      maelys_datalog_result_t **res, int *yes,
+		      maelys_datalog_diagnostic_t *diag);
+
 /* Decides `len` bytes of `line` in session mode `mode` ("interactive" or
  * "command").  Never fails: every failure is a denying verdict.  The order of
  * the queries: allow(Cmd); then allow_with_log(Cmd, R); then
