@@ -177,8 +177,9 @@ audit_verify_fd(int fd, const struct audit_mac *keyed, char *buf,
 		return audit_cannot(report, name, strerror(w.error));
 	if (rc == 1) {
 		if (report != NULL)
-			fprintf(report, "%s: %" PRIu64 " records, chain "
-					"intact\n",
+			fprintf(report,
+				"%s: %" PRIu64 " records, chain "
+				"intact\n",
 				name, n);
 		return 0;
 	}
