@@ -104,6 +104,10 @@
 /* The longest record, its newline included: a longer line is an error. */
 #define PTY_AUDIT_LINE_MAX ((size_t)65536)
 
+/* The sizes a key file may have, in bytes (pty_audit_open). */
+#define PTY_AUDIT_KEY_MIN 32
+#define PTY_AUDIT_KEY_MAX 4096
+
 struct pty_audit; /* opaque: the log descriptor and the key */
 
 /* Who and where: the same for every record of a session. */
