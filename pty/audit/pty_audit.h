@@ -121,8 +121,9 @@ struct pty_audit_session {
 	char policy_sha256[65]; /* of the policy text the session loaded */
 };
 
-/* Bytes recorded as one JSON string: s[0..len), any bytes (NUL too).  A
- * field given as a text is left out when s is NULL. */
+/* Bytes recorded as one JSON string: s[0..len), any bytes (NUL too).  An
+ * optional field given as a text is left out when s is NULL; one that is
+ * always there is then "" (len must be 0). */
 struct pty_audit_text {
 	const char *s;
 	size_t len;
@@ -160,12 +161,15 @@ struct pty_audit_decision {
  * pty/session/guard_record.c makes it from an exec request and its
  * decision. */
 struct pty_audit_exec {
+	/* "exec_path", "exec_request", "exec_cwd", "exec_parent": always */
 	struct pty_audit_text path, request, cwd, parent;
 	/* "exec_via" ("shebang" or "loader") and "exec_through", both left
 	 * out when via is NULL: the program is what the process named */
 	const char *via;
 	struct pty_audit_text through;
-	/* "exec_argv" (or "exec_argv_sha256") and "exec_argc" */
+	/* "exec_argv" (or "exec_argv_sha256") and "exec_argc": argc
+	 * arguments, argv[i] of argv_len[i] bytes followed by a NUL byte
+	 * (which exec_argv_sha256 covers) */
 	const char *const *argv;
 	const size_t *argv_len;
 	size_t argc;
