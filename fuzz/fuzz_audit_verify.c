@@ -20,6 +20,7 @@
 
 #include "fuzz.h"
 
+#include "guard_record.h"
 #include "pty_audit.h"
 
 #include <fcntl.h>
@@ -129,7 +130,7 @@ fuzz_append(const char *path, const uint8_t *data, size_t size)
 {
 	static struct pty_decision dec;
 	struct pty_audit_session s;
-	struct pty_audit_event e;
+	struct guard_record rec;
 	struct pty_audit *a = NULL;
 	size_t len = size < FUZZ_LINE_MAX ? size : FUZZ_LINE_MAX;
 	size_t rlen = size < PTY_TEXT_MAX - 1 ? size : PTY_TEXT_MAX - 1;
@@ -154,13 +155,11 @@ fuzz_append(const char *path, const uint8_t *data, size_t size)
 	memcpy(dec.reasons[0].op, "__line__", 9);
 	memcpy(dec.reasons[0].reason, data, rlen);
 	dec.reasons[0].reason[rlen] = '\0';
-	memset(&e, 0, sizeof e);
-	e.event = "command";
-	e.line = (const char *)data;
-	e.line_len = len;
-	e.decision = &dec;
-	e.outcome = "deny";
-	rc = pty_audit_write(a, &s, &e, err, sizeof err);
+	rc = pty_audit_write(a, &s,
+			     guard_record_line(&rec, "command",
+					       (const char *)data, len, &dec,
+					       "deny"),
+			     err, sizeof err);
 	pty_audit_close(a);
 	return rc;
 }

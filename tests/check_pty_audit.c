@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The audit log (pty/audit/audit.c, contract in pty/audit/pty_audit.h): records of
- * several events and decisions compared byte for byte with records built
+ * The audit log (pty/audit/audit.c, contract in pty/audit/pty_audit.h): records
+ * of several events and decisions (made into events as the guard makes them,
+ * pty/session/guard_record.c) compared byte for byte with records built
  * here from the documented format (prev and mac computed with OpenSSL's
  * one-shot HMAC(), not with the code under test), and read again by
  * python3's json and hmac modules when python3 is installed; the chain
@@ -14,6 +15,7 @@
 
 #include "runner.h"
 
+#include "guard_record.h"
 #include "pty_audit.h"
 
 #include <errno.h>
@@ -341,6 +343,19 @@ decision_make(struct pty_decision *d, const char *line, size_t len,
 	d->verdict = v;
 }
 
+/* The event e with the decision d in it, as the guard records a line
+ * (pty/session/guard_record.c); e's note is kept. */
+static const struct pty_audit_event *
+decided(struct guard_record *gr, const struct pty_audit_event *e,
+	const struct pty_decision *d)
+{
+	struct pty_audit_event *out = guard_record_line(
+	    gr, e->event, e->line, e->line_len, d, e->outcome);
+
+	out->note = e->note;
+	return out;
+}
+
 /* Writes one record and remembers what it must say after its time (up to
  * policy_sha256, which the check adds). */
 static void
@@ -441,6 +456,7 @@ START_TEST(test_audit_records_carry_every_field)
 	struct pty_audit_session s, c, bare;
 	struct pty_audit_event e;
 	struct pty_decision d;
+	struct guard_record gr;
 	struct pty_audit *a = NULL;
 	char err[256], before[32], after[32], body[8000], tok[4000];
 	char prev[65], mac[65], want[100000], *buf, *lines[REC_MAX + 1];
@@ -473,9 +489,8 @@ START_TEST(test_audit_records_carry_every_field)
 	e.line = "ls -l /tmp";
 	e.line_len = strlen(e.line);
 	decision_make(&d, e.line, e.line_len, PTY_VERDICT_ALLOW);
-	e.decision = &d;
 	e.outcome = "allow";
-	record(a, &s, &e,
+	record(a, &s, decided(&gr, &e, &d),
 	       ",\"event\":\"line\",\"line\":\"ls -l /tmp\",\"tokens\":[\"ls\","
 	       "\"-l\",\"/tmp\"],\"metachars\":[],\"decision\":\"allow\","
 	       "\"reasons\":[]");
@@ -495,7 +510,7 @@ START_TEST(test_audit_records_carry_every_field)
 		       "tab\there \"quoted\" \\ back");
 	e.outcome = "deny";
 	record(
-	    a, &s, &e,
+	    a, &s, decided(&gr, &e, &d),
 	    ",\"event\":\"line\",\"line\":\"ls | wc -l\",\"tokens\":[\"ls\","
 	    "\"|\",\"wc\",\"-l\"],\"metachars\":[\"pipe\"],\"decision\":"
 	    "\"deny\",\"reasons\":[{\"op\":\"__line__\",\"reason\":\"shell "
@@ -506,7 +521,7 @@ START_TEST(test_audit_records_carry_every_field)
 	e.line = "cat *.txt > out; echo $HOME";
 	e.line_len = strlen(e.line);
 	decision_make(&d, e.line, e.line_len, PTY_VERDICT_POLICY);
-	record(a, &s, &e,
+	record(a, &s, decided(&gr, &e, &d),
 	       ",\"event\":\"line\",\"line\":\"cat *.txt > out; echo $HOME\","
 	       "\"tokens\":[\"cat\",\"*.txt\",\">\",\"out;\",\"echo\","
 	       "\"$HOME\"],\"metachars\":[\"redirect\",\"semicolon\","
@@ -525,7 +540,7 @@ START_TEST(test_audit_records_carry_every_field)
 		       "\\\"x\\\"\",%s,\"metachars\":[],\"decision\":"
 		       "\"refused\",\"reasons\":[],\"refusal\":\"%s\"",
 		       tok, scan_refusal_reason(SCAN_REFUSE_QUOTE));
-	record(a, &s, &e, body);
+	record(a, &s, decided(&gr, &e, &d), body);
 
 	/* too long: its SHA-256, no tokens */
 	memset(longline, 'a', sizeof longline);
@@ -543,7 +558,7 @@ START_TEST(test_audit_records_carry_every_field)
 			       "\"reasons\":[],\"refusal\":\"%s\"",
 			       h, scan_refusal_reason(SCAN_REFUSE_TOO_LONG));
 	}
-	record(a, &s, &e, body);
+	record(a, &s, decided(&gr, &e, &d), body);
 
 	/* not UTF-8: its SHA-256, no tokens */
 	e.line = "ls \xff\xfe";
@@ -560,7 +575,7 @@ START_TEST(test_audit_records_carry_every_field)
 			       "\"reasons\":[],\"refusal\":\"%s\"",
 			       h, scan_refusal_reason(SCAN_REFUSE_ENCODING));
 	}
-	record(a, &s, &e, body);
+	record(a, &s, decided(&gr, &e, &d), body);
 
 	/* every escape, a NUL, C1 controls, and a bad byte in a note */
 	memset(&e, 0, sizeof e);
@@ -583,9 +598,8 @@ START_TEST(test_audit_records_carry_every_field)
 	decision_make(&d, e.line, e.line_len, PTY_VERDICT_ALLOW_LOG);
 	(void)snprintf(d.log_reason, sizeof d.log_reason, "%s",
 		       "maintenance window");
-	e.decision = &d;
 	e.outcome = "allow_with_log";
-	record(a, &c, &e,
+	record(a, &c, decided(&gr, &e, &d),
 	       ",\"event\":\"command\",\"line\":\"systemctl restart nginx\","
 	       "\"tokens\":[\"systemctl\",\"restart\",\"nginx\"],\"metachars\""
 	       ":[],\"decision\":\"allow_with_log\",\"reasons\":[],"
@@ -599,7 +613,7 @@ START_TEST(test_audit_records_carry_every_field)
 	(void)snprintf(d.confirm_prompt, sizeof d.confirm_prompt, "%s",
 		       "Really reboot?");
 	e.outcome = "confirmed";
-	record(a, &s, &e,
+	record(a, &s, decided(&gr, &e, &d),
 	       ",\"event\":\"confirm\",\"line\":\"reboot\",\"tokens\":"
 	       "[\"reboot\"],\"metachars\":[],\"decision\":\"confirmed\","
 	       "\"reasons\":[],\"confirm_prompt\":\"Really reboot?\"");
@@ -611,7 +625,7 @@ START_TEST(test_audit_records_carry_every_field)
 	decision_make(&d, e.line, e.line_len, PTY_VERDICT_ERROR);
 	(void)snprintf(d.error, sizeof d.error, "%s", "BUDGET: too many facts");
 	e.outcome = "error";
-	record(a, &s, &e,
+	record(a, &s, decided(&gr, &e, &d),
 	       ",\"event\":\"line\",\"line\":\"ls\",\"tokens\":[\"ls\"],"
 	       "\"metachars\":[],\"decision\":\"error\",\"reasons\":[],"
 	       "\"error\":\"BUDGET: too many facts\"");
@@ -685,7 +699,7 @@ START_TEST(test_audit_exec_records_read_independently)
 	static struct pty_exec_request r;
 	struct pty_exec_decision dec;
 	struct pty_audit_session s;
-	struct pty_audit_event e;
+	struct guard_record gr;
 	struct pty_audit *a = NULL;
 	char err[256], hex[65], want[100], *buf, *py;
 	unsigned char digest[SHA256_DIGEST_LENGTH];
@@ -713,12 +727,10 @@ START_TEST(test_audit_exec_records_read_independently)
 	dec.verdict = PTY_EXEC_POLICY;
 	dec.nreasons = 1;
 	(void)snprintf(dec.reasons[0], sizeof dec.reasons[0], "no shells");
-	memset(&e, 0, sizeof e);
-	e.event = "exec";
-	e.exec = &r;
-	e.exec_decision = &dec;
-	e.outcome = "deny";
-	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), 0);
+	ck_assert_int_eq(pty_audit_write(a, &s,
+					 guard_record_exec(&gr, &r, &dec), err,
+					 sizeof err),
+			 0);
 	/* an argv of 100 KiB: the record carries its digest instead */
 	r.argc = 0;
 	for (used = 0, i = 0; i < 100; i++) {
@@ -730,8 +742,10 @@ START_TEST(test_audit_exec_records_read_independently)
 	}
 	dec.verdict = PTY_EXEC_ALLOW;
 	dec.nreasons = 0;
-	e.outcome = "allow";
-	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), 0);
+	ck_assert_int_eq(pty_audit_write(a, &s,
+					 guard_record_exec(&gr, &r, &dec), err,
+					 sizeof err),
+			 0);
 	pty_audit_close(a);
 	SHA256((const unsigned char *)r.bytes, used, digest);
 	for (i = 0; i < sizeof digest; i++)
@@ -764,6 +778,7 @@ START_TEST(test_audit_record_too_long_drops_line_then_fails)
 	struct pty_audit_session s;
 	struct pty_audit_event e;
 	struct pty_decision d;
+	struct guard_record gr;
 	struct pty_audit *a = NULL;
 	char err[256], *buf;
 	size_t len;
@@ -782,11 +797,11 @@ START_TEST(test_audit_record_too_long_drops_line_then_fails)
 	e.line = line;
 	e.line_len = sizeof line;
 	decision_make(&d, line, sizeof line, PTY_VERDICT_SYNTAX);
-	e.decision = &d;
 	e.outcome = "refused";
 	e.note = note;
-	ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0, "%s",
-		      err);
+	ck_assert_msg(
+	    pty_audit_write(a, &s, decided(&gr, &e, &d), err, sizeof err) == 0,
+	    "%s", err);
 	buf = slurp(t.log, &len);
 	ck_assert_ptr_nonnull(strstr(buf, "\"line_sha256\":\""));
 	ck_assert_ptr_null(strstr(buf, "\"line\":"));
@@ -796,10 +811,103 @@ START_TEST(test_audit_record_too_long_drops_line_then_fails)
 	/* a note that cannot fit: nothing is written */
 	memset(note, 'n', sizeof note - 1);
 	note[sizeof note - 1] = '\0';
-	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), -1);
+	ck_assert_int_eq(
+	    pty_audit_write(a, &s, decided(&gr, &e, &d), err, sizeof err), -1);
 	ck_assert_ptr_nonnull(strstr(err, "longer than 65536"));
 	pty_audit_close(a);
 	assert_intact(t.log, t.key, 1);
+	tmp_remove(&t);
+}
+END_TEST
+
+/* The flat event as a caller other than the guard gives it: what it says
+ * is recorded as given (an empty text present, a NULL one left out), and an
+ * event with an array or a text that cannot be read is refused before
+ * anything is written. */
+START_TEST(test_audit_flat_event_recorded_as_given_or_refused)
+{
+	static const struct pty_audit_text words[] = {{"ls", 2}, {"a|b", 3}};
+	static const char *const classes[] = {"pipe"};
+	static const struct pty_audit_reason why[] = {{{"ls", 2}, {"r\0s", 3}}};
+	static const char *const argv[] = {"sh", NULL};
+	static const size_t argv_len[] = {2, 0};
+	struct pty_audit_session s;
+	struct pty_audit_decision d;
+	struct pty_audit_exec x;
+	struct pty_audit_event e;
+	struct pty_audit *a = NULL;
+	char err[256], *buf;
+	size_t len;
+	struct tmp t;
+
+	tmp_make(&t);
+	session_make(&s, "command");
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	memset(&d, 0, sizeof d);
+	d.tokens = words;
+	d.ntokens = 2;
+	d.metachars = classes;
+	d.nmetachars = 1;
+	d.reasons = why;
+	d.nreasons = 1;
+	d.error.s = "";
+	memset(&e, 0, sizeof e);
+	e.event = "command";
+	e.line = "ls a|b";
+	e.line_len = 6;
+	e.decision = &d;
+	e.outcome = "deny";
+	ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0, "%s",
+		      err);
+	buf = slurp(t.log, &len);
+	ck_assert_msg(strstr(buf,
+			     ",\"event\":\"command\",\"line\":\"ls a|b\","
+			     "\"tokens\":[\"ls\",\"a|b\"],\"metachars\":"
+			     "[\"pipe\"],\"decision\":\"deny\",\"reasons\":"
+			     "[{\"op\":\"ls\",\"reason\":\"r\\u0000s\"}],"
+			     "\"error\":\"\",\"policy_sha256\":") != NULL,
+		      "%s", buf);
+	free(buf);
+	/* by its SHA-256 when asked: no line, no tokens */
+	d.line_by_sha256 = true;
+	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), 0);
+	buf = slurp(t.log, &len);
+	ck_assert_ptr_null(strstr(strchr(buf, '\n') + 1, "\"tokens\""));
+	ck_assert_ptr_nonnull(strstr(strchr(buf, '\n') + 1, "\"line_sha256\""));
+	free(buf);
+	/* what cannot be read */
+	d.tokens = NULL;
+	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "invalid argument") != NULL, "%s", err);
+	d.tokens = words;
+	d.log_reason.len = 1; /* no bytes to read */
+	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), -1);
+	d.log_reason.len = 0;
+	memset(&x, 0, sizeof x);
+	x.argv = argv;
+	x.argv_len = argv_len;
+	x.argc = 2; /* argv[1] is NULL */
+	memset(&e, 0, sizeof e);
+	e.event = "exec";
+	e.exec = &x;
+	e.outcome = "deny";
+	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), -1);
+	x.argc = 1;
+	x.nreasons = 1; /* and no reasons */
+	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), -1);
+	x.nreasons = 0;
+	ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0, "%s",
+		      err);
+	pty_audit_close(a);
+	buf = slurp(t.log, &len);
+	ck_assert_msg(strstr(buf, "\"exec_path\":\"\",\"exec_request\":\"\","
+				  "\"exec_argv\":[\"sh\"],\"exec_argc\":1,"
+				  "\"exec_cwd\":\"\",\"exec_parent\":\"\","
+				  "\"pid\":0,\"decision\":\"deny\","
+				  "\"reasons\":[],\"policy_sha256\":") != NULL,
+		      "%s", buf);
+	free(buf);
+	assert_intact(t.log, t.key, 3);
 	tmp_remove(&t);
 }
 END_TEST
@@ -1463,6 +1571,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_audit_records_carry_every_field);
 	tcase_add_test(tc, test_audit_exec_records_read_independently);
 	tcase_add_test(tc, test_audit_record_too_long_drops_line_then_fails);
+	tcase_add_test(tc, test_audit_flat_event_recorded_as_given_or_refused);
 	tcase_add_test(tc, test_audit_chain_continues_across_opens);
 	tcase_add_test(tc, test_audit_tampering_reported_at_the_record);
 	tcase_add_test(tc, test_audit_write_refuses_a_torn_or_bad_tail);

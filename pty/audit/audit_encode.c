@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "scan_utf8.h"
-#include "scanner.h"
+#include "scanner.h" /* SCAN_LINE_MAX only: the format names it */
 
 /* A bounded output buffer: once something does not fit, `full` stays set
  * and nothing more is added, so the caller checks once at the end. */
@@ -129,11 +129,12 @@ audit_put_cstr(struct audit_buf *b, const char *name, const char *s)
 		audit_put_field(b, name, s, strlen(s));
 }
 
-/* A NUL-terminated field of a fixed-size array, read within its size. */
+/* A text field, left out when t.s is NULL. */
 static void
-audit_put_text(struct audit_buf *b, const char *name, const char *s, size_t cap)
+audit_put_text(struct audit_buf *b, const char *name, struct pty_audit_text t)
 {
-	audit_put_field(b, name, s, strnlen(s, cap));
+	if (t.s != NULL)
+		audit_put_field(b, name, t.s, t.len);
 }
 
 static bool
@@ -158,12 +159,9 @@ audit_utf8_ok(const char *s, size_t n)
 static bool
 audit_hash_line(const struct pty_audit_event *e, bool compact)
 {
-	const struct pty_decision *d = e->decision;
-
 	if (compact || e->line_len >= SCAN_LINE_MAX)
 		return true;
-	if (d != NULL && (d->scan.refusal == SCAN_REFUSE_TOO_LONG ||
-			  d->scan.refusal == SCAN_REFUSE_ENCODING))
+	if (e->decision != NULL && e->decision->line_by_sha256)
 		return true;
 	return !audit_utf8_ok(e->line, e->line_len);
 }
@@ -171,60 +169,64 @@ audit_hash_line(const struct pty_audit_event *e, bool compact)
 /* What a decision adds: tokens, metachars, reasons, refusal, error,
  * log_reason, confirm_prompt. */
 static void
-audit_put_decision(struct audit_buf *b, const struct pty_decision *d,
+audit_put_decision(struct audit_buf *b, const struct pty_audit_decision *d,
 		   bool tokens, const char *outcome)
 {
-	size_t i, n;
-	const char *sep = "";
+	size_t i;
 
 	if (tokens) {
-		n = d->scan.ntokens < SCAN_TOKENS_MAX ? d->scan.ntokens
-						      : SCAN_TOKENS_MAX;
 		audit_puts(b, ",\"tokens\":[");
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < d->ntokens; i++) {
 			audit_puts(b, i > 0 ? "," : "");
-			audit_put_string(b, d->scan.tokens[i].text,
-					 d->scan.tokens[i].text != NULL
-					     ? d->scan.tokens[i].len
-					     : 0);
+			audit_put_string(b, d->tokens[i].s, d->tokens[i].len);
 		}
 		audit_puts(b, "]");
 	}
 	audit_puts(b, ",\"metachars\":[");
-	for (i = 0; i < SCAN_META_COUNT; i++) {
-		const char *name = scan_metachar_name((unsigned)i);
-
-		if ((d->scan.metachars & (1u << i)) == 0 || name == NULL)
-			continue;
-		audit_puts(b, sep);
-		audit_put_string(b, name, strlen(name));
-		sep = ",";
+	for (i = 0; i < d->nmetachars; i++) {
+		audit_puts(b, i > 0 ? "," : "");
+		audit_put_string(b, d->metachars[i], strlen(d->metachars[i]));
 	}
 	audit_puts(b, "]");
 	audit_put_cstr(b, "decision", outcome);
 	audit_puts(b, ",\"reasons\":[");
-	n = d->nreasons < PTY_REASONS_MAX ? d->nreasons : PTY_REASONS_MAX;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < d->nreasons; i++) {
 		audit_puts(b, i > 0 ? ",{\"op\":" : "{\"op\":");
-		audit_put_string(b, d->reasons[i].op,
-				 strnlen(d->reasons[i].op, PTY_TEXT_MAX));
+		audit_put_string(b, d->reasons[i].op.s, d->reasons[i].op.len);
 		audit_puts(b, ",\"reason\":");
-		audit_put_string(b, d->reasons[i].reason,
-				 strnlen(d->reasons[i].reason, PTY_TEXT_MAX));
+		audit_put_string(b, d->reasons[i].reason.s,
+				 d->reasons[i].reason.len);
 		audit_puts(b, "}");
 	}
 	audit_puts(b, "]");
-	if (d->scan.refusal != SCAN_ACCEPT)
-		audit_put_cstr(b, "refusal",
-			       scan_refusal_reason(d->scan.refusal));
-	if (d->verdict == PTY_VERDICT_ERROR)
-		audit_put_text(b, "error", d->error, sizeof d->error);
-	if (d->log_reason[0] != '\0')
-		audit_put_text(b, "log_reason", d->log_reason,
-			       sizeof d->log_reason);
-	if (d->confirm_prompt[0] != '\0')
-		audit_put_text(b, "confirm_prompt", d->confirm_prompt,
-			       sizeof d->confirm_prompt);
+	audit_put_cstr(b, "refusal", d->refusal);
+	audit_put_text(b, "error", d->error);
+	audit_put_text(b, "log_reason", d->log_reason);
+	audit_put_text(b, "confirm_prompt", d->confirm_prompt);
+}
+
+/* "exec_argv_sha256": the SHA-256 of every argument followed by its NUL.
+ * Returns 0, or -1 when libsodium fails. */
+static int
+audit_put_argv_sha256(struct audit_buf *b, const struct pty_audit_exec *x)
+{
+	crypto_hash_sha256_state st;
+	unsigned char digest[crypto_hash_sha256_BYTES];
+	char hex[2 * crypto_hash_sha256_BYTES + 1];
+	size_t i;
+
+	if (crypto_hash_sha256_init(&st) != 0)
+		return -1;
+	for (i = 0; i < x->argc; i++)
+		if (crypto_hash_sha256_update(&st,
+					      (const unsigned char *)x->argv[i],
+					      x->argv_len[i] + 1) != 0)
+			return -1;
+	if (crypto_hash_sha256_final(&st, digest) != 0)
+		return -1;
+	audit_hex(digest, sizeof digest, hex);
+	audit_put_cstr(b, "exec_argv_sha256", hex);
+	return 0;
 }
 
 /* What an exec record adds (pty_audit.h): the request, then its decision.
@@ -233,65 +235,46 @@ static int
 audit_put_exec(struct audit_buf *b, const struct pty_audit_event *e,
 	       bool compact)
 {
-	const struct pty_exec_request *r = e->exec;
-	const struct pty_exec_decision *d = e->exec_decision;
+	const struct pty_audit_exec *x = e->exec;
 	char num[32];
 	size_t i;
 
-	audit_put_text(b, "exec_path", r->path, sizeof r->path);
-	audit_put_text(b, "exec_request", r->request, sizeof r->request);
+	audit_put_field(b, "exec_path", x->path.s, x->path.len);
+	audit_put_field(b, "exec_request", x->request.s, x->request.len);
 	if (!compact) {
 		audit_puts(b, ",\"exec_argv\":[");
-		for (i = 0; i < r->argc; i++) {
+		for (i = 0; i < x->argc; i++) {
 			audit_puts(b, i > 0 ? "," : "");
-			audit_put_string(b, r->argv[i], r->argv_len[i]);
+			audit_put_string(b, x->argv[i], x->argv_len[i]);
 		}
 		audit_puts(b, "]");
-	} else {
-		crypto_hash_sha256_state st;
-		unsigned char digest[crypto_hash_sha256_BYTES];
-		char hex[2 * crypto_hash_sha256_BYTES + 1];
-
-		if (crypto_hash_sha256_init(&st) != 0)
-			return -1;
-		for (i = 0; i < r->argc; i++)
-			if (crypto_hash_sha256_update(
-				&st, (const unsigned char *)r->argv[i],
-				r->argv_len[i] + 1) != 0)
-				return -1;
-		if (crypto_hash_sha256_final(&st, digest) != 0)
-			return -1;
-		audit_hex(digest, sizeof digest, hex);
-		audit_put_cstr(b, "exec_argv_sha256", hex);
+	} else if (audit_put_argv_sha256(b, x) != 0) {
+		return -1;
 	}
-	(void)snprintf(num, sizeof num, "%zu", r->argc);
+	(void)snprintf(num, sizeof num, "%zu", x->argc);
 	audit_puts(b, ",\"exec_argc\":");
 	audit_puts(b, num);
-	audit_put_text(b, "exec_cwd", r->cwd, sizeof r->cwd);
-	audit_put_text(b, "exec_parent", r->parent, sizeof r->parent);
-	if (r->via != PTY_EXEC_VIA_EXECVE) {
-		audit_put_cstr(b, "exec_via", pty_exec_via_name(r->via));
-		audit_put_text(b, "exec_through", r->through,
-			       sizeof r->through);
+	audit_put_field(b, "exec_cwd", x->cwd.s, x->cwd.len);
+	audit_put_field(b, "exec_parent", x->parent.s, x->parent.len);
+	if (x->via != NULL) {
+		audit_put_cstr(b, "exec_via", x->via);
+		audit_put_field(b, "exec_through", x->through.s,
+				x->through.len);
 	}
-	(void)snprintf(num, sizeof num, "%ld", (long)r->pid);
+	(void)snprintf(num, sizeof num, "%ld", (long)x->pid);
 	audit_puts(b, ",\"pid\":");
 	audit_puts(b, num);
 	audit_put_cstr(b, "decision", e->outcome);
 	audit_puts(b, ",\"reasons\":[");
-	for (i = 0; d != NULL && i < d->nreasons; i++) {
+	for (i = 0; i < x->nreasons; i++) {
 		audit_puts(b, i > 0 ? ",{\"op\":" : "{\"op\":");
-		audit_put_string(b, r->path, strnlen(r->path, sizeof r->path));
+		audit_put_string(b, x->path.s, x->path.len);
 		audit_puts(b, ",\"reason\":");
-		audit_put_string(b, d->reasons[i],
-				 strnlen(d->reasons[i], PTY_TEXT_MAX));
+		audit_put_string(b, x->reasons[i].s, x->reasons[i].len);
 		audit_puts(b, "}");
 	}
 	audit_puts(b, "]");
-	if (d != NULL &&
-	    (d->verdict == PTY_EXEC_ERROR || d->verdict == PTY_EXEC_UNREADABLE ||
-	     d->verdict == PTY_EXEC_UNSAFE))
-		audit_put_text(b, "error", d->error, sizeof d->error);
+	audit_put_text(b, "error", x->error);
 	return 0;
 }
 
@@ -308,7 +291,7 @@ audit_encode_body(const struct pty_audit_session *s,
 
 	audit_put_cstr(&b, "host", s->host);
 	audit_put_cstr(&b, "user", s->user);
-	audit_put_text(&b, "session", s->id, sizeof s->id);
+	audit_put_field(&b, "session", s->id, strnlen(s->id, sizeof s->id));
 	audit_put_cstr(&b, "tty", s->tty);
 	audit_put_cstr(&b, "remote", s->remote);
 	audit_put_cstr(&b, "mode", s->mode);
@@ -333,12 +316,83 @@ audit_encode_body(const struct pty_audit_session *s,
 		audit_put_cstr(&b, "decision", e->outcome);
 	audit_put_cstr(&b, "note", e->note);
 	if (s->policy_sha256[0] != '\0')
-		audit_put_text(&b, "policy_sha256", s->policy_sha256,
-			       sizeof s->policy_sha256);
+		audit_put_field(
+		    &b, "policy_sha256", s->policy_sha256,
+		    strnlen(s->policy_sha256, sizeof s->policy_sha256));
 	if (b.full)
 		return 1;
 	*len = b.len;
 	return 0;
+}
+
+/* Whether n texts can be read: none given as NULL with bytes. */
+static bool
+audit_texts_ok(const struct pty_audit_text *t, size_t n)
+{
+	size_t i;
+
+	if (n > 0 && t == NULL)
+		return false;
+	for (i = 0; i < n; i++)
+		if (t[i].s == NULL && t[i].len != 0)
+			return false;
+	return true;
+}
+
+/* Whether n C strings can be read: the array and each of them. */
+static bool
+audit_strings_ok(const char *const *v, size_t n)
+{
+	size_t i;
+
+	if (n > 0 && v == NULL)
+		return false;
+	for (i = 0; i < n; i++)
+		if (v[i] == NULL)
+			return false;
+	return true;
+}
+
+/* Whether every array and text of a decision can be read. */
+static bool
+audit_decision_ok(const struct pty_audit_decision *d)
+{
+	size_t i;
+
+	if (d == NULL)
+		return true;
+	if (!audit_texts_ok(d->tokens, d->ntokens) ||
+	    !audit_strings_ok(d->metachars, d->nmetachars) ||
+	    (d->nreasons > 0 && d->reasons == NULL) ||
+	    !audit_texts_ok(&d->error, 1) ||
+	    !audit_texts_ok(&d->log_reason, 1) ||
+	    !audit_texts_ok(&d->confirm_prompt, 1))
+		return false;
+	for (i = 0; i < d->nreasons; i++)
+		if (!audit_texts_ok(&d->reasons[i].op, 1) ||
+		    !audit_texts_ok(&d->reasons[i].reason, 1))
+			return false;
+	return true;
+}
+
+/* Whether every array and text of an exec can be read. */
+static bool
+audit_exec_ok(const struct pty_audit_exec *x)
+{
+	size_t i;
+
+	if (x == NULL)
+		return true;
+	if (!audit_texts_ok(&x->path, 1) || !audit_texts_ok(&x->request, 1) ||
+	    !audit_texts_ok(&x->cwd, 1) || !audit_texts_ok(&x->parent, 1) ||
+	    !audit_texts_ok(&x->through, 1) || !audit_texts_ok(&x->error, 1) ||
+	    !audit_texts_ok(x->reasons, x->nreasons) ||
+	    (x->argc > 0 && (x->argv == NULL || x->argv_len == NULL)))
+		return false;
+	for (i = 0; i < x->argc; i++)
+		if (x->argv[i] == NULL)
+			return false;
+	return true;
 }
 
 int
@@ -348,7 +402,8 @@ audit_encode(const struct pty_audit_session *s, const struct pty_audit_event *e,
 	int rc;
 
 	if (s == NULL || e == NULL || e->event == NULL ||
-	    (e->line == NULL && e->line_len != 0)) {
+	    (e->line == NULL && e->line_len != 0) ||
+	    !audit_decision_ok(e->decision) || !audit_exec_ok(e->exec)) {
 		audit_err(err, errlen, "audit log: invalid argument");
 		return -1;
 	}

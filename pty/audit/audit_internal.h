@@ -19,8 +19,6 @@
 
 #include <sodium.h>
 
-#define AUDIT_KEY_MIN  32
-#define AUDIT_KEY_MAX  4096
 #define AUDIT_MAC_LEN  32
 /* the JSON-safe integers: a reader in any language gets seq exactly */
 #define AUDIT_SEQ_MAX  ((uint64_t)9007199254740991u)

@@ -139,7 +139,7 @@ int
 audit_key_load(const char *path, struct audit_mac **out, char *err,
 	       size_t errlen)
 {
-	unsigned char key[AUDIT_KEY_MAX + 1];
+	unsigned char key[PTY_AUDIT_KEY_MAX + 1];
 	struct stat st;
 	size_t len = 0;
 	int fd, saved;
@@ -189,12 +189,13 @@ audit_key_load(const char *path, struct audit_mac **out, char *err,
 		len += (size_t)n;
 	}
 	(void)close(fd);
-	if (len < AUDIT_KEY_MIN || len > AUDIT_KEY_MAX) {
+	if (len < PTY_AUDIT_KEY_MIN || len > PTY_AUDIT_KEY_MAX) {
 		audit_err(err, errlen,
 			  "audit key %s: %s%zu bytes; it must have %d to %d",
-			  path, len > AUDIT_KEY_MAX ? "more than " : "",
-			  len > AUDIT_KEY_MAX ? (size_t)AUDIT_KEY_MAX : len,
-			  AUDIT_KEY_MIN, AUDIT_KEY_MAX);
+			  path, len > PTY_AUDIT_KEY_MAX ? "more than " : "",
+			  len > PTY_AUDIT_KEY_MAX ? (size_t)PTY_AUDIT_KEY_MAX
+						  : len,
+			  PTY_AUDIT_KEY_MIN, PTY_AUDIT_KEY_MAX);
 		sodium_memzero(key, sizeof key);
 		return -1;
 	}

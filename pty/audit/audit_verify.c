@@ -61,91 +61,128 @@ audit_check_line(const struct audit_mac *keyed, const char *line, size_t len,
 	return 0;
 }
 
-/* The loop of pty_audit_verify over an open log.  `buf` has 2 *
- * PTY_AUDIT_LINE_MAX bytes: a line that fits in the limit is always whole
- * in it once the unread rest has been moved to the front. */
+/* The verifier's view of the log: buf[start, end) read but not yet
+ * checked.  `buf` has 2 * PTY_AUDIT_LINE_MAX bytes: a line that fits in
+ * the limit is always whole in it once the unread rest has been moved to
+ * the front. */
+struct audit_window {
+	int fd;
+	char *buf;
+	size_t start, end;
+	bool eof;
+	int error; /* errno of a failed read */
+};
+
+/* Moves what is not yet checked to the front of the buffer and reads more
+ * after it.  Returns 0 (w->eof set at the end of the file), or -1 with
+ * w->error. */
+static int
+audit_window_read(struct audit_window *w)
+{
+	const size_t cap = 2 * PTY_AUDIT_LINE_MAX;
+
+	memmove(w->buf, w->buf + w->start, w->end - w->start);
+	w->end -= w->start;
+	w->start = 0;
+	for (;;) {
+		ssize_t r = read(w->fd, w->buf + w->end, cap - w->end);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			w->error = errno;
+			return -1;
+		}
+		if (r == 0)
+			w->eof = true;
+		w->end += (size_t)r;
+		return 0;
+	}
+}
+
+/* The next line of the log, without its newline, into [*line, *line +
+ * *len).  Returns 0; 1 at the end of the log; -1 with why when the line
+ * is longer than PTY_AUDIT_LINE_MAX or the log ends in a torn line; -2
+ * when the log cannot be read (w->error). */
+static int
+audit_next_line(struct audit_window *w, const char **line, size_t *len,
+		char *why, size_t whylen)
+{
+	for (;;) {
+		const char *at = w->buf + w->start;
+		const char *nl = memchr(at, '\n', w->end - w->start);
+
+		if (nl != NULL && (size_t)(nl - at) < PTY_AUDIT_LINE_MAX) {
+			*line = at;
+			*len = (size_t)(nl - at);
+			w->start += *len + 1;
+			return 0;
+		}
+		if (w->end - w->start >= PTY_AUDIT_LINE_MAX) {
+			audit_err(why, whylen, "longer than %zu bytes",
+				  PTY_AUDIT_LINE_MAX);
+			return -1;
+		}
+		if (w->eof && w->end == w->start)
+			return 1;
+		if (w->eof) {
+			audit_err(why, whylen,
+				  "torn: the file does not end in a newline (a "
+				  "write was cut short, or the log was "
+				  "truncated)");
+			return -1;
+		}
+		if (audit_window_read(w) != 0)
+			return -2;
+	}
+}
+
+/* "FILE: cannot check: why" to report (if any); returns 2. */
+static int
+audit_cannot(FILE *report, const char *name, const char *why)
+{
+	if (report != NULL)
+		fprintf(report, "%s: cannot check: %s\n", name, why);
+	return 2;
+}
+
+/* The loop of pty_audit_verify over an open log, with a buffer of 2 *
+ * PTY_AUDIT_LINE_MAX bytes: each line checked against the HMAC of the one
+ * before it, until the end or the first that fails. */
 static int
 audit_verify_fd(int fd, const struct audit_mac *keyed, char *buf,
 		const char *name, FILE *report)
 {
-	const size_t cap = 2 * PTY_AUDIT_LINE_MAX;
+	struct audit_window w = {fd, buf, 0, 0, false, 0};
 	unsigned char prev[AUDIT_MAC_LEN];
-	size_t start = 0, end = 0;
+	const char *line;
+	size_t len;
 	uint64_t n = 0;
-	bool eof = false;
 	char why[256];
+	int rc;
 
-	if (audit_hmac(keyed, "", 0, prev) != 0) {
-		if (report != NULL)
-			fprintf(report, "%s: cannot check: HMAC failed\n",
-				name);
-		return 2;
-	}
-	for (;;) {
-		char *nl = memchr(buf + start, '\n', end - start);
-		size_t len;
-
-		if (nl == NULL ||
-		    (size_t)(nl - (buf + start)) >= PTY_AUDIT_LINE_MAX) {
-			if (end - start >= PTY_AUDIT_LINE_MAX) {
-				audit_err(why, sizeof why,
-					  "longer than %zu bytes",
-					  PTY_AUDIT_LINE_MAX);
-				goto bad;
-			}
-			if (eof && end == start)
-				break;
-			if (eof) {
-				audit_err(why, sizeof why,
-					  "torn: the file does not end in a "
-					  "newline (a write was cut short, or "
-					  "the log was truncated)");
-				goto bad;
-			}
-			memmove(buf, buf + start, end - start);
-			end -= start;
-			start = 0;
-			for (;;) {
-				ssize_t r = read(fd, buf + end, cap - end);
-
-				if (r < 0 && errno == EINTR)
-					continue;
-				if (r < 0) {
-					int saved = errno;
-
-					if (report != NULL)
-						fprintf(report,
-							"%s: cannot check: "
-							"%s\n",
-							name, strerror(saved));
-					return 2;
-				}
-				if (r == 0)
-					eof = true;
-				end += (size_t)r;
-				break;
-			}
-			continue;
+	if (audit_hmac(keyed, "", 0, prev) != 0)
+		return audit_cannot(report, name, "HMAC failed");
+	while ((rc = audit_next_line(&w, &line, &len, why, sizeof why)) == 0) {
+		if (audit_check_line(keyed, line, len, n + 1, prev, why,
+				     sizeof why) != 0) {
+			rc = -1;
+			break;
 		}
-		len = (size_t)(nl - (buf + start));
-		if (audit_check_line(keyed, buf + start, len, n + 1, prev, why,
-				     sizeof why) != 0)
-			goto bad;
-		if (audit_hmac(keyed, buf + start, len, prev) != 0) {
-			if (report != NULL)
-				fprintf(report,
-					"%s: cannot check: HMAC failed\n",
-					name);
-			return 2;
-		}
+		if (audit_hmac(keyed, line, len, prev) != 0)
+			return audit_cannot(report, name, "HMAC failed");
 		n++;
-		start += len + 1;
 	}
-	if (report != NULL)
-		fprintf(report, "%s: %" PRIu64 " records, chain intact\n", name,
-			n);
-	return 0;
-bad:
+	if (rc == -2)
+		return audit_cannot(report, name, strerror(w.error));
+	if (rc == 1) {
+		if (report != NULL)
+			fprintf(report,
+				"%s: %" PRIu64 " records, chain "
+				"intact\n",
+				name, n);
+		return 0;
+	}
 	if (report != NULL)
 		fprintf(report,
 			"%s: record %" PRIu64 " (line %" PRIu64 "): %s\n", name,

@@ -25,8 +25,7 @@
  *   line_sha256 when the line was refused for its size), exec_path,
  *   exec_request, exec_argv (array; or exec_argv_sha256), exec_argc,
  *   exec_cwd, exec_parent, exec_via, exec_through, pid, tokens (array),
- *   metachars (array of class
- * names), decision, reasons (array of
+ *   metachars (array of class names), decision, reasons (array of
  *   {"op","reason"}), refusal, error, log_reason, confirm_prompt, note,
  *   policy_sha256, prev, mac.
  * Strings are JSON-escaped (\" \\ \b \f \n \r \t, other control bytes as
@@ -46,7 +45,10 @@
  *   tokens unless the line is recorded by its SHA-256, refusal (the
  *   scanner's sentence, scan_refusal_reason()) when the scan refused the
  *   line, error when the verdict is PTY_VERDICT_ERROR, log_reason and
- *   confirm_prompt when not "".
+ *   confirm_prompt when not "".  The caller gives these as flat values
+ *   (struct pty_audit_decision, struct pty_audit_exec below); the guard
+ *   makes them from a decision in pty/session/guard_record.c, which
+ *   follows these rules.
  * - An exec record (event "exec") has exec_path, exec_request, exec_argv,
  *   exec_argc, exec_cwd, exec_parent, then exec_via ("shebang" or
  *   "loader") and exec_through when the program is not what the process
@@ -57,9 +59,10 @@
  *   exec_argv_sha256 (SHA-256 of every argument followed by a NUL byte)
  *   replaces exec_argv when the record would otherwise be too long.
  * - line_sha256 (SHA-256 of the raw bytes) replaces line, and tokens are
- *   left out, when the scan refused the line for its size or its encoding,
- *   when line_len >= SCAN_LINE_MAX, when the line is not well-formed UTF-8,
- *   or when the record would otherwise be longer than PTY_AUDIT_LINE_MAX.
+ *   left out, when the scan refused the line for its size or its encoding
+ *   (line_by_sha256), when line_len >= SCAN_LINE_MAX (scanner.h), when
+ *   the line is not well-formed UTF-8, or when the record would otherwise
+ *   be longer than PTY_AUDIT_LINE_MAX.
  *   A record still too long is not written (pty_audit_write fails).
  * - Control characters are \u00XX with lower-case hex: U+0000..U+001F
  *   except the five short escapes, U+007F, and the C1 controls
@@ -93,9 +96,6 @@
 #ifndef PTY_AUDIT_H
 #define PTY_AUDIT_H
 
-#include "pty_decide.h"
-#include "pty_exec.h"
-
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -103,6 +103,10 @@
 
 /* The longest record, its newline included: a longer line is an error. */
 #define PTY_AUDIT_LINE_MAX ((size_t)65536)
+
+/* The sizes a key file may have, in bytes (pty_audit_open). */
+#define PTY_AUDIT_KEY_MIN 32
+#define PTY_AUDIT_KEY_MAX 4096
 
 struct pty_audit; /* opaque: the log descriptor and the key */
 
@@ -117,23 +121,81 @@ struct pty_audit_session {
 	char policy_sha256[65]; /* of the policy text the session loaded */
 };
 
+/* Bytes recorded as one JSON string: s[0..len), any bytes (NUL too).  An
+ * optional field given as a text is left out when s is NULL; one that is
+ * always there is then "" (len must be 0). */
+struct pty_audit_text {
+	const char *s;
+	size_t len;
+};
+
+/* One member of "reasons": {"op":op,"reason":reason}. */
+struct pty_audit_reason {
+	struct pty_audit_text op, reason;
+};
+
+/* What the decision of a line adds to its record (tokens to
+ * confirm_prompt above).  pty/session/guard_record.c makes it from a
+ * line's decision. */
+struct pty_audit_decision {
+	/* "tokens": the line's words (left out when the line is recorded
+	 * by its SHA-256) */
+	const struct pty_audit_text *tokens;
+	size_t ntokens;
+	/* "metachars": the names of its metacharacter classes */
+	const char *const *metachars;
+	size_t nmetachars;
+	const struct pty_audit_reason *reasons;
+	size_t nreasons;
+	/* the line is recorded by its SHA-256 whatever it holds (the scan
+	 * refused it for its size or its encoding) */
+	bool line_by_sha256;
+	/* "refusal" (the scanner's sentence), or NULL */
+	const char *refusal;
+	/* "error", "log_reason", "confirm_prompt": each left out when its
+	 * s is NULL */
+	struct pty_audit_text error, log_reason, confirm_prompt;
+};
+
+/* What an exec record adds (exec_path to pid above, then its decision).
+ * pty/session/guard_record.c makes it from an exec request and its
+ * decision. */
+struct pty_audit_exec {
+	/* "exec_path", "exec_request", "exec_cwd", "exec_parent": always */
+	struct pty_audit_text path, request, cwd, parent;
+	/* "exec_via" ("shebang" or "loader") and "exec_through", both left
+	 * out when via is NULL: the program is what the process named */
+	const char *via;
+	struct pty_audit_text through;
+	/* "exec_argv" (or "exec_argv_sha256") and "exec_argc": argc
+	 * arguments, argv[i] of argv_len[i] bytes followed by a NUL byte
+	 * (which exec_argv_sha256 covers) */
+	const char *const *argv;
+	const size_t *argv_len;
+	size_t argc;
+	pid_t pid;
+	/* "reasons": each recorded as {"op": path, "reason": reason} */
+	const struct pty_audit_text *reasons;
+	size_t nreasons;
+	struct pty_audit_text error; /* "error", left out when s is NULL */
+};
+
 /* One event to record. */
 struct pty_audit_event {
-	/* "session_start", "line", "command", "confirm", "session_end" */
+	/* "session_start", "line", "command", "confirm", "exec",
+	 * "session_end" */
 	const char *event;
 	const char *line; /* the raw line (may be NULL for session events) */
 	size_t line_len;
-	/* the decision of the line (its scan: tokens, metachars; verdict;
-	 * reasons; log_reason; confirm_prompt), or NULL */
-	const struct pty_decision *decision;
+	/* the decision of the line, or NULL */
+	const struct pty_audit_decision *decision;
 	/* the word recorded as "decision": "allow", "allow_with_log",
 	 * "deny", "refused", "error", "confirmed", "declined", ... */
 	const char *outcome;
 	const char *note; /* free text for session events, or NULL */
-	/* event "exec": what a process of the session asked to run, and the
-	 * supervisor's decision (the exec fields below), or NULL */
-	const struct pty_exec_request *exec;
-	const struct pty_exec_decision *exec_decision;
+	/* event "exec": what a process of the session asked to run, and
+	 * the supervisor's decision, or NULL */
+	const struct pty_audit_exec *exec;
 };
 
 /* Opens the log in this process (creating it with mode 0600 if missing)

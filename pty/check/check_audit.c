@@ -19,7 +19,7 @@
 #define _GNU_SOURCE /* setresuid, setresgid */
 #include "check_internal.h"
 
-#include "audit_internal.h"
+#include "pty_audit.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -365,12 +365,13 @@ check_audit_key(struct check_ctx *c)
 		    "audit_key = %s (mode %04o) does not let the audit "
 		    "account %s read it: chmod 0400 %s",
 		    key, check_mode(&st), a, key);
-	else if (st.st_size < AUDIT_KEY_MIN || st.st_size > AUDIT_KEY_MAX)
+	else if (st.st_size < PTY_AUDIT_KEY_MIN ||
+		 st.st_size > PTY_AUDIT_KEY_MAX)
 		check_report(c, CHECK_ERROR,
 			     "audit_key = %s has %jd bytes; it must have %d to "
 			     "%d (maelys-pty-setup writes 32 random bytes)",
-			     key, (intmax_t)st.st_size, AUDIT_KEY_MIN,
-			     AUDIT_KEY_MAX);
+			     key, (intmax_t)st.st_size, PTY_AUDIT_KEY_MIN,
+			     PTY_AUDIT_KEY_MAX);
 }
 
 int

@@ -6,8 +6,8 @@
 
 #include "pty_guard.h"
 
+#include "guard_record.h"
 #include "pty_messages.h"
-
 #include "pty_exec.h"
 #include "pty_spawn.h"
 
@@ -83,37 +83,14 @@ pty_guard_record(struct pty_guard *g, const char *event, const char *line,
 		 size_t len, const struct pty_decision *dec,
 		 const char *outcome, char *err, size_t errlen)
 {
-	struct pty_audit_event e;
+	struct guard_record rec;
 
 	if (g->audit == NULL)
 		return 0;
-	memset(&e, 0, sizeof e);
-	e.event = event;
-	e.line = line;
-	e.line_len = len;
-	e.decision = dec;
-	e.outcome = outcome;
-	return pty_audit_write(g->audit, &g->asess, &e, err, errlen);
-}
-
-static const char *
-pty_outcome(const struct pty_decision *dec)
-{
-	switch (dec->verdict) {
-	case PTY_VERDICT_ALLOW:
-		return "allow";
-	case PTY_VERDICT_ALLOW_LOG:
-		return "allow_with_log";
-	case PTY_VERDICT_SYNTAX:
-		return "refused";
-	case PTY_VERDICT_ERROR:
-		return "error";
-	case PTY_VERDICT_CONFIRM:
-	case PTY_VERDICT_POLICY:
-	case PTY_VERDICT_EMPTY:
-		break;
-	}
-	return "deny";
+	return pty_audit_write(
+	    g->audit, &g->asess,
+	    guard_record_line(&rec, event, line, len, dec, outcome), err,
+	    errlen);
 }
 
 /* A summary of a refusal for syslog: never the raw text of a line that was
@@ -179,8 +156,8 @@ pty_guard_finish(struct pty_guard *g, const char *line, size_t len,
 		pty_guard_log_denial(g, mode, dec);
 		return pty_guard_denied(g, fd, eol);
 	}
-	if (pty_guard_record(g, event, line, len, dec, pty_outcome(dec), err,
-			     sizeof err) != 0) {
+	if (pty_guard_record(g, event, line, len, dec,
+			     guard_record_outcome(dec), err, sizeof err) != 0) {
 		pty_guard_log(g, LOG_ERR, "audit log: %s", err);
 		if (g->cfg.on_audit_failure == PTY_AUDIT_FAIL_TERMINATE)
 			return pty_guard_terminate(g, err, fd, eol);
@@ -279,39 +256,18 @@ pty_guard_kept_line(const struct pty_guard *g, size_t *len)
 	return g->pending.line;
 }
 
-static const char *
-pty_exec_outcome(const struct pty_exec_decision *dec)
-{
-	switch (dec->verdict) {
-	case PTY_EXEC_ALLOW:
-		return "allow";
-	case PTY_EXEC_ERROR:
-		return "error";
-	case PTY_EXEC_UNREADABLE:
-	case PTY_EXEC_UNSAFE:
-		return "refused";
-	case PTY_EXEC_POLICY:
-		break;
-	}
-	return "deny";
-}
-
 enum pty_act
 pty_guard_conclude_exec(struct pty_guard *g, const struct pty_exec_request *r,
 			const struct pty_exec_decision *dec, int fd,
 			const char *eol)
 {
-	struct pty_audit_event e;
+	struct guard_record rec;
 	char err[512];
 
 	if (g->audit != NULL) {
-		memset(&e, 0, sizeof e);
-		e.event = "exec";
-		e.exec = r;
-		e.exec_decision = dec;
-		e.outcome = pty_exec_outcome(dec);
-		if (pty_audit_write(g->audit, &g->asess, &e, err, sizeof err) !=
-		    0) {
+		if (pty_audit_write(g->audit, &g->asess,
+				    guard_record_exec(&rec, r, dec), err,
+				    sizeof err) != 0) {
 			pty_guard_log(g, LOG_ERR, "audit log: %s", err);
 			if (g->cfg.on_audit_failure ==
 			    PTY_AUDIT_FAIL_TERMINATE) {

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the audit record of a decision says: a line's decision
+ * (pty_decide.h) or an exec's (pty_exec.h) as the flat values of a struct
+ * pty_audit_event, by the rules pty_audit.h gives for each field.  The
+ * event points into the line, the decision and the request it was made
+ * from, and into its struct guard_record: all of them must outlive it.
+ */
+#ifndef GUARD_RECORD_H
+#define GUARD_RECORD_H
+
+#include "pty_audit.h"
+#include "pty_decide.h"
+#include "pty_exec.h"
+
+#include <stddef.h>
+
+/* An event and the arrays it points to. */
+struct guard_record {
+	struct pty_audit_event event;
+	struct pty_audit_decision decision;
+	struct pty_audit_exec exec;
+	struct pty_audit_text tokens[SCAN_TOKENS_MAX];
+	const char *metachars[SCAN_META_COUNT];
+	struct pty_audit_reason reasons[PTY_REASONS_MAX];
+	struct pty_audit_text exec_reasons[PTY_REASONS_MAX];
+};
+
+/* The word recorded as "decision" for a line's verdict: "allow",
+ * "allow_with_log", "refused", "error" or "deny". */
+const char *guard_record_outcome(const struct pty_decision *dec);
+
+/* The record of `len` bytes of `line`, decided as `dec`, as event `event`
+ * ("line", "command", "confirm") with `outcome` as its "decision".
+ * Returns &rec->event. */
+struct pty_audit_event *guard_record_line(struct guard_record *rec,
+					  const char *event, const char *line,
+					  size_t len,
+					  const struct pty_decision *dec,
+					  const char *outcome);
+
+/* The record of an exec request and the supervisor's decision of it, as
+ * event "exec" with the verdict's word as its "decision" ("allow",
+ * "deny", "error", "refused").  Returns &rec->event. */
+struct pty_audit_event *guard_record_exec(struct guard_record *rec,
+					  const struct pty_exec_request *r,
+					  const struct pty_exec_decision *dec);
+
+#endif /* GUARD_RECORD_H */
