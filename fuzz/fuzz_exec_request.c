@@ -14,7 +14,6 @@
  */
 #include "fuzz.h"
 
-#include "guard_record.h"
 #include "pty_audit.h"
 #include "pty_exec.h"
 
@@ -116,7 +115,7 @@ check_record(const struct pty_exec_request *r)
 	struct pty_exec_decision dec;
 	struct pty_audit_session s;
 	struct pty_audit_event *e;
-	struct guard_record rec;
+	struct pty_exec_record rec;
 	struct pty_audit *a = NULL;
 	char err[512];
 
@@ -137,9 +136,9 @@ check_record(const struct pty_exec_request *r)
 	dec.nreasons = 1;
 	copy_str(dec.reasons[0], sizeof dec.reasons[0], r->cwd);
 	copy_str(dec.error, sizeof dec.error, r->request);
-	/* as the guard records it (pty/session/guard_record.c), but "deny"
+	/* as the supervisor records it (pty/exec/exec_record.c), but "deny"
 	 * whatever the verdict */
-	e = guard_record_exec(&rec, r, &dec);
+	e = pty_exec_record(&rec, r, &dec);
 	e->outcome = "deny";
 	if (pty_audit_write(a, &s, e, err, sizeof err) != 0) {
 		/* a record is at most 64 KiB, and a byte may take six

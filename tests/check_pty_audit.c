@@ -16,6 +16,7 @@
 #include "runner.h"
 
 #include "guard_record.h"
+#include "pty_exec.h"
 #include "pty_audit.h"
 
 #include <errno.h>
@@ -699,7 +700,7 @@ START_TEST(test_audit_exec_records_read_independently)
 	static struct pty_exec_request r;
 	struct pty_exec_decision dec;
 	struct pty_audit_session s;
-	struct guard_record gr;
+	struct pty_exec_record xr;
 	struct pty_audit *a = NULL;
 	char err[256], hex[65], want[100], *buf, *py;
 	unsigned char digest[SHA256_DIGEST_LENGTH];
@@ -728,7 +729,7 @@ START_TEST(test_audit_exec_records_read_independently)
 	dec.nreasons = 1;
 	(void)snprintf(dec.reasons[0], sizeof dec.reasons[0], "no shells");
 	ck_assert_int_eq(pty_audit_write(a, &s,
-					 guard_record_exec(&gr, &r, &dec), err,
+					 pty_exec_record(&xr, &r, &dec), err,
 					 sizeof err),
 			 0);
 	/* an argv of 100 KiB: the record carries its digest instead */
@@ -743,7 +744,7 @@ START_TEST(test_audit_exec_records_read_independently)
 	dec.verdict = PTY_EXEC_ALLOW;
 	dec.nreasons = 0;
 	ck_assert_int_eq(pty_audit_write(a, &s,
-					 guard_record_exec(&gr, &r, &dec), err,
+					 pty_exec_record(&xr, &r, &dec), err,
 					 sizeof err),
 			 0);
 	pty_audit_close(a);

@@ -429,3 +429,19 @@ audit_encode(const struct pty_audit_session *s, const struct pty_audit_event *e,
 		audit_err(err, errlen, "audit log: SHA-256 failed");
 	return rc == 0 ? 0 : -1;
 }
+
+struct pty_audit_text
+pty_audit_text_of(const char *s, size_t cap)
+{
+	struct pty_audit_text t = {s, strnlen(s, cap)};
+
+	return t;
+}
+
+struct pty_audit_text
+pty_audit_text_or_none(const char *s, size_t cap)
+{
+	struct pty_audit_text none = {NULL, 0};
+
+	return s[0] != '\0' ? pty_audit_text_of(s, cap) : none;
+}

@@ -129,6 +129,11 @@ struct pty_audit_text {
 	size_t len;
 };
 
+/* The text of a NUL-terminated field of a fixed-size array, read within
+ * its size; _or_none: left out of the record (s NULL) when "". */
+struct pty_audit_text pty_audit_text_of(const char *s, size_t cap);
+struct pty_audit_text pty_audit_text_or_none(const char *s, size_t cap);
+
 /* One member of "reasons": {"op":op,"reason":reason}. */
 struct pty_audit_reason {
 	struct pty_audit_text op, reason;

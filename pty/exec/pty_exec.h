@@ -33,6 +33,7 @@
 #ifndef PTY_EXEC_H
 #define PTY_EXEC_H
 
+#include "pty_audit.h"
 #include "pty_decide.h"
 
 #include <limits.h>
@@ -112,6 +113,21 @@ void pty_exec_decide(struct pty_decider *d, const struct pty_exec_request *r,
 void pty_exec_print(const struct pty_exec_request *r,
 		    const struct pty_exec_decision *dec, int fd,
 		    const char *eol);
+
+/* The audit record of an exec and the arrays it points to. */
+struct pty_exec_record {
+	struct pty_audit_event event;
+	struct pty_audit_exec exec;
+	struct pty_audit_text reasons[PTY_REASONS_MAX];
+};
+
+/* The record of request r and its decision, as event "exec" with the
+ * verdict's word as its "decision" ("allow", "deny", "error",
+ * "refused"), by the rules of pty_audit.h.  It points into r, dec and
+ * rec, which must outlive it.  Returns &rec->event. */
+struct pty_audit_event *pty_exec_record(struct pty_exec_record *rec,
+					const struct pty_exec_request *r,
+					const struct pty_exec_decision *dec);
 
 /* What reading a request may answer besides 0 or an errno (exec_read.c,
  * exec_walk.c, exec_chain.c). */

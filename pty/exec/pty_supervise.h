@@ -68,6 +68,16 @@ struct pty_supervisor {
 	bool end_session; /* a refusal hit max_denials or the audit failed */
 };
 
+/* Concludes one exec decision as the guard concludes a line: its audit
+ * record (a record that cannot be written denies the exec, and with
+ * on_audit_failure = terminate ends the session), the message and syslog
+ * line of a refusal, and the refusal count.  PTY_ACT_RUN only for an
+ * allowed exec whose record, if there is a log, is written. */
+enum pty_act pty_exec_conclude(struct pty_guard *g,
+			       const struct pty_exec_request *r,
+			       const struct pty_exec_decision *dec, int fd,
+			       const char *eol);
+
 /* Whether this process may be a guard nested in a supervised session: it
  * runs with NO_NEW_PRIVS and a seccomp filter (/proc/self/status).  Only a
  * hint: pty_supervise_accept knows for sure. */

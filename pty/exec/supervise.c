@@ -378,7 +378,7 @@ supervise_decide_one(struct pty_supervisor *s, struct pty_exec_request *r,
 	}
 	if (s->around_message != NULL && dec.verdict != PTY_EXEC_ALLOW)
 		s->around_message(true);
-	act = pty_guard_conclude_exec(s->guard, r, &dec, s->out_fd, s->eol);
+	act = pty_exec_conclude(s->guard, r, &dec, s->out_fd, s->eol);
 	if (s->around_message != NULL && dec.verdict != PTY_EXEC_ALLOW)
 		s->around_message(false);
 	if (act == PTY_ACT_END)

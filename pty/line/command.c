@@ -193,7 +193,7 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 		sigdelset(&wait_mask, SIGHUP);
 		rc = command_wait(&sup, pid, &wait_mask);
 		/* what the command left behind ends with it (pty_spawn.h) */
-		pty_guard_end_all(g);
+		pty_spawn_end_session(g);
 	}
 	(void)sigaction(SIGINT, &old_int, NULL);
 	(void)sigaction(SIGQUIT, &old_quit, NULL);

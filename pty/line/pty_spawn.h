@@ -69,4 +69,10 @@ size_t pty_spawn_end_all(pid_t keep);
  * signal that ended it. */
 int pty_spawn_exit_code(int status);
 
+struct pty_guard;
+
+/* Ends every process of guard g's session (pty_spawn_end_all, the audit
+ * writer left alone), and says to syslog when some could not be. */
+void pty_spawn_end_session(const struct pty_guard *g);
+
 #endif /* PTY_SPAWN_H */

@@ -364,7 +364,7 @@ pty_reap(void)
 static void
 pty_end_session(void)
 {
-	pty_guard_end_all(relay.guard);
+	pty_spawn_end_session(relay.guard);
 }
 
 /* After bash is gone: what the session printed last, then no process of the

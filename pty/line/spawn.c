@@ -6,6 +6,8 @@
 #define _GNU_SOURCE
 #include "pty_spawn.h"
 
+#include "pty_guard.h"
+
 #include "pty_supervise.h"
 
 #include <dirent.h>
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -344,4 +347,18 @@ pty_spawn_end_all(pid_t keep)
 	}
 	(void)pty_spawn_reap(0, &st);
 	return left;
+}
+
+void
+pty_spawn_end_session(const struct pty_guard *g)
+{
+	size_t left = pty_spawn_end_all(pty_audit_writer_pid(g->audit));
+
+	/* processes that cannot die (an uninterruptible sleep) outlive the
+	 * session: say so where the administrator looks */
+	if (left > 0)
+		pty_guard_log(g, LOG_WARNING,
+			      "session %s of %s: %zu processes of the session "
+			      "could not be ended",
+			      g->asess.id, g->who->user, left);
 }

@@ -8,8 +8,6 @@
 
 #include "guard_record.h"
 #include "pty_messages.h"
-#include "pty_exec.h"
-#include "pty_spawn.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -77,20 +75,42 @@ pty_guard_event(struct pty_guard *g, const char *event, const char *note)
 	return 0;
 }
 
+/* The audit log cannot be written, and on_audit_failure = terminate. */
+static enum pty_act
+pty_guard_terminate(struct pty_guard *g, const char *err, int fd,
+		    const char *eol)
+{
+	pty_say(fd, eol, PTY_MSG_AUDIT_ENDS);
+	pty_guard_log(g, LOG_ERR, "session %s of %s ended: audit log: %s",
+		      g->asess.id, g->who->user, err);
+	return PTY_ACT_END;
+}
+
+enum pty_act
+pty_guard_write_record(struct pty_guard *g, const struct pty_audit_event *e,
+		       int fd, const char *eol, char *err, size_t errlen)
+{
+	if (g->audit == NULL ||
+	    pty_audit_write(g->audit, &g->asess, e, err, errlen) == 0)
+		return PTY_ACT_RUN;
+	pty_guard_log(g, LOG_ERR, "audit log: %s", err);
+	if (g->cfg.on_audit_failure == PTY_AUDIT_FAIL_TERMINATE)
+		return pty_guard_terminate(g, err, fd, eol);
+	return PTY_ACT_DENY;
+}
+
 /* Records the line's decision; outcome is the word of the record. */
-static int
-pty_guard_record(struct pty_guard *g, const char *event, const char *line,
-		 size_t len, const struct pty_decision *dec,
-		 const char *outcome, char *err, size_t errlen)
+static enum pty_act
+pty_guard_record_line(struct pty_guard *g, const char *event,
+		      const char *line, size_t len,
+		      const struct pty_decision *dec, const char *outcome,
+		      int fd, const char *eol, char *err, size_t errlen)
 {
 	struct guard_record rec;
 
-	if (g->audit == NULL)
-		return 0;
-	return pty_audit_write(
-	    g->audit, &g->asess,
-	    guard_record_line(&rec, event, line, len, dec, outcome), err,
-	    errlen);
+	return pty_guard_write_record(
+	    g, guard_record_line(&rec, event, line, len, dec, outcome), fd,
+	    eol, err, errlen);
 }
 
 /* A summary of a refusal for syslog: never the raw text of a line that was
@@ -114,20 +134,8 @@ pty_guard_log_denial(const struct pty_guard *g, const char *mode,
 							: "no rule allows it");
 }
 
-/* The audit log cannot be written, and on_audit_failure = terminate. */
-static enum pty_act
-pty_guard_terminate(struct pty_guard *g, const char *err, int fd,
-		    const char *eol)
-{
-	pty_say(fd, eol, PTY_MSG_AUDIT_ENDS);
-	pty_guard_log(g, LOG_ERR, "session %s of %s ended: audit log: %s",
-		      g->asess.id, g->who->user, err);
-	return PTY_ACT_END;
-}
-
-/* After a refusal: the count, and the end of the session at the limit. */
-static enum pty_act
-pty_guard_denied(struct pty_guard *g, int fd, const char *eol)
+enum pty_act
+pty_guard_refused(struct pty_guard *g, int fd, const char *eol)
 {
 	g->denials++;
 	if (g->cfg.max_denials > 0 && g->denials >= g->cfg.max_denials) {
@@ -149,29 +157,28 @@ pty_guard_finish(struct pty_guard *g, const char *line, size_t len,
 		 const char *eol)
 {
 	const char *event = strcmp(mode, "command") == 0 ? "command" : "line";
+	enum pty_act act;
 	char err[512];
 
 	if (dec->verdict == PTY_VERDICT_ALLOW_LOG && g->audit == NULL) {
 		pty_say(fd, eol, PTY_MSG_NEEDS_A_LOG, dec->command);
 		pty_guard_log_denial(g, mode, dec);
-		return pty_guard_denied(g, fd, eol);
+		return pty_guard_refused(g, fd, eol);
 	}
-	if (pty_guard_record(g, event, line, len, dec,
-			     guard_record_outcome(dec), err, sizeof err) != 0) {
-		pty_guard_log(g, LOG_ERR, "audit log: %s", err);
-		if (g->cfg.on_audit_failure == PTY_AUDIT_FAIL_TERMINATE)
-			return pty_guard_terminate(g, err, fd, eol);
-		if (pty_verdict_runs(dec->verdict)) {
-			pty_say(fd, eol, PTY_MSG_RECORD_FAILED, dec->command,
-				err);
-			return pty_guard_denied(g, fd, eol);
-		}
+	act = pty_guard_record_line(g, event, line, len, dec,
+				    guard_record_outcome(dec), fd, eol, err,
+				    sizeof err);
+	if (act == PTY_ACT_END)
+		return act;
+	if (act == PTY_ACT_DENY && pty_verdict_runs(dec->verdict)) {
+		pty_say(fd, eol, PTY_MSG_RECORD_FAILED, dec->command, err);
+		return pty_guard_refused(g, fd, eol);
 	}
 	if (pty_verdict_runs(dec->verdict))
 		return PTY_ACT_RUN;
 	pty_say_decision(dec, fd, eol);
 	pty_guard_log_denial(g, mode, dec);
-	return pty_guard_denied(g, fd, eol);
+	return pty_guard_refused(g, fd, eol);
 }
 
 /* A confirmation's answer (`asked`: there was somebody to ask). */
@@ -183,11 +190,10 @@ pty_guard_confirmed(struct pty_guard *g, struct pty_decider *d,
 {
 	char err[512];
 
-	if (pty_guard_record(g, "confirm", line, len, dec,
-			     yes ? "confirmed" : "declined", err,
-			     sizeof err) != 0 &&
-	    g->cfg.on_audit_failure == PTY_AUDIT_FAIL_TERMINATE)
-		return pty_guard_terminate(g, err, fd, eol);
+	if (pty_guard_record_line(g, "confirm", line, len, dec,
+				  yes ? "confirmed" : "declined", fd, eol, err,
+				  sizeof err) == PTY_ACT_END)
+		return PTY_ACT_END;
 	if (!yes) {
 		if (!asked)
 			pty_say(fd, eol, PTY_MSG_CONFIRM_WITHOUT_TERMINAL,
@@ -195,7 +201,7 @@ pty_guard_confirmed(struct pty_guard *g, struct pty_decider *d,
 		else
 			pty_say(fd, eol, PTY_MSG_NOT_CONFIRMED, dec->command);
 		pty_guard_log_denial(g, mode, dec);
-		return pty_guard_denied(g, fd, eol);
+		return pty_guard_refused(g, fd, eol);
 	}
 	pty_decide_confirmed(d, line, len, mode, dec);
 	return pty_guard_finish(g, line, len, mode, dec, fd, eol);
@@ -254,53 +260,4 @@ pty_guard_kept_line(const struct pty_guard *g, size_t *len)
 {
 	*len = g->pending.len;
 	return g->pending.line;
-}
-
-enum pty_act
-pty_guard_conclude_exec(struct pty_guard *g, const struct pty_exec_request *r,
-			const struct pty_exec_decision *dec, int fd,
-			const char *eol)
-{
-	struct guard_record rec;
-	char err[512];
-
-	if (g->audit != NULL) {
-		if (pty_audit_write(g->audit, &g->asess,
-				    guard_record_exec(&rec, r, dec), err,
-				    sizeof err) != 0) {
-			pty_guard_log(g, LOG_ERR, "audit log: %s", err);
-			if (g->cfg.on_audit_failure ==
-			    PTY_AUDIT_FAIL_TERMINATE) {
-				pty_say(fd, eol, PTY_MSG_AUDIT_ENDS);
-				return PTY_ACT_END;
-			}
-			pty_say(fd, eol, PTY_MSG_EXEC_RECORD_FAILED, r->path,
-				err);
-			return pty_guard_denied(g, fd, eol);
-		}
-	}
-	if (dec->verdict == PTY_EXEC_ALLOW)
-		return PTY_ACT_RUN;
-	pty_exec_print(r, dec, fd, eol);
-	pty_guard_log(
-	    g, LOG_NOTICE, "exec denied user=%s session=%s path=%s: %s",
-	    g->who->user, g->asess.id, r->path[0] ? r->path : r->request,
-	    dec->verdict == PTY_EXEC_POLICY
-		? (dec->nreasons > 0 ? dec->reasons[0] : "no rule allows it")
-		: dec->error);
-	return pty_guard_denied(g, fd, eol);
-}
-
-void
-pty_guard_end_all(struct pty_guard *g)
-{
-	size_t left = pty_spawn_end_all(pty_audit_writer_pid(g->audit));
-
-	/* processes that cannot die (an uninterruptible sleep) outlive the
-	 * session: say so where the administrator looks */
-	if (left > 0)
-		pty_guard_log(g, LOG_WARNING,
-			      "session %s of %s: %zu processes of the session "
-			      "could not be ended",
-			      g->asess.id, g->who->user, left);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the audit record of a decision says: a line's decision
- * (pty_decide.h) or an exec's (pty_exec.h) as the flat values of a struct
- * pty_audit_event, by the rules pty_audit.h gives for each field.  The
+ * What the audit record of a line's decision says: the decision
+ * (pty_decide.h) as the flat values of a struct pty_audit_event, by the
+ * rules pty_audit.h gives for each field (an exec's record is made in
+ * exec/, exec_conclude.c).  The
  * event points into the line, the decision and the request it was made
  * from, and into its struct guard_record: all of them must outlive it.
  */
@@ -11,7 +12,6 @@
 
 #include "pty_audit.h"
 #include "pty_decide.h"
-#include "pty_exec.h"
 
 #include <stddef.h>
 
@@ -19,11 +19,9 @@
 struct guard_record {
 	struct pty_audit_event event;
 	struct pty_audit_decision decision;
-	struct pty_audit_exec exec;
 	struct pty_audit_text tokens[SCAN_TOKENS_MAX];
 	const char *metachars[SCAN_META_COUNT];
 	struct pty_audit_reason reasons[PTY_REASONS_MAX];
-	struct pty_audit_text exec_reasons[PTY_REASONS_MAX];
 };
 
 /* The word recorded as "decision" for a line's verdict: "allow",
@@ -38,12 +36,5 @@ struct pty_audit_event *guard_record_line(struct guard_record *rec,
 					  size_t len,
 					  const struct pty_decision *dec,
 					  const char *outcome);
-
-/* The record of an exec request and the supervisor's decision of it, as
- * event "exec" with the verdict's word as its "decision" ("allow",
- * "deny", "error", "refused").  Returns &rec->event. */
-struct pty_audit_event *guard_record_exec(struct guard_record *rec,
-					  const struct pty_exec_request *r,
-					  const struct pty_exec_decision *dec);
 
 #endif /* GUARD_RECORD_H */

@@ -88,29 +88,25 @@ enum pty_act pty_guard_answer(struct pty_guard *g, struct pty_decider *d,
  * run). */
 const char *pty_guard_kept_line(const struct pty_guard *g, size_t *len);
 
-struct pty_exec_request;
-struct pty_exec_decision;
+/* Writes the audit record `e` (nothing to do without a log).  Returns
+ * PTY_ACT_RUN when it is written; when it cannot be, says so to syslog,
+ * and returns PTY_ACT_END after telling the user with on_audit_failure =
+ * terminate, else PTY_ACT_DENY with the reason in err: the caller refuses
+ * what the record was for, if it was to run, and counts it. */
+enum pty_act pty_guard_write_record(struct pty_guard *g,
+				    const struct pty_audit_event *e, int fd,
+				    const char *eol, char *err, size_t errlen);
 
-/* Concludes one exec decision of the supervisor: its audit record (a
- * record that cannot be written denies the exec, and with
- * on_audit_failure = terminate ends the session), the message and syslog
- * line of a refusal, and the refusal count (max_denials counts lines and
- * execs alike).  PTY_ACT_RUN only for an allowed exec whose record, if
- * there is a log, is written. */
-enum pty_act pty_guard_conclude_exec(struct pty_guard *g,
-				     const struct pty_exec_request *r,
-				     const struct pty_exec_decision *dec,
-				     int fd, const char *eol);
+/* Counts a refusal shown to the user (max_denials counts lines and execs
+ * alike): PTY_ACT_DENY, or PTY_ACT_END at the limit, the user told and
+ * the session's end recorded. */
+enum pty_act pty_guard_refused(struct pty_guard *g, int fd, const char *eol);
 
 /* Records a session event ("session_start", "session_end") with a note;
  * a session has one session_end record, the first one asked for (the
  * lockout's or the idle timeout's note wins over the plain end's).
  * Returns 0, or -1 when there is an audit log and the record failed. */
 int pty_guard_event(struct pty_guard *g, const char *event, const char *note);
-
-/* Ends every process the session started (pty_spawn_end_all, the audit
- * writer left alone), and says to syslog when some could not be. */
-void pty_guard_end_all(struct pty_guard *g);
 
 /* Makes `who` the guard's identity, and the audit log's session names
  * (user, host, tty, remote) its strings. */
