@@ -133,7 +133,7 @@ bench_decisions(const char *policy)
 		size_t len = strlen(l);
 		double t0 = bench_pty_now_s();
 
-		pty_decide(&d, l, len, "interactive", &dec);
+		pty_decide(&d, l, len, PTY_MODE_INTERACTIVE, &dec);
 		if (dec.verdict == PTY_VERDICT_ALLOW) {
 			allowed++;
 			if (pty_child_send_line(&fake, l, len) != 0)
@@ -286,7 +286,7 @@ bench_audited(const char *policy, const char *dir, const char *what, int n)
 			double t0 = bench_pty_now_s();
 
 			if (pty_guard_conclude(&x->g, &x->d, l, strlen(l),
-					       "interactive", false, null,
+					       PTY_MODE_INTERACTIVE, false, null,
 					       "\n") == PTY_ACT_RUN)
 				ran++;
 			x->t[i] = bench_pty_now_s() - t0;

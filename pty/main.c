@@ -307,7 +307,8 @@ pty_step_identity(struct pty_main *m)
 		m->command = ssh_cmd;
 	else if (m->command != NULL && pty_names_self(m->command, m->self))
 		m->command = NULL; /* ForceCommand, interactive login */
-	g->asess.mode = m->command != NULL ? "command" : "interactive";
+	g->asess.mode = pty_mode_name(
+	    m->command != NULL ? PTY_MODE_COMMAND : PTY_MODE_INTERACTIVE);
 	return PTY_GO_ON;
 }
 

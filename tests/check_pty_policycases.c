@@ -134,7 +134,7 @@ struct cases_run {
 	FILE *report;
 	struct pty_decider *d;
 	struct pty_decision *dec;
-	char mode[16]; /* "interactive" or "command" */
+	enum pty_mode mode;
 	/* exec cases: the request being decided and its decision */
 	struct pty_exec_request *rq;
 	struct pty_exec_decision *xdec;
@@ -202,7 +202,8 @@ cases_one_word(const char *rest, char *dst, size_t cap, bool none_ok)
 static const char *
 cases_set_user(struct cases_run *r, const char *rest)
 {
-	return cases_one_word(rest, r->d->who.user, sizeof r->d->who.user, false);
+	return cases_one_word(rest, r->d->who.user, sizeof r->d->who.user,
+			      false);
 }
 
 static const char *
@@ -227,14 +228,15 @@ cases_set_groups(struct cases_run *r, const char *rest)
 static const char *
 cases_set_host(struct cases_run *r, const char *rest)
 {
-	return cases_one_word(rest, r->d->who.host, sizeof r->d->who.host, true);
+	return cases_one_word(rest, r->d->who.host, sizeof r->d->who.host,
+			      true);
 }
 
 static const char *
 cases_set_remote(struct cases_run *r, const char *rest)
 {
-	return cases_one_word(rest, r->d->who.remote_addr, sizeof r->d->who.remote_addr,
-			      true);
+	return cases_one_word(rest, r->d->who.remote_addr,
+			      sizeof r->d->who.remote_addr, true);
 }
 
 static const char *
@@ -273,9 +275,12 @@ cases_set_mode(struct cases_run *r, const char *rest)
 
 	if (why != NULL)
 		return why;
-	if (strcmp(m, "interactive") != 0 && strcmp(m, "command") != 0)
+	if (strcmp(m, "interactive") == 0)
+		r->mode = PTY_MODE_INTERACTIVE;
+	else if (strcmp(m, "command") == 0)
+		r->mode = PTY_MODE_COMMAND;
+	else
 		return "mode is interactive or command";
-	memcpy(r->mode, m, sizeof m);
 	return NULL;
 }
 
@@ -365,7 +370,7 @@ cases_defaults(struct cases_run *r)
 	d->who.remote_addr[0] = '\0';
 	(void)snprintf(d->cwd, sizeof d->cwd, "%s", "/");
 	(void)snprintf(d->time_of_day, sizeof d->time_of_day, "%s", "12:00");
-	(void)snprintf(r->mode, sizeof r->mode, "%s", "interactive");
+	r->mode = PTY_MODE_INTERACTIVE;
 	(void)snprintf(r->shell, sizeof r->shell, "%s", CASES_SHELL);
 	(void)snprintf(r->guard, sizeof r->guard, "%s", CASES_GUARD);
 	(void)snprintf(r->parent, sizeof r->parent, "%s", CASES_PARENT);
@@ -537,7 +542,7 @@ cases_exec_request(struct cases_run *r, const char *value)
 	/* how it is reached: the facts exec_via and exec_through */
 	rq->via = strcmp(r->via, "shebang") == 0  ? PTY_EXEC_VIA_SHEBANG
 		  : strcmp(r->via, "loader") == 0 ? PTY_EXEC_VIA_LOADER
-						   : PTY_EXEC_VIA_EXECVE;
+						  : PTY_EXEC_VIA_EXECVE;
 	(void)snprintf(rq->through, sizeof rq->through, "%s", r->through);
 	return NULL;
 }
@@ -1310,8 +1315,9 @@ START_TEST(test_policycases_bastion_exec_files_include_both_ssh)
 	ck_assert_ptr_nonnull(d->edb);
 	ck_assert_int_eq(maelys_datalog_input_edb_clear(d->edb),
 			 MAELYS_DATALOG_STATUS_OK);
-	ck_assert_int_eq(pty_decider_add_session_facts(d, "interactive", &diag),
-			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(
+	    pty_decider_add_session_facts(d, PTY_MODE_INTERACTIVE, &diag),
+	    MAELYS_DATALOG_STATUS_OK);
 	ck_assert_msg(
 	    maelys_datalog_session_solve_edb(session, d->edb, &res, &diag) ==
 		MAELYS_DATALOG_STATUS_OK,
@@ -1359,17 +1365,18 @@ START_TEST(test_policycases_rows_of_a_large_relation_are_all_read)
 	off += (size_t)snprintf(
 	    policy + off, sizeof policy - off,
 	    "allow_with_log(C, \"noise\") :- noisy(C).\n"
-	    "allow_with_log(\"ls\", \"listing is logged\") :- command(\"ls\").\n"
+	    "allow_with_log(\"ls\", \"listing is logged\") :- "
+	    "command(\"ls\").\n"
 	    "deny(C, \"noise\") :- noisy(C).\n"
 	    "deny(\"rm\", \"rm is refused\") :- command(\"rm\").\n");
 	ck_assert_msg(pty_policy_open_text("rows.dl", policy, off, &session,
 					   err, sizeof err) == 0,
 		      "%s", err);
 	ck_assert_int_eq(pty_decider_init(d, session, CASES_PATH_ENV), 0);
-	pty_decide(d, "ls", 2, "interactive", dec);
+	pty_decide(d, "ls", 2, PTY_MODE_INTERACTIVE, dec);
 	ck_assert_int_eq(dec->verdict, PTY_VERDICT_ALLOW_LOG);
 	ck_assert_str_eq(dec->log_reason, "listing is logged");
-	pty_decide(d, "rm -rf x", 8, "interactive", dec);
+	pty_decide(d, "rm -rf x", 8, PTY_MODE_INTERACTIVE, dec);
 	ck_assert_int_eq(dec->verdict, PTY_VERDICT_POLICY);
 	ck_assert_uint_eq(dec->reasons_total, 151);
 	ck_assert_uint_eq(dec->nreasons, PTY_REASONS_MAX);

@@ -28,7 +28,8 @@
 #include <unistd.h>
 
 /* The two kinds of session, each decided on its own (session_mode). */
-static const char *const check_modes[] = {"interactive", "command"};
+static const enum pty_mode check_modes[] = {PTY_MODE_INTERACTIVE,
+					    PTY_MODE_COMMAND};
 #define CHECK_MODES (sizeof check_modes / sizeof check_modes[0])
 
 void
@@ -227,7 +228,7 @@ check_shell(struct check_ctx *c)
  * pty_child_argv; command.c: bash -c with its lock-down line, here with
  * the command "true"). */
 static void
-check_shell_start_in(struct check_ctx *c, const char *mode)
+check_shell_start_in(struct check_ctx *c, enum pty_mode mode)
 {
 	static char script[PTY_COMMAND_SCRIPT_MAX];
 	char *command_argv[6], err[1024];
@@ -243,11 +244,11 @@ check_shell_start_in(struct check_ctx *c, const char *mode)
 	}
 	if (pty_supervise_shell_allowed(
 		&s, c->cfg.shell,
-		strcmp(mode, "command") == 0 ? command_argv : pty_child_argv,
-		err, sizeof err) != 0)
+		mode == PTY_MODE_COMMAND ? command_argv : pty_child_argv, err,
+		sizeof err) != 0)
 		check_report(c, CHECK_ERROR, "%s: %s sessions of %s (%s): %s",
-			     c->policy_path, mode, c->decider.who.user, c->who,
-			     err);
+			     c->policy_path, pty_mode_name(mode),
+			     c->decider.who.user, c->who, err);
 	pty_supervise_close(&s);
 }
 
@@ -345,7 +346,8 @@ check_landlock(struct check_ctx *c)
 			if (rc[i] != 0)
 				check_report(c, CHECK_ERROR,
 					     "%s: %s sessions: %s", c->source,
-					     check_modes[i], err[i]);
+					     pty_mode_name(check_modes[i]),
+					     err[i]);
 	if (note[0] != '\0')
 		check_report(c, CHECK_WARNING, "%s (landlock = auto)", note);
 	check_landlock_missing(c);

@@ -140,6 +140,12 @@ pty_command_path(const struct pty_decider *d, const char *cmd, size_t len,
 	return false;
 }
 
+const char *
+pty_mode_name(enum pty_mode mode)
+{
+	return mode == PTY_MODE_COMMAND ? "command" : "interactive";
+}
+
 maelys_datalog_status_t
 pty_fact_add_text(maelys_datalog_input_edb_t *edb, const char *pred,
 		  const char *text, size_t len,
@@ -160,7 +166,7 @@ pty_fact_add_string(maelys_datalog_input_edb_t *edb, const char *pred,
 /* The facts of the session, the same for a line and an exec: user, group,
  * time_of_day, host, remote_addr, session_mode. */
 maelys_datalog_status_t
-pty_decider_add_session_facts(struct pty_decider *d, const char *mode,
+pty_decider_add_session_facts(struct pty_decider *d, enum pty_mode mode,
 			      maelys_datalog_diagnostic_t *diag)
 {
 	maelys_datalog_input_edb_t *edb = d->edb;
@@ -186,14 +192,15 @@ pty_decider_add_session_facts(struct pty_decider *d, const char *mode,
 	if (d->who.remote_addr[0] != '\0')
 		PTY_TRY(st, pty_fact_add_string(edb, "remote_addr",
 						d->who.remote_addr, diag));
-	PTY_TRY(st, pty_fact_add_string(edb, "session_mode", mode, diag));
+	PTY_TRY(st, pty_fact_add_string(edb, "session_mode",
+					pty_mode_name(mode), diag));
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
 /* The input facts of one line (the host contract of pty/decide/policy.c). */
 static maelys_datalog_status_t
 pty_build_edb(struct pty_decider *d, const struct scan_result *scan,
-	      const char *mode, int confirmed,
+	      enum pty_mode mode, int confirmed,
 	      maelys_datalog_diagnostic_t *diag)
 {
 	maelys_datalog_input_edb_t *edb = d->edb;
@@ -372,9 +379,8 @@ pty_row_for_command(const maelys_datalog_result_t *res, const char *pred,
 }
 
 maelys_datalog_status_t
-pty_decider_solve_ask(struct pty_decider *d, const char *pred,
-		      const char *key, size_t keylen,
-		      maelys_datalog_result_t **res, int *yes,
+pty_decider_solve_ask(struct pty_decider *d, const char *pred, const char *key,
+		      size_t keylen, maelys_datalog_result_t **res, int *yes,
 		      maelys_datalog_diagnostic_t *diag)
 {
 	maelys_datalog_arg_t k = maelys_datalog_arg_symbol_n(key, keylen);
@@ -388,7 +394,7 @@ pty_decider_solve_ask(struct pty_decider *d, const char *pred,
 
 static void
 pty_decide_with(struct pty_decider *d, const char *line, size_t len,
-		const char *mode, int confirmed, struct pty_decision *out)
+		enum pty_mode mode, int confirmed, struct pty_decision *out)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 	maelys_datalog_result_t *res = NULL;
@@ -437,14 +443,14 @@ pty_decide_with(struct pty_decider *d, const char *line, size_t len,
 
 void
 pty_decide(struct pty_decider *d, const char *line, size_t len,
-	   const char *mode, struct pty_decision *out)
+	   enum pty_mode mode, struct pty_decision *out)
 {
 	pty_decide_with(d, line, len, mode, 0, out);
 }
 
 void
 pty_decide_confirmed(struct pty_decider *d, const char *line, size_t len,
-		     const char *mode, struct pty_decision *out)
+		     enum pty_mode mode, struct pty_decision *out)
 {
 	pty_decide_with(d, line, len, mode, 1, out);
 }

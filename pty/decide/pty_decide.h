@@ -39,6 +39,17 @@ pty_verdict_runs(enum pty_verdict v)
 	return v == PTY_VERDICT_ALLOW || v == PTY_VERDICT_ALLOW_LOG;
 }
 
+/* How a session runs: lines typed at the guard's prompt, or one command
+ * (-c, what sshd runs for `ssh host COMMAND`). */
+enum pty_mode {
+	PTY_MODE_INTERACTIVE,
+	PTY_MODE_COMMAND,
+};
+
+/* The word of a mode, as session_mode/1 and the audit log say it:
+ * "interactive" or "command". */
+const char *pty_mode_name(enum pty_mode mode);
+
 #define PTY_REASONS_MAX 16
 #define PTY_TEXT_MAX    256
 
@@ -150,7 +161,7 @@ void pty_status_text(maelys_datalog_status_t st,
 /* Adds the facts of the session, the same for a line and an exec (user,
  * group, time_of_day, host, remote_addr, session_mode) to d->edb. */
 maelys_datalog_status_t
-pty_decider_add_session_facts(struct pty_decider *d, const char *mode,
+pty_decider_add_session_facts(struct pty_decider *d, enum pty_mode mode,
 			      maelys_datalog_diagnostic_t *diag);
 
 /* Solves the policy over d->edb and asks pred(key): *yes is 1 when it was
@@ -163,15 +174,14 @@ pty_decider_solve_ask(struct pty_decider *d, const char *pred,
 		      maelys_datalog_result_t **res, int *yes,
 		      maelys_datalog_diagnostic_t *diag);
 
-/* Decides `len` bytes of `line` in session mode `mode` ("interactive" or
- * "command").  Never fails: every failure is a denying verdict.  The order of
+/* Decides `len` bytes of `line` in session mode `mode`.  Never fails: every failure is a denying verdict.  The order of
  * the queries: allow(Cmd); then allow_with_log(Cmd, R); then
  * require_confirm(Cmd, P) (only when not yet confirmed); else denied. */
 void pty_decide(struct pty_decider *d, const char *line, size_t len,
-		const char *mode, struct pty_decision *out);
+		enum pty_mode mode, struct pty_decision *out);
 
 /* The same, after the user confirmed: confirmed(Cmd) is an input fact. */
 void pty_decide_confirmed(struct pty_decider *d, const char *line, size_t len,
-			  const char *mode, struct pty_decision *out);
+			  enum pty_mode mode, struct pty_decision *out);
 
 #endif /* PTY_DECIDE_H */

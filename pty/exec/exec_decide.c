@@ -40,7 +40,7 @@ exec_add_s(maelys_datalog_input_edb_t *edb, const char *pred, const char *text,
 /* The input facts of one exec (pty_exec.h lists them). */
 static maelys_datalog_status_t
 exec_build_edb(struct pty_decider *d, const struct pty_exec_request *r,
-	       const char *mode, maelys_datalog_diagnostic_t *diag)
+	       enum pty_mode mode, maelys_datalog_diagnostic_t *diag)
 {
 	maelys_datalog_input_edb_t *edb = d->edb;
 	maelys_datalog_status_t st;
@@ -92,7 +92,7 @@ exec_collect_reasons(const maelys_datalog_result_t *res,
 
 void
 pty_exec_decide(struct pty_decider *d, const struct pty_exec_request *r,
-		const char *mode, struct pty_exec_decision *out)
+		enum pty_mode mode, struct pty_exec_decision *out)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 	maelys_datalog_result_t *res = NULL;

@@ -122,7 +122,7 @@ landlock_each_row(const maelys_datalog_result_t *res, const char *pred,
 }
 
 int
-pty_landlock_locations(struct pty_decider *d, const char *mode,
+pty_landlock_locations(struct pty_decider *d, enum pty_mode mode,
 		       pty_landlock_visit_fn visit, void *arg, size_t *n,
 		       char *err, size_t errlen)
 {
@@ -163,7 +163,7 @@ landlock_visit_add(void *arg, const char *pred, const char *path, char *err,
 }
 
 int
-pty_landlock_build(struct pty_decider *d, const char *mode,
+pty_landlock_build(struct pty_decider *d, enum pty_mode mode,
 		   const char *const *extra, size_t nextra, bool required,
 		   int *fd, char *note, size_t notelen, char *err,
 		   size_t errlen)

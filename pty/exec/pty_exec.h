@@ -105,7 +105,7 @@ int pty_exec_set_programs(struct pty_decider *d, const char *shell,
 /* Decides one request in session mode `mode`.  Never fails: every failure
  * is a denying verdict that says why. */
 void pty_exec_decide(struct pty_decider *d, const struct pty_exec_request *r,
-		     const char *mode, struct pty_exec_decision *out);
+		     enum pty_mode mode, struct pty_exec_decision *out);
 
 /* Writes what the user sees of a refused exec to fd, lines ending in eol:
  *   maelys-pty: exec of '/usr/bin/sh' (/usr/bin/dash) denied by policy

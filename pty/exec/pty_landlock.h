@@ -47,7 +47,7 @@ typedef int (*pty_landlock_visit_fn)(void *arg, const char *pred,
  * locations that do not exist).  Returns 0, or -1 with one line in err
  * (the policy failed, a location is not a path, more than
  * PTY_LANDLOCK_PATHS_MAX, or what `visit` said). */
-int pty_landlock_locations(struct pty_decider *d, const char *mode,
+int pty_landlock_locations(struct pty_decider *d, enum pty_mode mode,
 			   pty_landlock_visit_fn visit, void *arg, size_t *n,
 			   char *err, size_t errlen);
 
@@ -58,7 +58,7 @@ int pty_landlock_locations(struct pty_decider *d, const char *mode,
  * `extra` are always added.  Returns 0, or -1 with one line in err: a
  * location that cannot be opened, too many, a required ruleset that cannot
  * be made. */
-int pty_landlock_build(struct pty_decider *d, const char *mode,
+int pty_landlock_build(struct pty_decider *d, enum pty_mode mode,
 		       const char *const *extra, size_t nextra, bool required,
 		       int *fd, char *note, size_t notelen, char *err,
 		       size_t errlen);

@@ -60,7 +60,7 @@ struct pty_supervisor {
 	/* what a decision needs, set by the caller before the first one */
 	struct pty_guard *guard;
 	struct pty_decider *decider;
-	const char *mode; /* "interactive" or "command" */
+	enum pty_mode mode;
 	int out_fd;       /* where refusals are shown */
 	const char *eol;
 	/* called around a message on out_fd (the prompt hides), or NULL */
@@ -95,7 +95,7 @@ void pty_supervise_init(struct pty_supervisor *s);
  * out_fd, eol and around_message.  Returns 0, or -1 with one line in err
  * (the session must not start). */
 int pty_supervise_setup(struct pty_supervisor *s, struct pty_guard *g,
-			struct pty_decider *d, const char *mode,
+			struct pty_decider *d, enum pty_mode mode,
 			const char *guard_path, char *const *shell_argv,
 			char *err, size_t errlen);
 

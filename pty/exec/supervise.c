@@ -120,7 +120,7 @@ pty_supervise_shell_allowed(struct pty_supervisor *s, const char *shell_path,
 
 int
 pty_supervise_setup(struct pty_supervisor *s, struct pty_guard *g,
-		    struct pty_decider *d, const char *mode,
+		    struct pty_decider *d, enum pty_mode mode,
 		    const char *guard_path, char *const *shell_argv, char *err,
 		    size_t errlen)
 {

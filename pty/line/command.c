@@ -130,7 +130,7 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 	pid_t pid;
 	int rc;
 
-	switch (pty_guard_conclude(g, d, command, len, "command", false,
+	switch (pty_guard_conclude(g, d, command, len, PTY_MODE_COMMAND, false,
 				   STDERR_FILENO, "\n")) {
 	case PTY_ACT_RUN:
 		break;
@@ -147,7 +147,7 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 		return 126;
 	}
 	pty_supervise_init(&sup);
-	if (pty_supervise_setup(&sup, g, d, "command", guard_path, argv, err,
+	if (pty_supervise_setup(&sup, g, d, PTY_MODE_COMMAND, guard_path, argv, err,
 				sizeof err) != 0) {
 		fprintf(stderr, "maelys-pty: %s\n", err);
 		pty_guard_log(g, LOG_ERR, "session %s of %s: %s", g->asess.id,

@@ -236,7 +236,7 @@ pty_on_line(char *line)
 	len = strlen(line);
 	pty_prompt_remember(line);
 	pty_act_on(pty_guard_conclude(relay.guard, relay.decider, line, len,
-				      "interactive", true, STDOUT_FILENO,
+				      PTY_MODE_INTERACTIVE, true, STDOUT_FILENO,
 				      "\r\n"),
 		   line, len);
 	free(line);
@@ -477,7 +477,7 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 	cfg.ws = &ws;
 	cfg.sup = &relay.sup;
 	pty_supervise_init(&relay.sup);
-	if (pty_supervise_setup(&relay.sup, g, decider, "interactive",
+	if (pty_supervise_setup(&relay.sup, g, decider, PTY_MODE_INTERACTIVE,
 				guard_path, pty_child_argv, err,
 				sizeof err) != 0 ||
 	    pty_child_spawn(&cfg, &relay.child, err, sizeof err) != 0) {

@@ -101,37 +101,37 @@ pty_guard_write_record(struct pty_guard *g, const struct pty_audit_event *e,
 
 /* Records the line's decision; outcome is the word of the record. */
 static enum pty_act
-pty_guard_record_line(struct pty_guard *g, const char *event,
-		      const char *line, size_t len,
-		      const struct pty_decision *dec, const char *outcome,
-		      int fd, const char *eol, char *err, size_t errlen)
+pty_guard_record_line(struct pty_guard *g, const char *event, const char *line,
+		      size_t len, const struct pty_decision *dec,
+		      const char *outcome, int fd, const char *eol, char *err,
+		      size_t errlen)
 {
 	struct guard_record rec;
 
 	return pty_guard_write_record(
-	    g, guard_record_line(&rec, event, line, len, dec, outcome), fd,
-	    eol, err, errlen);
+	    g, guard_record_line(&rec, event, line, len, dec, outcome), fd, eol,
+	    err, errlen);
 }
 
 /* A summary of a refusal for syslog: never the raw text of a line that was
  * refused for what it contains (control bytes, escapes). */
 static void
-pty_guard_log_denial(const struct pty_guard *g, const char *mode,
+pty_guard_log_denial(const struct pty_guard *g, enum pty_mode mode,
 		     const struct pty_decision *dec)
 {
 	if (dec->verdict == PTY_VERDICT_SYNTAX) {
 		pty_guard_log(g, LOG_NOTICE,
 			      "refused user=%s session=%s mode=%s: %s",
-			      g->who->user, g->asess.id, mode,
+			      g->who->user, g->asess.id, pty_mode_name(mode),
 			      scan_refusal_reason(dec->scan.refusal));
 		return;
 	}
-	pty_guard_log(g, LOG_NOTICE,
-		      "denied user=%s session=%s mode=%s command=%s: %s",
-		      g->who->user, g->asess.id, mode, dec->command,
-		      dec->verdict == PTY_VERDICT_ERROR ? dec->error
-		      : dec->nreasons > 0               ? dec->reasons[0].reason
-							: "no rule allows it");
+	pty_guard_log(
+	    g, LOG_NOTICE, "denied user=%s session=%s mode=%s command=%s: %s",
+	    g->who->user, g->asess.id, pty_mode_name(mode), dec->command,
+	    dec->verdict == PTY_VERDICT_ERROR ? dec->error
+	    : dec->nreasons > 0               ? dec->reasons[0].reason
+					      : "no rule allows it");
 }
 
 enum pty_act
@@ -153,10 +153,10 @@ pty_guard_refused(struct pty_guard *g, int fd, const char *eol)
  * record, the message, the count (see pty_guard.h). */
 static enum pty_act
 pty_guard_finish(struct pty_guard *g, const char *line, size_t len,
-		 const char *mode, const struct pty_decision *dec, int fd,
+		 enum pty_mode mode, const struct pty_decision *dec, int fd,
 		 const char *eol)
 {
-	const char *event = strcmp(mode, "command") == 0 ? "command" : "line";
+	const char *event = mode == PTY_MODE_COMMAND ? "command" : "line";
 	enum pty_act act;
 	char err[512];
 
@@ -184,7 +184,7 @@ pty_guard_finish(struct pty_guard *g, const char *line, size_t len,
 /* A confirmation's answer (`asked`: there was somebody to ask). */
 static enum pty_act
 pty_guard_confirmed(struct pty_guard *g, struct pty_decider *d,
-		    const char *line, size_t len, const char *mode,
+		    const char *line, size_t len, enum pty_mode mode,
 		    struct pty_decision *dec, bool asked, bool yes, int fd,
 		    const char *eol)
 {
@@ -209,7 +209,7 @@ pty_guard_confirmed(struct pty_guard *g, struct pty_decider *d,
 
 enum pty_act
 pty_guard_conclude(struct pty_guard *g, struct pty_decider *d, const char *line,
-		   size_t len, const char *mode, bool can_ask, int fd,
+		   size_t len, enum pty_mode mode, bool can_ask, int fd,
 		   const char *eol)
 {
 	struct pty_decision *dec = &g->pending.dec;

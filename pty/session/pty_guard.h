@@ -52,7 +52,7 @@ struct pty_guard {
 		bool active;
 		char line[SCAN_LINE_MAX];
 		size_t len;
-		const char *mode;
+		enum pty_mode mode;
 		struct pty_decision dec;
 	} pending;
 };
@@ -66,11 +66,11 @@ enum pty_act {
 };
 
 /* Decides, records and reports one line (see above); messages go to fd,
- * each line ending in eol.  `mode` is "interactive" or "command".  With
+ * each line ending in eol.  With
  * `can_ask` a line that needs confirmation is kept and PTY_ACT_ASK
  * returned; without, it is refused (a command has no terminal). */
 enum pty_act pty_guard_conclude(struct pty_guard *g, struct pty_decider *d,
-				const char *line, size_t len, const char *mode,
+				const char *line, size_t len, enum pty_mode mode,
 				bool can_ask, int fd, const char *eol);
 
 /* The question of the line kept by PTY_ACT_ASK. */
