@@ -38,9 +38,8 @@
 
 #include "pty_audit.h"
 #include "pty_child.h"
-#include "pty_config.h"
+#include "pty_session.h"
 #include "pty_decide.h"
-#include "pty_guard.h"
 #include "pty_policy.h"
 
 #include <dirent.h>

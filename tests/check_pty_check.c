@@ -17,7 +17,7 @@
 #include "runner.h"
 
 #include "pty_harness.h"
-#include "pty_options.h"
+#include "pty_session.h"
 
 #include <errno.h>
 #include <sched.h>

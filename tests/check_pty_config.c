@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The system configuration (pty/session/pty_config.h): every refusal of the secure
+ * The system configuration (pty/session/pty_session.h): every refusal of the secure
  * open (owner, group- and other-writable, a symbolic link as the file or on
  * the path, a parent directory others may write, a missing file, a
  * directory, a FIFO), every parse error with its file and line number, and
@@ -11,8 +11,7 @@
 #define _GNU_SOURCE
 #include "runner.h"
 
-#include "pty_config.h"
-#include "pty_options.h"
+#include "pty_session.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -10,7 +10,7 @@
 #define PTY_CHECK_INTERNAL_H
 
 #include "pty_check.h"
-#include "pty_config.h"
+#include "pty_session.h"
 #include "pty_decide.h"
 
 #include <maelys/datalog.h>

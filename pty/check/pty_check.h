@@ -40,7 +40,7 @@
 #ifndef PTY_CHECK_H
 #define PTY_CHECK_H
 
-#include "pty_options.h"
+#include "pty_session.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -31,7 +31,7 @@
 
 #include "pty_exec.h"
 #include "pty_exec_chain.h"
-#include "pty_guard.h"
+#include "pty_session.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -9,7 +9,7 @@
 #define PTY_COMMAND_H
 
 #include "pty_decide.h"
-#include "pty_guard.h"
+#include "pty_session.h"
 
 /* Decides the command; an allowed command runs as bash -c under the
  * session's clean environment, supervised (every exec decided), and its

@@ -8,7 +8,7 @@
 #define PTY_RELAY_H
 
 #include "pty_decide.h"
-#include "pty_guard.h"
+#include "pty_session.h"
 
 /* Runs the session to its end.  Returns the exit status of the session
  * (the shell's), 1 when it could not start or the guard ended it (too many

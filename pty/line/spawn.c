@@ -6,7 +6,7 @@
 #define _GNU_SOURCE
 #include "pty_spawn.h"
 
-#include "pty_guard.h"
+#include "pty_session.h"
 
 #include "pty_supervise.h"
 

@@ -2,7 +2,7 @@
 /*
  * The system configuration: opening root's files the way sudo and sshd open
  * theirs (pty_secure_open, pty_secure_read) and parsing maelys-pty.conf into
- * a struct pty_config (pty_config_load).  pty_config.h is the contract; this
+ * a struct pty_config (pty_config_load).  pty_session.h is the contract; this
  * file adds the reasons.  Every refusal is one line that names the file (and
  * the line, for what is wrong inside it), because main.c shows it to the user
  * and logs it, then ends the session: nothing here falls back to a default.
@@ -10,7 +10,7 @@
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE /* S_ISVTX, lstat */
 #endif
-#include "pty_config.h"
+#include "pty_session.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Concluding a line: confirmation, the audit record, the user's message,
- * syslog, the denial count (see pty_guard.h for the rules).
+ * syslog, the denial count (see pty_session.h for the rules).
  */
 
-#include "pty_guard.h"
+#include "pty_session.h"
 
 #include "guard_record.h"
 #include "pty_messages.h"
@@ -150,7 +150,7 @@ pty_guard_refused(struct pty_guard *g, int fd, const char *eol)
 }
 
 /* What follows a decision that may run or is refused for good: the
- * record, the message, the count (see pty_guard.h). */
+ * record, the message, the count (see pty_session.h). */
 static enum pty_act
 pty_guard_finish(struct pty_guard *g, const char *line, size_t len,
 		 enum pty_mode mode, const struct pty_decision *dec, int fd,

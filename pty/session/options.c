@@ -7,7 +7,7 @@
  * word after the first that is not an option is read as one.
  */
 #define _GNU_SOURCE /* getopt_long */
-#include "pty_options.h"
+#include "pty_session.h"
 
 #include "pty_messages.h"
 
