@@ -14,6 +14,7 @@
 #include "pty_command.h"
 
 #include "pty_child.h"
+#include "pty_signals.h"
 #include "pty_spawn.h"
 #include "pty_supervise.h"
 
@@ -36,35 +37,22 @@ const char pty_command_lockdown[] =
     " read mapfile readarray suspend"
     " && enable -n enable || exit 126\n";
 
-static volatile sig_atomic_t command_got_sigchld, command_pass_on;
-
-static void
-command_on_signal(int sig) /* async-signal context: set a flag */
-{
-	if (sig == SIGCHLD)
-		command_got_sigchld = 1;
-	else
-		command_pass_on = sig;
-}
-
 /* Waits for bash, deciding every exec meanwhile.  Returns its status. */
 static int
 command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 {
-	int st = 0;
+	int st = 0, pass_on;
+	bool look = true; /* once before the first wait */
 
-	command_got_sigchld = 1; /* look once before the first wait */
 	for (;;) {
 		struct pollfd pfd = {sup->listener, POLLIN, 0};
 
-		if (command_pass_on) {
-			(void)kill(pid, command_pass_on);
-			command_pass_on = 0;
-		}
+		if ((pass_on = pty_signals_take_end()) != 0)
+			(void)kill(pid, pass_on);
 		/* SIGCHLD is blocked but inside ppoll: a child that ended
 		 * is seen there, so waitpid only after one */
-		if (command_got_sigchld) {
-			command_got_sigchld = 0;
+		if (pty_signals_take_child() || look) {
+			look = false;
 			/* orphans of the session come to the guard too */
 			if (pty_spawn_reap(pid, &st))
 				break;
@@ -122,9 +110,8 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 	static char script[PTY_COMMAND_SCRIPT_MAX];
 	char *argv[6];
 	static struct pty_supervisor sup;
-	struct sigaction sa, old_int, old_quit;
+	struct pty_signals sig;
 	struct pty_spawn sp;
-	sigset_t block, old;
 	char err[1024];
 	size_t len = strlen(command);
 	pid_t pid;
@@ -158,26 +145,14 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 	sup.out_fd = STDERR_FILENO;
 	sup.eol = "\n";
 	/* signals arrive only inside ppoll: handlers set flags, nothing more */
-	sigemptyset(&block);
-	sigaddset(&block, SIGCHLD);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	(void)sigprocmask(SIG_BLOCK, &block, &old);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = command_on_signal;
-	(void)sigaction(SIGCHLD, &sa, NULL);
-	(void)sigaction(SIGTERM, &sa, NULL);
-	(void)sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	(void)sigaction(SIGINT, &sa, &old_int);
-	(void)sigaction(SIGQUIT, &sa, &old_quit);
+	pty_signals_install(&sig, false);
 	memset(&sp, 0, sizeof sp);
 	sp.path = g->shell_path;
 	sp.argv = argv;
 	sp.envp = pty_child_environment(g->path_env, guard_path);
 	sp.fd[0] = sp.fd[1] = sp.fd[2] = sp.fd[3] = -1; /* sshd's 0, 1, 2 */
 	sp.ctty = -1;
-	sp.mask = &old;
+	sp.mask = &sig.old;
 	sp.sup = &sup;
 	pid = pty_spawn_shell(&sp, err, sizeof err);
 	if (pid < 0) {
@@ -186,18 +161,11 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 			      g->user, err);
 		rc = 126;
 	} else {
-		sigset_t wait_mask = old;
-
-		sigdelset(&wait_mask, SIGCHLD);
-		sigdelset(&wait_mask, SIGTERM);
-		sigdelset(&wait_mask, SIGHUP);
-		rc = command_wait(&sup, pid, &wait_mask);
+		rc = command_wait(&sup, pid, &sig.wait);
 		/* what the command left behind ends with it (pty_spawn.h) */
 		pty_guard_end_all(g);
 	}
-	(void)sigaction(SIGINT, &old_int, NULL);
-	(void)sigaction(SIGQUIT, &old_quit, NULL);
-	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	pty_signals_restore(&sig);
 	pty_supervise_close(&sup);
 	return rc;
 }

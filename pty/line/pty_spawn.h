@@ -68,5 +68,8 @@ size_t pty_spawn_end_all(pid_t keep);
 /* The wait status of a process as an exit code: its own, or 128 + the
  * signal that ended it. */
 int pty_spawn_exit_code(int status);
+/* The exit code of a process that signal `sig` ended: 128 + sig, as bash
+ * reports it (also the guard's own, when a signal ends the session). */
+int pty_spawn_signal_exit_code(int sig);
 
 #endif /* PTY_SPAWN_H */

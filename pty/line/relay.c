@@ -23,6 +23,7 @@
 
 #include "pty_child.h"
 #include "pty_prompt.h"
+#include "pty_signals.h"
 #include "pty_spawn.h"
 #include "pty_supervise.h"
 #include "pty_terminal.h"
@@ -43,19 +44,6 @@
 
 enum pty_state { PTY_STARTING, PTY_PROMPT, PTY_JOB, PTY_CONFIRM, PTY_ENDING };
 
-static volatile sig_atomic_t got_sigchld, got_sigwinch, got_end_signal;
-
-static void
-pty_on_signal(int sig) /* async-signal context: set a flag, nothing else */
-{
-	if (sig == SIGCHLD)
-		got_sigchld = 1;
-	else if (sig == SIGWINCH)
-		got_sigwinch = 1;
-	else
-		got_end_signal = sig;
-}
-
 /* The loop's state; one per process (readline's callback has no
  * argument, so the line handler reaches it here). */
 static struct pty_relay {
@@ -69,6 +57,7 @@ static struct pty_relay {
 	char answer[8];           /* CONFIRM: what was typed so far */
 	size_t answer_len;
 	bool guard_ended;   /* lockout, idle, or the audit log */
+	bool hangup;        /* the user's terminal is gone: as SIGHUP */
 	char status[16384]; /* unparsed status-pipe bytes */
 	size_t status_len;
 	bool child_gone;
@@ -421,30 +410,6 @@ pty_relay_exec(short revents)
 	}
 }
 
-static void
-pty_install_signals(sigset_t *old)
-{
-	static const int sigs[] = {SIGCHLD, SIGWINCH, SIGTERM,
-				   SIGHUP,  SIGINT,   SIGQUIT};
-	struct sigaction sa;
-	sigset_t block;
-	size_t i;
-
-	sigemptyset(&block);
-	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		sigaddset(&block, sigs[i]);
-	(void)sigprocmask(SIG_BLOCK, &block, old);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = pty_on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		(void)sigaction(sigs[i], &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	(void)sigaction(SIGPIPE, &sa, NULL); /* a closed pipe is an error */
-	(void)sigaction(SIGTTOU, &sa, NULL);
-	(void)sigaction(SIGTTIN, &sa, NULL);
-}
-
 int
 pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 	      const char *guard_path, const char *history_path)
@@ -453,7 +418,7 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 	struct winsize ws;
 	struct passwd *pw = getpwuid(getuid());
 	struct timespec start_deadline;
-	sigset_t old;
+	struct pty_signals sig;
 	char err[512];
 	int rc = 1;
 
@@ -467,7 +432,7 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 				"(use -c COMMAND)\n");
 		return 1;
 	}
-	pty_install_signals(&old);
+	pty_signals_install(&sig, true);
 	pty_terminal_winsize(STDIN_FILENO, &ws);
 	memset(&cfg, 0, sizeof cfg);
 	cfg.shell_path = g->shell_path;
@@ -485,7 +450,7 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 		pty_guard_log(g, LOG_ERR, "session %s of %s: %s", g->asess.id,
 			      g->user, err);
 		pty_supervise_close(&relay.sup);
-		(void)sigprocmask(SIG_SETMASK, &old, NULL);
+		pty_signals_restore(&sig);
 		return 1;
 	}
 	relay.sup.out_fd = STDOUT_FILENO;
@@ -502,8 +467,9 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 		int in_i = -1, out_i, st_i = -1, ex_i = -1, r;
 		struct timespec tick = {0, 200 * 1000 * 1000};
 
-		if (got_end_signal) {
-			rc = 128 + got_end_signal;
+		if (relay.hangup || pty_signals_end() != 0) {
+			rc = pty_spawn_signal_exit_code(
+			    relay.hangup ? SIGHUP : pty_signals_end());
 			pty_prompt_hide();
 			pty_end_session();
 			break;
@@ -541,12 +507,10 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 			    (time_t)g->cfg.idle_timeout)
 				pty_confirm_answer(false);
 		}
-		if (got_sigwinch) {
-			got_sigwinch = 0;
+		if (pty_signals_take_resize()) {
 			pty_resize();
 		}
-		if (got_sigchld) {
-			got_sigchld = 0;
+		if (pty_signals_take_child()) {
 			pty_reap();
 		}
 		if (relay.child_gone) {
@@ -594,7 +558,7 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 			fds[nfds].fd = relay.sup.listener;
 			fds[nfds++].events = POLLIN;
 		}
-		r = ppoll(fds, nfds, &tick, &old);
+		r = ppoll(fds, nfds, &tick, &sig.wait);
 		if (r < 0 && errno != EINTR)
 			break;
 		if (r <= 0)
@@ -631,13 +595,13 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 		    (fds[in_i].revents & (POLLIN | POLLHUP | POLLERR)) &&
 		    !pty_relay_input()) {
 			/* the user's terminal is gone: hang the session up */
-			got_end_signal = SIGHUP;
+			relay.hangup = true;
 		}
 	}
 	pty_prompt_hide();
 	pty_prompt_save();
 	pty_terminal_restore(&relay.term);
 	pty_supervise_close(&relay.sup);
-	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	pty_signals_restore(&sig);
 	return rc;
 }

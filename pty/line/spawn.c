@@ -140,8 +140,14 @@ pty_spawn_exit_code(int status)
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
+		return pty_spawn_signal_exit_code(WTERMSIG(status));
 	return 1;
+}
+
+int
+pty_spawn_signal_exit_code(int sig)
+{
+	return 128 + sig;
 }
 
 /* ------------------------------------------------------------------ */
