@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The -c mode.  No terminal games: the command is decided and, when allowed,
- * bash runs it with the same environment allow-list and the same disabled
- * builtins as an interactive session (the lock-down is a first line of the
- * script; the command, which the scanner guarantees has no newline, is the
- * second).  bash is a child of the guard, which stays to decide every
+ * bash runs it, started as an interactive session's is (pty_spawn_session:
+ * the same environment allow-list and the same disabled builtins; the -c
+ * lock-down is the first line of the script, the command, which the
+ * scanner guarantees has no newline, the second).  bash is a child of the guard, which stays to decide every
  * program the command executes (pty_supervise.h) and exits with bash's
  * status.  While it waits, the guard ignores the terminal's SIGINT and
  * SIGQUIT (they are for the command, as with system(3)) and passes SIGTERM
@@ -13,7 +13,6 @@
 #define _GNU_SOURCE /* ppoll */
 #include "pty_command.h"
 
-#include "pty_child.h"
 #include "pty_signals.h"
 #include "pty_spawn.h"
 #include "pty_supervise.h"
@@ -26,16 +25,6 @@
 #include <sys/wait.h>
 #include <syslog.h>
 #include <unistd.h>
-
-/* The interactive lock-down without the status reporting (pty_command.h). */
-const char pty_command_lockdown[] =
-    "set +o history && unset HISTFILE"
-    " && readonly PATH SHELL HOME USER LOGNAME HISTFILE BASH_ENV ENV IFS"
-    " CDPATH GLOBIGNORE"
-    " && enable -n eval source . exec trap fc command builtin alias"
-    " unalias export declare typeset readonly local unset set shopt hash"
-    " read mapfile readarray suspend"
-    " && enable -n enable || exit 126\n";
 
 /* Waits for bash, deciding every exec meanwhile.  Returns its status. */
 static int
@@ -87,28 +76,11 @@ command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 }
 
 int
-pty_command_argv(const char *command, char *script, char *argv[6])
-{
-	int n = snprintf(script, PTY_COMMAND_SCRIPT_MAX, "%s%s",
-			 pty_command_lockdown, command);
-
-	if (n < 0 || n >= PTY_COMMAND_SCRIPT_MAX)
-		return -1;
-	argv[0] = "bash";
-	argv[1] = "--noprofile";
-	argv[2] = "--norc";
-	argv[3] = "-c";
-	argv[4] = script;
-	argv[5] = NULL;
-	return 0;
-}
-
-int
 pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 		const char *guard_path)
 {
-	static char script[PTY_COMMAND_SCRIPT_MAX];
-	char *argv[6];
+	static char script[PTY_SPAWN_SCRIPT_MAX];
+	char *argv[PTY_SPAWN_ARGV_MAX];
 	static struct pty_supervisor sup;
 	struct pty_signals sig;
 	struct pty_spawn sp;
@@ -129,38 +101,27 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 	case PTY_ACT_ASK: /* cannot be: nobody to ask */
 		return 126;
 	}
-	if (pty_command_argv(command, script, argv) != 0) {
+	if (pty_spawn_argv(command, script, argv) != 0) {
 		fprintf(stderr, "maelys-pty: the command is too long\n");
 		return 126;
 	}
 	pty_supervise_init(&sup);
-	if (pty_supervise_setup(&sup, g, d, "command", guard_path, argv, err,
-				sizeof err) != 0) {
-		fprintf(stderr, "maelys-pty: %s\n", err);
-		pty_guard_log(g, LOG_ERR, "session %s of %s: %s", g->asess.id,
-			      g->user, err);
-		pty_supervise_close(&sup);
-		return 126;
-	}
-	sup.out_fd = STDERR_FILENO;
-	sup.eol = "\n";
 	/* signals arrive only inside ppoll: handlers set flags, nothing more */
 	pty_signals_install(&sig, false);
 	memset(&sp, 0, sizeof sp);
-	sp.path = g->shell_path;
 	sp.argv = argv;
-	sp.envp = pty_child_environment(g->path_env, guard_path);
 	sp.fd[0] = sp.fd[1] = sp.fd[2] = sp.fd[3] = -1; /* sshd's 0, 1, 2 */
 	sp.ctty = -1;
 	sp.mask = &sig.old;
 	sp.sup = &sup;
-	pid = pty_spawn_shell(&sp, err, sizeof err);
+	pid = pty_spawn_session(&sp, g, d, "command", guard_path, err,
+				sizeof err);
 	if (pid < 0) {
-		fprintf(stderr, "maelys-pty: %s\n", err);
-		pty_guard_log(g, LOG_ERR, "session %s of %s: %s", g->asess.id,
-			      g->user, err);
+		pty_spawn_failed(g, err);
 		rc = 126;
 	} else {
+		sup.out_fd = STDERR_FILENO;
+		sup.eol = "\n";
 		rc = command_wait(&sup, pid, &sig.wait);
 		/* what the command left behind ends with it (pty_spawn.h) */
 		pty_guard_end_all(g);

@@ -19,15 +19,4 @@
 int pty_command_run(struct pty_guard *g, struct pty_decider *d,
 		    const char *command, const char *guard_path);
 
-/* The longest script pty_command_argv makes (a command the scanner
- * accepted is shorter than SCAN_LINE_MAX). */
-#define PTY_COMMAND_SCRIPT_MAX 8192
-
-/* bash's arguments for `command` (one place for -c and for --check, which
- * decides the shell's exec with the arguments a -c session gives it):
- * "bash --noprofile --norc -c SCRIPT", SCRIPT the lock-down line then the
- * command, written into `script` (PTY_COMMAND_SCRIPT_MAX bytes).  argv
- * has room for 6.  Returns 0, or -1 when the command does not fit. */
-int pty_command_argv(const char *command, char *script, char *argv[6]);
-
 #endif /* PTY_COMMAND_H */

@@ -4,6 +4,12 @@
  * starting the session's shell - interactive and -c alike - and for ending
  * every process the session started.
  *
+ * What the shell starts with, in both modes: bash's arguments
+ * (pty_spawn_argv), the environment (an allow-list, pty_spawn_environment)
+ * and the lock-down line it runs before anything of the user's
+ * (pty_spawn_lockdown; spawn.c says what it does and where the modes
+ * differ).  pty_spawn_session starts it in either mode.
+ *
  * Starting (pty_spawn_shell): the guard prepares everything before fork
  * (the child only makes system calls: no allocation, no stdio), then the child resets
  * its signals, becomes a terminal session leader when it has a terminal,
@@ -29,7 +35,43 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+struct pty_decider;
+struct pty_guard;
 struct pty_supervisor;
+
+enum pty_spawn_mode {
+	PTY_SPAWN_INTERACTIVE, /* bash -i, reading the command channel */
+	PTY_SPAWN_COMMAND,     /* bash -c SCRIPT */
+};
+
+/* The line that locks the shell down in `mode`, newline included:
+ * interactive, sent as the first line on the command channel; -c, the
+ * first line of the script (pty_spawn_argv puts it there). */
+const char *pty_spawn_lockdown(enum pty_spawn_mode mode);
+
+/* The longest script pty_spawn_argv makes (a command the scanner accepted
+ * is shorter than SCAN_LINE_MAX), and the room its argv needs. */
+#define PTY_SPAWN_SCRIPT_MAX 8192
+#define PTY_SPAWN_ARGV_MAX 7
+
+/* bash's arguments (one place for both modes and for --check, which
+ * decides the shell's exec with the arguments a session gives it):
+ *   command NULL   "bash --noprofile --norc --noediting +H -i": an
+ *                  interactive shell that reads no file of the user's and
+ *                  edits no line (the guard does);
+ *   command        "bash --noprofile --norc -c SCRIPT", SCRIPT the -c
+ *                  lock-down line then the command, written into `script`
+ *                  (PTY_SPAWN_SCRIPT_MAX bytes).
+ * Returns 0, or -1 when the command does not fit. */
+int pty_spawn_argv(const char *command, char *script,
+		   char *argv[PTY_SPAWN_ARGV_MAX]);
+
+/* The session's environment, built from an allow-list (TERM, LANG, LC_*
+ * with sane values; HOME, USER, LOGNAME from the password database; SHELL
+ * the guard; PATH the session's; PS1, PS2 and HISTFILE empty).  Returns a
+ * NULL-terminated array of static storage. */
+char *const *pty_spawn_environment(const char *path_env,
+				   const char *guard_path);
 
 struct pty_spawn {
 	const char *path;  /* the shell */
@@ -51,6 +93,19 @@ struct pty_spawn {
  * line in err (then nothing of the child runs any more).  The caller has
  * SIGCHLD blocked. */
 pid_t pty_spawn_shell(const struct pty_spawn *sp, char *err, size_t errlen);
+
+/* Both modes start the shell here: g's shell with sp->argv (from
+ * pty_spawn_argv) and pty_spawn_environment, once sp->sup (initialised,
+ * pty_supervise_init; closed by the caller) is set up to decide every exec
+ * of the session in `mode` ("interactive" or "command"); sp's descriptors,
+ * terminal and mask are the caller's.  Returns the shell's pid, or -1
+ * with one line in err. */
+pid_t pty_spawn_session(struct pty_spawn *sp, struct pty_guard *g,
+			struct pty_decider *d, const char *mode,
+			const char *guard_path, char *err, size_t errlen);
+
+/* Says why the session's shell did not start: on stderr and to syslog. */
+void pty_spawn_failed(const struct pty_guard *g, const char *err);
 
 /* Reaps every child that has ended (waitpid(-1, WNOHANG)): the shell, and
  * the processes of the session re-parented to the guard.  Returns true

@@ -435,20 +435,15 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 	pty_signals_install(&sig, true);
 	pty_terminal_winsize(STDIN_FILENO, &ws);
 	memset(&cfg, 0, sizeof cfg);
-	cfg.shell_path = g->shell_path;
-	cfg.path_env = g->path_env;
+	cfg.guard = g;
+	cfg.decider = decider;
 	cfg.guard_path = guard_path;
 	cfg.tio = &relay.term.original;
 	cfg.ws = &ws;
 	cfg.sup = &relay.sup;
 	pty_supervise_init(&relay.sup);
-	if (pty_supervise_setup(&relay.sup, g, decider, "interactive",
-				guard_path, pty_child_argv, err,
-				sizeof err) != 0 ||
-	    pty_child_spawn(&cfg, &relay.child, err, sizeof err) != 0) {
-		fprintf(stderr, "maelys-pty: %s\n", err);
-		pty_guard_log(g, LOG_ERR, "session %s of %s: %s", g->asess.id,
-			      g->user, err);
+	if (pty_child_spawn(&cfg, &relay.child, err, sizeof err) != 0) {
+		pty_spawn_failed(g, err);
 		pty_supervise_close(&relay.sup);
 		pty_signals_restore(&sig);
 		return 1;
