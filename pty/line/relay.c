@@ -14,9 +14,12 @@
  *             relayed until bash is gone
  * One loop serves every state: signals, the session's output and every
  * exec request of the supervisor are answered whatever the state (a
- * question waiting for its answer stops nothing).
- * Signals are blocked except inside ppoll: handlers only set
- * flags, which the loop reads with signals blocked.
+ * question waiting for its answer stops nothing).  Each time round it
+ * takes the same steps (pty_relay_run): conclude if the session was asked
+ * to end; end it if idle; handle the signals; conclude if bash is gone;
+ * wait for input; serve what is ready.
+ * Signals are blocked except inside ppoll: the handler only sets flags,
+ * which the loop reads with signals blocked (pty_signals.h).
  */
 #define _GNU_SOURCE /* ppoll */
 #include "pty_relay.h"
@@ -62,6 +65,7 @@ static struct pty_relay {
 	size_t status_len;
 	bool child_gone;
 	int wait_status;
+	struct timespec start_deadline; /* STARTING: bash has until then */
 	char home[4096];
 	char prompt[8192 + 1024];
 } relay;
@@ -410,17 +414,23 @@ pty_relay_exec(short revents)
 	}
 }
 
-int
-pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
-	      const char *guard_path, const char *history_path)
+/* ------------------------------------------------------------------ */
+/* The loop's steps, in the order pty_relay_run takes them.            */
+
+/* A step's answer when the session goes on; any other is its exit status. */
+#define RELAY_GO_ON (-1)
+
+/* Prepares the user's terminal, the signals, bash and the line editor.
+ * Returns 0, or -1 when the session cannot start (said on stderr). */
+static int
+pty_relay_start(struct pty_guard *g, struct pty_decider *decider,
+		const char *guard_path, const char *history_path,
+		struct pty_signals *sig)
 {
 	struct pty_child_config cfg;
 	struct winsize ws;
 	struct passwd *pw = getpwuid(getuid());
-	struct timespec start_deadline;
-	struct pty_signals sig;
 	char err[512];
-	int rc = 1;
 
 	memset(&relay, 0, sizeof relay);
 	relay.decider = decider;
@@ -430,9 +440,9 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 	if (pty_terminal_save(&relay.term, STDIN_FILENO) != 0) {
 		fprintf(stderr, "maelys-pty: standard input is not a terminal "
 				"(use -c COMMAND)\n");
-		return 1;
+		return -1;
 	}
-	pty_signals_install(&sig, true);
+	pty_signals_install(sig, true);
 	pty_terminal_winsize(STDIN_FILENO, &ws);
 	memset(&cfg, 0, sizeof cfg);
 	cfg.guard = g;
@@ -445,8 +455,8 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 	if (pty_child_spawn(&cfg, &relay.child, err, sizeof err) != 0) {
 		pty_spawn_failed(g, err);
 		pty_supervise_close(&relay.sup);
-		pty_signals_restore(&sig);
-		return 1;
+		pty_signals_restore(sig);
+		return -1;
 	}
 	relay.sup.out_fd = STDOUT_FILENO;
 	relay.sup.eol = "\r\n";
@@ -454,149 +464,222 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 	pty_prompt_init(&relay.term, history_path, g->path_env, pty_on_line);
 	(void)pty_terminal_job_mode(&relay.term);
 	relay.state = PTY_STARTING;
-	(void)clock_gettime(CLOCK_MONOTONIC, &start_deadline);
-	start_deadline.tv_sec += 10;
-	for (;;) {
-		struct pollfd fds[4];
-		nfds_t nfds = 0;
-		int in_i = -1, out_i, st_i = -1, ex_i = -1, r;
-		struct timespec tick = {0, 200 * 1000 * 1000};
+	(void)clock_gettime(CLOCK_MONOTONIC, &relay.start_deadline);
+	relay.start_deadline.tv_sec += 10;
+	return 0;
+}
 
-		if (relay.hangup || pty_signals_end() != 0) {
-			rc = pty_spawn_signal_exit_code(
-			    relay.hangup ? SIGHUP : pty_signals_end());
-			pty_prompt_hide();
-			pty_end_session();
-			break;
-		}
-		if (relay.guard_ended) {
-			pty_end_session();
-			rc = 1;
-			break;
-		}
-		if (relay.state == PTY_PROMPT && g->cfg.idle_timeout > 0) {
-			struct timespec now;
+/* Conclude when the session was asked to end: a signal, the user's
+ * terminal gone (as SIGHUP), or the guard itself (lockout, idle, the exec
+ * supervisor or the audit log). */
+static int
+pty_relay_conclude_if_ended(void)
+{
+	int sig = relay.hangup ? SIGHUP : pty_signals_end();
 
-			(void)clock_gettime(CLOCK_MONOTONIC, &now);
-			if (now.tv_sec - relay.last_key.tv_sec >=
-			    (time_t)g->cfg.idle_timeout) {
-				pty_prompt_hide();
-				pty_say("\r\nmaelys-pty: idle at the prompt: "
-					"the session ends\r\n");
-				pty_guard_log(g, LOG_NOTICE,
-					      "session %s of %s ended: idle "
-					      "for %u s",
-					      g->asess.id, g->user,
-					      g->cfg.idle_timeout);
-				(void)pty_guard_event(g, "session_end", "idle");
-				relay.guard_ended = true;
-				continue;
-			}
-		}
-		if (relay.state == PTY_CONFIRM && g->cfg.idle_timeout > 0) {
-			struct timespec now;
-
-			/* a question nobody answers is answered no */
-			(void)clock_gettime(CLOCK_MONOTONIC, &now);
-			if (now.tv_sec - relay.last_key.tv_sec >=
-			    (time_t)g->cfg.idle_timeout)
-				pty_confirm_answer(false);
-		}
-		if (pty_signals_take_resize()) {
-			pty_resize();
-		}
-		if (pty_signals_take_child()) {
-			pty_reap();
-		}
-		if (relay.child_gone) {
-			pty_prompt_hide();
-			pty_drain_and_end();
-			rc = relay.state == PTY_STARTING
-				 ? 1
-				 : pty_spawn_exit_code(relay.wait_status);
-			if (relay.state == PTY_STARTING)
-				fprintf(stderr,
-					"\r\nmaelys-pty: the shell %s "
-					"exited before the session "
-					"started\r\n",
-					g->shell_path);
-			break;
-		}
-		if (relay.state == PTY_STARTING) {
-			struct timespec now;
-
-			(void)clock_gettime(CLOCK_MONOTONIC, &now);
-			if (now.tv_sec > start_deadline.tv_sec) {
-				fprintf(stderr, "maelys-pty: the shell did not "
-						"start in time\r\n");
-				pty_end_session();
-				rc = 1;
-				break;
-			}
-		}
-		/* the user's keys wait in the terminal until bash is ready */
-		if (relay.state != PTY_STARTING) {
-			in_i = (int)nfds;
-			fds[nfds].fd = STDIN_FILENO;
-			fds[nfds++].events = POLLIN;
-		}
-		out_i = (int)nfds;
-		fds[nfds].fd = relay.child.master;
-		fds[nfds++].events = POLLIN;
-		if (relay.child.status_fd >= 0) {
-			st_i = (int)nfds;
-			fds[nfds].fd = relay.child.status_fd;
-			fds[nfds++].events = POLLIN;
-		}
-		if (relay.sup.listener >= 0) {
-			ex_i = (int)nfds;
-			fds[nfds].fd = relay.sup.listener;
-			fds[nfds++].events = POLLIN;
-		}
-		r = ppoll(fds, nfds, &tick, &sig.wait);
-		if (r < 0 && errno != EINTR)
-			break;
-		if (r <= 0)
-			continue;
-		if (ex_i >= 0 && fds[ex_i].revents != 0)
-			pty_relay_exec(fds[ex_i].revents);
-		if (fds[out_i].revents & POLLIN)
-			pty_relay_output();
-		if (st_i >= 0 && (fds[st_i].revents & (POLLIN | POLLHUP))) {
-			ssize_t n =
-			    read(relay.child.status_fd,
-				 relay.status + relay.status_len,
-				 sizeof relay.status - relay.status_len);
-
-			if (n <= 0) {
-				(void)close(relay.child.status_fd);
-				relay.child.status_fd = -1;
-			} else {
-				relay.status_len += (size_t)n;
-				if (pty_on_status() != 0 ||
-				    relay.status_len == sizeof relay.status) {
-					fprintf(
-					    stderr,
-					    "\r\nmaelys-pty: the shell could "
-					    "not be locked down; the "
-					    "session does not start\r\n");
-					pty_end_session();
-					rc = 1;
-					break;
-				}
-			}
-		}
-		if (in_i >= 0 &&
-		    (fds[in_i].revents & (POLLIN | POLLHUP | POLLERR)) &&
-		    !pty_relay_input()) {
-			/* the user's terminal is gone: hang the session up */
-			relay.hangup = true;
-		}
+	if (sig != 0) {
+		pty_prompt_hide();
+		pty_end_session();
+		return pty_spawn_signal_exit_code(sig);
 	}
+	if (relay.guard_ended) {
+		pty_end_session();
+		return 1;
+	}
+	return RELAY_GO_ON;
+}
+
+static bool
+pty_relay_idle_too_long(void)
+{
+	struct timespec now;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec - relay.last_key.tv_sec >=
+	       (time_t)relay.guard->cfg.idle_timeout;
+}
+
+/* The idle timeout: at the prompt it ends the session (returns true: the
+ * loop starts over and concludes); a question nobody answers is answered
+ * no. */
+static bool
+pty_relay_end_if_idle(void)
+{
+	struct pty_guard *g = relay.guard;
+
+	if (g->cfg.idle_timeout == 0)
+		return false;
+	if (relay.state == PTY_PROMPT && pty_relay_idle_too_long()) {
+		pty_prompt_hide();
+		pty_say("\r\nmaelys-pty: idle at the prompt: "
+			"the session ends\r\n");
+		pty_guard_log(g, LOG_NOTICE,
+			      "session %s of %s ended: idle for %u s",
+			      g->asess.id, g->user, g->cfg.idle_timeout);
+		(void)pty_guard_event(g, "session_end", "idle");
+		relay.guard_ended = true;
+		return true;
+	}
+	if (relay.state == PTY_CONFIRM && pty_relay_idle_too_long())
+		pty_confirm_answer(false);
+	return false;
+}
+
+/* What the signal handler saw: the window resized, a child ended. */
+static void
+pty_relay_handle_signals(void)
+{
+	if (pty_signals_take_resize())
+		pty_resize();
+	if (pty_signals_take_child())
+		pty_reap();
+}
+
+/* Conclude when bash is gone (its status is the session's, but for a
+ * shell that never started), or did not start in time. */
+static int
+pty_relay_conclude_if_shell_over(void)
+{
+	struct timespec now;
+
+	if (relay.child_gone) {
+		pty_prompt_hide();
+		pty_drain_and_end();
+		if (relay.state != PTY_STARTING)
+			return pty_spawn_exit_code(relay.wait_status);
+		fprintf(stderr,
+			"\r\nmaelys-pty: the shell %s exited before the "
+			"session started\r\n",
+			relay.guard->shell_path);
+		return 1;
+	}
+	if (relay.state != PTY_STARTING)
+		return RELAY_GO_ON;
+	(void)clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec <= relay.start_deadline.tv_sec)
+		return RELAY_GO_ON;
+	fprintf(stderr, "maelys-pty: the shell did not start in time\r\n");
+	pty_end_session();
+	return 1;
+}
+
+/* What the loop waits on: each descriptor's index in fds, or -1. */
+struct pty_relay_poll {
+	struct pollfd fds[4];
+	nfds_t n;
+	int in, out, status, exec;
+};
+
+static int
+pty_relay_poll_add(struct pty_relay_poll *p, int fd)
+{
+	p->fds[p->n].fd = fd;
+	p->fds[p->n].events = POLLIN;
+	p->fds[p->n].revents = 0;
+	return (int)p->n++;
+}
+
+/* Waits, with the signals let in, up to a tick (the idle timeout and the
+ * start's deadline are looked at each time round).  Returns what ppoll
+ * returns. */
+static int
+pty_relay_wait_for_input(struct pty_relay_poll *p, const sigset_t *mask)
+{
+	struct timespec tick = {0, 200 * 1000 * 1000};
+
+	memset(p, 0, sizeof *p);
+	p->in = p->status = p->exec = -1;
+	/* the user's keys wait in the terminal until bash is ready */
+	if (relay.state != PTY_STARTING)
+		p->in = pty_relay_poll_add(p, STDIN_FILENO);
+	p->out = pty_relay_poll_add(p, relay.child.master);
+	if (relay.child.status_fd >= 0)
+		p->status = pty_relay_poll_add(p, relay.child.status_fd);
+	if (relay.sup.listener >= 0)
+		p->exec = pty_relay_poll_add(p, relay.sup.listener);
+	return ppoll(p->fds, p->n, &tick, mask);
+}
+
+/* The status channel is readable: bash's reports after each line.
+ * Returns false when the shell could not be locked down (said on
+ * stderr, the session ended). */
+static bool
+pty_relay_take_status(void)
+{
+	ssize_t n = read(relay.child.status_fd, relay.status + relay.status_len,
+			 sizeof relay.status - relay.status_len);
+
+	if (n <= 0) {
+		(void)close(relay.child.status_fd);
+		relay.child.status_fd = -1;
+		return true;
+	}
+	relay.status_len += (size_t)n;
+	if (pty_on_status() == 0 && relay.status_len < sizeof relay.status)
+		return true;
+	fprintf(stderr, "\r\nmaelys-pty: the shell could not be locked down; "
+			"the session does not start\r\n");
+	pty_end_session();
+	return false;
+}
+
+/* Answers each descriptor that is ready: an exec to decide, the session's
+ * output, bash's status, the user's keys. */
+static int
+pty_relay_serve(const struct pty_relay_poll *p)
+{
+	const struct pollfd *f = p->fds;
+
+	if (p->exec >= 0 && f[p->exec].revents != 0)
+		pty_relay_exec(f[p->exec].revents);
+	if (f[p->out].revents & POLLIN)
+		pty_relay_output();
+	if (p->status >= 0 && (f[p->status].revents & (POLLIN | POLLHUP)) &&
+	    !pty_relay_take_status())
+		return 1;
+	if (p->in >= 0 && (f[p->in].revents & (POLLIN | POLLHUP | POLLERR)) &&
+	    !pty_relay_input()) {
+		/* the user's terminal is gone: hang the session up */
+		relay.hangup = true;
+	}
+	return RELAY_GO_ON;
+}
+
+/* Leaves the user's terminal as it was found. */
+static void
+pty_relay_finish(const struct pty_signals *sig)
+{
 	pty_prompt_hide();
 	pty_prompt_save();
 	pty_terminal_restore(&relay.term);
 	pty_supervise_close(&relay.sup);
-	pty_signals_restore(&sig);
+	pty_signals_restore(sig);
+}
+
+int
+pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
+	      const char *guard_path, const char *history_path)
+{
+	struct pty_signals sig;
+	struct pty_relay_poll p;
+	int rc = RELAY_GO_ON, r;
+
+	if (pty_relay_start(g, decider, guard_path, history_path, &sig) != 0)
+		return 1;
+	while (rc == RELAY_GO_ON) {
+		if ((rc = pty_relay_conclude_if_ended()) != RELAY_GO_ON)
+			break;
+		if (pty_relay_end_if_idle())
+			continue;
+		pty_relay_handle_signals();
+		if ((rc = pty_relay_conclude_if_shell_over()) != RELAY_GO_ON)
+			break;
+		r = pty_relay_wait_for_input(&p, &sig.wait);
+		if (r < 0 && errno != EINTR)
+			rc = 1;
+		else if (r > 0)
+			rc = pty_relay_serve(&p);
+	}
+	pty_relay_finish(&sig);
 	return rc;
 }
