@@ -132,7 +132,20 @@ pty_enter_prompt(void)
 	pty_prompt_show(relay.prompt);
 }
 
-/* After a decision: run the line, stay at the prompt, or end. */
+/* require_confirm: the question replaces the line editor until it is
+ * answered (pty_confirm_keys). */
+static void
+pty_ask_confirmation(void)
+{
+	pty_prompt_hide();
+	relay.state = PTY_CONFIRM;
+	relay.answer_len = 0;
+	(void)clock_gettime(CLOCK_MONOTONIC, &relay.last_key);
+	pty_say(pty_guard_question(relay.guard));
+	pty_say(" [y/N] ");
+}
+
+/* After a decision: run the line, stay at the prompt, ask, or end. */
 static void
 pty_act_on(enum pty_act act, const char *line, size_t len)
 {
@@ -151,13 +164,7 @@ pty_act_on(enum pty_act act, const char *line, size_t len)
 		relay.guard_ended = true;
 		break;
 	case PTY_ACT_ASK:
-		/* the question replaces the line editor until answered */
-		pty_prompt_hide();
-		relay.state = PTY_CONFIRM;
-		relay.answer_len = 0;
-		(void)clock_gettime(CLOCK_MONOTONIC, &relay.last_key);
-		pty_say(pty_guard_question(relay.guard));
-		pty_say(" [y/N] ");
+		pty_ask_confirmation();
 		break;
 	case PTY_ACT_SKIP:
 	case PTY_ACT_DENY:
@@ -211,7 +218,7 @@ pty_confirm_keys(const char *buf, size_t n)
 	}
 }
 
-/* The line editor accepted a line (readline callback). */
+/* Takes a typed line: the line editor accepted it (readline callback). */
 static void
 pty_on_line(char *line)
 {
