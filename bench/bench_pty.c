@@ -37,10 +37,10 @@
 #include "bench_pty.h"
 
 #include "pty_audit.h"
-#include "pty_child.h"
 #include "pty_config.h"
 #include "pty_decide.h"
 #include "pty_guard.h"
+#include "pty_line.h"
 #include "pty_policy.h"
 
 #include <dirent.h>

@@ -12,9 +12,9 @@
 #include "check_internal.h"
 
 #include "pty_audit.h"
-#include "pty_spawn.h"
 #include "pty_exec.h"
 #include "pty_landlock.h"
+#include "pty_line.h"
 #include "pty_policy.h"
 #include "pty_supervise.h"
 

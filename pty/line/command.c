@@ -11,8 +11,10 @@
  * and SIGHUP on to bash.
  */
 #define _GNU_SOURCE /* ppoll */
-#include "pty_command.h"
+#include "pty_line.h"
 
+#include "pty_decide.h"
+#include "pty_guard.h"
 #include "pty_signals.h"
 #include "pty_spawn.h"
 #include "pty_supervise.h"

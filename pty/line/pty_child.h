@@ -17,6 +17,8 @@
 #ifndef PTY_CHILD_H
 #define PTY_CHILD_H
 
+#include "pty_line.h" /* struct pty_child, pty_child_send_line */
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/ioctl.h>
@@ -26,14 +28,6 @@
 struct pty_decider;
 struct pty_guard;
 struct pty_supervisor;
-
-struct pty_child {
-	pid_t pid;     /* bash, leader of the session */
-	int master;    /* pty master: the session's terminal output/input */
-	int slave;     /* a slave fd the guard keeps, to flush typeahead */
-	int cmd_fd;    /* the guard's end of bash's command channel */
-	int status_fd; /* ... of the status channel ("status\0cwd\0") */
-};
 
 struct pty_child_config {
 	struct pty_guard *guard;     /* its shell and PATH */
@@ -52,10 +46,6 @@ struct pty_child_config {
  * SIGCHLD blocked. */
 int pty_child_spawn(const struct pty_child_config *cfg, struct pty_child *c,
 		    char *err, size_t errlen);
-
-/* Sends an approved line, wrapped so that the job reads the terminal and
- * cannot reach the status channel.  Returns 0, or -1 if bash is gone. */
-int pty_child_send_line(struct pty_child *c, const char *line, size_t len);
 
 /* Ends the shell's input: bash exits as on Ctrl-D. */
 void pty_child_close_input(struct pty_child *c);

@@ -30,6 +30,8 @@
 #ifndef PTY_SPAWN_H
 #define PTY_SPAWN_H
 
+#include "pty_line.h" /* pty_spawn_argv, pty_spawn_end_all */
+
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -48,23 +50,6 @@ enum pty_spawn_mode {
  * interactive, sent as the first line on the command channel; -c, the
  * first line of the script (pty_spawn_argv puts it there). */
 const char *pty_spawn_lockdown(enum pty_spawn_mode mode);
-
-/* The longest script pty_spawn_argv makes (a command the scanner accepted
- * is shorter than SCAN_LINE_MAX), and the room its argv needs. */
-#define PTY_SPAWN_SCRIPT_MAX 8192
-#define PTY_SPAWN_ARGV_MAX 7
-
-/* bash's arguments (one place for both modes and for --check, which
- * decides the shell's exec with the arguments a session gives it):
- *   command NULL   "bash --noprofile --norc --noediting +H -i": an
- *                  interactive shell that reads no file of the user's and
- *                  edits no line (the guard does);
- *   command        "bash --noprofile --norc -c SCRIPT", SCRIPT the -c
- *                  lock-down line then the command, written into `script`
- *                  (PTY_SPAWN_SCRIPT_MAX bytes).
- * Returns 0, or -1 when the command does not fit. */
-int pty_spawn_argv(const char *command, char *script,
-		   char *argv[PTY_SPAWN_ARGV_MAX]);
 
 /* The session's environment, built from an allow-list (TERM, LANG, LC_*
  * with sane values; HOME, USER, LOGNAME from the password database; SHELL
@@ -111,14 +96,6 @@ void pty_spawn_failed(const struct pty_guard *g, const char *err);
  * the processes of the session re-parented to the guard.  Returns true
  * when `shell` is among them, with its wait status in *status. */
 bool pty_spawn_reap(pid_t shell, int *status);
-
-/* Ends every process the session started: SIGHUP (and SIGCONT, for the
- * stopped) to each descendant of the guard, a short grace, then SIGKILL
- * until none is left.  `keep` (the audit writer, or 0) is left alone.
- * Returns the number of processes still there after a few seconds (0
- * but for processes that cannot die, such as ones in an uninterruptible
- * sleep). */
-size_t pty_spawn_end_all(pid_t keep);
 
 /* The wait status of a process as an exit code: its own, or 128 + the
  * signal that ended it. */

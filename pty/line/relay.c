@@ -22,9 +22,11 @@
  * which the loop reads with signals blocked (pty_signals.h).
  */
 #define _GNU_SOURCE /* ppoll */
-#include "pty_relay.h"
+#include "pty_line.h"
 
 #include "pty_child.h"
+#include "pty_decide.h"
+#include "pty_guard.h"
 #include "pty_prompt.h"
 #include "pty_signals.h"
 #include "pty_spawn.h"

@@ -7,7 +7,7 @@
 #include "pty_guard.h"
 
 #include "pty_exec.h"
-#include "pty_spawn.h"
+#include "pty_line.h" /* pty_spawn_end_all */
 
 #include <errno.h>
 #include <stdarg.h>
