@@ -43,10 +43,10 @@
  *   - read-only: PATH and the identity and start-up variables
  *     (SPAWN_READONLY); an interactive shell also its prompt's variables
  *     (PS0 PS1 PS2 PS4 PROMPT_COMMAND PROMPT_DIRTRIM: bash draws no prompt
- *     and PROMPT_COMMAND stays the status report) and TMOUT (set, it ends
- *     an interactive shell waiting for a line: the session); a -c shell
- *     draws no prompt and waits for no line, and its script may set
- *     those as before;
+ *     and PROMPT_COMMAND stays the status report) and TMOUT (in an
+ *     interactive shell it ends the shell that waits that long for a
+ *     line: the session); a -c shell draws no prompt and waits for no
+ *     line, and its script may set those as before;
  *   - every builtin that runs text or rewrites what a name means is
  *     disabled (SPAWN_DISABLED), and last enable itself.
  * The modes differ at the ends, each where its status goes:
