@@ -37,9 +37,9 @@
 #include "bench_pty.h"
 
 #include "pty_audit.h"
-#include "pty_child.h"
-#include "pty_session.h"
 #include "pty_decide.h"
+#include "pty_line.h"
+#include "pty_session.h"
 #include "pty_policy.h"
 
 #include <dirent.h>

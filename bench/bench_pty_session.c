@@ -8,8 +8,7 @@
 #define _GNU_SOURCE
 #include "bench_pty.h"
 
-#include "pty_child.h"
-#include "pty_spawn.h"
+#include "pty_line.h"
 
 #include <dirent.h>
 #include <errno.h>

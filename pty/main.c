@@ -20,12 +20,11 @@
 #define _GNU_SOURCE /* setresuid, getresuid, setresgid, getresgid */
 #include "pty_audit.h"
 #include "pty_check.h"
-#include "pty_command.h"
-#include "pty_session.h"
 #include "pty_decide.h"
+#include "pty_line.h"
 #include "pty_messages.h"
+#include "pty_session.h"
 #include "pty_policy.h"
-#include "pty_relay.h"
 #include "pty_supervise.h"
 
 #include <maelys/datalog.h>

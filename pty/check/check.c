@@ -12,10 +12,9 @@
 #include "check_internal.h"
 
 #include "pty_audit.h"
-#include "pty_child.h"
-#include "pty_command.h"
 #include "pty_exec.h"
 #include "pty_landlock.h"
+#include "pty_line.h"
 #include "pty_policy.h"
 #include "pty_supervise.h"
 
@@ -224,17 +223,18 @@ check_shell(struct check_ctx *c)
 }
 
 /* Whether the policy lets the shell start in `mode`: the supervisor's own
- * question, with the arguments the child passes in that mode (relay.c:
- * pty_child_argv; command.c: bash -c with its lock-down line, here with
- * the command "true"). */
+ * question, with the arguments a session passes in that mode
+ * (pty_spawn_argv; -c: bash -c with its lock-down line, here with the
+ * command "true"). */
 static void
 check_shell_start_in(struct check_ctx *c, enum pty_mode mode)
 {
-	static char script[PTY_COMMAND_SCRIPT_MAX];
-	char *command_argv[6], err[1024];
+	static char script[PTY_SPAWN_SCRIPT_MAX];
+	char *argv[PTY_SPAWN_ARGV_MAX], err[1024];
 	struct pty_supervisor s;
 
-	(void)pty_command_argv("true", script, command_argv);
+	(void)pty_spawn_argv(mode == PTY_MODE_COMMAND ? "true" : NULL,
+			     script, argv);
 	pty_supervise_init(&s);
 	s.decider = &c->decider;
 	s.mode = mode;
@@ -242,10 +242,8 @@ check_shell_start_in(struct check_ctx *c, enum pty_mode mode)
 		check_report(c, CHECK_ERROR, "out of memory");
 		return;
 	}
-	if (pty_supervise_shell_allowed(
-		&s, c->cfg.shell,
-		mode == PTY_MODE_COMMAND ? command_argv : pty_child_argv, err,
-		sizeof err) != 0)
+	if (pty_supervise_shell_allowed(&s, c->cfg.shell, argv, err,
+					sizeof err) != 0)
 		check_report(c, CHECK_ERROR, "%s: %s sessions of %s (%s): %s",
 			     c->policy_path, pty_mode_name(mode),
 			     c->decider.who.user, c->who, err);

@@ -1,19 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The -c mode.  No terminal games: the command is decided and, when allowed,
- * bash runs it with the same environment allow-list and the same disabled
- * builtins as an interactive session (the lock-down is a first line of the
- * script; the command, which the scanner guarantees has no newline, is the
- * second).  bash is a child of the guard, which stays to decide every
- * program the command executes (pty_supervise.h) and exits with bash's
- * status.  While it waits, the guard ignores the terminal's SIGINT and
- * SIGQUIT (they are for the command, as with system(3)) and passes SIGTERM
- * and SIGHUP on to bash.
+ * bash runs it, started as an interactive session's is (pty_spawn_session:
+ * the same environment allow-list and the same disabled builtins; the -c
+ * lock-down is the first line of the script, the command, which the
+ * scanner guarantees has no newline, the second).  bash is a child of the
+ * guard, which stays to decide every program the command executes
+ * (pty_supervise.h) and exits with bash's status.  While it waits, the guard
+ * ignores the terminal's SIGINT and SIGQUIT (they are for the command, as with
+ * system(3)) and passes SIGTERM and SIGHUP on to bash.
  */
 #define _GNU_SOURCE /* ppoll */
-#include "pty_command.h"
+#include "pty_line.h"
 
-#include "pty_child.h"
+#include "pty_decide.h"
+#include "pty_messages.h"
+#include "pty_session.h"
+#include "pty_signals.h"
 #include "pty_spawn.h"
 #include "pty_supervise.h"
 
@@ -26,45 +29,22 @@
 #include <syslog.h>
 #include <unistd.h>
 
-/* The interactive lock-down without the status reporting (pty_command.h). */
-const char pty_command_lockdown[] =
-    "set +o history && unset HISTFILE"
-    " && readonly PATH SHELL HOME USER LOGNAME HISTFILE BASH_ENV ENV IFS"
-    " CDPATH GLOBIGNORE"
-    " && enable -n eval source . exec trap fc command builtin alias"
-    " unalias export declare typeset readonly local unset set shopt hash"
-    " read mapfile readarray suspend"
-    " && enable -n enable || exit 126\n";
-
-static volatile sig_atomic_t command_got_sigchld, command_pass_on;
-
-static void
-command_on_signal(int sig) /* async-signal context: set a flag */
-{
-	if (sig == SIGCHLD)
-		command_got_sigchld = 1;
-	else
-		command_pass_on = sig;
-}
-
 /* Waits for bash, deciding every exec meanwhile.  Returns its status. */
 static int
 command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 {
-	int st = 0;
+	int st = 0, pass_on;
+	bool look = true; /* once before the first wait */
 
-	command_got_sigchld = 1; /* look once before the first wait */
 	for (;;) {
 		struct pollfd pfd = {sup->listener, POLLIN, 0};
 
-		if (command_pass_on) {
-			(void)kill(pid, command_pass_on);
-			command_pass_on = 0;
-		}
+		if ((pass_on = pty_signals_take_end()) != 0)
+			(void)kill(pid, pass_on);
 		/* SIGCHLD is blocked but inside ppoll: a child that ended
 		 * is seen there, so waitpid only after one */
-		if (command_got_sigchld) {
-			command_got_sigchld = 0;
+		if (pty_signals_take_child() || look) {
+			look = false;
 			/* orphans of the session come to the guard too */
 			if (pty_spawn_reap(pid, &st))
 				break;
@@ -73,9 +53,8 @@ command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 			continue;
 		if (pfd.revents & POLLIN) {
 			if (pty_supervise_handle(sup) != 0) {
-				fprintf(stderr, "maelys-pty: the exec "
-						"supervisor failed: the "
-						"session ends\n");
+				pty_say(STDERR_FILENO, "\n",
+					PTY_MSG_SUPERVISOR_FAILED);
 				pty_guard_log(sup->guard, LOG_ERR,
 					      "session %s of %s ended: the "
 					      "exec supervisor failed",
@@ -99,32 +78,14 @@ command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 }
 
 int
-pty_command_argv(const char *command, char *script, char *argv[6])
-{
-	int n = snprintf(script, PTY_COMMAND_SCRIPT_MAX, "%s%s",
-			 pty_command_lockdown, command);
-
-	if (n < 0 || n >= PTY_COMMAND_SCRIPT_MAX)
-		return -1;
-	argv[0] = "bash";
-	argv[1] = "--noprofile";
-	argv[2] = "--norc";
-	argv[3] = "-c";
-	argv[4] = script;
-	argv[5] = NULL;
-	return 0;
-}
-
-int
 pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 		const char *guard_path)
 {
-	static char script[PTY_COMMAND_SCRIPT_MAX];
-	char *argv[6];
+	static char script[PTY_SPAWN_SCRIPT_MAX];
+	char *argv[PTY_SPAWN_ARGV_MAX];
 	static struct pty_supervisor sup;
-	struct sigaction sa, old_int, old_quit;
+	struct pty_signals sig;
 	struct pty_spawn sp;
-	sigset_t block, old;
 	char err[1024];
 	size_t len = strlen(command);
 	pid_t pid;
@@ -135,69 +96,39 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 	case PTY_ACT_RUN:
 		break;
 	case PTY_ACT_SKIP:
-		fprintf(stderr, "maelys-pty: empty command: nothing to run\n");
+		pty_say(STDERR_FILENO, "\n", PTY_MSG_EMPTY_COMMAND);
 		return 126;
 	case PTY_ACT_DENY:
 	case PTY_ACT_END:
 	case PTY_ACT_ASK: /* cannot be: nobody to ask */
 		return 126;
 	}
-	if (pty_command_argv(command, script, argv) != 0) {
-		fprintf(stderr, "maelys-pty: the command is too long\n");
+	if (pty_spawn_argv(command, script, argv) != 0) {
+		pty_say(STDERR_FILENO, "\n", PTY_MSG_COMMAND_TOO_LONG);
 		return 126;
 	}
 	pty_supervise_init(&sup);
-	if (pty_supervise_setup(&sup, g, d, PTY_MODE_COMMAND, guard_path, argv, err,
-				sizeof err) != 0) {
-		fprintf(stderr, "maelys-pty: %s\n", err);
-		pty_guard_log(g, LOG_ERR, "session %s of %s: %s", g->asess.id,
-			      g->who->user, err);
-		pty_supervise_close(&sup);
-		return 126;
-	}
-	sup.out_fd = STDERR_FILENO;
-	sup.eol = "\n";
 	/* signals arrive only inside ppoll: handlers set flags, nothing more */
-	sigemptyset(&block);
-	sigaddset(&block, SIGCHLD);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	(void)sigprocmask(SIG_BLOCK, &block, &old);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = command_on_signal;
-	(void)sigaction(SIGCHLD, &sa, NULL);
-	(void)sigaction(SIGTERM, &sa, NULL);
-	(void)sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	(void)sigaction(SIGINT, &sa, &old_int);
-	(void)sigaction(SIGQUIT, &sa, &old_quit);
+	pty_signals_install(&sig, false);
 	memset(&sp, 0, sizeof sp);
-	sp.path = g->cfg.shell;
 	sp.argv = argv;
-	sp.envp = pty_child_environment(g->cfg.path_env, guard_path);
 	sp.fd[0] = sp.fd[1] = sp.fd[2] = sp.fd[3] = -1; /* sshd's 0, 1, 2 */
 	sp.ctty = -1;
-	sp.mask = &old;
+	sp.mask = &sig.old;
 	sp.sup = &sup;
-	pid = pty_spawn_shell(&sp, err, sizeof err);
+	pid = pty_spawn_session(&sp, g, d, PTY_MODE_COMMAND, guard_path, err,
+				sizeof err);
 	if (pid < 0) {
-		fprintf(stderr, "maelys-pty: %s\n", err);
-		pty_guard_log(g, LOG_ERR, "session %s of %s: %s", g->asess.id,
-			      g->who->user, err);
+		pty_spawn_failed(g, err);
 		rc = 126;
 	} else {
-		sigset_t wait_mask = old;
-
-		sigdelset(&wait_mask, SIGCHLD);
-		sigdelset(&wait_mask, SIGTERM);
-		sigdelset(&wait_mask, SIGHUP);
-		rc = command_wait(&sup, pid, &wait_mask);
+		sup.out_fd = STDERR_FILENO;
+		sup.eol = "\n";
+		rc = command_wait(&sup, pid, &sig.wait);
 		/* what the command left behind ends with it (pty_spawn.h) */
 		pty_spawn_end_session(g);
 	}
-	(void)sigaction(SIGINT, &old_int, NULL);
-	(void)sigaction(SIGQUIT, &old_quit, NULL);
-	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	pty_signals_restore(&sig);
 	pty_supervise_close(&sup);
 	return rc;
 }

@@ -30,17 +30,17 @@ static const char *pty_prompt_path;
 static pty_prompt_line_fn pty_prompt_on_line;
 static bool pty_prompt_installed;
 
-/* Readline echoes what is typed only when its own terminal preparation saw
- * echo on; that preparation is replaced here, so say it directly (the
- * variable is readline's, exported but absent from its public headers). */
-extern int _rl_echoing_p;
-
+/* Readline draws the line being edited only while it believes it echoes;
+ * its own terminal preparation, replaced here, would set that from the
+ * terminal's ECHO flag, which the prompt mode turns off (the guard draws
+ * the keys through readline, not the kernel).  So say it directly:
+ * rl_tty_set_echoing is readline's public call for this (7.0 and later). */
 static void
 pty_prompt_prep(int meta)
 {
 	(void)meta;
 	(void)pty_terminal_prompt_mode(pty_prompt_term);
-	_rl_echoing_p = 1;
+	(void)rl_tty_set_echoing(1);
 }
 
 static void

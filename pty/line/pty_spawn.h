@@ -4,9 +4,15 @@
  * starting the session's shell - interactive and -c alike - and for ending
  * every process the session started.
  *
+ * What the shell starts with, in both modes: bash's arguments
+ * (pty_spawn_argv), the environment (an allow-list, pty_spawn_environment)
+ * and the lock-down line it runs before anything of the user's
+ * (pty_spawn_lockdown; spawn.c says what it does and where the modes
+ * differ).  pty_spawn_session starts it in either mode.
+ *
  * Starting (pty_spawn_shell): the guard prepares everything before fork
- * (the child only makes system calls: no allocation, no stdio), then the child resets
- * its signals, becomes a terminal session leader when it has a terminal,
+ * (the child only makes system calls: no allocation, no stdio), then the child
+ * resets its signals, becomes a terminal session leader when it has a terminal,
  * installs the exec supervisor (pty_supervise.h: no new privileges,
  * Landlock, the seccomp filter), puts its descriptors in place, closes
  * every other one with close_range(2), and executes the shell; the guard
@@ -24,12 +30,29 @@
 #ifndef PTY_SPAWN_H
 #define PTY_SPAWN_H
 
+#include "pty_decide.h" /* enum pty_mode */
+#include "pty_line.h"   /* pty_spawn_argv, pty_spawn_end_all */
+
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
+struct pty_decider;
+struct pty_guard;
 struct pty_supervisor;
+
+/* The line that locks the shell down in `mode`, newline included:
+ * interactive, sent as the first line on the command channel; -c, the
+ * first line of the script (pty_spawn_argv puts it there). */
+const char *pty_spawn_lockdown(enum pty_mode mode);
+
+/* The session's environment, built from an allow-list (TERM, LANG, LC_*
+ * with sane values; HOME, USER, LOGNAME from the password database; SHELL
+ * the guard; PATH the session's; PS1, PS2 and HISTFILE empty).  Returns a
+ * NULL-terminated array of static storage. */
+char *const *pty_spawn_environment(const char *path_env,
+				   const char *guard_path);
 
 struct pty_spawn {
 	const char *path;  /* the shell */
@@ -52,22 +75,30 @@ struct pty_spawn {
  * SIGCHLD blocked. */
 pid_t pty_spawn_shell(const struct pty_spawn *sp, char *err, size_t errlen);
 
+/* Both modes start the shell here: g's shell with sp->argv (from
+ * pty_spawn_argv) and pty_spawn_environment, once sp->sup (initialised,
+ * pty_supervise_init; closed by the caller) is set up to decide every exec
+ * of the session in `mode`; sp's descriptors,
+ * terminal and mask are the caller's.  Returns the shell's pid, or -1
+ * with one line in err. */
+pid_t pty_spawn_session(struct pty_spawn *sp, struct pty_guard *g,
+			struct pty_decider *d, enum pty_mode mode,
+			const char *guard_path, char *err, size_t errlen);
+
+/* Says why the session's shell did not start: on stderr and to syslog. */
+void pty_spawn_failed(const struct pty_guard *g, const char *err);
+
 /* Reaps every child that has ended (waitpid(-1, WNOHANG)): the shell, and
  * the processes of the session re-parented to the guard.  Returns true
  * when `shell` is among them, with its wait status in *status. */
 bool pty_spawn_reap(pid_t shell, int *status);
 
-/* Ends every process the session started: SIGHUP (and SIGCONT, for the
- * stopped) to each descendant of the guard, a short grace, then SIGKILL
- * until none is left.  `keep` (the audit writer, or 0) is left alone.
- * Returns the number of processes still there after a few seconds (0
- * but for processes that cannot die, such as ones in an uninterruptible
- * sleep). */
-size_t pty_spawn_end_all(pid_t keep);
-
 /* The wait status of a process as an exit code: its own, or 128 + the
  * signal that ended it. */
 int pty_spawn_exit_code(int status);
+/* The exit code of a process that signal `sig` ended: 128 + sig, as bash
+ * reports it (also the guard's own, when a signal ends the session). */
+int pty_spawn_signal_exit_code(int sig);
 
 struct pty_guard;
 

@@ -14,15 +14,22 @@
  *             relayed until bash is gone
  * One loop serves every state: signals, the session's output and every
  * exec request of the supervisor are answered whatever the state (a
- * question waiting for its answer stops nothing).
- * Signals are blocked except inside ppoll: handlers only set
- * flags, which the loop reads with signals blocked.
+ * question waiting for its answer stops nothing).  Each time round it
+ * takes the same steps (pty_relay_run): conclude if the session was asked
+ * to end; end it if idle; handle the signals; conclude if bash is gone;
+ * wait for input; serve what is ready.
+ * Signals are blocked except inside ppoll: the handler only sets flags,
+ * which the loop reads with signals blocked (pty_signals.h).
  */
 #define _GNU_SOURCE /* ppoll */
-#include "pty_relay.h"
+#include "pty_line.h"
 
 #include "pty_child.h"
+#include "pty_decide.h"
+#include "pty_messages.h"
 #include "pty_prompt.h"
+#include "pty_session.h"
+#include "pty_signals.h"
 #include "pty_spawn.h"
 #include "pty_supervise.h"
 #include "pty_terminal.h"
@@ -43,19 +50,6 @@
 
 enum pty_state { PTY_STARTING, PTY_PROMPT, PTY_JOB, PTY_CONFIRM, PTY_ENDING };
 
-static volatile sig_atomic_t got_sigchld, got_sigwinch, got_end_signal;
-
-static void
-pty_on_signal(int sig) /* async-signal context: set a flag, nothing else */
-{
-	if (sig == SIGCHLD)
-		got_sigchld = 1;
-	else if (sig == SIGWINCH)
-		got_sigwinch = 1;
-	else
-		got_end_signal = sig;
-}
-
 /* The loop's state; one per process (readline's callback has no
  * argument, so the line handler reaches it here). */
 static struct pty_relay {
@@ -69,41 +63,21 @@ static struct pty_relay {
 	char answer[8];           /* CONFIRM: what was typed so far */
 	size_t answer_len;
 	bool guard_ended;   /* lockout, idle, or the audit log */
+	bool hangup;        /* the user's terminal is gone: as SIGHUP */
 	char status[16384]; /* unparsed status-pipe bytes */
 	size_t status_len;
 	bool child_gone;
 	int wait_status;
+	struct timespec start_deadline; /* STARTING: bash has until then */
 	char home[4096];
 	char prompt[8192 + 1024];
 } relay;
 
+/* Writes a fixed string (a newline, an erase) to the user's terminal. */
 static void
-pty_write_all(int fd, const void *buf, size_t n)
+pty_put(const char *s)
 {
-	const char *p = buf;
-
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0 && errno == EAGAIN) {
-			struct pollfd pfd = {fd, POLLOUT, 0};
-
-			(void)poll(&pfd, 1, 100);
-			continue;
-		}
-		if (w <= 0)
-			return;
-		p += w;
-		n -= (size_t)w;
-	}
-}
-
-static void
-pty_say(const char *msg)
-{
-	pty_write_all(STDOUT_FILENO, msg, strlen(msg));
+	(void)pty_write_all(STDOUT_FILENO, s, strlen(s));
 }
 
 /* "alice@host:~/src$ ", as bash's default prompt reads. */
@@ -139,7 +113,20 @@ pty_enter_prompt(void)
 	pty_prompt_show(relay.prompt);
 }
 
-/* After a decision: run the line, stay at the prompt, or end. */
+/* require_confirm: the question replaces the line editor until it is
+ * answered (pty_confirm_keys). */
+static void
+pty_ask_confirmation(void)
+{
+	pty_prompt_hide();
+	relay.state = PTY_CONFIRM;
+	relay.answer_len = 0;
+	(void)clock_gettime(CLOCK_MONOTONIC, &relay.last_key);
+	pty_say(STDOUT_FILENO, "", PTY_MSG_CONFIRM_QUESTION,
+		pty_guard_question(relay.guard));
+}
+
+/* After a decision: run the line, stay at the prompt, ask, or end. */
 static void
 pty_act_on(enum pty_act act, const char *line, size_t len)
 {
@@ -158,13 +145,7 @@ pty_act_on(enum pty_act act, const char *line, size_t len)
 		relay.guard_ended = true;
 		break;
 	case PTY_ACT_ASK:
-		/* the question replaces the line editor until answered */
-		pty_prompt_hide();
-		relay.state = PTY_CONFIRM;
-		relay.answer_len = 0;
-		(void)clock_gettime(CLOCK_MONOTONIC, &relay.last_key);
-		pty_say(pty_guard_question(relay.guard));
-		pty_say(" [y/N] ");
+		pty_ask_confirmation();
 		break;
 	case PTY_ACT_SKIP:
 	case PTY_ACT_DENY:
@@ -184,7 +165,7 @@ pty_confirm_answer(bool yes)
 	const char *line;
 	size_t len;
 
-	pty_say("\r\n");
+	pty_put("\r\n");
 	act = pty_guard_answer(relay.guard, relay.decider, yes, STDOUT_FILENO,
 			       "\r\n");
 	line = pty_guard_kept_line(relay.guard, &len);
@@ -209,16 +190,16 @@ pty_confirm_keys(const char *buf, size_t n)
 					       0);
 		} else if ((c == 127 || c == 8) && relay.answer_len > 0) {
 			relay.answer_len--;
-			pty_say("\b \b");
+			pty_put("\b \b");
 		} else if (c >= 0x20 && c < 0x7f &&
 			   relay.answer_len + 1 < sizeof relay.answer) {
 			relay.answer[relay.answer_len++] = c;
-			pty_write_all(STDOUT_FILENO, &c, 1);
+			(void)pty_write_all(STDOUT_FILENO, &c, 1);
 		}
 	}
 }
 
-/* The line editor accepted a line (readline callback). */
+/* Takes a typed line: the line editor accepted it (readline callback). */
 static void
 pty_on_line(char *line)
 {
@@ -227,7 +208,7 @@ pty_on_line(char *line)
 	if (line == NULL) {
 		/* Ctrl-D on an empty line: end the session as bash would */
 		pty_prompt_hide();
-		pty_say("\r\n"); /* bash itself says "exit" */
+		pty_put("\r\n"); /* bash itself says "exit" */
 		pty_child_close_input(&relay.child);
 		relay.state = PTY_ENDING;
 		(void)pty_terminal_job_mode(&relay.term);
@@ -303,7 +284,7 @@ pty_relay_output(void)
 		return;
 	if (relay.state == PTY_PROMPT)
 		pty_prompt_before_output();
-	pty_write_all(STDOUT_FILENO, buf, (size_t)n);
+	(void)pty_write_all(STDOUT_FILENO, buf, (size_t)n);
 	if (relay.state == PTY_PROMPT)
 		pty_prompt_after_output();
 }
@@ -327,7 +308,7 @@ pty_relay_input(void)
 		return false;
 	}
 	if (n > 0 && relay.state == PTY_JOB)
-		pty_write_all(relay.child.master, buf, (size_t)n);
+		(void)pty_write_all(relay.child.master, buf, (size_t)n);
 	else if (n > 0 && relay.state == PTY_CONFIRM) {
 		(void)clock_gettime(CLOCK_MONOTONIC, &relay.last_key);
 		pty_confirm_keys(buf, (size_t)n);
@@ -378,7 +359,7 @@ pty_drain_and_end(void)
 
 	(void)fcntl(relay.child.master, F_SETFL, flags | O_NONBLOCK);
 	while ((n = read(relay.child.master, buf, sizeof buf)) > 0)
-		pty_write_all(STDOUT_FILENO, buf, (size_t)n);
+		(void)pty_write_all(STDOUT_FILENO, buf, (size_t)n);
 	pty_end_session();
 }
 
@@ -403,12 +384,14 @@ pty_relay_exec(short revents)
 {
 	if (revents & POLLIN) {
 		if (pty_supervise_handle(&relay.sup) != 0) {
-			pty_say("\r\nmaelys-pty: the exec supervisor failed: "
-				"the session ends\r\n");
+			pty_put("\r\n");
+			pty_say(STDOUT_FILENO, "\r\n",
+				PTY_MSG_SUPERVISOR_FAILED);
 			pty_guard_log(relay.guard, LOG_ERR,
 				      "session %s of %s ended: the exec "
 				      "supervisor failed",
-				      relay.guard->asess.id, relay.guard->who->user);
+				      relay.guard->asess.id,
+				      relay.guard->who->user);
 			(void)pty_guard_event(relay.guard, "session_end",
 					      "exec supervisor failed");
 			relay.guard_ended = true;
@@ -421,41 +404,23 @@ pty_relay_exec(short revents)
 	}
 }
 
-static void
-pty_install_signals(sigset_t *old)
-{
-	static const int sigs[] = {SIGCHLD, SIGWINCH, SIGTERM,
-				   SIGHUP,  SIGINT,   SIGQUIT};
-	struct sigaction sa;
-	sigset_t block;
-	size_t i;
+/* ------------------------------------------------------------------ */
+/* The loop's steps, in the order pty_relay_run takes them.            */
 
-	sigemptyset(&block);
-	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		sigaddset(&block, sigs[i]);
-	(void)sigprocmask(SIG_BLOCK, &block, old);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = pty_on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		(void)sigaction(sigs[i], &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	(void)sigaction(SIGPIPE, &sa, NULL); /* a closed pipe is an error */
-	(void)sigaction(SIGTTOU, &sa, NULL);
-	(void)sigaction(SIGTTIN, &sa, NULL);
-}
+/* A step's answer when the session goes on; any other is its exit status. */
+#define RELAY_GO_ON (-1)
 
-int
-pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
-	      const char *guard_path, const char *history_path)
+/* Prepares the user's terminal, the signals, bash and the line editor.
+ * Returns 0, or -1 when the session cannot start (said on stderr). */
+static int
+pty_relay_start(struct pty_guard *g, struct pty_decider *decider,
+		const char *guard_path, const char *history_path,
+		struct pty_signals *sig)
 {
 	struct pty_child_config cfg;
 	struct winsize ws;
 	struct passwd *pw = getpwuid(getuid());
-	struct timespec start_deadline;
-	sigset_t old;
 	char err[512];
-	int rc = 1;
 
 	memset(&relay, 0, sizeof relay);
 	relay.decider = decider;
@@ -463,181 +428,247 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 	if (pw != NULL && pw->pw_dir != NULL)
 		(void)snprintf(relay.home, sizeof relay.home, "%s", pw->pw_dir);
 	if (pty_terminal_save(&relay.term, STDIN_FILENO) != 0) {
-		fprintf(stderr, "maelys-pty: standard input is not a terminal "
-				"(use -c COMMAND)\n");
-		return 1;
+		pty_say(STDERR_FILENO, "\n", PTY_MSG_NOT_A_TERMINAL);
+		return -1;
 	}
-	pty_install_signals(&old);
+	pty_signals_install(sig, true);
 	pty_terminal_winsize(STDIN_FILENO, &ws);
 	memset(&cfg, 0, sizeof cfg);
-	cfg.shell_path = g->cfg.shell;
-	cfg.path_env = g->cfg.path_env;
+	cfg.guard = g;
+	cfg.decider = decider;
 	cfg.guard_path = guard_path;
 	cfg.tio = &relay.term.original;
 	cfg.ws = &ws;
 	cfg.sup = &relay.sup;
 	pty_supervise_init(&relay.sup);
-	if (pty_supervise_setup(&relay.sup, g, decider, PTY_MODE_INTERACTIVE,
-				guard_path, pty_child_argv, err,
-				sizeof err) != 0 ||
-	    pty_child_spawn(&cfg, &relay.child, err, sizeof err) != 0) {
-		fprintf(stderr, "maelys-pty: %s\n", err);
-		pty_guard_log(g, LOG_ERR, "session %s of %s: %s", g->asess.id,
-			      g->who->user, err);
+	if (pty_child_spawn(&cfg, &relay.child, err, sizeof err) != 0) {
+		pty_spawn_failed(g, err);
 		pty_supervise_close(&relay.sup);
-		(void)sigprocmask(SIG_SETMASK, &old, NULL);
-		return 1;
+		pty_signals_restore(sig);
+		return -1;
 	}
 	relay.sup.out_fd = STDOUT_FILENO;
 	relay.sup.eol = "\r\n";
 	relay.sup.around_message = pty_relay_around_message;
-	pty_prompt_init(&relay.term, history_path, g->cfg.path_env, pty_on_line);
+	pty_prompt_init(&relay.term, history_path, g->cfg.path_env,
+			pty_on_line);
 	(void)pty_terminal_job_mode(&relay.term);
 	relay.state = PTY_STARTING;
-	(void)clock_gettime(CLOCK_MONOTONIC, &start_deadline);
-	start_deadline.tv_sec += 10;
-	for (;;) {
-		struct pollfd fds[4];
-		nfds_t nfds = 0;
-		int in_i = -1, out_i, st_i = -1, ex_i = -1, r;
-		struct timespec tick = {0, 200 * 1000 * 1000};
+	(void)clock_gettime(CLOCK_MONOTONIC, &relay.start_deadline);
+	relay.start_deadline.tv_sec += 10;
+	return 0;
+}
 
-		if (got_end_signal) {
-			rc = 128 + got_end_signal;
-			pty_prompt_hide();
-			pty_end_session();
-			break;
-		}
-		if (relay.guard_ended) {
-			pty_end_session();
-			rc = 1;
-			break;
-		}
-		if (relay.state == PTY_PROMPT && g->cfg.idle_timeout > 0) {
-			struct timespec now;
+/* Conclude when the session was asked to end: a signal, the user's
+ * terminal gone (as SIGHUP), or the guard itself (lockout, idle, the exec
+ * supervisor or the audit log). */
+static int
+pty_relay_conclude_if_ended(void)
+{
+	int sig = relay.hangup ? SIGHUP : pty_signals_end();
 
-			(void)clock_gettime(CLOCK_MONOTONIC, &now);
-			if (now.tv_sec - relay.last_key.tv_sec >=
-			    (time_t)g->cfg.idle_timeout) {
-				pty_prompt_hide();
-				pty_say("\r\nmaelys-pty: idle at the prompt: "
-					"the session ends\r\n");
-				pty_guard_log(g, LOG_NOTICE,
-					      "session %s of %s ended: idle "
-					      "for %u s",
-					      g->asess.id, g->who->user,
-					      g->cfg.idle_timeout);
-				(void)pty_guard_event(g, "session_end", "idle");
-				relay.guard_ended = true;
-				continue;
-			}
-		}
-		if (relay.state == PTY_CONFIRM && g->cfg.idle_timeout > 0) {
-			struct timespec now;
-
-			/* a question nobody answers is answered no */
-			(void)clock_gettime(CLOCK_MONOTONIC, &now);
-			if (now.tv_sec - relay.last_key.tv_sec >=
-			    (time_t)g->cfg.idle_timeout)
-				pty_confirm_answer(false);
-		}
-		if (got_sigwinch) {
-			got_sigwinch = 0;
-			pty_resize();
-		}
-		if (got_sigchld) {
-			got_sigchld = 0;
-			pty_reap();
-		}
-		if (relay.child_gone) {
-			pty_prompt_hide();
-			pty_drain_and_end();
-			rc = relay.state == PTY_STARTING
-				 ? 1
-				 : pty_spawn_exit_code(relay.wait_status);
-			if (relay.state == PTY_STARTING)
-				fprintf(stderr,
-					"\r\nmaelys-pty: the shell %s "
-					"exited before the session "
-					"started\r\n",
-					g->cfg.shell);
-			break;
-		}
-		if (relay.state == PTY_STARTING) {
-			struct timespec now;
-
-			(void)clock_gettime(CLOCK_MONOTONIC, &now);
-			if (now.tv_sec > start_deadline.tv_sec) {
-				fprintf(stderr, "maelys-pty: the shell did not "
-						"start in time\r\n");
-				pty_end_session();
-				rc = 1;
-				break;
-			}
-		}
-		/* the user's keys wait in the terminal until bash is ready */
-		if (relay.state != PTY_STARTING) {
-			in_i = (int)nfds;
-			fds[nfds].fd = STDIN_FILENO;
-			fds[nfds++].events = POLLIN;
-		}
-		out_i = (int)nfds;
-		fds[nfds].fd = relay.child.master;
-		fds[nfds++].events = POLLIN;
-		if (relay.child.status_fd >= 0) {
-			st_i = (int)nfds;
-			fds[nfds].fd = relay.child.status_fd;
-			fds[nfds++].events = POLLIN;
-		}
-		if (relay.sup.listener >= 0) {
-			ex_i = (int)nfds;
-			fds[nfds].fd = relay.sup.listener;
-			fds[nfds++].events = POLLIN;
-		}
-		r = ppoll(fds, nfds, &tick, &old);
-		if (r < 0 && errno != EINTR)
-			break;
-		if (r <= 0)
-			continue;
-		if (ex_i >= 0 && fds[ex_i].revents != 0)
-			pty_relay_exec(fds[ex_i].revents);
-		if (fds[out_i].revents & POLLIN)
-			pty_relay_output();
-		if (st_i >= 0 && (fds[st_i].revents & (POLLIN | POLLHUP))) {
-			ssize_t n =
-			    read(relay.child.status_fd,
-				 relay.status + relay.status_len,
-				 sizeof relay.status - relay.status_len);
-
-			if (n <= 0) {
-				(void)close(relay.child.status_fd);
-				relay.child.status_fd = -1;
-			} else {
-				relay.status_len += (size_t)n;
-				if (pty_on_status() != 0 ||
-				    relay.status_len == sizeof relay.status) {
-					fprintf(
-					    stderr,
-					    "\r\nmaelys-pty: the shell could "
-					    "not be locked down; the "
-					    "session does not start\r\n");
-					pty_end_session();
-					rc = 1;
-					break;
-				}
-			}
-		}
-		if (in_i >= 0 &&
-		    (fds[in_i].revents & (POLLIN | POLLHUP | POLLERR)) &&
-		    !pty_relay_input()) {
-			/* the user's terminal is gone: hang the session up */
-			got_end_signal = SIGHUP;
-		}
+	if (sig != 0) {
+		pty_prompt_hide();
+		pty_end_session();
+		return pty_spawn_signal_exit_code(sig);
 	}
+	if (relay.guard_ended) {
+		pty_end_session();
+		return 1;
+	}
+	return RELAY_GO_ON;
+}
+
+static bool
+pty_relay_idle_too_long(void)
+{
+	struct timespec now;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec - relay.last_key.tv_sec >=
+	       (time_t)relay.guard->cfg.idle_timeout;
+}
+
+/* The idle timeout: at the prompt it ends the session (returns true: the
+ * loop starts over and concludes); a question nobody answers is answered
+ * no. */
+static bool
+pty_relay_end_if_idle(void)
+{
+	struct pty_guard *g = relay.guard;
+
+	if (g->cfg.idle_timeout == 0)
+		return false;
+	if (relay.state == PTY_PROMPT && pty_relay_idle_too_long()) {
+		pty_prompt_hide();
+		pty_put("\r\n");
+		pty_say(STDOUT_FILENO, "\r\n", PTY_MSG_IDLE);
+		pty_guard_log(g, LOG_NOTICE,
+			      "session %s of %s ended: idle for %u s",
+			      g->asess.id, g->who->user, g->cfg.idle_timeout);
+		(void)pty_guard_event(g, "session_end", "idle");
+		relay.guard_ended = true;
+		return true;
+	}
+	if (relay.state == PTY_CONFIRM && pty_relay_idle_too_long())
+		pty_confirm_answer(false);
+	return false;
+}
+
+/* What the signal handler saw: the window resized, a child ended. */
+static void
+pty_relay_handle_signals(void)
+{
+	if (pty_signals_take_resize())
+		pty_resize();
+	if (pty_signals_take_child())
+		pty_reap();
+}
+
+/* Conclude when bash is gone (its status is the session's, but for a
+ * shell that never started), or did not start in time. */
+static int
+pty_relay_conclude_if_shell_over(void)
+{
+	struct timespec now;
+
+	if (relay.child_gone) {
+		pty_prompt_hide();
+		pty_drain_and_end();
+		if (relay.state != PTY_STARTING)
+			return pty_spawn_exit_code(relay.wait_status);
+		(void)pty_write_all(STDERR_FILENO, "\r\n", 2);
+		pty_say(STDERR_FILENO, "\r\n", PTY_MSG_SHELL_EXITED,
+			relay.guard->cfg.shell);
+		return 1;
+	}
+	if (relay.state != PTY_STARTING)
+		return RELAY_GO_ON;
+	(void)clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec <= relay.start_deadline.tv_sec)
+		return RELAY_GO_ON;
+	pty_say(STDERR_FILENO, "\r\n", PTY_MSG_SHELL_LATE);
+	pty_end_session();
+	return 1;
+}
+
+/* What the loop waits on: each descriptor's index in fds, or -1. */
+struct pty_relay_poll {
+	struct pollfd fds[4];
+	nfds_t n;
+	int in, out, status, exec;
+};
+
+static int
+pty_relay_poll_add(struct pty_relay_poll *p, int fd)
+{
+	p->fds[p->n].fd = fd;
+	p->fds[p->n].events = POLLIN;
+	p->fds[p->n].revents = 0;
+	return (int)p->n++;
+}
+
+/* Waits, with the signals let in, up to a tick (the idle timeout and the
+ * start's deadline are looked at each time round).  Returns what ppoll
+ * returns. */
+static int
+pty_relay_wait_for_input(struct pty_relay_poll *p, const sigset_t *mask)
+{
+	struct timespec tick = {0, 200 * 1000 * 1000};
+
+	memset(p, 0, sizeof *p);
+	p->in = p->status = p->exec = -1;
+	/* the user's keys wait in the terminal until bash is ready */
+	if (relay.state != PTY_STARTING)
+		p->in = pty_relay_poll_add(p, STDIN_FILENO);
+	p->out = pty_relay_poll_add(p, relay.child.master);
+	if (relay.child.status_fd >= 0)
+		p->status = pty_relay_poll_add(p, relay.child.status_fd);
+	if (relay.sup.listener >= 0)
+		p->exec = pty_relay_poll_add(p, relay.sup.listener);
+	return ppoll(p->fds, p->n, &tick, mask);
+}
+
+/* The status channel is readable: bash's reports after each line.
+ * Returns false when the shell could not be locked down (said on
+ * stderr, the session ended). */
+static bool
+pty_relay_take_status(void)
+{
+	ssize_t n = read(relay.child.status_fd, relay.status + relay.status_len,
+			 sizeof relay.status - relay.status_len);
+
+	if (n <= 0) {
+		(void)close(relay.child.status_fd);
+		relay.child.status_fd = -1;
+		return true;
+	}
+	relay.status_len += (size_t)n;
+	if (pty_on_status() == 0 && relay.status_len < sizeof relay.status)
+		return true;
+	(void)pty_write_all(STDERR_FILENO, "\r\n", 2);
+	pty_say(STDERR_FILENO, "\r\n", PTY_MSG_SHELL_NOT_LOCKED);
+	pty_end_session();
+	return false;
+}
+
+/* Answers each descriptor that is ready: an exec to decide, the session's
+ * output, bash's status, the user's keys. */
+static int
+pty_relay_serve(const struct pty_relay_poll *p)
+{
+	const struct pollfd *f = p->fds;
+
+	if (p->exec >= 0 && f[p->exec].revents != 0)
+		pty_relay_exec(f[p->exec].revents);
+	if (f[p->out].revents & POLLIN)
+		pty_relay_output();
+	if (p->status >= 0 && (f[p->status].revents & (POLLIN | POLLHUP)) &&
+	    !pty_relay_take_status())
+		return 1;
+	if (p->in >= 0 && (f[p->in].revents & (POLLIN | POLLHUP | POLLERR)) &&
+	    !pty_relay_input()) {
+		/* the user's terminal is gone: hang the session up */
+		relay.hangup = true;
+	}
+	return RELAY_GO_ON;
+}
+
+/* Leaves the user's terminal as it was found. */
+static void
+pty_relay_finish(const struct pty_signals *sig)
+{
 	pty_prompt_hide();
 	pty_prompt_save();
 	pty_terminal_restore(&relay.term);
 	pty_supervise_close(&relay.sup);
-	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	pty_signals_restore(sig);
+}
+
+int
+pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
+	      const char *guard_path, const char *history_path)
+{
+	struct pty_signals sig;
+	struct pty_relay_poll p;
+	int rc = RELAY_GO_ON, r;
+
+	if (pty_relay_start(g, decider, guard_path, history_path, &sig) != 0)
+		return 1;
+	while (rc == RELAY_GO_ON) {
+		if ((rc = pty_relay_conclude_if_ended()) != RELAY_GO_ON)
+			break;
+		if (pty_relay_end_if_idle())
+			continue;
+		pty_relay_handle_signals();
+		if ((rc = pty_relay_conclude_if_shell_over()) != RELAY_GO_ON)
+			break;
+		r = pty_relay_wait_for_input(&p, &sig.wait);
+		if (r < 0 && errno != EINTR)
+			rc = 1;
+		else if (r > 0)
+			rc = pty_relay_serve(&p);
+	}
+	pty_relay_finish(&sig);
 	return rc;
 }

@@ -6,23 +6,24 @@
 #define _GNU_SOURCE
 #include "pty_spawn.h"
 
+#include "pty_messages.h"
 #include "pty_session.h"
-
 #include "pty_supervise.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <syslog.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,6 +33,165 @@
 #ifndef SYS_pidfd_send_signal
 #define SYS_pidfd_send_signal 424
 #endif
+
+/* ------------------------------------------------------------------ */
+/* What the shell starts with.                                         */
+
+/*
+ * The lock-down: one line of bash before anything of the user's, the same
+ * steps in both modes, joined with && so that none runs after one failed:
+ *   - history off (set +o history, unset HISTFILE);
+ *   - read-only: PATH and the identity and start-up variables
+ *     (SPAWN_READONLY); an interactive shell also its prompt's variables
+ *     (PS0 PS1 PS2 PS4 PROMPT_COMMAND PROMPT_DIRTRIM: bash draws no prompt
+ *     and PROMPT_COMMAND stays the status report) and TMOUT (in an
+ *     interactive shell it ends the shell that waits that long for a
+ *     line: the session); a -c shell draws no prompt and waits for no
+ *     line, and its script may set those as before;
+ *   - every builtin that runs text or rewrites what a name means is
+ *     disabled (SPAWN_DISABLED), and last enable itself.
+ * The modes differ at the ends, each where its status goes:
+ *   interactive  PROMPT_COMMAND first: it reports "$?" and "$PWD",
+ *                NUL-terminated, on fd 3 after each line, this one first;
+ *                the guard starts no session unless that status is 0
+ *                (relay.c), so the line needs no exit of its own;
+ *   -c           "|| exit 126" last: nobody reads a status, so bash ends
+ *                (126, as for a refused command) before the command,
+ *                the script's second line, can run.
+ */
+#define SPAWN_NO_HISTORY "set +o history && unset HISTFILE"
+#define SPAWN_READONLY                                                         \
+	"PATH SHELL HOME USER LOGNAME HISTFILE BASH_ENV ENV IFS CDPATH "       \
+	"GLOBIGNORE"
+#define SPAWN_DISABLED                                                         \
+	"enable -n eval source . exec trap fc command builtin alias unalias "  \
+	"export declare typeset readonly local unset set shopt hash read "     \
+	"mapfile readarray suspend && enable -n enable"
+
+static const char spawn_lockdown_interactive[] =
+    "PROMPT_COMMAND='printf \"%s\\0%s\\0\" \"$?\" \"$PWD\" >&3'"
+    " && " SPAWN_NO_HISTORY
+    " && readonly PS0 PS1 PS2 PS4 PROMPT_COMMAND PROMPT_DIRTRIM " SPAWN_READONLY
+    " TMOUT"
+    " && " SPAWN_DISABLED "\n";
+
+static const char spawn_lockdown_command[] = SPAWN_NO_HISTORY
+    " && readonly " SPAWN_READONLY " && " SPAWN_DISABLED " || exit 126\n";
+
+const char *
+pty_spawn_lockdown(enum pty_mode mode)
+{
+	return mode == PTY_MODE_INTERACTIVE ? spawn_lockdown_interactive
+					    : spawn_lockdown_command;
+}
+
+/* bash reads no file of the user's in either mode; interactive: it edits
+ * no line and expands no history (the guard does both). */
+static char *const spawn_argv_interactive[] = {
+    "bash", "--noprofile", "--norc", "--noediting", "+H", "-i", NULL};
+
+int
+pty_spawn_argv(const char *command, char *script,
+	       char *argv[PTY_SPAWN_ARGV_MAX])
+{
+	size_t i;
+	int n;
+
+	if (command == NULL) {
+		for (i = 0; i < PTY_SPAWN_ARGV_MAX; i++)
+			argv[i] = spawn_argv_interactive[i];
+		return 0;
+	}
+	/* the lock-down, then the command: the scanner guarantees that a
+	 * command it accepted has no newline */
+	n = snprintf(script, PTY_SPAWN_SCRIPT_MAX, "%s%s",
+		     spawn_lockdown_command, command);
+	if (n < 0 || n >= PTY_SPAWN_SCRIPT_MAX)
+		return -1;
+	argv[0] = "bash";
+	argv[1] = "--noprofile";
+	argv[2] = "--norc";
+	argv[3] = "-c";
+	argv[4] = script;
+	argv[5] = NULL;
+	return 0;
+}
+
+/* Names of the user's environment that pass into the session when their
+ * value is sane; everything else is dropped. */
+static bool
+spawn_env_value_ok(const char *v, size_t max)
+{
+	size_t n = 0;
+
+	for (; *v != '\0'; v++, n++) {
+		char c = *v;
+
+		if (n >= max ||
+		    !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '.' || c == '-' ||
+		      c == '_' || c == '@' || c == '+'))
+			return false;
+	}
+	return n > 0;
+}
+
+char *const *
+pty_spawn_environment(const char *path_env, const char *guard_path)
+{
+	static char *envp[64];
+	static char storage[16384];
+	extern char **environ;
+	struct passwd *pw = getpwuid(getuid());
+	size_t n = 0, used = 0;
+	char **e;
+
+#define SPAWN_ENV_ADD(...)                                                     \
+	do {                                                                   \
+		int w_ = snprintf(storage + used, sizeof storage - used,       \
+				  __VA_ARGS__);                                \
+		if (w_ > 0 && (size_t)w_ < sizeof storage - used &&            \
+		    n + 1 < sizeof envp / sizeof envp[0]) {                    \
+			envp[n++] = storage + used;                            \
+			used += (size_t)w_ + 1;                                \
+		}                                                              \
+	} while (0)
+	for (e = environ; *e != NULL; e++) {
+		const char *eq = strchr(*e, '=');
+		size_t k;
+
+		if (eq == NULL)
+			continue;
+		k = (size_t)(eq - *e);
+		/* TERM, LANG and LC_*: names of locales and terminal types */
+		if (((k == 4 && strncmp(*e, "TERM", 4) == 0) ||
+		     (k == 4 && strncmp(*e, "LANG", 4) == 0) ||
+		     (k > 3 && strncmp(*e, "LC_", 3) == 0)) &&
+		    spawn_env_value_ok(eq + 1, 64))
+			SPAWN_ENV_ADD("%s", *e);
+	}
+	/* identity from the password database, not from the caller */
+	if (pw != NULL) {
+		SPAWN_ENV_ADD("HOME=%s", pw->pw_dir);
+		SPAWN_ENV_ADD("USER=%s", pw->pw_name);
+		SPAWN_ENV_ADD("LOGNAME=%s", pw->pw_name);
+	}
+	/* a program that starts "a shell" ($SHELL -c ..., vi's :!) starts
+	 * the guard, which decides that command too */
+	SPAWN_ENV_ADD("SHELL=%s", guard_path);
+	SPAWN_ENV_ADD("PATH=%s", path_env);
+	/* an interactive bash draws no prompt: the guard owns it */
+	SPAWN_ENV_ADD("PS1=");
+	SPAWN_ENV_ADD("PS2=");
+	/* bash would read ~/.bash_history before the lock-down unsets it */
+	SPAWN_ENV_ADD("HISTFILE=");
+#undef SPAWN_ENV_ADD
+	envp[n] = NULL;
+	return envp;
+}
+
+/* ------------------------------------------------------------------ */
+/* Starting the shell.                                                 */
 
 /* Above every descriptor the child has to place: moving each one here
  * first means no dup2 into place can overwrite another still needed. */
@@ -122,6 +282,27 @@ pty_spawn_shell(const struct pty_spawn *sp, char *err, size_t errlen)
 	return pid;
 }
 
+pid_t
+pty_spawn_session(struct pty_spawn *sp, struct pty_guard *g,
+		  struct pty_decider *d, enum pty_mode mode,
+		  const char *guard_path, char *err, size_t errlen)
+{
+	sp->path = g->cfg.shell;
+	sp->envp = pty_spawn_environment(g->cfg.path_env, guard_path);
+	if (pty_supervise_setup(sp->sup, g, d, mode, guard_path, sp->argv, err,
+				errlen) != 0)
+		return -1;
+	return pty_spawn_shell(sp, err, errlen);
+}
+
+void
+pty_spawn_failed(const struct pty_guard *g, const char *err)
+{
+	pty_say(STDERR_FILENO, "\n", PTY_MSG_FAILED, err);
+	pty_guard_log(g, LOG_ERR, "session %s of %s: %s", g->asess.id,
+		      g->who->user, err);
+}
+
 bool
 pty_spawn_reap(pid_t shell, int *status)
 {
@@ -143,8 +324,14 @@ pty_spawn_exit_code(int status)
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
+		return pty_spawn_signal_exit_code(WTERMSIG(status));
 	return 1;
+}
+
+int
+pty_spawn_signal_exit_code(int sig)
+{
+	return 128 + sig;
 }
 
 /* ------------------------------------------------------------------ */

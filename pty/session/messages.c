@@ -6,6 +6,7 @@
 #include "pty_messages.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +22,12 @@ pty_write_all(int fd, const void *buf, size_t n)
 
 		if (w < 0 && errno == EINTR)
 			continue;
+		if (w < 0 && errno == EAGAIN) {
+			struct pollfd pfd = {fd, POLLOUT, 0};
+
+			(void)poll(&pfd, 1, 100);
+			continue;
+		}
 		if (w <= 0)
 			return -1;
 		p += w;

@@ -118,12 +118,29 @@
 	PTY_MSG_PREFIX "exec of '%s' denied: its audit record could not be "  \
 		       "written (%s)"
 
-/* Writes all n bytes (a short write or EINTR is retried).  Returns 0, or
- * -1 when the descriptor takes no more. */
+/* -- the interactive session and -c (line/) */
+#define PTY_MSG_NOT_A_TERMINAL                                                 \
+	PTY_MSG_PREFIX "standard input is not a terminal (use -c COMMAND)"
+#define PTY_MSG_CONFIRM_QUESTION "%s [y/N] "
+#define PTY_MSG_IDLE PTY_MSG_PREFIX "idle at the prompt: the session ends"
+#define PTY_MSG_SUPERVISOR_FAILED                                              \
+	PTY_MSG_PREFIX "the exec supervisor failed: the session ends"
+#define PTY_MSG_SHELL_EXITED                                                   \
+	PTY_MSG_PREFIX "the shell %s exited before the session started"
+#define PTY_MSG_SHELL_LATE PTY_MSG_PREFIX "the shell did not start in time"
+#define PTY_MSG_SHELL_NOT_LOCKED                                               \
+	PTY_MSG_PREFIX "the shell could not be locked down; the session does " \
+		       "not start"
+#define PTY_MSG_EMPTY_COMMAND PTY_MSG_PREFIX "empty command: nothing to run"
+#define PTY_MSG_COMMAND_TOO_LONG PTY_MSG_PREFIX "the command is too long"
+
+/* Writes all n bytes: a short write or EINTR is retried, and on a
+ * descriptor that is not blocking (the session's pty) EAGAIN waits until
+ * it takes more.  Returns 0, or -1 when the descriptor takes no more. */
 int pty_write_all(int fd, const void *buf, size_t n);
 
 /* One of the sentences above, formatted, as a whole line ending in eol
- * (cut at 1 KiB). */
+ * ("" for a question that waits on the same line; cut at 1 KiB). */
 void pty_say(int fd, const char *eol, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
