@@ -24,11 +24,16 @@
 
 #define PTY_HISTORY_LINES 1000
 
-static const struct pty_terminal *pty_prompt_term;
-static const char *pty_prompt_history;
-static const char *pty_prompt_path;
-static pty_prompt_line_fn pty_prompt_on_line;
-static bool pty_prompt_installed;
+/* What the prompt was set up with (pty_prompt_init).  File-scope because
+ * readline's callbacks - the line handler, the terminal preparation, the
+ * completion of command names - are given no argument to carry it. */
+static struct {
+	const struct pty_terminal *term;
+	const char *history;
+	const char *path; /* PATH, for completing command names */
+	pty_prompt_line_fn on_line;
+	bool installed;
+} prompt_state;
 
 /* Readline draws the line being edited only while it believes it echoes;
  * its own terminal preparation, replaced here, would set that from the
@@ -39,7 +44,7 @@ static void
 pty_prompt_prep(int meta)
 {
 	(void)meta;
-	(void)pty_terminal_prompt_mode(pty_prompt_term);
+	(void)pty_terminal_prompt_mode(prompt_state.term);
 	(void)rl_tty_set_echoing(1);
 }
 
@@ -75,7 +80,7 @@ pty_prompt_command_gen(const char *text, int state)
 	struct dirent *de;
 
 	if (state == 0) {
-		dirs = pty_prompt_path;
+		dirs = prompt_state.path;
 		len = strlen(text);
 		if (d != NULL)
 			closedir(d);
@@ -135,17 +140,17 @@ pty_prompt_complete(const char *text, int start, int end)
 static void
 pty_prompt_accept(char *line)
 {
-	pty_prompt_on_line(line);
+	prompt_state.on_line(line);
 }
 
 void
 pty_prompt_init(const struct pty_terminal *term, const char *history_path,
 		const char *path_env, pty_prompt_line_fn on_line)
 {
-	pty_prompt_term = term;
-	pty_prompt_history = history_path;
-	pty_prompt_path = path_env;
-	pty_prompt_on_line = on_line;
+	prompt_state.term = term;
+	prompt_state.history = history_path;
+	prompt_state.path = path_env;
+	prompt_state.on_line = on_line;
 	rl_readline_name = "maelys-pty";
 	rl_instream = stdin;
 	rl_outstream = stdout;
@@ -168,7 +173,7 @@ pty_prompt_init(const struct pty_terminal *term, const char *history_path,
 		/* a FIFO would block the start, a device is no history:
 		 * anything but a regular file turns history off */
 		if (lstat(history_path, &st) == 0 && !S_ISREG(st.st_mode))
-			pty_prompt_history = NULL;
+			prompt_state.history = NULL;
 		else
 			(void)read_history(history_path);
 	}
@@ -178,22 +183,22 @@ void
 pty_prompt_show(const char *prompt)
 {
 	rl_callback_handler_install(prompt, pty_prompt_accept);
-	pty_prompt_installed = true;
+	prompt_state.installed = true;
 }
 
 void
 pty_prompt_hide(void)
 {
-	if (!pty_prompt_installed)
+	if (!prompt_state.installed)
 		return;
 	rl_callback_handler_remove();
-	pty_prompt_installed = false;
+	prompt_state.installed = false;
 }
 
 bool
 pty_prompt_active(void)
 {
-	return pty_prompt_installed;
+	return prompt_state.installed;
 }
 
 void
@@ -205,14 +210,14 @@ pty_prompt_feed(void)
 void
 pty_prompt_before_output(void)
 {
-	if (pty_prompt_installed)
+	if (prompt_state.installed)
 		rl_clear_visible_line();
 }
 
 void
 pty_prompt_after_output(void)
 {
-	if (pty_prompt_installed) {
+	if (prompt_state.installed) {
 		rl_on_new_line();
 		rl_redisplay();
 	}
@@ -243,13 +248,13 @@ pty_prompt_save(void)
 {
 	struct stat st;
 
-	if (pty_prompt_history == NULL)
+	if (prompt_state.history == NULL)
 		return;
 	/* only a regular file (or none yet: readline creates it 0600);
 	 * never touch a device or anything else the path may name */
-	if (lstat(pty_prompt_history, &st) == 0 && !S_ISREG(st.st_mode))
+	if (lstat(prompt_state.history, &st) == 0 && !S_ISREG(st.st_mode))
 		return;
-	if (write_history(pty_prompt_history) == 0)
-		(void)history_truncate_file(pty_prompt_history,
+	if (write_history(prompt_state.history) == 0)
+		(void)history_truncate_file(prompt_state.history,
 					    PTY_HISTORY_LINES);
 }
