@@ -327,15 +327,20 @@ walk_ends_deleted(const char *path)
 }
 
 int
-pty_exec_walk_name(const struct pty_exec_walk *w, char *path, size_t cap,
-		   char *err, size_t errlen)
+pty_exec_walk_name(int selffd, const struct pty_exec_walk *w, char *path,
+		   size_t cap, char *err, size_t errlen)
 {
 	char self[64];
 	struct stat pst;
 	ssize_t n;
 
-	(void)snprintf(self, sizeof self, "/proc/self/fd/%d", w->fd);
-	n = readlink(self, path, cap - 1);
+	if (selffd >= 0) {
+		(void)snprintf(self, sizeof self, "%d", w->fd);
+		n = readlinkat(selffd, self, path, cap - 1);
+	} else {
+		(void)snprintf(self, sizeof self, "/proc/self/fd/%d", w->fd);
+		n = readlink(self, path, cap - 1);
+	}
 	if (n <= 0 || (size_t)n >= cap - 1) {
 		path[0] = '\0';
 		(void)snprintf(err, errlen, "its file cannot be named");

@@ -144,11 +144,13 @@ int pty_exec_walk(int start, const char *path, struct pty_exec_walk *out,
  * Returns 0, or an errno. */
 int pty_exec_walk_fd(int file, struct pty_exec_walk *out);
 
-/* The name of the file a walk found, from the guard's own descriptor; a
- * file without a path (deleted, a memfd, renamed over) is refused.
- * Returns 0, or PTY_EXEC_READ_REFUSE with one line in err. */
-int pty_exec_walk_name(const struct pty_exec_walk *w, char *path, size_t cap,
-		       char *err, size_t errlen);
+/* The name of the file a walk found, from the guard's own descriptor
+ * (read in /proc/self/fd: `selffd` a descriptor of it kept open, or -1 to
+ * go by its path); a file without a path (deleted, a memfd, renamed
+ * over) is refused.  Returns 0, or PTY_EXEC_READ_REFUSE with one line in
+ * err. */
+int pty_exec_walk_name(int selffd, const struct pty_exec_walk *w, char *path,
+		       size_t cap, char *err, size_t errlen);
 
 /* Lexical normalisation: `path` made absolute against `base` (itself
  * absolute) with "", "." and ".." components and repeated slashes removed,
