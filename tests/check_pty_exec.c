@@ -1019,12 +1019,14 @@ END_TEST
  * executable, decides alike. */
 
 /* The child: chdir /usr, the supervisor's filter, then "bin/true" twice
- * (each answered EPERM by the test); exits 7 when both were. */
+ * and the dynamic loader once (each answered EPERM by the test); exits 7
+ * when all three were. */
 static void
-facts_child(struct pty_supervisor *s)
+facts_child(struct pty_supervisor *s, const char *loader)
 {
 	char *const argv[] = {"true", "x", NULL}, *const envp[] = {NULL};
-	int e1;
+	char *const ldargv[] = {"ld.so", "/usr/bin/true", NULL};
+	int e1, e2;
 
 	if (chdir("/usr") != 0)
 		_exit(2);
@@ -1032,17 +1034,21 @@ facts_child(struct pty_supervisor *s)
 	(void)execve("bin/true", argv, envp);
 	e1 = errno;
 	(void)execve("bin/true", argv, envp);
-	_exit(e1 == EPERM && errno == EPERM ? 7 : 8);
+	e2 = errno;
+	(void)execve(loader, ldargv, envp);
+	_exit(e1 == EPERM && e2 == EPERM && errno == EPERM ? 7 : 8);
 }
 
-/* Receives the child's next exec, reads it with `need` into *out, and
- * refuses it. */
+/* Receives the child's next exec, reads it with `need` (it leads to
+ * `chain` programs), copies what it asked for into *out (NULL: no copy),
+ * and refuses it. */
 static void
-facts_read(struct pty_supervisor *s, unsigned need,
+facts_read(struct pty_supervisor *s, unsigned need, size_t chain,
 	   struct pty_exec_request *out)
 {
 	struct pollfd pfd = {s->listener, POLLIN, 0};
 	char why[PATH_MAX + 512];
+	size_t i;
 
 	ck_assert_int_eq(poll(&pfd, 1, T), 1);
 	memset(s->req, 0, sizeof *s->req);
@@ -1050,12 +1056,13 @@ facts_read(struct pty_supervisor *s, unsigned need,
 	ck_assert_int_eq(pty_exec_read(s->listener, s->req, &s->env, need,
 				       &s->chain, why, sizeof why),
 			 0);
-	ck_assert_uint_eq(s->chain.n, 1);
-	memcpy(out, s->chain.rq[0], sizeof *out);
-	out->argv[0] = out->bytes + (s->chain.rq[0]->argv[0] -
-				     s->chain.rq[0]->bytes);
-	out->argv[1] = out->bytes + (s->chain.rq[0]->argv[1] -
-				     s->chain.rq[0]->bytes);
+	ck_assert_uint_eq(s->chain.n, chain);
+	if (out != NULL) {
+		memcpy(out, s->chain.rq[0], sizeof *out);
+		for (i = 0; i < out->argc; i++)
+			out->argv[i] = out->bytes + (s->chain.rq[0]->argv[i] -
+						     s->chain.rq[0]->bytes);
+	}
 	memset(s->resp, 0, sizeof *s->resp);
 	s->resp->id = s->req->id;
 	s->resp->error = -EPERM;
@@ -1067,31 +1074,41 @@ START_TEST(test_exec_facts_the_policy_does_not_read_are_not_learnt)
 	static const char quiet[] =
 	    "allow(C) :- command(C).\n"
 	    "allow_exec(P) :- exec_path(P), exec_request(\"/usr/bin/true\"),\n"
-	    "    exec_arg(1, \"y\").\n"
-	    "deny_exec(P, \"seen\") :- exec_path(P), exec_argc(2).\n";
+	    "    exec_via(\"loader\").\n"
+	    "deny_exec(P, \"seen\") :- exec_path(P), exec_via(\"execve\").\n";
 	static const char curious[] =
 	    "allow(C) :- command(C).\n"
 	    "allow_exec(P) :- exec_path(P), exec_cwd(\"/usr\").\n"
 	    "deny_exec(P, \"seen\") :- exec_path(P), exec_parent(Q).\n";
-	maelys_datalog_session_t *sq = NULL, *sc = NULL;
+	static const char args[] =
+	    "allow(C) :- command(C).\n"
+	    "allow_exec(P) :- exec_path(P), exec_arg(0, \"true\").\n";
+	maelys_datalog_session_t *sq = NULL, *sc = NULL, *sa = NULL;
 	struct pty_exec_request *lean = malloc(sizeof *lean),
 				*full = malloc(sizeof *full);
 	struct pty_exec_decision dl, df;
 	struct pty_supervisor s;
 	struct pty_decider d;
-	char err[512], self[PATH_MAX];
+	char err[512], self[PATH_MAX], loader[PATH_MAX];
 	ssize_t n;
 	int st;
 	pid_t pid;
 
 	ck_assert_ptr_nonnull(lean);
 	ck_assert_ptr_nonnull(full);
-	/* what the supervisor asks for: by the policy, or all with a log */
+	ck_assert_int_eq(pty_exec_own_loader(loader, sizeof loader), 0);
+	/* what the supervisor asks for: what the policy reads, or all with
+	 * a log */
+	ck_assert_int_eq(pty_policy_open_text("args.dl", args, strlen(args),
+					      &sa, err, sizeof err),
+			 0);
+	ck_assert_uint_eq(pty_supervise_need(false), PTY_EXEC_NEED_ARGV);
 	ck_assert_int_eq(pty_policy_open_text("curious.dl", curious,
 					      strlen(curious), &sc, err,
 					      sizeof err),
 			 0);
-	ck_assert_uint_eq(pty_supervise_need(false), PTY_EXEC_NEED_ALL);
+	ck_assert_uint_eq(pty_supervise_need(false),
+			  PTY_EXEC_NEED_CWD | PTY_EXEC_NEED_PARENT);
 	ck_assert_int_eq(pty_policy_open_text("quiet.dl", quiet, strlen(quiet),
 					      &sq, err, sizeof err),
 			 0);
@@ -1103,11 +1120,17 @@ START_TEST(test_exec_facts_the_policy_does_not_read_are_not_learnt)
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0)
-		facts_child(&s);
+		facts_child(&s, loader);
 	ck_assert_msg(pty_supervise_accept(&s, err, sizeof err) == 0, "%s",
 		      err);
-	facts_read(&s, 0, lean);
-	facts_read(&s, PTY_EXEC_NEED_ALL, full);
+	facts_read(&s, 0, 1, lean);
+	facts_read(&s, PTY_EXEC_NEED_ALL, 1, full);
+	/* the loader's argv is read all the same: it names the program */
+	facts_read(&s, 0, 2, NULL);
+	ck_assert_int_eq(s.chain.rq[0]->args_unread, 0);
+	ck_assert_uint_eq(s.chain.rq[0]->argc, 2);
+	ck_assert_str_eq(s.chain.rq[1]->path, "/usr/bin/true");
+	ck_assert_int_eq(s.chain.rq[1]->via, PTY_EXEC_VIA_LOADER);
 	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
 	ck_assert_int_eq(WEXITSTATUS(st), 7);
 	n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -1115,13 +1138,16 @@ START_TEST(test_exec_facts_the_policy_does_not_read_are_not_learnt)
 	self[n] = '\0';
 	ck_assert_str_eq(lean->cwd, "");
 	ck_assert_str_eq(lean->parent, "");
+	ck_assert_int_eq(lean->args_unread, 1);
+	ck_assert_uint_eq(lean->argc, 0);
 	ck_assert_str_eq(full->cwd, "/usr");
 	ck_assert_str_eq(full->parent, self);
+	ck_assert_int_eq(full->args_unread, 0);
+	ck_assert_uint_eq(full->argc, 2);
+	ck_assert_str_eq(full->argv[1], "x");
 	/* the relative path was still made absolute against the directory */
 	ck_assert_str_eq(lean->request, "/usr/bin/true");
 	ck_assert_str_eq(lean->path, full->path);
-	ck_assert_uint_eq(lean->argc, 2);
-	ck_assert_str_eq(lean->argv[1], "x");
 	/* the policy that does not read them decides both alike */
 	ck_assert_int_eq(pty_decider_init(&d, sq, "/usr/bin"), 0);
 	pty_exec_decide(&d, lean, "command", &dl);
@@ -1135,6 +1161,7 @@ START_TEST(test_exec_facts_the_policy_does_not_read_are_not_learnt)
 	pty_supervise_close(&s);
 	(void)maelys_datalog_session_free(sq);
 	(void)maelys_datalog_session_free(sc);
+	(void)maelys_datalog_session_free(sa);
 	free(lean);
 	free(full);
 }

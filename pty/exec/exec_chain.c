@@ -403,6 +403,10 @@ chain_shebang(struct pty_exec_chain *c, struct pty_exec_proc *p,
 
 	if (r == NULL)
 		return ELOOP; /* what the kernel answers past its depth */
+	/* the interpreter is given the request's argv */
+	rc = pty_exec_proc_argv(p, c->rq[0], err, errlen);
+	if (rc != 0)
+		return rc;
 	if (sb->name_len >= sizeof name)
 		return ENAMETOOLONG;
 	memcpy(name, sb->name, sb->name_len);
@@ -441,8 +445,11 @@ chain_loader(const struct pty_exec_env *e, struct pty_exec_chain *c,
 	struct pty_exec_request *r;
 	const char *head[1];
 	size_t head_len[1];
-	int rc;
+	int rc = pty_exec_proc_argv(p, c->rq[0], err, errlen);
 
+	/* the loader's options and program are in the request's argv */
+	if (rc != 0)
+		return rc;
 	if (pty_loader_parse(prev->argc, prev->argv, &la) != 0)
 		return chain_refuse(err, errlen, PTY_EXEC_READ_UNSAFE, "%s",
 				    "the dynamic loader is given an option the "

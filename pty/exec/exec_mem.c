@@ -201,37 +201,44 @@ vm_read_argv(pid_t pid, uint64_t addr, uint64_t *ptrs, size_t have,
 	}
 }
 
-/* Both by process_vm_readv: the path and the first argv pointers in one
- * call, then the strings.  0, or -1: read them the other way. */
+/* Both by process_vm_readv (raw NULL: argv alone; r NULL: the path
+ * alone): the path and the first argv pointers in one call, then the
+ * strings.  0, or -1: read them the other way. */
 static int
 vm_read_args(pid_t pid, uint64_t path_addr, uint64_t argv_addr, char *raw,
 	     struct pty_exec_request *r)
 {
 	uint64_t ptrs[MEM_BATCH];
 	struct iovec l[2], rm[2];
-	size_t plen = mem_to_page_end(path_addr), alen = 0;
+	size_t plen = mem_to_page_end(path_addr), alen = 0, n = 0;
 
 	if (plen > PATH_MAX)
 		plen = PATH_MAX;
-	vm_piece(&l[0], &rm[0], raw, path_addr, plen);
-	if (argv_addr != 0) {
+	if (raw != NULL) {
+		vm_piece(&l[n], &rm[n], raw, path_addr, plen);
+		n++;
+	}
+	if (r != NULL && argv_addr != 0) {
 		alen = mem_to_page_end(argv_addr);
 		if (alen > sizeof ptrs)
 			alen = sizeof ptrs;
 		alen -= alen % 8;
 		if (alen == 0)
 			return -1;
-		vm_piece(&l[1], &rm[1], ptrs, argv_addr, alen);
+		vm_piece(&l[n], &rm[n], ptrs, argv_addr, alen);
+		n++;
 	}
-	r->argc = 0;
-	if (vm_read(pid, l, rm, argv_addr != 0 ? 2 : 1) != 0)
+	if (r != NULL)
+		r->argc = 0;
+	if (n > 0 && vm_read(pid, l, rm, n) != 0)
 		return -1;
-	if (memchr(raw, '\0', plen) == NULL &&
+	if (raw != NULL && memchr(raw, '\0', plen) == NULL &&
 	    vm_string_rest(pid, path_addr, raw, plen, PATH_MAX) < 0)
 		return -1;
 	/* Linux runs a NULL argv as an empty one */
-	return argv_addr == 0 ? 0
-			      : vm_read_argv(pid, argv_addr, ptrs, alen / 8, r);
+	return r == NULL || argv_addr == 0
+		   ? 0
+		   : vm_read_argv(pid, argv_addr, ptrs, alen / 8, r);
 }
 
 /* ------------------------------------------------------------------ */
@@ -339,7 +346,8 @@ file_read_argv(int mem, uint64_t addr, struct pty_exec_request *r, char *err,
 	}
 }
 
-/* Both through /proc/PID/mem. */
+/* Both through /proc/PID/mem (raw NULL: argv alone; r NULL: the path
+ * alone). */
 static int
 file_read_args(struct pty_exec_proc *p, uint64_t path_addr, uint64_t argv_addr,
 	       char *raw, struct pty_exec_request *r, char *err, size_t errlen)
@@ -347,7 +355,8 @@ file_read_args(struct pty_exec_proc *p, uint64_t path_addr, uint64_t argv_addr,
 	int dir = pty_exec_proc_dir(p), rc;
 	int mem = dir < 0 ? -1 : openat(dir, "mem", O_RDONLY | O_CLOEXEC);
 
-	r->argc = 0;
+	if (r != NULL)
+		r->argc = 0;
 	if (mem < 0) {
 		(void)snprintf(err, errlen,
 			       "its memory cannot be read (%s): a program "
@@ -356,11 +365,13 @@ file_read_args(struct pty_exec_proc *p, uint64_t path_addr, uint64_t argv_addr,
 			       strerror(errno));
 		return PTY_EXEC_READ_REFUSE;
 	}
-	rc = file_peek_string(mem, path_addr, raw, PATH_MAX) < 0
-		 ? mem_refuse(err, errlen,
-			      "its path cannot be read or is longer than "
-			      "PATH_MAX")
-		 : file_read_argv(mem, argv_addr, r, err, errlen);
+	if (raw != NULL && file_peek_string(mem, path_addr, raw, PATH_MAX) < 0)
+		rc = mem_refuse(err, errlen,
+				"its path cannot be read or is longer than "
+				"PATH_MAX");
+	else
+		rc = r == NULL ? 0
+			       : file_read_argv(mem, argv_addr, r, err, errlen);
 	(void)close(mem);
 	return rc;
 }

@@ -55,6 +55,7 @@ pty_exec_proc_init(struct pty_exec_proc *p, const struct pty_exec_env *e,
 	p->self_fd = e != NULL ? pty_exec_self_fd(e) : -1;
 	p->pid = pid;
 	p->dir = p->cwd = -1;
+	p->argv_addr = 0;
 	p->named = false;
 	p->cwd_name[0] = '\0';
 }
@@ -125,6 +126,21 @@ pty_exec_proc_close(struct pty_exec_proc *p)
 	if (p->dir >= 0)
 		(void)close(p->dir);
 	p->cwd = p->dir = -1;
+}
+
+int
+pty_exec_proc_argv(struct pty_exec_proc *p, struct pty_exec_request *r,
+		   char *err, size_t errlen)
+{
+	int rc;
+
+	if (!r->args_unread)
+		return 0;
+	rc = pty_exec_read_args(p, 0, p->argv_addr, PTY_EXEC_MEM_ANY, NULL, r,
+				err, errlen);
+	if (rc == 0)
+		r->args_unread = false;
+	return rc;
 }
 
 static int
@@ -246,6 +262,9 @@ pty_exec_read(int listener, const struct seccomp_notif *n,
 	r->via = PTY_EXEC_VIA_EXECVE;
 	r->through[0] = '\0';
 	r->argc = 0;
+	/* argv, when no rule and no log reads it, only if a #! script or the
+	 * loader needs it (pty_exec_proc_argv) */
+	r->args_unread = (need & PTY_EXEC_NEED_ARGV) == 0;
 	if (at) {
 		dirfd = (int)n->data.args[0];
 		path_addr = n->data.args[1];
@@ -256,8 +275,9 @@ pty_exec_read(int listener, const struct seccomp_notif *n,
 		argv_addr = n->data.args[1];
 	}
 	pty_exec_proc_init(&p, env, r->pid);
+	p.argv_addr = argv_addr;
 	rc = pty_exec_read_args(&p, path_addr, argv_addr, PTY_EXEC_MEM_ANY, raw,
-				r, err, errlen);
+				r->args_unread ? NULL : r, err, errlen);
 	if (rc == 0)
 		rc = exec_locate(&p, raw, at, dirfd, flags, need, env, c, err,
 				 errlen);

@@ -43,6 +43,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /* The kernel's bound on links followed in one walk (MAXSYMLINKS). */
@@ -166,17 +167,21 @@ walk_next(struct walk *w, char name[NAME_MAX + 1], bool *more)
 	return (long)n;
 }
 
-/* Follows the link `link` (opened O_PATH | O_NOFOLLOW): its target goes
- * before what is left to walk.  0, or an errno / REFUSE. */
+/* Follows the link `link` (opened O_PATH | O_NOFOLLOW, its status `lst`):
+ * its target goes before what is left to walk.  0, or an errno / REFUSE. */
 static int
-walk_follow(struct walk *w, int link)
+walk_follow(struct walk *w, int link, const struct stat *lst)
 {
 	char target[PATH_MAX + 1];
 	struct statfs fs;
 	size_t tl, rl = strlen(w->rest);
 	ssize_t n;
 
-	if (fstatfs(w->dir, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC) {
+	/* a link of /proc: procfs, like every file system without a block
+	 * device, has an anonymous device (major 0), so a link on a disk's
+	 * file system needs no fstatfs to tell */
+	if (major(lst->st_dev) == 0 && fstatfs(w->dir, &fs) == 0 &&
+	    fs.f_type == PROC_SUPER_MAGIC) {
 		(void)snprintf(w->err, w->errlen,
 			       "its path goes through a link of /proc "
 			       "(/proc/self, /dev/fd) that names another "
@@ -239,7 +244,7 @@ walk_step(struct walk *w)
 	}
 	walk_check_lookup(w, &st);
 	if (S_ISLNK(st.st_mode)) {
-		rc = walk_follow(w, fd);
+		rc = walk_follow(w, fd, &st);
 		(void)close(fd);
 		return rc;
 	}

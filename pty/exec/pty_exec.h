@@ -70,6 +70,10 @@ struct pty_exec_request {
 	char parent[PATH_MAX];  /* exec_parent ("" if it cannot be named) */
 	enum pty_exec_via via;  /* exec_via */
 	char through[PATH_MAX]; /* exec_through ("" for execve) */
+	/* argv was not read: no rule reads exec_arg or exec_argc, and there
+	 * is no audit log (pty_supervise.h); argc is then 0, and neither
+	 * fact is supplied */
+	bool args_unread;
 	size_t argc;
 	const char *argv[PTY_EXEC_ARGS_MAX]; /* into `bytes`, NUL-ended */
 	size_t argv_len[PTY_EXEC_ARGS_MAX];

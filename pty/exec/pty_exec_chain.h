@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #define PTY_EXEC_LOADERS_MAX 32
@@ -76,6 +77,8 @@ struct pty_exec_proc {
 	int dir;     /* /proc/PID (O_PATH), -1 until needed */
 	int cwd;     /* its working directory (O_PATH), -1 until needed */
 	int self_fd; /* the guard's /proc/self/fd (pty_exec_self_fd), or -1 */
+	/* where the request's argv is, when it was left unread */
+	uint64_t argv_addr;
 	bool named;
 	char cwd_name[PATH_MAX];
 };
@@ -91,6 +94,11 @@ int pty_exec_proc_cwd(struct pty_exec_proc *p);
 /* Its name, read on the first call, or NULL when it cannot be named. */
 const char *pty_exec_proc_cwd_name(struct pty_exec_proc *p);
 void pty_exec_proc_close(struct pty_exec_proc *p);
+/* Reads the argv of request r (at p->argv_addr) if it was left unread
+ * (r->args_unread).  Returns 0, or PTY_EXEC_READ_REFUSE with one line in
+ * err. */
+int pty_exec_proc_argv(struct pty_exec_proc *p, struct pty_exec_request *r,
+		       char *err, size_t errlen);
 
 /* Follows c->rq[0] (n == 1), whose file the walk `w` found and which the
  * kernel was given as `kname` (the path as passed to execve), from the

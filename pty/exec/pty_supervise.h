@@ -127,13 +127,16 @@ int pty_supervise_handle(struct pty_supervisor *s);
  * preparation got. */
 void pty_supervise_close(struct pty_supervisor *s);
 
-/* What pty_exec_read names besides the path and argv, when asked: the
- * process's working directory (exec_cwd) and its executable
- * (exec_parent).  A relative path names the directory whatever it is
- * asked. */
+/* What pty_exec_read learns besides the path, when asked: the process's
+ * working directory (exec_cwd), its executable (exec_parent), and argv
+ * (exec_arg, exec_argc).  A relative path names the directory, and a #!
+ * script or the loader reads argv, whatever is asked: the chain needs
+ * them. */
 #define PTY_EXEC_NEED_CWD    1u
 #define PTY_EXEC_NEED_PARENT 2u
-#define PTY_EXEC_NEED_ALL    (PTY_EXEC_NEED_CWD | PTY_EXEC_NEED_PARENT)
+#define PTY_EXEC_NEED_ARGV   4u
+#define PTY_EXEC_NEED_ALL                                                      \
+	(PTY_EXEC_NEED_CWD | PTY_EXEC_NEED_PARENT | PTY_EXEC_NEED_ARGV)
 
 /* The facts a session's policy and audit log read: PTY_EXEC_NEED_ALL
  * with an audit log (`audited`), else those of the loaded policy
@@ -159,8 +162,9 @@ enum pty_exec_mem {
 	PTY_EXEC_MEM_FILE, /* /proc/PID/mem alone (for tests) */
 };
 
-/* The path at path_addr (into raw, PATH_MAX bytes) and the argv at
- * argv_addr (into r: argc, argv, argv_len, bytes) of process p->pid,
+/* The path at path_addr (into raw, PATH_MAX bytes; NULL: not read) and
+ * the argv at argv_addr (into r: argc, argv, argv_len, bytes; NULL: not
+ * read) of process p->pid,
  * bounded by PATH_MAX, PTY_EXEC_ARGS_MAX and PTY_EXEC_BYTES_MAX.  Returns
  * 0, or PTY_EXEC_READ_REFUSE with one line in err (unreadable, too big).
  * Whether the PID still names the asking process is the caller's to

@@ -79,6 +79,9 @@ pty_supervise_need(bool audited)
 		need |= PTY_EXEC_NEED_CWD;
 	if (audited || pty_policy_reads("exec_parent"))
 		need |= PTY_EXEC_NEED_PARENT;
+	if (audited || pty_policy_reads("exec_arg") ||
+	    pty_policy_reads("exec_argc"))
+		need |= PTY_EXEC_NEED_ARGV;
 	return need;
 }
 
