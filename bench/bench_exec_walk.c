@@ -110,7 +110,8 @@ walk_new(struct walk_ctx *c, const struct walk_path *p, enum walk_way way)
 	struct pty_exec_walk w;
 	struct pty_exec_proc dir;
 	char err[512];
-	int rc = pty_exec_walk(c->cwd, p->path, &w, err, sizeof err);
+	int rc = pty_exec_walk(c->env.root, c->cwd, p->path, &w, err,
+			       sizeof err);
 
 	if (rc != 0)
 		return -1;

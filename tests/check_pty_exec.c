@@ -22,6 +22,7 @@
 #include "pty_supervise.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <seccomp.h>
@@ -1167,6 +1168,47 @@ START_TEST(test_exec_facts_the_policy_does_not_read_are_not_learnt)
 }
 END_TEST
 
+/* The supervisor's kept descriptors: "/" for the walk, which it never
+ * closes, and /proc/self/fd, which a forked child does not use (it names
+ * the parent's files). */
+START_TEST(test_exec_kept_descriptors_walk_alike_and_not_after_fork)
+{
+	struct pty_exec_env env;
+	struct pty_exec_walk kept, opened;
+	char err[512], name[PATH_MAX];
+	int st;
+	pid_t pid;
+
+	ck_assert_int_eq(pty_exec_env_prepare(&env, err, sizeof err), 0);
+	ck_assert_int_ge(env.root, 0);
+	ck_assert_int_eq(pty_exec_walk(env.root, -1, "/bin/true", &kept, err,
+				       sizeof err),
+			 0);
+	ck_assert_int_eq(pty_exec_walk(-1, -1, "/bin/true", &opened, err,
+				       sizeof err),
+			 0);
+	ck_assert_uint_eq(kept.st.st_ino, opened.st.st_ino);
+	ck_assert_uint_eq(kept.st.st_dev, opened.st.st_dev);
+	ck_assert_int_ge(fcntl(env.root, F_GETFD), 0); /* still open */
+	ck_assert_int_ge(pty_exec_self_fd(&env), 0);
+	ck_assert_int_eq(pty_exec_walk_name(pty_exec_self_fd(&env), &kept,
+					    name, sizeof name, err,
+					    sizeof err),
+			 0);
+	ck_assert_str_eq(name, "/usr/bin/true");
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		_exit(pty_exec_self_fd(&env) == -1 ? 7 : 8);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_int_eq(WEXITSTATUS(st), 7);
+	ck_assert_int_ge(pty_exec_self_fd(&env), 0);
+	(void)close(kept.fd);
+	(void)close(opened.fd);
+	pty_exec_env_free(&env);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -1206,6 +1248,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_exec_memory_bounds_refused_both_ways);
 	tcase_add_test(tc,
 		       test_exec_facts_the_policy_does_not_read_are_not_learnt);
+	tcase_add_test(tc,
+		       test_exec_kept_descriptors_walk_alike_and_not_after_fork);
 	suite_add_tcase(s, tc);
 	return s;
 }

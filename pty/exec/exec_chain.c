@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -171,13 +172,24 @@ void
 pty_exec_env_init(struct pty_exec_env *e)
 {
 	memset(e, 0, sizeof *e);
-	e->proc = e->self_fd = -1;
+	e->root = e->proc = e->self_fd = -1;
+}
+
+/* The forks this process's memory has seen (in a child, one more than in
+ * its parent when it forked). */
+static volatile unsigned chain_forks;
+
+static void
+chain_on_fork(void)
+{
+	chain_forks++;
 }
 
 int
 pty_exec_self_fd(const struct pty_exec_env *e)
 {
-	return e->self_fd >= 0 && getpid() == e->self_pid ? e->self_fd : -1;
+	return e->self_fd >= 0 && chain_forks == e->self_forks ? e->self_fd
+							       : -1;
 }
 
 int
@@ -186,15 +198,21 @@ pty_exec_env_prepare(struct pty_exec_env *e, char *err, size_t errlen)
 	static const char *const roots[] = {
 	    "/lib",     "/lib64",     "/lib32",    "/libx32",
 	    "/usr/lib", "/usr/lib64", "/usr/lib32"};
+	static bool watching; /* the fork handler is registered */
 	char own[PATH_MAX];
 	size_t i;
 
 	pty_exec_env_init(e);
-	/* opened once: every request reaches /proc/PID and /proc/self/fd
-	 * (without them, each is opened by its path) */
+	/* opened once: every request reaches "/", /proc/PID and
+	 * /proc/self/fd (without them, each is opened by its path) */
+	if (!watching)
+		watching = pthread_atfork(NULL, NULL, chain_on_fork) == 0;
+	e->root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	e->proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	e->self_fd = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	e->self_pid = getpid();
+	e->self_fd =
+	    watching ? open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC)
+		     : -1;
+	e->self_forks = chain_forks;
 	e->binfmt = calloc(PTY_EXEC_BINFMT_MAX, sizeof *e->binfmt);
 	if (e->binfmt == NULL) {
 		(void)snprintf(err, errlen, "no memory for the exec checks");
@@ -222,11 +240,13 @@ pty_exec_env_free(struct pty_exec_env *e)
 	free(e->binfmt);
 	e->binfmt = NULL;
 	e->nbinfmt = 0;
+	if (e->root >= 0)
+		(void)close(e->root);
 	if (e->proc >= 0)
 		(void)close(e->proc);
 	if (e->self_fd >= 0)
 		(void)close(e->self_fd);
-	e->proc = e->self_fd = -1;
+	e->root = e->proc = e->self_fd = -1;
 }
 
 static bool
@@ -380,7 +400,7 @@ chain_locate(struct pty_exec_request *r, struct pty_exec_proc *p,
 	if (base == NULL ||
 	    pty_path_normalise(base, name, r->request, sizeof r->request) != 0)
 		(void)snprintf(r->request, sizeof r->request, "%s", name);
-	rc = pty_exec_walk(start, name, w, err, errlen);
+	rc = pty_exec_walk(p->root, start, name, w, err, errlen);
 	if (rc != 0)
 		return rc;
 	return pty_exec_walk_name(p->self_fd, w, r->path, sizeof r->path, err,

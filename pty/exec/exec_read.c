@@ -51,6 +51,7 @@ void
 pty_exec_proc_init(struct pty_exec_proc *p, const struct pty_exec_env *e,
 		   pid_t pid)
 {
+	p->root = e != NULL ? e->root : -1;
 	p->proc = e != NULL ? e->proc : -1;
 	p->self_fd = e != NULL ? pty_exec_self_fd(e) : -1;
 	p->pid = pid;
@@ -228,8 +229,9 @@ exec_locate(struct pty_exec_proc *p, const char *raw, bool at, int dirfd,
 		 * only its own name to show */
 		(void)snprintf(r->request, sizeof r->request, "%s", base);
 	}
-	rc = raw[0] == '\0' ? pty_exec_walk_fd(from, &w)
-			    : pty_exec_walk(from, raw, &w, err, errlen);
+	rc = raw[0] == '\0'
+		 ? pty_exec_walk_fd(from, &w)
+		 : pty_exec_walk(p->root, from, raw, &w, err, errlen);
 	if (from >= 0 && from != p->cwd)
 		(void)close(from);
 	if (rc == 0)

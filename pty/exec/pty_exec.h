@@ -133,15 +133,16 @@ struct pty_exec_walk {
 };
 
 /* Walks `path` as execve(2) will, from the directory `start` (relative
- * paths; absolute ones start at the root), one name at a time, following
+ * paths; absolute ones start at the root: `root`, the guard's "/" kept
+ * open by the caller, or -1 to open it), one name at a time, following
  * links (at most 40) but refusing those of /proc, and notes in
  * out->unsafe the first place on the way the user could change
  * (exec_walk.c says what that is).  Returns 0 with out->fd the regular
  * file found (the caller closes it), an errno the kernel would answer
  * (ENOENT, ENOTDIR, EACCES, ELOOP, ENAMETOOLONG, ...), or
  * PTY_EXEC_READ_REFUSE with one line in err. */
-int pty_exec_walk(int start, const char *path, struct pty_exec_walk *out,
-		  char *err, size_t errlen);
+int pty_exec_walk(int root, int start, const char *path,
+		  struct pty_exec_walk *out, char *err, size_t errlen);
 
 /* The same for a file given by descriptor (execveat with AT_EMPTY_PATH,
  * fexecve): out->fd a copy of it; only the file itself is checked.

@@ -36,16 +36,19 @@ struct pty_exec_env {
 	 * ruleset lets run, is not run as a program (what it would map is
 	 * beyond the kernel's check) */
 	bool landlocked;
-	/* kept open for every request: /proc (where each process's entry is
-	 * opened), and /proc/self/fd of the process that prepared it (where
-	 * the guard names and reopens its own descriptors), or -1 */
+	/* kept open for every request: "/" (where an absolute path's walk
+	 * starts), /proc (where each process's entry is opened), and
+	 * /proc/self/fd of the process that prepared it (where the guard
+	 * names and reopens its own descriptors), or -1 */
+	int root;
 	int proc;
 	int self_fd;
-	pid_t self_pid; /* ... which self_fd is of */
+	unsigned self_forks; /* ... the forks seen when it was opened */
 };
 
-/* self_fd when this process is the one that prepared e, else -1 (a
- * descriptor of /proc/self/fd names its opener's files). */
+/* self_fd when this process is the one that prepared e (no fork since,
+ * told by a pthread_atfork handler, without a system call), else -1: a
+ * descriptor of /proc/self/fd names its opener's files. */
 int pty_exec_self_fd(const struct pty_exec_env *e);
 
 /* Sets e's descriptors to -1: pty_exec_env_free is then safe. */
@@ -72,6 +75,7 @@ struct pty_exec_chain {
  * and the directory's name.  The caller checks afterwards that the
  * process still waits (then the PID named it all along). */
 struct pty_exec_proc {
+	int root; /* "/", kept (pty_exec_env), or -1 */
 	int proc; /* /proc, kept (pty_exec_env), or -1: opened by path */
 	pid_t pid;
 	int dir;     /* /proc/PID (O_PATH), -1 until needed */
