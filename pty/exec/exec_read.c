@@ -151,8 +151,9 @@ exec_fail(char *err, size_t errlen, const char *what)
 	return PTY_EXEC_READ_REFUSE;
 }
 
-/* Where the path starts: *from (a descriptor to close, or -1 for an
- * absolute path, which the walk starts at the root), the directory it is
+/* Where the path starts: *from (a descriptor to close unless it is
+ * p->cwd, or -1 for an absolute path, which the walk starts at the
+ * root), the directory it is
  * normalised against (base) and the name the kernel gives a script's
  * interpreter (kname).  0, or an errno / REFUSE. */
 static int
