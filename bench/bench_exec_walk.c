@@ -108,8 +108,10 @@ walk_new(struct walk_ctx *c, const struct walk_path *p, enum walk_way way)
 {
 	struct pty_exec_request *r = c->chain.rq[0];
 	struct pty_exec_walk w;
+	struct pty_exec_proc dir;
 	char err[512];
-	int rc = pty_exec_walk(c->cwd, p->path, &w, err, sizeof err);
+	int rc = pty_exec_walk(c->env.root, c->cwd, p->path, &w, err,
+			       sizeof err);
 
 	if (rc != 0)
 		return -1;
@@ -117,8 +119,8 @@ walk_new(struct walk_ctx *c, const struct walk_path *p, enum walk_way way)
 		(void)close(w.fd);
 		return w.unsafe[0] == '\0' ? 0 : -1;
 	}
-	if (pty_exec_walk_name(&w, r->path, sizeof r->path, err, sizeof err) !=
-	    0) {
+	if (pty_exec_walk_name(pty_exec_self_fd(&c->env), &w, r->path,
+			       sizeof r->path, err, sizeof err) != 0) {
 		(void)close(w.fd);
 		return -1;
 	}
@@ -126,9 +128,14 @@ walk_new(struct walk_ctx *c, const struct walk_path *p, enum walk_way way)
 		(void)close(w.fd);
 		return 0;
 	}
-	/* what exec_read.c does next: the request's argv is already there */
+	/* what exec_read.c does next: the request's argv is already there;
+	 * the directory is "/", open */
 	c->chain.n = 1;
-	rc = pty_exec_expand(&c->env, c->cwd, p->path, &w, &c->chain, err,
+	pty_exec_proc_init(&dir, &c->env, getpid());
+	dir.cwd = c->cwd;
+	dir.named = true;
+	(void)snprintf(dir.cwd_name, sizeof dir.cwd_name, "/");
+	rc = pty_exec_expand(&c->env, &dir, p->path, &w, &c->chain, err,
 			     sizeof err);
 	return rc == 0 && c->chain.n == p->chain ? 0 : -1;
 }

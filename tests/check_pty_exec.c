@@ -18,12 +18,22 @@
 #include "pty_harness.h"
 
 #include "pty_exec_chain.h"
+#include "pty_policy.h"
+#include "pty_supervise.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <seccomp.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -775,6 +785,430 @@ START_TEST(test_exec_landlock_required_without_locations_starts_nothing)
 }
 END_TEST
 
+
+/* ------------------------------------------------------------------ */
+/* Reading a request's path and argv (pty_exec_read_args, exec_mem.c):
+ * by process_vm_readv, by /proc/PID/mem, and by the first with the second
+ * as its fallback, from another process (a child that waits, a copy of
+ * this one's memory made at fork). */
+
+#define MEM_PAGE 4096
+
+struct mem_read {
+	int rc;
+	char raw[PATH_MAX];
+	char err[512];
+	struct pty_exec_request *r;
+};
+
+static pid_t
+mem_child(void)
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		for (;;)
+			pause();
+	return pid;
+}
+
+static void
+mem_child_end(pid_t pid)
+{
+	(void)kill(pid, SIGKILL);
+	(void)waitpid(pid, NULL, 0);
+}
+
+/* One way's reading of child's `path` and `argv` into m (fresh). */
+static void
+mem_read_as(struct mem_read *m, pid_t child, const char *path,
+	    char *const *argv, enum pty_exec_mem how)
+{
+	struct pty_exec_proc p;
+
+	memset(m, 0, offsetof(struct mem_read, r));
+	if (m->r == NULL)
+		m->r = malloc(sizeof *m->r);
+	ck_assert_ptr_nonnull(m->r);
+	memset(m->r, 0xa5, sizeof *m->r); /* nothing left from before */
+	m->r->argc = 0;
+	pty_exec_proc_init(&p, NULL, child);
+	m->rc = pty_exec_read_args(&p, (uint64_t)(uintptr_t)path,
+				   (uint64_t)(uintptr_t)argv, how, m->raw,
+				   m->r, m->err, sizeof m->err);
+	pty_exec_proc_close(&p);
+}
+
+/* Two readings found the same request. */
+static void
+mem_assert_same(const struct mem_read *a, const struct mem_read *b)
+{
+	size_t i;
+
+	ck_assert_int_eq(a->rc, 0);
+	ck_assert_int_eq(b->rc, 0);
+	ck_assert_str_eq(a->raw, b->raw);
+	ck_assert_uint_eq(a->r->argc, b->r->argc);
+	for (i = 0; i < a->r->argc; i++) {
+		ck_assert_uint_eq(a->r->argv_len[i], b->r->argv_len[i]);
+		ck_assert_uint_eq(strlen(a->r->argv[i]), a->r->argv_len[i]);
+		ck_assert_mem_eq(a->r->argv[i], b->r->argv[i],
+				 a->r->argv_len[i] + 1);
+	}
+}
+
+/* Two pages, the first byte of the second at *boundary. */
+static char *
+mem_two_pages(char **boundary)
+{
+	char *pages = mmap(NULL, 2 * MEM_PAGE, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ck_assert_ptr_ne(pages, MAP_FAILED);
+	*boundary = pages + MEM_PAGE;
+	return pages;
+}
+
+START_TEST(test_exec_memory_read_by_call_and_by_file_alike)
+{
+	static char *argv[101];
+	char *pages, *boundary, *longarg = malloc(5001), names[100][16];
+	struct mem_read vm = {0}, file = {0}, any = {0};
+	size_t i;
+	pid_t child;
+
+	/* the path across a page boundary; 100 arguments (the pointers are
+	 * read 64 at a time), one of 5,000 bytes (several pages), one
+	 * empty */
+	pages = mem_two_pages(&boundary);
+	memcpy(boundary - 5, "/usr/bin/true", 14);
+	ck_assert_ptr_nonnull(longarg);
+	memset(longarg, 'x', 5000);
+	longarg[5000] = '\0';
+	for (i = 0; i < 100; i++) {
+		(void)snprintf(names[i], sizeof names[i], "arg%zu", i);
+		argv[i] = names[i];
+	}
+	argv[50] = longarg;
+	argv[60] = "";
+	argv[100] = NULL;
+	child = mem_child();
+	mem_read_as(&vm, child, boundary - 5, argv, PTY_EXEC_MEM_VM);
+	mem_read_as(&file, child, boundary - 5, argv, PTY_EXEC_MEM_FILE);
+	mem_read_as(&any, child, boundary - 5, argv, PTY_EXEC_MEM_ANY);
+	mem_child_end(child);
+	mem_assert_same(&vm, &file);
+	mem_assert_same(&any, &file);
+	ck_assert_str_eq(vm.raw, "/usr/bin/true");
+	ck_assert_uint_eq(vm.r->argc, 100);
+	ck_assert_uint_eq(vm.r->argv_len[50], 5000);
+	ck_assert_str_eq(vm.r->argv[60], "");
+	ck_assert_str_eq(vm.r->argv[99], "arg99");
+	/* a NULL argv is an empty one, both ways */
+	child = mem_child();
+	mem_read_as(&vm, child, boundary - 5, NULL, PTY_EXEC_MEM_VM);
+	mem_read_as(&file, child, boundary - 5, NULL, PTY_EXEC_MEM_FILE);
+	mem_child_end(child);
+	mem_assert_same(&vm, &file);
+	ck_assert_uint_eq(vm.r->argc, 0);
+	free(vm.r);
+	free(file.r);
+	free(any.r);
+	free(longarg);
+	(void)munmap(pages, 2 * MEM_PAGE);
+}
+END_TEST
+
+START_TEST(test_exec_memory_call_refused_falls_back_to_file)
+{
+	char *pages, *boundary, *argv[3];
+	struct mem_read vm = {0}, file = {0}, any = {0};
+	pid_t child;
+
+	/* an argument that runs on into a PROT_NONE page: /proc/PID/mem
+	 * reads it (FOLL_FORCE), process_vm_readv cannot (EFAULT) */
+	pages = mem_two_pages(&boundary);
+	memcpy(boundary - 8, "yyyyyyyyzzzzzzzz", 17);
+	ck_assert_int_eq(mprotect(boundary, MEM_PAGE, PROT_NONE), 0);
+	argv[0] = "prog";
+	argv[1] = boundary - 8;
+	argv[2] = NULL;
+	child = mem_child();
+	mem_read_as(&vm, child, "/usr/bin/true", argv, PTY_EXEC_MEM_VM);
+	mem_read_as(&file, child, "/usr/bin/true", argv, PTY_EXEC_MEM_FILE);
+	mem_read_as(&any, child, "/usr/bin/true", argv, PTY_EXEC_MEM_ANY);
+	mem_child_end(child);
+	ck_assert_int_eq(vm.rc, PTY_EXEC_READ_REFUSE);
+	mem_assert_same(&any, &file);
+	ck_assert_uint_eq(any.r->argc, 2);
+	ck_assert_str_eq(any.r->argv[1], "yyyyyyyyzzzzzzzz");
+	free(vm.r);
+	free(file.r);
+	free(any.r);
+	(void)munmap(pages, 2 * MEM_PAGE);
+}
+END_TEST
+
+/* Every way refuses (never a part) with the file way's words. */
+static void
+mem_assert_refused(pid_t child, const char *path, char *const *argv,
+		   const char *words)
+{
+	struct mem_read m = {0};
+	int how;
+
+	for (how = PTY_EXEC_MEM_ANY; how <= PTY_EXEC_MEM_FILE; how++) {
+		mem_read_as(&m, child, path, argv, (enum pty_exec_mem)how);
+		ck_assert_int_eq(m.rc, PTY_EXEC_READ_REFUSE);
+		if (how != PTY_EXEC_MEM_VM)
+			ck_assert_msg(strstr(m.err, words) != NULL, "%s",
+				      m.err);
+	}
+	free(m.r);
+}
+
+START_TEST(test_exec_memory_bounds_refused_both_ways)
+{
+	char **argv = calloc(PTY_EXEC_ARGS_MAX + 2, sizeof *argv);
+	char *big = malloc(126 * 1024), *longpath = malloc(PATH_MAX + 1);
+	struct mem_read vm = {0}, file = {0};
+	char *three[4];
+	size_t i;
+	pid_t child;
+
+	ck_assert_ptr_nonnull(argv);
+	ck_assert_ptr_nonnull(big);
+	ck_assert_ptr_nonnull(longpath);
+	for (i = 0; i < PTY_EXEC_ARGS_MAX + 1; i++)
+		argv[i] = "a";
+	/* three of 126 KiB: the third does not fit in 256 KiB */
+	memset(big, 'b', 126 * 1024 - 1);
+	big[126 * 1024 - 1] = '\0';
+	three[0] = three[1] = three[2] = big;
+	three[3] = NULL;
+	memset(longpath, 'p', PATH_MAX);
+	longpath[PATH_MAX] = '\0';
+	/* 4,096 arguments are read, alike both ways; 4,097 are refused */
+	argv[PTY_EXEC_ARGS_MAX] = NULL;
+	child = mem_child();
+	mem_read_as(&vm, child, "/usr/bin/true", argv, PTY_EXEC_MEM_VM);
+	mem_read_as(&file, child, "/usr/bin/true", argv, PTY_EXEC_MEM_FILE);
+	mem_assert_same(&vm, &file);
+	ck_assert_uint_eq(vm.r->argc, PTY_EXEC_ARGS_MAX);
+	mem_child_end(child);
+	argv[PTY_EXEC_ARGS_MAX] = "a";
+	child = mem_child();
+	mem_assert_refused(child, "/usr/bin/true", argv,
+			   "more arguments than the supervisor reads");
+	mem_assert_refused(child, "/usr/bin/true", three,
+			   "longer than the supervisor reads (256 KiB)");
+	mem_assert_refused(child, longpath, three,
+			   "its path cannot be read or is longer");
+	mem_child_end(child);
+	free(vm.r);
+	free(file.r);
+	free(argv);
+	free(big);
+	free(longpath);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* The facts a policy does not read are not learnt: a real request, read
+ * by pty_exec_read with and without the process's directory and
+ * executable, decides alike. */
+
+/* The child: chdir /usr, the supervisor's filter, then "bin/true" twice
+ * and the dynamic loader once (each answered EPERM by the test); exits 7
+ * when all three were. */
+static void
+facts_child(struct pty_supervisor *s, const char *loader)
+{
+	char *const argv[] = {"true", "x", NULL}, *const envp[] = {NULL};
+	char *const ldargv[] = {"ld.so", "/usr/bin/true", NULL};
+	int e1, e2;
+
+	if (chdir("/usr") != 0)
+		_exit(2);
+	pty_supervise_child(s);
+	(void)execve("bin/true", argv, envp);
+	e1 = errno;
+	(void)execve("bin/true", argv, envp);
+	e2 = errno;
+	(void)execve(loader, ldargv, envp);
+	_exit(e1 == EPERM && e2 == EPERM && errno == EPERM ? 7 : 8);
+}
+
+/* Receives the child's next exec, reads it with `need` (it leads to
+ * `chain` programs), copies what it asked for into *out (NULL: no copy),
+ * and refuses it. */
+static void
+facts_read(struct pty_supervisor *s, unsigned need, size_t chain,
+	   struct pty_exec_request *out)
+{
+	struct pollfd pfd = {s->listener, POLLIN, 0};
+	char why[PATH_MAX + 512];
+	size_t i;
+
+	ck_assert_int_eq(poll(&pfd, 1, T), 1);
+	memset(s->req, 0, sizeof *s->req);
+	ck_assert_int_eq(seccomp_notify_receive(s->listener, s->req), 0);
+	ck_assert_int_eq(pty_exec_read(s->listener, s->req, &s->env, need,
+				       &s->chain, why, sizeof why),
+			 0);
+	ck_assert_uint_eq(s->chain.n, chain);
+	if (out != NULL) {
+		memcpy(out, s->chain.rq[0], sizeof *out);
+		for (i = 0; i < out->argc; i++)
+			out->argv[i] = out->bytes + (s->chain.rq[0]->argv[i] -
+						     s->chain.rq[0]->bytes);
+	}
+	memset(s->resp, 0, sizeof *s->resp);
+	s->resp->id = s->req->id;
+	s->resp->error = -EPERM;
+	ck_assert_int_eq(seccomp_notify_respond(s->listener, s->resp), 0);
+}
+
+START_TEST(test_exec_facts_the_policy_does_not_read_are_not_learnt)
+{
+	static const char quiet[] =
+	    "allow(C) :- command(C).\n"
+	    "allow_exec(P) :- exec_path(P), exec_request(\"/usr/bin/true\"),\n"
+	    "    exec_via(\"loader\").\n"
+	    "deny_exec(P, \"seen\") :- exec_path(P), exec_via(\"execve\").\n";
+	static const char curious[] =
+	    "allow(C) :- command(C).\n"
+	    "allow_exec(P) :- exec_path(P), exec_cwd(\"/usr\").\n"
+	    "deny_exec(P, \"seen\") :- exec_path(P), exec_parent(Q).\n";
+	static const char args[] =
+	    "allow(C) :- command(C).\n"
+	    "allow_exec(P) :- exec_path(P), exec_arg(0, \"true\").\n";
+	maelys_datalog_session_t *sq = NULL, *sc = NULL, *sa = NULL;
+	struct pty_exec_request *lean = malloc(sizeof *lean),
+				*full = malloc(sizeof *full);
+	struct pty_exec_decision dl, df;
+	struct pty_supervisor s;
+	struct pty_decider d;
+	char err[512], self[PATH_MAX], loader[PATH_MAX];
+	ssize_t n;
+	int st;
+	pid_t pid;
+
+	ck_assert_ptr_nonnull(lean);
+	ck_assert_ptr_nonnull(full);
+	ck_assert_int_eq(pty_exec_own_loader(loader, sizeof loader), 0);
+	/* what the supervisor asks for: what the policy reads, or all with
+	 * a log */
+	ck_assert_int_eq(pty_policy_open_text("args.dl", args, strlen(args),
+					      &sa, err, sizeof err),
+			 0);
+	ck_assert_uint_eq(pty_supervise_need(false), PTY_EXEC_NEED_ARGV);
+	ck_assert_int_eq(pty_policy_open_text("curious.dl", curious,
+					      strlen(curious), &sc, err,
+					      sizeof err),
+			 0);
+	ck_assert_uint_eq(pty_supervise_need(false),
+			  PTY_EXEC_NEED_CWD | PTY_EXEC_NEED_PARENT);
+	ck_assert_int_eq(pty_policy_open_text("quiet.dl", quiet, strlen(quiet),
+					      &sq, err, sizeof err),
+			 0);
+	ck_assert_uint_eq(pty_supervise_need(false), 0);
+	ck_assert_uint_eq(pty_supervise_need(true), PTY_EXEC_NEED_ALL);
+	/* one process's exec, read without and with them */
+	pty_supervise_init(&s);
+	ck_assert_int_eq(pty_supervise_prepare(&s, -1, err, sizeof err), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		facts_child(&s, loader);
+	ck_assert_msg(pty_supervise_accept(&s, err, sizeof err) == 0, "%s",
+		      err);
+	facts_read(&s, 0, 1, lean);
+	facts_read(&s, PTY_EXEC_NEED_ALL, 1, full);
+	/* the loader's argv is read all the same: it names the program */
+	facts_read(&s, 0, 2, NULL);
+	ck_assert_int_eq(s.chain.rq[0]->args_unread, 0);
+	ck_assert_uint_eq(s.chain.rq[0]->argc, 2);
+	ck_assert_str_eq(s.chain.rq[1]->path, "/usr/bin/true");
+	ck_assert_int_eq(s.chain.rq[1]->via, PTY_EXEC_VIA_LOADER);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_int_eq(WEXITSTATUS(st), 7);
+	n = readlink("/proc/self/exe", self, sizeof self - 1);
+	ck_assert_int_gt(n, 0);
+	self[n] = '\0';
+	ck_assert_str_eq(lean->cwd, "");
+	ck_assert_str_eq(lean->parent, "");
+	ck_assert_int_eq(lean->args_unread, 1);
+	ck_assert_uint_eq(lean->argc, 0);
+	ck_assert_str_eq(full->cwd, "/usr");
+	ck_assert_str_eq(full->parent, self);
+	ck_assert_int_eq(full->args_unread, 0);
+	ck_assert_uint_eq(full->argc, 2);
+	ck_assert_str_eq(full->argv[1], "x");
+	/* the relative path was still made absolute against the directory */
+	ck_assert_str_eq(lean->request, "/usr/bin/true");
+	ck_assert_str_eq(lean->path, full->path);
+	/* the policy that does not read them decides both alike */
+	ck_assert_int_eq(pty_decider_init(&d, sq, "/usr/bin"), 0);
+	pty_exec_decide(&d, lean, PTY_MODE_COMMAND, &dl);
+	pty_exec_decide(&d, full, PTY_MODE_COMMAND, &df);
+	ck_assert_int_eq(dl.verdict, PTY_EXEC_POLICY);
+	ck_assert_int_eq(df.verdict, dl.verdict);
+	ck_assert_uint_eq(dl.nreasons, 1);
+	ck_assert_uint_eq(df.nreasons, dl.nreasons);
+	ck_assert_str_eq(df.reasons[0], dl.reasons[0]);
+	pty_decider_free(&d);
+	pty_supervise_close(&s);
+	(void)maelys_datalog_session_free(sq);
+	(void)maelys_datalog_session_free(sc);
+	(void)maelys_datalog_session_free(sa);
+	free(lean);
+	free(full);
+}
+END_TEST
+
+/* The supervisor's kept descriptors: "/" for the walk, which it never
+ * closes, and /proc/self/fd, which a forked child does not use (it names
+ * the parent's files). */
+START_TEST(test_exec_kept_descriptors_walk_alike_and_not_after_fork)
+{
+	struct pty_exec_env env;
+	struct pty_exec_walk kept, opened;
+	char err[512], name[PATH_MAX];
+	int st;
+	pid_t pid;
+
+	ck_assert_int_eq(pty_exec_env_prepare(&env, err, sizeof err), 0);
+	ck_assert_int_ge(env.root, 0);
+	ck_assert_int_eq(pty_exec_walk(env.root, -1, "/bin/true", &kept, err,
+				       sizeof err),
+			 0);
+	ck_assert_int_eq(pty_exec_walk(-1, -1, "/bin/true", &opened, err,
+				       sizeof err),
+			 0);
+	ck_assert_uint_eq(kept.st.st_ino, opened.st.st_ino);
+	ck_assert_uint_eq(kept.st.st_dev, opened.st.st_dev);
+	ck_assert_int_ge(fcntl(env.root, F_GETFD), 0); /* still open */
+	ck_assert_int_ge(pty_exec_self_fd(&env), 0);
+	ck_assert_int_eq(pty_exec_walk_name(pty_exec_self_fd(&env), &kept,
+					    name, sizeof name, err,
+					    sizeof err),
+			 0);
+	ck_assert_str_eq(name, "/usr/bin/true");
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		_exit(pty_exec_self_fd(&env) == -1 ? 7 : 8);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_int_eq(WEXITSTATUS(st), 7);
+	ck_assert_int_ge(pty_exec_self_fd(&env), 0);
+	(void)close(kept.fd);
+	(void)close(opened.fd);
+	pty_exec_env_free(&env);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -809,6 +1243,13 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_exec_policy_without_shell_rule_starts_nothing);
 	tcase_add_test(
 	    tc, test_exec_landlock_required_without_locations_starts_nothing);
+	tcase_add_test(tc, test_exec_memory_read_by_call_and_by_file_alike);
+	tcase_add_test(tc, test_exec_memory_call_refused_falls_back_to_file);
+	tcase_add_test(tc, test_exec_memory_bounds_refused_both_ways);
+	tcase_add_test(tc,
+		       test_exec_facts_the_policy_does_not_read_are_not_learnt);
+	tcase_add_test(tc,
+		       test_exec_kept_descriptors_walk_alike_and_not_after_fork);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -38,6 +38,7 @@
 #include "pty_policy.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define EDB   MAELYS_DATALOG_PREDICATE_EDB
 #define FACT  MAELYS_DATALOG_PREDICATE_POLICY_FACT
@@ -98,6 +99,41 @@ pty_policy_reads_command_path(void)
 	return pty_policy_command_path;
 }
 
+/* Which predicates of pty_predicates the loaded policy's rules read. */
+#define PTY_NPREDICATES (sizeof pty_predicates / sizeof pty_predicates[0])
+static bool pty_policy_loaded;
+static bool pty_policy_read[PTY_NPREDICATES];
+
+bool
+pty_policy_reads(const char *name)
+{
+	size_t i;
+
+	for (i = 0; pty_policy_loaded && i < PTY_NPREDICATES; i++)
+		if (strcmp(pty_predicates[i].name, name) == 0)
+			return pty_policy_read[i];
+	return true;
+}
+
+/* Notes which input predicates the policy reads (on any doubt: read). */
+static void
+pty_policy_note_reads(const maelys_datalog_policy_t *policy)
+{
+	size_t i;
+
+	for (i = 0; i < PTY_NPREDICATES; i++) {
+		int reads = 1;
+
+		if (maelys_datalog_policy_reads(policy, pty_predicates[i].name,
+						pty_predicates[i].arity,
+						&reads) !=
+		    MAELYS_DATALOG_STATUS_OK)
+			reads = 1;
+		pty_policy_read[i] = reads != 0;
+	}
+	pty_policy_loaded = true;
+}
+
 /* Loads from `text` (or from the file `name` when text is NULL), prepares a
  * session, and notes whether the policy reads command_path. */
 static int
@@ -124,6 +160,7 @@ pty_policy_load(const char *name, const char *text, size_t len,
 		    MAELYS_DATALOG_STATUS_OK)
 			reads = 1;
 		pty_policy_command_path = reads != 0;
+		pty_policy_note_reads(policy);
 		st = maelys_datalog_session_create(policy, 0, out);
 		(void)maelys_datalog_policy_free(policy);
 	}

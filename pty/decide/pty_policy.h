@@ -36,4 +36,11 @@ int pty_policy_open_text(const char *name, const char *text, size_t len,
  * Valid after pty_policy_open succeeded. */
 bool pty_policy_reads_command_path(void);
 
+/* Whether the policy's rules read the input predicate `name` of the
+ * domain (maelys_datalog_policy_reads, noted when it was loaded): the
+ * exec supervisor learns exec_cwd and exec_parent only for a policy that
+ * reads them (or an audit log).  True for any name it does not know, and
+ * before a policy is loaded. */
+bool pty_policy_reads(const char *name);
+
 #endif /* PTY_POLICY_H */

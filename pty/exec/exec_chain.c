@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -167,16 +168,51 @@ chain_read_binfmt(struct pty_exec_env *e)
 	return rc;
 }
 
+void
+pty_exec_env_init(struct pty_exec_env *e)
+{
+	memset(e, 0, sizeof *e);
+	e->root = e->proc = e->self_fd = -1;
+}
+
+/* The forks this process's memory has seen (in a child, one more than in
+ * its parent when it forked). */
+static volatile unsigned chain_forks;
+
+static void
+chain_on_fork(void)
+{
+	chain_forks++;
+}
+
+int
+pty_exec_self_fd(const struct pty_exec_env *e)
+{
+	return e->self_fd >= 0 && chain_forks == e->self_forks ? e->self_fd
+							       : -1;
+}
+
 int
 pty_exec_env_prepare(struct pty_exec_env *e, char *err, size_t errlen)
 {
 	static const char *const roots[] = {
 	    "/lib",     "/lib64",     "/lib32",    "/libx32",
 	    "/usr/lib", "/usr/lib64", "/usr/lib32"};
+	static bool watching; /* the fork handler is registered */
 	char own[PATH_MAX];
 	size_t i;
 
-	memset(e, 0, sizeof *e);
+	pty_exec_env_init(e);
+	/* opened once: every request reaches "/", /proc/PID and
+	 * /proc/self/fd (without them, each is opened by its path) */
+	if (!watching)
+		watching = pthread_atfork(NULL, NULL, chain_on_fork) == 0;
+	e->root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	e->proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	e->self_fd =
+	    watching ? open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC)
+		     : -1;
+	e->self_forks = chain_forks;
 	e->binfmt = calloc(PTY_EXEC_BINFMT_MAX, sizeof *e->binfmt);
 	if (e->binfmt == NULL) {
 		(void)snprintf(err, errlen, "no memory for the exec checks");
@@ -204,6 +240,13 @@ pty_exec_env_free(struct pty_exec_env *e)
 	free(e->binfmt);
 	e->binfmt = NULL;
 	e->nbinfmt = 0;
+	if (e->root >= 0)
+		(void)close(e->root);
+	if (e->proc >= 0)
+		(void)close(e->proc);
+	if (e->self_fd >= 0)
+		(void)close(e->self_fd);
+	e->root = e->proc = e->self_fd = -1;
 }
 
 static bool
@@ -235,16 +278,24 @@ chain_refuse(char *err, size_t errlen, int code, const char *fmt, ...)
 	return code;
 }
 
-/* The first bytes of the file, read through the guard's own descriptor. */
+/* The first bytes of the file, read through the guard's own descriptor
+ * (reopened through /proc/self/fd: `selffd`, or by its path when -1). */
 static int
-chain_head(int file, unsigned char *buf, size_t *len, char *err, size_t errlen)
+chain_head(int selffd, int file, unsigned char *buf, size_t *len, char *err,
+	   size_t errlen)
 {
 	char self[64];
 	ssize_t n;
 	int fd;
 
-	(void)snprintf(self, sizeof self, "/proc/self/fd/%d", file);
-	fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (selffd >= 0) {
+		(void)snprintf(self, sizeof self, "%d", file);
+		fd = openat(selffd, self,
+			    O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	} else {
+		(void)snprintf(self, sizeof self, "/proc/self/fd/%d", file);
+		fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	}
 	if (fd < 0)
 		return chain_refuse(err, errlen, PTY_EXEC_READ_REFUSE,
 				    "its file cannot be read to check how it "
@@ -326,28 +377,42 @@ chain_argv(struct pty_exec_request *r, const char *const *head,
 }
 
 /* Walks `name` (as the kernel or the loader is given it: relative to the
- * process's directory) for element r, and names what it finds. */
+ * process's directory, opened only then) for element r, and names what it
+ * finds. */
 static int
-chain_locate(struct pty_exec_request *r, int cwd, const char *name,
-	     struct pty_exec_walk *w, char *err, size_t errlen)
+chain_locate(struct pty_exec_request *r, struct pty_exec_proc *p,
+	     const char *name, struct pty_exec_walk *w, char *err,
+	     size_t errlen)
 {
-	int rc;
+	const char *base = "/";
+	int start = -1, rc;
 
-	if (pty_path_normalise(r->cwd, name, r->request, sizeof r->request) !=
-	    0)
+	w->fd = -1;
+	if (name[0] != '/') {
+		base = pty_exec_proc_cwd_name(p);
+		start = pty_exec_proc_cwd(p);
+		if (start < 0)
+			return chain_refuse(err, errlen, PTY_EXEC_READ_REFUSE,
+					    "%s",
+					    "its working directory cannot be "
+					    "opened");
+	}
+	if (base == NULL ||
+	    pty_path_normalise(base, name, r->request, sizeof r->request) != 0)
 		(void)snprintf(r->request, sizeof r->request, "%s", name);
-	rc = pty_exec_walk(cwd, name, w, err, errlen);
+	rc = pty_exec_walk(p->root, start, name, w, err, errlen);
 	if (rc != 0)
 		return rc;
-	return pty_exec_walk_name(w, r->path, sizeof r->path, err, errlen);
+	return pty_exec_walk_name(p->self_fd, w, r->path, sizeof r->path, err,
+				  errlen);
 }
 
 /* The interpreter of the #! line `sb` of element `prev`, whose file the
  * kernel was given as `kname`. */
 static int
-chain_shebang(struct pty_exec_chain *c, int cwd, const struct pty_shebang *sb,
-	      const char *kname, struct pty_exec_walk *w, char *err,
-	      size_t errlen)
+chain_shebang(struct pty_exec_chain *c, struct pty_exec_proc *p,
+	      const struct pty_shebang *sb, const char *kname,
+	      struct pty_exec_walk *w, char *err, size_t errlen)
 {
 	const struct pty_exec_request *prev = c->rq[c->n - 1];
 	struct pty_exec_request *r = chain_slot(c);
@@ -358,6 +423,10 @@ chain_shebang(struct pty_exec_chain *c, int cwd, const struct pty_shebang *sb,
 
 	if (r == NULL)
 		return ELOOP; /* what the kernel answers past its depth */
+	/* the interpreter is given the request's argv */
+	rc = pty_exec_proc_argv(p, c->rq[0], err, errlen);
+	if (rc != 0)
+		return rc;
 	if (sb->name_len >= sizeof name)
 		return ENAMETOOLONG;
 	memcpy(name, sb->name, sb->name_len);
@@ -379,7 +448,7 @@ chain_shebang(struct pty_exec_chain *c, int cwd, const struct pty_shebang *sb,
 	head_len[nhead++] = strlen(kname);
 	rc = chain_argv(r, head, head_len, nhead, prev, 1, err, errlen);
 	if (rc == 0)
-		rc = chain_locate(r, cwd, name, w, err, errlen);
+		rc = chain_locate(r, p, name, w, err, errlen);
 	c->n++;
 	return rc;
 }
@@ -387,16 +456,20 @@ chain_shebang(struct pty_exec_chain *c, int cwd, const struct pty_shebang *sb,
 /* The program the loader (element prev) is asked to run, if any.
  * Returns 1 when there is none. */
 static int
-chain_loader(const struct pty_exec_env *e, struct pty_exec_chain *c, int cwd,
-	     struct pty_exec_walk *w, char *err, size_t errlen)
+chain_loader(const struct pty_exec_env *e, struct pty_exec_chain *c,
+	     struct pty_exec_proc *p, struct pty_exec_walk *w, char *err,
+	     size_t errlen)
 {
 	const struct pty_exec_request *prev = c->rq[c->n - 1];
 	struct pty_loader_args la;
 	struct pty_exec_request *r;
 	const char *head[1];
 	size_t head_len[1];
-	int rc;
+	int rc = pty_exec_proc_argv(p, c->rq[0], err, errlen);
 
+	/* the loader's options and program are in the request's argv */
+	if (rc != 0)
+		return rc;
 	if (pty_loader_parse(prev->argc, prev->argv, &la) != 0)
 		return chain_refuse(err, errlen, PTY_EXEC_READ_UNSAFE, "%s",
 				    "the dynamic loader is given an option the "
@@ -434,8 +507,7 @@ chain_loader(const struct pty_exec_env *e, struct pty_exec_chain *c, int cwd,
 	rc =
 	    chain_argv(r, head, head_len, 1, prev, la.program + 1, err, errlen);
 	if (rc == 0)
-		rc = chain_locate(r, cwd, prev->argv[la.program], w, err,
-				  errlen);
+		rc = chain_locate(r, p, prev->argv[la.program], w, err, errlen);
 	c->n++;
 	return rc;
 }
@@ -454,9 +526,9 @@ chain_binfmt(const struct pty_exec_env *e, const unsigned char *head,
 }
 
 int
-pty_exec_expand(const struct pty_exec_env *e, int cwd, const char *kname,
-		struct pty_exec_walk *w, struct pty_exec_chain *c, char *err,
-		size_t errlen)
+pty_exec_expand(const struct pty_exec_env *e, struct pty_exec_proc *p,
+		const char *kname, struct pty_exec_walk *w,
+		struct pty_exec_chain *c, char *err, size_t errlen)
 {
 	unsigned char head[PTY_SHEBANG_BUF];
 	char name[PATH_MAX];
@@ -476,7 +548,7 @@ pty_exec_expand(const struct pty_exec_env *e, int cwd, const char *kname,
 					    "between the guard's check and the "
 					    "exec",
 					    w->unsafe);
-		rc = chain_head(w->fd, head, &len, err, errlen);
+		rc = chain_head(p->self_fd, w->fd, head, &len, err, errlen);
 		if (rc != 0)
 			break;
 		/* what the loader maps is not exec'd: no #!, no binfmt */
@@ -494,12 +566,12 @@ pty_exec_expand(const struct pty_exec_env *e, int cwd, const char *kname,
 		if (cur->via != PTY_EXEC_VIA_LOADER &&
 		    pty_shebang_parse((const char *)head, len, &sb) == 0) {
 			/* the next script's name is its interpreter's */
-			rc = chain_shebang(c, cwd, &sb, name, w, err, errlen);
+			rc = chain_shebang(c, p, &sb, name, w, err, errlen);
 			if (rc == 0)
 				(void)snprintf(name, sizeof name, "%.*s",
 					       (int)sb.name_len, sb.name);
 		} else if (chain_is_loader(e, &w->st)) {
-			rc = chain_loader(e, c, cwd, w, err, errlen);
+			rc = chain_loader(e, c, p, w, err, errlen);
 			if (rc == 1)
 				return 0;
 		} else {

@@ -63,8 +63,12 @@ exec_build_edb(struct pty_decider *d, const struct pty_exec_request *r,
 		TRY(maelys_datalog_input_edb_add(edb, "exec_arg", a, 2, diag));
 	}
 	n = maelys_datalog_arg_integer((int64_t)r->argc);
-	TRY(maelys_datalog_input_edb_add(edb, "exec_argc", &n, 1, diag));
-	TRY(exec_add_s(edb, "exec_cwd", r->cwd, diag));
+	if (!r->args_unread)
+		TRY(maelys_datalog_input_edb_add(edb, "exec_argc", &n, 1,
+						 diag));
+	/* "": not learnt, as the policy does not read it (pty_supervise.h) */
+	if (r->cwd[0] != '\0')
+		TRY(exec_add_s(edb, "exec_cwd", r->cwd, diag));
 	if (r->parent[0] != '\0')
 		TRY(exec_add_s(edb, "exec_parent", r->parent, diag));
 	if (d->shell_program[0] != '\0')

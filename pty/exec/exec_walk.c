@@ -43,6 +43,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /* The kernel's bound on links followed in one walk (MAXSYMLINKS). */
@@ -56,6 +57,8 @@ struct walk {
 	char rest[2 * PATH_MAX]; /* what is left to walk, NUL-ended */
 	size_t links;
 	int dir;        /* where the next name is looked up */
+	bool dir_owned; /* ... a descriptor of the walk's own, to close */
+	int root;       /* the guard's "/" kept by the caller, or -1 */
 	bool user_root; /* the user is root: nothing is "changeable" */
 	uid_t uid;      /* the user (the guard's own uid) */
 	/* the status of dir, when the step into it took it already */
@@ -65,6 +68,31 @@ struct walk {
 	char *err;
 	size_t errlen;
 };
+
+/* Where the next name is looked up from now: `fd`, the walk's own to
+ * close (owned) or the caller's (the kept root, the start). */
+static void
+walk_set_dir(struct walk *w, int fd, bool owned)
+{
+	if (w->dir_owned && w->dir >= 0)
+		(void)close(w->dir);
+	w->dir = fd;
+	w->dir_owned = owned;
+}
+
+/* The root: the caller's kept descriptor, or "/" opened.  0, or -1. */
+static int
+walk_to_root(struct walk *w)
+{
+	int root = w->root;
+
+	if (root < 0 &&
+	    (root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	walk_set_dir(w, root, root != w->root);
+	w->dir_known = false;
+	return 0;
+}
 
 /* The name of one of the guard's descriptors, for a message. */
 static void
@@ -166,17 +194,21 @@ walk_next(struct walk *w, char name[NAME_MAX + 1], bool *more)
 	return (long)n;
 }
 
-/* Follows the link `link` (opened O_PATH | O_NOFOLLOW): its target goes
- * before what is left to walk.  0, or an errno / REFUSE. */
+/* Follows the link `link` (opened O_PATH | O_NOFOLLOW, its status `lst`):
+ * its target goes before what is left to walk.  0, or an errno / REFUSE. */
 static int
-walk_follow(struct walk *w, int link)
+walk_follow(struct walk *w, int link, const struct stat *lst)
 {
 	char target[PATH_MAX + 1];
 	struct statfs fs;
 	size_t tl, rl = strlen(w->rest);
 	ssize_t n;
 
-	if (fstatfs(w->dir, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC) {
+	/* a link of /proc: procfs, like every file system without a block
+	 * device, has an anonymous device (major 0), so a link on a disk's
+	 * file system needs no fstatfs to tell */
+	if (major(lst->st_dev) == 0 && fstatfs(w->dir, &fs) == 0 &&
+	    fs.f_type == PROC_SUPER_MAGIC) {
 		(void)snprintf(w->err, w->errlen,
 			       "its path goes through a link of /proc "
 			       "(/proc/self, /dev/fd) that names another "
@@ -197,15 +229,8 @@ walk_follow(struct walk *w, int link)
 	memcpy(w->rest, target, tl);
 	if (rl > 0)
 		w->rest[tl] = '/';
-	if (target[0] == '/') {
-		int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-
-		if (root < 0)
-			return EACCES;
-		(void)close(w->dir);
-		w->dir = root;
-		w->dir_known = false;
-	}
+	if (target[0] == '/' && walk_to_root(w) != 0)
+		return EACCES;
 	return 0;
 }
 
@@ -239,13 +264,12 @@ walk_step(struct walk *w)
 	}
 	walk_check_lookup(w, &st);
 	if (S_ISLNK(st.st_mode)) {
-		rc = walk_follow(w, fd);
+		rc = walk_follow(w, fd, &st);
 		(void)close(fd);
 		return rc;
 	}
 	if (S_ISDIR(st.st_mode) && (more || w->rest[0] != '\0')) {
-		(void)close(w->dir);
-		w->dir = fd;
+		walk_set_dir(w, fd, true);
 		w->dir_st = st;
 		w->dir_known = true;
 		return 0;
@@ -266,8 +290,8 @@ walk_step(struct walk *w)
 }
 
 int
-pty_exec_walk(int start, const char *path, struct pty_exec_walk *out, char *err,
-	      size_t errlen)
+pty_exec_walk(int root, int start, const char *path, struct pty_exec_walk *out,
+	      char *err, size_t errlen)
 {
 	struct walk w;
 	int rc;
@@ -285,14 +309,16 @@ pty_exec_walk(int start, const char *path, struct pty_exec_walk *out, char *err,
 	if (strlen(path) >= PATH_MAX)
 		return ENAMETOOLONG;
 	(void)snprintf(w.rest, sizeof w.rest, "%s", path);
-	w.dir = path[0] == '/' ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)
-			       : fcntl(start, F_DUPFD_CLOEXEC, 0);
-	if (w.dir < 0)
+	w.root = root;
+	w.dir = -1;
+	if (path[0] == '/' ? walk_to_root(&w) != 0 : start < 0)
 		return EACCES;
+	if (path[0] != '/')
+		walk_set_dir(&w, start, false); /* the caller's */
 	do
 		rc = walk_step(&w);
 	while (rc == 0);
-	(void)close(w.dir);
+	walk_set_dir(&w, -1, false);
 	return rc == 1 ? 0 : rc;
 }
 
@@ -327,15 +353,20 @@ walk_ends_deleted(const char *path)
 }
 
 int
-pty_exec_walk_name(const struct pty_exec_walk *w, char *path, size_t cap,
-		   char *err, size_t errlen)
+pty_exec_walk_name(int selffd, const struct pty_exec_walk *w, char *path,
+		   size_t cap, char *err, size_t errlen)
 {
 	char self[64];
 	struct stat pst;
 	ssize_t n;
 
-	(void)snprintf(self, sizeof self, "/proc/self/fd/%d", w->fd);
-	n = readlink(self, path, cap - 1);
+	if (selffd >= 0) {
+		(void)snprintf(self, sizeof self, "%d", w->fd);
+		n = readlinkat(selffd, self, path, cap - 1);
+	} else {
+		(void)snprintf(self, sizeof self, "/proc/self/fd/%d", w->fd);
+		n = readlink(self, path, cap - 1);
+	}
 	if (n <= 0 || (size_t)n >= cap - 1) {
 		path[0] = '\0';
 		(void)snprintf(err, errlen, "its file cannot be named");

@@ -71,6 +71,10 @@ struct pty_exec_request {
 	char parent[PATH_MAX];  /* exec_parent ("" if it cannot be named) */
 	enum pty_exec_via via;  /* exec_via */
 	char through[PATH_MAX]; /* exec_through ("" for execve) */
+	/* argv was not read: no rule reads exec_arg or exec_argc, and there
+	 * is no audit log (pty_supervise.h); argc is then 0, and neither
+	 * fact is supplied */
+	bool args_unread;
 	size_t argc;
 	const char *argv[PTY_EXEC_ARGS_MAX]; /* into `bytes`, NUL-ended */
 	size_t argv_len[PTY_EXEC_ARGS_MAX];
@@ -145,26 +149,29 @@ struct pty_exec_walk {
 };
 
 /* Walks `path` as execve(2) will, from the directory `start` (relative
- * paths; absolute ones start at the root), one name at a time, following
+ * paths; absolute ones start at the root: `root`, the guard's "/" kept
+ * open by the caller, or -1 to open it), one name at a time, following
  * links (at most 40) but refusing those of /proc, and notes in
  * out->unsafe the first place on the way the user could change
  * (exec_walk.c says what that is).  Returns 0 with out->fd the regular
  * file found (the caller closes it), an errno the kernel would answer
  * (ENOENT, ENOTDIR, EACCES, ELOOP, ENAMETOOLONG, ...), or
  * PTY_EXEC_READ_REFUSE with one line in err. */
-int pty_exec_walk(int start, const char *path, struct pty_exec_walk *out,
-		  char *err, size_t errlen);
+int pty_exec_walk(int root, int start, const char *path,
+		  struct pty_exec_walk *out, char *err, size_t errlen);
 
 /* The same for a file given by descriptor (execveat with AT_EMPTY_PATH,
  * fexecve): out->fd a copy of it; only the file itself is checked.
  * Returns 0, or an errno. */
 int pty_exec_walk_fd(int file, struct pty_exec_walk *out);
 
-/* The name of the file a walk found, from the guard's own descriptor; a
- * file without a path (deleted, a memfd, renamed over) is refused.
- * Returns 0, or PTY_EXEC_READ_REFUSE with one line in err. */
-int pty_exec_walk_name(const struct pty_exec_walk *w, char *path, size_t cap,
-		       char *err, size_t errlen);
+/* The name of the file a walk found, from the guard's own descriptor
+ * (read in /proc/self/fd: `selffd` a descriptor of it kept open, or -1 to
+ * go by its path); a file without a path (deleted, a memfd, renamed
+ * over) is refused.  Returns 0, or PTY_EXEC_READ_REFUSE with one line in
+ * err. */
+int pty_exec_walk_name(int selffd, const struct pty_exec_walk *w, char *path,
+		       size_t cap, char *err, size_t errlen);
 
 /* Lexical normalisation: `path` made absolute against `base` (itself
  * absolute) with "", "." and ".." components and repeated slashes removed,

@@ -10,8 +10,10 @@
 #include "pty_exec.h"
 #include "pty_exec_parse.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #define PTY_EXEC_LOADERS_MAX 32
@@ -34,7 +36,23 @@ struct pty_exec_env {
 	 * ruleset lets run, is not run as a program (what it would map is
 	 * beyond the kernel's check) */
 	bool landlocked;
+	/* kept open for every request: "/" (where an absolute path's walk
+	 * starts), /proc (where each process's entry is opened), and
+	 * /proc/self/fd of the process that prepared it (where the guard
+	 * names and reopens its own descriptors), or -1 */
+	int root;
+	int proc;
+	int self_fd;
+	unsigned self_forks; /* ... the forks seen when it was opened */
 };
+
+/* self_fd when this process is the one that prepared e (no fork since,
+ * told by a pthread_atfork handler, without a system call), else -1: a
+ * descriptor of /proc/self/fd names its opener's files. */
+int pty_exec_self_fd(const struct pty_exec_env *e);
+
+/* Sets e's descriptors to -1: pty_exec_env_free is then safe. */
+void pty_exec_env_init(struct pty_exec_env *e);
 
 /* Fills *e.  Returns 0, or -1 with one line in err (binfmt_misc is on and
  * its entries cannot be read: no exec could be judged). */
@@ -52,16 +70,50 @@ struct pty_exec_chain {
 	struct pty_exec_request *rq[PTY_EXEC_CHAIN_MAX];
 };
 
+/* The /proc entries of the process that asks (exec_read.c): its /proc
+ * directory and working directory, each opened once, when first needed,
+ * and the directory's name.  The caller checks afterwards that the
+ * process still waits (then the PID named it all along). */
+struct pty_exec_proc {
+	int root; /* "/", kept (pty_exec_env), or -1 */
+	int proc; /* /proc, kept (pty_exec_env), or -1: opened by path */
+	pid_t pid;
+	int dir;     /* /proc/PID (O_PATH), -1 until needed */
+	int cwd;     /* its working directory (O_PATH), -1 until needed */
+	int self_fd; /* the guard's /proc/self/fd (pty_exec_self_fd), or -1 */
+	/* where the request's argv is, when it was left unread */
+	uint64_t argv_addr;
+	bool named;
+	char cwd_name[PATH_MAX];
+};
+
+/* p for process `pid`, through e's descriptors (NULL: none). */
+void pty_exec_proc_init(struct pty_exec_proc *p, const struct pty_exec_env *e,
+			pid_t pid);
+/* /proc/PID, opened on the first call: the descriptor, or -1. */
+int pty_exec_proc_dir(struct pty_exec_proc *p);
+/* The working directory, opened on the first call: the descriptor (p's:
+ * the caller does not close it), or -1. */
+int pty_exec_proc_cwd(struct pty_exec_proc *p);
+/* Its name, read on the first call, or NULL when it cannot be named. */
+const char *pty_exec_proc_cwd_name(struct pty_exec_proc *p);
+void pty_exec_proc_close(struct pty_exec_proc *p);
+/* Reads the argv of request r (at p->argv_addr) if it was left unread
+ * (r->args_unread).  Returns 0, or PTY_EXEC_READ_REFUSE with one line in
+ * err. */
+int pty_exec_proc_argv(struct pty_exec_proc *p, struct pty_exec_request *r,
+		       char *err, size_t errlen);
+
 /* Follows c->rq[0] (n == 1), whose file the walk `w` found and which the
  * kernel was given as `kname` (the path as passed to execve), from the
- * process's directory `cwd`: appends every interpreter and every program
- * of the loader, walked the same way.  w->fd is closed.  Returns 0, an
- * errno the kernel would answer (an interpreter that does not exist, ...),
- * PTY_EXEC_READ_REFUSE (cannot be read) or PTY_EXEC_READ_UNSAFE (the user
- * could change what runs, or binfmt_misc would run it), with one line in
- * err; c->n then counts the element concerned. */
-int pty_exec_expand(const struct pty_exec_env *e, int cwd, const char *kname,
-		    struct pty_exec_walk *w, struct pty_exec_chain *c,
-		    char *err, size_t errlen);
+ * directory of process `p` (opened only for a relative name): appends every
+ * interpreter and every program of the loader, walked the same way.  w->fd is
+ * closed.  Returns 0, an errno the kernel would answer (an interpreter that
+ * does not exist, ...), PTY_EXEC_READ_REFUSE (cannot be read) or
+ * PTY_EXEC_READ_UNSAFE (the user could change what runs, or binfmt_misc would
+ * run it), with one line in err; c->n then counts the element concerned. */
+int pty_exec_expand(const struct pty_exec_env *e, struct pty_exec_proc *p,
+		    const char *kname, struct pty_exec_walk *w,
+		    struct pty_exec_chain *c, char *err, size_t errlen);
 
 #endif /* PTY_EXEC_CHAIN_H */

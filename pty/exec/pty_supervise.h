@@ -35,6 +35,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct seccomp_notif;
@@ -66,6 +67,10 @@ struct pty_supervisor {
 	/* called around a message on out_fd (the prompt hides), or NULL */
 	void (*around_message)(bool before);
 	bool end_session; /* a refusal hit max_denials or the audit failed */
+	/* the facts of each exec that cost system calls to learn, and that
+	 * the policy or the audit log reads (PTY_EXEC_NEED_*; all of them
+	 * unless pty_supervise_setup learnt otherwise) */
+	unsigned need;
 };
 
 /* Concludes one exec decision as the guard concludes a line: its audit
@@ -132,17 +137,51 @@ int pty_supervise_handle(struct pty_supervisor *s);
  * preparation got. */
 void pty_supervise_close(struct pty_supervisor *s);
 
-/* Reading a request (exec_read.c) into c->rq[0], and what it leads to
- * (pty_exec_chain.h) into the rest of c.  Returns 0 (decide c->rq[0] to
- * c->rq[c->n - 1]), a positive errno to answer without deciding (the path
- * does not exist: the kernel would say the same, and execvp(3) goes on to
- * the next PATH entry), PTY_EXEC_READ_GONE (the process no longer waits:
- * nothing to answer), PTY_EXEC_READ_REFUSE (cannot be read or too big) or
- * PTY_EXEC_READ_UNSAFE (the user could change what runs): refuse
+/* What pty_exec_read learns besides the path, when asked: the process's
+ * working directory (exec_cwd), its executable (exec_parent), and argv
+ * (exec_arg, exec_argc).  A relative path names the directory, and a #!
+ * script or the loader reads argv, whatever is asked: the chain needs
+ * them. */
+#define PTY_EXEC_NEED_CWD    1u
+#define PTY_EXEC_NEED_PARENT 2u
+#define PTY_EXEC_NEED_ARGV   4u
+#define PTY_EXEC_NEED_ALL                                                      \
+	(PTY_EXEC_NEED_CWD | PTY_EXEC_NEED_PARENT | PTY_EXEC_NEED_ARGV)
+
+/* The facts a session's policy and audit log read: PTY_EXEC_NEED_ALL
+ * with an audit log (`audited`), else those of the loaded policy
+ * (pty_policy_reads). */
+unsigned pty_supervise_need(bool audited);
+
+/* Reading a request (exec_read.c) into c->rq[0], with the facts of `need`,
+ * and what it leads to (pty_exec_chain.h) into the rest of c.  Returns 0
+ * (decide c->rq[0] to c->rq[c->n - 1]), a positive errno to answer without
+ * deciding (the path does not exist: the kernel would say the same, and
+ * execvp(3) goes on to the next PATH entry), PTY_EXEC_READ_GONE (the process no
+ * longer waits: nothing to answer), PTY_EXEC_READ_REFUSE (cannot be read or too
+ * big) or PTY_EXEC_READ_UNSAFE (the user could change what runs): refuse
  * c->rq[c->n - 1], err says why. */
 int pty_exec_read(int listener, const struct seccomp_notif *n,
-		  const struct pty_exec_env *env, struct pty_exec_chain *c,
-		  char *err, size_t errlen);
+		  const struct pty_exec_env *env, unsigned need,
+		  struct pty_exec_chain *c, char *err, size_t errlen);
+
+/* How pty_exec_read_args reads a process's memory (exec_mem.c). */
+enum pty_exec_mem {
+	PTY_EXEC_MEM_ANY,  /* process_vm_readv, else /proc/PID/mem */
+	PTY_EXEC_MEM_VM,   /* process_vm_readv alone (for tests) */
+	PTY_EXEC_MEM_FILE, /* /proc/PID/mem alone (for tests) */
+};
+
+/* The path at path_addr (into raw, PATH_MAX bytes; NULL: not read) and
+ * the argv at argv_addr (into r: argc, argv, argv_len, bytes; NULL: not
+ * read) of process p->pid,
+ * bounded by PATH_MAX, PTY_EXEC_ARGS_MAX and PTY_EXEC_BYTES_MAX.  Returns
+ * 0, or PTY_EXEC_READ_REFUSE with one line in err (unreadable, too big).
+ * Whether the PID still names the asking process is the caller's to
+ * check afterwards. */
+int pty_exec_read_args(struct pty_exec_proc *p, uint64_t path_addr,
+		       uint64_t argv_addr, enum pty_exec_mem how, char *raw,
+		       struct pty_exec_request *r, char *err, size_t errlen);
 
 /* The filter program: libseccomp builds it, exported as raw BPF so that the
  * child only has to load it (supervise_filter.c).  Returns 0 with a

@@ -8,6 +8,7 @@
 #include "pty_supervise.h"
 
 #include "pty_landlock.h"
+#include "pty_policy.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -65,6 +66,23 @@ pty_supervise_init(struct pty_supervisor *s)
 {
 	memset(s, 0, sizeof *s);
 	s->listener = s->sock[0] = s->sock[1] = s->landlock_fd = -1;
+	pty_exec_env_init(&s->env);
+	s->need = PTY_EXEC_NEED_ALL;
+}
+
+unsigned
+pty_supervise_need(bool audited)
+{
+	unsigned need = 0;
+
+	if (audited || pty_policy_reads("exec_cwd"))
+		need |= PTY_EXEC_NEED_CWD;
+	if (audited || pty_policy_reads("exec_parent"))
+		need |= PTY_EXEC_NEED_PARENT;
+	if (audited || pty_policy_reads("exec_arg") ||
+	    pty_policy_reads("exec_argc"))
+		need |= PTY_EXEC_NEED_ARGV;
+	return need;
 }
 
 /* The request of the session's shell, the child's first exec, built here
@@ -142,6 +160,9 @@ pty_supervise_setup(struct pty_supervisor *s, struct pty_guard *g,
 	s->guard = g;
 	s->decider = d;
 	s->mode = mode;
+	/* the audit record holds every fact; without a log, only what the
+	 * policy's rules read is learnt */
+	s->need = pty_supervise_need(g->audit != NULL);
 	if ((s->chain.rq[0] = malloc(sizeof *s->chain.rq[0])) == NULL ||
 	    (s->first = malloc(sizeof *s->first)) == NULL) {
 		(void)snprintf(err, errlen,
@@ -417,8 +438,8 @@ pty_supervise_handle(struct pty_supervisor *s)
 		c->n = 1;
 		rc = 0;
 	} else {
-		rc = pty_exec_read(s->listener, s->req, &s->env, c, why,
-				   sizeof why);
+		rc = pty_exec_read(s->listener, s->req, &s->env, s->need, c,
+				   why, sizeof why);
 	}
 	if (rc == PTY_EXEC_READ_GONE)
 		return 0;
