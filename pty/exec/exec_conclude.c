@@ -9,7 +9,61 @@
 
 #include "pty_messages.h"
 
+#include <limits.h>
+#include <string.h>
 #include <syslog.h>
+
+/* What the user sees of a refused exec, lines ending in eol:
+ *   maelys-pty: exec of '/usr/bin/sh' (/usr/bin/dash) denied by policy
+ *     deny_exec: shells are not started by other programs
+ * Paths and reasons are the session's data: shown with pty_printable, so
+ * they cannot drive the user's terminal. */
+static void
+exec_say_refused(const struct pty_exec_request *r,
+		 const struct pty_exec_decision *dec, int fd, const char *eol)
+{
+	char shown[PATH_MAX], real[PATH_MAX];
+	const char *what = PTY_MSG_EXEC_DENIED_BY_POLICY;
+	size_t i;
+
+	if (dec->verdict == PTY_EXEC_ERROR)
+		what = PTY_MSG_EXEC_DENIED_UNEVALUATED;
+	else if (dec->verdict == PTY_EXEC_UNREADABLE)
+		what = PTY_MSG_EXEC_DENIED_UNCHECKED;
+	else if (dec->verdict == PTY_EXEC_UNSAFE)
+		what = PTY_MSG_EXEC_DENIED;
+	pty_printable(shown, sizeof shown,
+		      r->request[0] != '\0' ? r->request : r->path);
+	pty_printable(real, sizeof real, r->path);
+	if (shown[0] == '\0')
+		pty_say(fd, eol, PTY_MSG_EXEC_OF_PROCESS, (int)r->pid, what);
+	else if (r->path[0] != '\0' && strcmp(r->path, shown) != 0)
+		pty_say(fd, eol, PTY_MSG_EXEC_OF_RESOLVED, shown, real, what);
+	else
+		pty_say(fd, eol, PTY_MSG_EXEC_OF, shown, what);
+	if (r->via != PTY_EXEC_VIA_EXECVE) {
+		/* the program was not named by the process: say how the
+		 * kernel or the loader comes to run it */
+		pty_printable(real, sizeof real, r->through);
+		pty_say(fd, eol,
+			r->via == PTY_EXEC_VIA_SHEBANG
+			    ? PTY_MSG_EXEC_VIA_SHEBANG
+			    : PTY_MSG_EXEC_VIA_LOADER,
+			real);
+	}
+	if (dec->verdict != PTY_EXEC_POLICY) {
+		pty_printable(real, sizeof real, dec->error);
+		pty_say(fd, eol, PTY_MSG_EXEC_WHY, real);
+		return;
+	}
+	for (i = 0; i < dec->nreasons; i++) {
+		pty_printable(real, sizeof real, dec->reasons[i]);
+		pty_say(fd, eol, PTY_MSG_EXEC_DENY_REASON, real);
+	}
+	if (dec->reasons_total > dec->nreasons)
+		pty_say(fd, eol, PTY_MSG_EXEC_MORE_REASONS,
+			dec->reasons_total - dec->nreasons);
+}
 
 enum pty_act
 pty_exec_conclude(struct pty_guard *g, const struct pty_exec_request *r,
@@ -29,7 +83,7 @@ pty_exec_conclude(struct pty_guard *g, const struct pty_exec_request *r,
 	}
 	if (dec->verdict == PTY_EXEC_ALLOW)
 		return PTY_ACT_RUN;
-	pty_exec_print(r, dec, fd, eol);
+	exec_say_refused(r, dec, fd, eol);
 	pty_guard_log(
 	    g, LOG_NOTICE, "exec denied user=%s session=%s path=%s: %s",
 	    g->who->user, g->asess.id, r->path[0] ? r->path : r->request,

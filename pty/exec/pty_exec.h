@@ -111,13 +111,6 @@ int pty_exec_set_programs(struct pty_decider *d, const char *shell,
 void pty_exec_decide(struct pty_decider *d, const struct pty_exec_request *r,
 		     enum pty_mode mode, struct pty_exec_decision *out);
 
-/* Writes what the user sees of a refused exec to fd, lines ending in eol:
- *   maelys-pty: exec of '/usr/bin/sh' (/usr/bin/dash) denied by policy
- *     deny_exec: shells are not started by other programs */
-void pty_exec_print(const struct pty_exec_request *r,
-		    const struct pty_exec_decision *dec, int fd,
-		    const char *eol);
-
 /* The audit record of an exec and the arrays it points to. */
 struct pty_exec_record {
 	struct pty_audit_event event;

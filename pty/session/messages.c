@@ -39,7 +39,7 @@ pty_write_all(int fd, const void *buf, size_t n)
 void
 pty_say(int fd, const char *eol, const char *fmt, ...)
 {
-	char buf[1024];
+	char buf[16384];
 	size_t off, eollen = strlen(eol);
 	va_list ap;
 	int n;
@@ -55,6 +55,19 @@ pty_say(int fd, const char *eol, const char *fmt, ...)
 					      : sizeof buf - eollen - 1;
 	memcpy(buf + off, eol, eollen);
 	(void)pty_write_all(fd, buf, off + eollen);
+}
+
+void
+pty_printable(char *dst, size_t cap, const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i] != '\0' && i + 1 < cap; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		dst[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	dst[i] = '\0';
 }
 
 void

@@ -134,15 +134,38 @@
 #define PTY_MSG_EMPTY_COMMAND PTY_MSG_PREFIX "empty command: nothing to run"
 #define PTY_MSG_COMMAND_TOO_LONG PTY_MSG_PREFIX "the command is too long"
 
+/* -- a refused exec (exec/exec_conclude.c): the program, then how it was
+ * refused, then why */
+#define PTY_MSG_EXEC_OF_PROCESS  PTY_MSG_PREFIX "an exec of process %d %s"
+#define PTY_MSG_EXEC_OF_RESOLVED PTY_MSG_PREFIX "exec of '%s' (%s) %s"
+#define PTY_MSG_EXEC_OF          PTY_MSG_PREFIX "exec of '%s' %s"
+#define PTY_MSG_EXEC_DENIED_BY_POLICY "denied by policy"
+#define PTY_MSG_EXEC_DENIED_UNEVALUATED                                        \
+	"denied: the policy could not be evaluated"
+#define PTY_MSG_EXEC_DENIED_UNCHECKED "denied: the request could not be checked"
+#define PTY_MSG_EXEC_DENIED           "denied"
+#define PTY_MSG_EXEC_VIA_SHEBANG      "  the interpreter of the #! script %s"
+#define PTY_MSG_EXEC_VIA_LOADER                                                \
+	"  run as a program by the dynamic loader %s"
+#define PTY_MSG_EXEC_WHY          "  %s"
+#define PTY_MSG_EXEC_DENY_REASON  "  deny_exec: %s"
+#define PTY_MSG_EXEC_MORE_REASONS "  (and %zu more)"
+
 /* Writes all n bytes: a short write or EINTR is retried, and on a
  * descriptor that is not blocking (the session's pty) EAGAIN waits until
  * it takes more.  Returns 0, or -1 when the descriptor takes no more. */
 int pty_write_all(int fd, const void *buf, size_t n);
 
 /* One of the sentences above, formatted, as a whole line ending in eol
- * ("" for a question that waits on the same line; cut at 1 KiB). */
+ * ("" for a question that waits on the same line; cut at 16 KiB, room
+ * for three whole paths). */
 void pty_say(int fd, const char *eol, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Copies s into dst (cap bytes) with every control character shown as
+ * '?': a path or a reason is the session's data, and must not drive the
+ * user's terminal. */
+void pty_printable(char *dst, size_t cap, const char *s);
 
 /* What the user sees of a line's decision that is not ALLOW (nothing for
  * those the caller acts on: ALLOW, ALLOW_LOG, CONFIRM, EMPTY):
