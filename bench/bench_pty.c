@@ -40,7 +40,6 @@
 #include "pty_decide.h"
 #include "pty_line.h"
 #include "pty_session.h"
-#include "pty_policy.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -114,7 +113,7 @@ bench_decisions(const char *policy)
 	int p[2], i, allowed = 0;
 
 	if (pty_policy_open(policy, &session, err, sizeof err) != 0 ||
-	    pty_decider_init(&d, session, "/usr/local/bin:/usr/bin:/bin") !=
+	    pty_decider_init(&d, session, NULL, "/usr/local/bin:/usr/bin:/bin") !=
 		0) {
 		fprintf(stderr, "bench_pty: %s\n", err);
 		exit(1);
@@ -205,7 +204,7 @@ audited_open(struct audited *a, const char *policy, const char *dir,
 		 : pty_audit_open(a->log, a->key, &a->g.audit, err, sizeof err);
 	if (rc != 0 ||
 	    pty_policy_open(policy, &a->session, err, sizeof err) != 0 ||
-	    pty_decider_init(&a->d, a->session,
+	    pty_decider_init(&a->d, a->session, NULL,
 			     "/usr/local/bin:/usr/bin:/bin") != 0 ||
 	    pty_audit_session_id(a->g.asess.id) != 0) {
 		fprintf(stderr, "bench_pty: %s\n", err);

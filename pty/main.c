@@ -24,7 +24,6 @@
 #include "pty_line.h"
 #include "pty_messages.h"
 #include "pty_session.h"
-#include "pty_policy.h"
 #include "pty_supervise.h"
 
 #include <maelys/datalog.h>
@@ -175,7 +174,8 @@ struct pty_main {
 	struct pty_guard guard;
 	struct pty_decider decider; /* zero: pty_decider_free is safe */
 	maelys_datalog_session_t *session;
-	char self[PATH_MAX]; /* this program, the session's SHELL */
+	struct pty_policy_reads reads; /* what the policy reads */
+	char self[PATH_MAX];           /* this program, the session's SHELL */
 	const char *command; /* what -c (or sshd) asks, NULL: interactive */
 	bool started;        /* the session_start record is written */
 };
@@ -246,8 +246,8 @@ pty_step_policy(struct pty_main *m)
 		(void)snprintf(g->cfg.path_env, sizeof g->cfg.path_env, "%s",
 			       opt->path_env);
 	pty_sha256_hex(text, len, g->asess.policy_sha256);
-	rc = pty_policy_open_text(g->cfg.policy, text, len, &m->session, err,
-				  sizeof err);
+	rc = pty_policy_open_text(g->cfg.policy, text, len, &m->session,
+				  &m->reads, err, sizeof err);
 	free(text);
 	return rc != 0 ? pty_fail(opt, "%s", err) : PTY_GO_ON;
 }
@@ -287,7 +287,8 @@ pty_step_identity(struct pty_main *m)
 	struct pty_guard *g = &m->guard;
 	const char *ssh_cmd;
 
-	if (pty_decider_init(&m->decider, m->session, g->cfg.path_env) != 0)
+	if (pty_decider_init(&m->decider, m->session, &m->reads,
+			     g->cfg.path_env) != 0)
 		return pty_fail(&m->opt, PTY_MSG_UNNAMED_USER,
 				(unsigned)getuid());
 	pty_guard_set_identity(g, &m->decider.who);

@@ -18,7 +18,7 @@
 #include "pty_harness.h"
 
 #include "pty_exec_chain.h"
-#include "pty_policy.h"
+#include "pty_decide.h"
 #include "pty_supervise.h"
 
 #include <errno.h>
@@ -1085,6 +1085,7 @@ START_TEST(test_exec_facts_the_policy_does_not_read_are_not_learnt)
 	    "allow(C) :- command(C).\n"
 	    "allow_exec(P) :- exec_path(P), exec_arg(0, \"true\").\n";
 	maelys_datalog_session_t *sq = NULL, *sc = NULL, *sa = NULL;
+	struct pty_policy_reads rq, rc, ra;
 	struct pty_exec_request *lean = malloc(sizeof *lean),
 				*full = malloc(sizeof *full);
 	struct pty_exec_decision dl, df;
@@ -1101,20 +1102,22 @@ START_TEST(test_exec_facts_the_policy_does_not_read_are_not_learnt)
 	/* what the supervisor asks for: what the policy reads, or all with
 	 * a log */
 	ck_assert_int_eq(pty_policy_open_text("args.dl", args, strlen(args),
-					      &sa, err, sizeof err),
+					      &sa, &ra, err, sizeof err),
 			 0);
-	ck_assert_uint_eq(pty_supervise_need(false), PTY_EXEC_NEED_ARGV);
 	ck_assert_int_eq(pty_policy_open_text("curious.dl", curious,
-					      strlen(curious), &sc, err,
+					      strlen(curious), &sc, &rc, err,
 					      sizeof err),
 			 0);
-	ck_assert_uint_eq(pty_supervise_need(false),
-			  PTY_EXEC_NEED_CWD | PTY_EXEC_NEED_PARENT);
 	ck_assert_int_eq(pty_policy_open_text("quiet.dl", quiet, strlen(quiet),
-					      &sq, err, sizeof err),
+					      &sq, &rq, err, sizeof err),
 			 0);
-	ck_assert_uint_eq(pty_supervise_need(false), 0);
-	ck_assert_uint_eq(pty_supervise_need(true), PTY_EXEC_NEED_ALL);
+	/* each policy's own, whichever was loaded last */
+	ck_assert_uint_eq(pty_supervise_need(&ra, false), PTY_EXEC_NEED_ARGV);
+	ck_assert_uint_eq(pty_supervise_need(&rc, false),
+			  PTY_EXEC_NEED_CWD | PTY_EXEC_NEED_PARENT);
+	ck_assert_uint_eq(pty_supervise_need(&rq, false), 0);
+	ck_assert_uint_eq(pty_supervise_need(&rq, true), PTY_EXEC_NEED_ALL);
+	ck_assert_uint_eq(pty_supervise_need(NULL, false), PTY_EXEC_NEED_ALL);
 	/* one process's exec, read without and with them */
 	pty_supervise_init(&s);
 	ck_assert_int_eq(pty_supervise_prepare(&s, -1, err, sizeof err), 0);
@@ -1150,7 +1153,7 @@ START_TEST(test_exec_facts_the_policy_does_not_read_are_not_learnt)
 	ck_assert_str_eq(lean->request, "/usr/bin/true");
 	ck_assert_str_eq(lean->path, full->path);
 	/* the policy that does not read them decides both alike */
-	ck_assert_int_eq(pty_decider_init(&d, sq, "/usr/bin"), 0);
+	ck_assert_int_eq(pty_decider_init(&d, sq, &rq, "/usr/bin"), 0);
 	pty_exec_decide(&d, lean, PTY_MODE_COMMAND, &dl);
 	pty_exec_decide(&d, full, PTY_MODE_COMMAND, &df);
 	ck_assert_int_eq(dl.verdict, PTY_EXEC_POLICY);

@@ -28,7 +28,6 @@
 
 #include "pty_decide.h"
 #include "pty_exec.h"
-#include "pty_policy.h"
 
 #include <maelys/datalog_builders.h>
 
@@ -761,7 +760,7 @@ cases_run_file(const char *policy, const char *file, FILE *report,
 	/* The decider takes the test process's own user, groups and host; a
 	 * uid without a name fails, which does not matter here as long as
 	 * the input EDB was made: every session fact is set below. */
-	if (pty_decider_init(r.d, session, CASES_PATH_ENV) != 0 &&
+	if (pty_decider_init(r.d, session, NULL, CASES_PATH_ENV) != 0 &&
 	    r.d->edb == NULL) {
 		fprintf(report, "%s: cannot make a decider\n", file);
 		r.failures++;
@@ -1311,7 +1310,7 @@ START_TEST(test_policycases_bastion_exec_files_include_both_ssh)
 		       maelys_test_source_root());
 	ck_assert_msg(pty_policy_open(policy, &session, err, sizeof err) == 0,
 		      "%s", err);
-	(void)pty_decider_init(d, session, CASES_PATH_ENV);
+	(void)pty_decider_init(d, session, NULL, CASES_PATH_ENV);
 	ck_assert_ptr_nonnull(d->edb);
 	ck_assert_int_eq(maelys_datalog_input_edb_clear(d->edb),
 			 MAELYS_DATALOG_STATUS_OK);
@@ -1369,10 +1368,10 @@ START_TEST(test_policycases_rows_of_a_large_relation_are_all_read)
 	    "command(\"ls\").\n"
 	    "deny(C, \"noise\") :- noisy(C).\n"
 	    "deny(\"rm\", \"rm is refused\") :- command(\"rm\").\n");
-	ck_assert_msg(pty_policy_open_text("rows.dl", policy, off, &session,
+	ck_assert_msg(pty_policy_open_text("rows.dl", policy, off, &session, NULL,
 					   err, sizeof err) == 0,
 		      "%s", err);
-	ck_assert_int_eq(pty_decider_init(d, session, CASES_PATH_ENV), 0);
+	ck_assert_int_eq(pty_decider_init(d, session, NULL, CASES_PATH_ENV), 0);
 	pty_decide(d, "ls", 2, PTY_MODE_INTERACTIVE, dec);
 	ck_assert_int_eq(dec->verdict, PTY_VERDICT_ALLOW_LOG);
 	ck_assert_str_eq(dec->log_reason, "listing is logged");

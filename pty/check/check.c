@@ -12,10 +12,10 @@
 #include "check_internal.h"
 
 #include "pty_audit.h"
+#include "pty_decide.h"
 #include "pty_exec.h"
 #include "pty_landlock.h"
 #include "pty_line.h"
-#include "pty_policy.h"
 #include "pty_supervise.h"
 
 #include <errno.h>
@@ -144,7 +144,8 @@ check_decider(struct check_ctx *c)
 {
 	struct passwd *pw;
 
-	if (pty_decider_init(&c->decider, c->session, c->cfg.path_env) != 0) {
+	if (pty_decider_init(&c->decider, c->session, &c->reads,
+			     c->cfg.path_env) != 0) {
 		pty_decider_free(&c->decider);
 		check_report(c, CHECK_ERROR,
 			     "the user running --check (uid %lu) has no name "
@@ -180,8 +181,8 @@ check_policy(struct check_ctx *c)
 		return;
 	}
 	pty_sha256_hex(text, len, c->policy_sha256);
-	if (pty_policy_open_text(c->policy_path, text, len, &c->session, err,
-				 sizeof err) != 0) {
+	if (pty_policy_open_text(c->policy_path, text, len, &c->session,
+				 &c->reads, err, sizeof err) != 0) {
 		check_report(c, CHECK_ERROR, "%s", err);
 		c->session = NULL;
 	}
@@ -233,8 +234,8 @@ check_shell_start_in(struct check_ctx *c, enum pty_mode mode)
 	char *argv[PTY_SPAWN_ARGV_MAX], err[1024];
 	struct pty_supervisor s;
 
-	(void)pty_spawn_argv(mode == PTY_MODE_COMMAND ? "true" : NULL,
-			     script, argv);
+	(void)pty_spawn_argv(mode == PTY_MODE_COMMAND ? "true" : NULL, script,
+			     argv);
 	pty_supervise_init(&s);
 	s.decider = &c->decider;
 	s.mode = mode;

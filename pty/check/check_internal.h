@@ -33,6 +33,7 @@ struct check_ctx {
 	const char *policy_path;
 	char policy_sha256[65];
 	maelys_datalog_session_t *session; /* the loaded policy, or NULL */
+	struct pty_policy_reads reads;     /* what it reads */
 	struct pty_decider decider;        /* valid when have_decider */
 	bool have_decider;
 	const char *who;      /* how the decider's user was chosen */

@@ -7,8 +7,6 @@
  */
 #include "pty_decide.h"
 
-#include "pty_policy.h"
-
 #include <maelys/datalog_builders.h>
 
 #include <errno.h>
@@ -56,13 +54,15 @@ pty_identity_set_user(struct pty_identity *who, const struct passwd *pw)
 
 int
 pty_decider_init(struct pty_decider *d, maelys_datalog_session_t *session,
-		 const char *path_env)
+		 const struct pty_policy_reads *reads, const char *path_env)
 {
 	const char *conn;
 
 	memset(d, 0, sizeof *d);
 	d->session = session;
 	d->path_env = path_env;
+	if (reads != NULL)
+		d->reads = *reads;
 	if (maelys_datalog_input_edb_create(&d->edb) !=
 	    MAELYS_DATALOG_STATUS_OK)
 		return -1;
@@ -233,7 +233,7 @@ pty_build_edb(struct pty_decider *d, const struct scan_result *scan,
 	}
 	PTY_TRY(st, pty_decider_add_session_facts(d, mode, diag));
 	PTY_TRY(st, pty_fact_add_string(edb, "cwd", d->cwd, diag));
-	if (pty_policy_reads_command_path() &&
+	if (pty_policy_reads(&d->reads, "command_path") &&
 	    pty_command_path(d, t[0].text, t[0].len, buf, sizeof buf))
 		PTY_TRY(st,
 			pty_fact_add_string(edb, "command_path", buf, diag));

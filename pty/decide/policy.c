@@ -30,13 +30,14 @@
  * POLICY_FACT (the walkthrough's): forbidden_cmd(C), trusted_user(U).
  * QUERY: allow(C), deny(Op, Reason), deny_any(Op), allow_with_log(C, R),
  * require_confirm(C, Prompt); allow_exec(P), deny_exec(P, Reason); and, once
- * when the session starts, exec_dir(D) and exec_file(F) (pty/exec/pty_landlock.h:
- * queries, so that a location may be derived).  A policy declares its own
- * helpers with .decl. There is no atom vocabulary: the policy is the
- * administrator's.
+ * when the session starts, exec_dir(D) and exec_file(F)
+ * (pty/exec/pty_landlock.h: queries, so that a location may be derived).  A
+ * policy declares its own helpers with .decl. There is no atom vocabulary: the
+ * policy is the administrator's.
  */
-#include "pty_policy.h"
+#include "pty_decide.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -90,55 +91,48 @@ static const maelys_datalog_domain_t pty_domain = {
     0,
 };
 
-/* Set once at start, read by every decision. */
-static bool pty_policy_command_path = true;
-
-bool
-pty_policy_reads_command_path(void)
-{
-	return pty_policy_command_path;
-}
-
-/* Which predicates of pty_predicates the loaded policy's rules read. */
 #define PTY_NPREDICATES (sizeof pty_predicates / sizeof pty_predicates[0])
-static bool pty_policy_loaded;
-static bool pty_policy_read[PTY_NPREDICATES];
 
 bool
-pty_policy_reads(const char *name)
+pty_policy_reads(const struct pty_policy_reads *r, const char *name)
 {
 	size_t i;
 
-	for (i = 0; pty_policy_loaded && i < PTY_NPREDICATES; i++)
+	if (r == NULL || !r->known)
+		return true;
+	for (i = 0; i < PTY_NPREDICATES; i++)
 		if (strcmp(pty_predicates[i].name, name) == 0)
-			return pty_policy_read[i];
+			return (r->read >> i & 1u) != 0;
 	return true;
 }
 
-/* Notes which input predicates the policy reads (on any doubt: read). */
+/* Which input predicates the policy's rules read (on any doubt: read). */
 static void
-pty_policy_note_reads(const maelys_datalog_policy_t *policy)
+pty_policy_note_reads(const maelys_datalog_policy_t *policy,
+		      struct pty_policy_reads *r)
 {
 	size_t i;
 
+	r->read = 0;
 	for (i = 0; i < PTY_NPREDICATES; i++) {
 		int reads = 1;
 
-		if (maelys_datalog_policy_reads(policy, pty_predicates[i].name,
-						pty_predicates[i].arity,
-						&reads) !=
-		    MAELYS_DATALOG_STATUS_OK)
+		if (maelys_datalog_policy_reads(
+			policy, pty_predicates[i].name, pty_predicates[i].arity,
+			&reads) != MAELYS_DATALOG_STATUS_OK)
 			reads = 1;
-		pty_policy_read[i] = reads != 0;
+		if (reads != 0)
+			r->read |= (uint64_t)1 << i;
 	}
-	pty_policy_loaded = true;
+	r->known = true;
 }
 
 /* Loads from `text` (or from the file `name` when text is NULL), prepares a
- * session, and notes whether the policy reads command_path. */
+ * session, and notes in *reads (when not NULL) what the policy reads. */
 static int
 pty_policy_load(const char *name, const char *text, size_t len,
-		maelys_datalog_session_t **out, char *err, size_t errlen)
+		maelys_datalog_session_t **out, struct pty_policy_reads *reads,
+		char *err, size_t errlen)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 	maelys_datalog_policy_t *policy = NULL;
@@ -152,15 +146,11 @@ pty_policy_load(const char *name, const char *text, size_t len,
 			       PTY_DOMAIN, name, text, len, &policy, &diag)
 			 : maelys_datalog_policy_load_file(PTY_DOMAIN, name,
 							   &policy, &diag);
+	if (reads != NULL)
+		memset(reads, 0, sizeof *reads); /* not known: every fact */
 	if (st == MAELYS_DATALOG_STATUS_OK) {
-		int reads = 1; /* on any doubt, supply the fact */
-
-		if (maelys_datalog_policy_reads(policy, "command_path", 1,
-						&reads) !=
-		    MAELYS_DATALOG_STATUS_OK)
-			reads = 1;
-		pty_policy_command_path = reads != 0;
-		pty_policy_note_reads(policy);
+		if (reads != NULL)
+			pty_policy_note_reads(policy, reads);
 		st = maelys_datalog_session_create(policy, 0, out);
 		(void)maelys_datalog_policy_free(policy);
 	}
@@ -183,12 +173,13 @@ int
 pty_policy_open(const char *path, maelys_datalog_session_t **out, char *err,
 		size_t errlen)
 {
-	return pty_policy_load(path, NULL, 0, out, err, errlen);
+	return pty_policy_load(path, NULL, 0, out, NULL, err, errlen);
 }
 
 int
 pty_policy_open_text(const char *name, const char *text, size_t len,
-		     maelys_datalog_session_t **out, char *err, size_t errlen)
+		     maelys_datalog_session_t **out,
+		     struct pty_policy_reads *reads, char *err, size_t errlen)
 {
-	return pty_policy_load(name, text, len, out, err, errlen);
+	return pty_policy_load(name, text, len, out, reads, err, errlen);
 }

@@ -15,6 +15,48 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+/* ---- The policy (policy.c): the host's contract, registered as the
+ * domain "maelys_pty" (maelys-policy(5) lists its predicates), and loading
+ * a policy against it. */
+
+#define PTY_DOMAIN "maelys_pty"
+
+/* The policy text is bounded like the library bounds a source (a session
+ * and --check read it with this bound). */
+#define PTY_POLICY_MAX ((size_t)64 << 20)
+
+/* Which input predicates of the domain a loaded policy's rules read
+ * (maelys_datalog_policy_reads, asked once at load): a fact no rule reads
+ * need not be computed - resolving command_path costs a stat per PATH
+ * entry, exec_cwd and exec_parent a look into /proc.  Not `known` (all
+ * zero): every fact is supplied. */
+struct pty_policy_reads {
+	bool known;
+	uint64_t read; /* bit i: the domain's predicate i */
+};
+
+/* Whether the policy reads the input predicate `name`: true when r is
+ * NULL or not known, and for a name the domain does not have. */
+bool pty_policy_reads(const struct pty_policy_reads *r, const char *name);
+
+/* Registers the domain, loads the policy file and prepares a session (the
+ * policy-only strata are evaluated now, so a policy that cannot even start
+ * fails here, before any shell runs).  Returns 0, or -1 with one line for
+ * the user in `err`. */
+int pty_policy_open(const char *path, maelys_datalog_session_t **out, char *err,
+		    size_t errlen);
+
+/* The same from text already read (the configured policy is read through a
+ * checked descriptor, pty_secure_read); `name` names it in diagnostics.
+ * With `reads`, what the policy reads is noted there. */
+int pty_policy_open_text(const char *name, const char *text, size_t len,
+			 maelys_datalog_session_t **out,
+			 struct pty_policy_reads *reads, char *err,
+			 size_t errlen);
+
+/* ---- One decision (decide.c) */
 
 struct passwd;
 
@@ -88,6 +130,7 @@ struct pty_decider {
 	maelys_datalog_session_t *session;
 	maelys_datalog_input_edb_t *edb;
 	const char *path_env; /* PATH of the session, for command_path */
+	struct pty_policy_reads reads; /* what the policy reads */
 	struct pty_identity who;
 	char cwd[4096];
 	/* "HH:MM" to supply as time_of_day instead of the clock (policy test
@@ -99,10 +142,12 @@ struct pty_decider {
 	char guard_program[4096];
 };
 
-/* Fills d->who for the current uid (its name and groups, the host name,
- * the client address of SSH_CONNECTION, the terminal of standard input).
- * Returns 0, or -1 when the user cannot be named. */
+/* A decider for `session`, whose policy reads what `reads` says (NULL:
+ * not known, every fact supplied).  Fills d->who for the current uid (its name
+ * and groups, the host name, the client address of SSH_CONNECTION, the terminal
+ * of standard input). Returns 0, or -1 when the user cannot be named. */
 int pty_decider_init(struct pty_decider *d, maelys_datalog_session_t *session,
+		     const struct pty_policy_reads *reads,
 		     const char *path_env);
 void pty_decider_free(struct pty_decider *d);
 
@@ -169,14 +214,14 @@ pty_decider_add_session_facts(struct pty_decider *d, enum pty_mode mode,
  * the caller to read further and free.  Returns the first status that is
  * not OK, or OK. */
 maelys_datalog_status_t
-pty_decider_solve_ask(struct pty_decider *d, const char *pred,
-		      const char *key, size_t keylen,
-		      maelys_datalog_result_t **res, int *yes,
+pty_decider_solve_ask(struct pty_decider *d, const char *pred, const char *key,
+		      size_t keylen, maelys_datalog_result_t **res, int *yes,
 		      maelys_datalog_diagnostic_t *diag);
 
-/* Decides `len` bytes of `line` in session mode `mode`.  Never fails: every failure is a denying verdict.  The order of
- * the queries: allow(Cmd); then allow_with_log(Cmd, R); then
- * require_confirm(Cmd, P) (only when not yet confirmed); else denied. */
+/* Decides `len` bytes of `line` in session mode `mode`.  Never fails: every
+ * failure is a denying verdict.  The order of the queries: allow(Cmd); then
+ * allow_with_log(Cmd, R); then require_confirm(Cmd, P) (only when not yet
+ * confirmed); else denied. */
 void pty_decide(struct pty_decider *d, const char *line, size_t len,
 		enum pty_mode mode, struct pty_decision *out);
 

@@ -149,9 +149,10 @@ void pty_supervise_close(struct pty_supervisor *s);
 	(PTY_EXEC_NEED_CWD | PTY_EXEC_NEED_PARENT | PTY_EXEC_NEED_ARGV)
 
 /* The facts a session's policy and audit log read: PTY_EXEC_NEED_ALL
- * with an audit log (`audited`), else those of the loaded policy
- * (pty_policy_reads). */
-unsigned pty_supervise_need(bool audited);
+ * with an audit log (`audited`), else those the policy reads (`reads`,
+ * pty_policy_reads: NULL or not known, all). */
+unsigned pty_supervise_need(const struct pty_policy_reads *reads,
+			    bool audited);
 
 /* Reading a request (exec_read.c) into c->rq[0], with the facts of `need`,
  * and what it leads to (pty_exec_chain.h) into the rest of c.  Returns 0

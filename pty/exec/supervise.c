@@ -7,8 +7,8 @@
 #define _GNU_SOURCE
 #include "pty_supervise.h"
 
+#include "pty_decide.h"
 #include "pty_landlock.h"
-#include "pty_policy.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -71,16 +71,16 @@ pty_supervise_init(struct pty_supervisor *s)
 }
 
 unsigned
-pty_supervise_need(bool audited)
+pty_supervise_need(const struct pty_policy_reads *reads, bool audited)
 {
 	unsigned need = 0;
 
-	if (audited || pty_policy_reads("exec_cwd"))
+	if (audited || pty_policy_reads(reads, "exec_cwd"))
 		need |= PTY_EXEC_NEED_CWD;
-	if (audited || pty_policy_reads("exec_parent"))
+	if (audited || pty_policy_reads(reads, "exec_parent"))
 		need |= PTY_EXEC_NEED_PARENT;
-	if (audited || pty_policy_reads("exec_arg") ||
-	    pty_policy_reads("exec_argc"))
+	if (audited || pty_policy_reads(reads, "exec_arg") ||
+	    pty_policy_reads(reads, "exec_argc"))
 		need |= PTY_EXEC_NEED_ARGV;
 	return need;
 }
@@ -162,7 +162,7 @@ pty_supervise_setup(struct pty_supervisor *s, struct pty_guard *g,
 	s->mode = mode;
 	/* the audit record holds every fact; without a log, only what the
 	 * policy's rules read is learnt */
-	s->need = pty_supervise_need(g->audit != NULL);
+	s->need = pty_supervise_need(&d->reads, g->audit != NULL);
 	if ((s->chain.rq[0] = malloc(sizeof *s->chain.rq[0])) == NULL ||
 	    (s->first = malloc(sizeof *s->first)) == NULL) {
 		(void)snprintf(err, errlen,
