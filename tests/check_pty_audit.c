@@ -16,7 +16,7 @@
 #include "runner.h"
 
 #include "guard_record.h"
-#include "pty_exec.h"
+#include "pty_supervise.h"
 #include "pty_audit.h"
 
 #include <errno.h>

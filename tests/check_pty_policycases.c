@@ -27,7 +27,7 @@
 #include "runner.h"
 
 #include "pty_decide.h"
-#include "pty_exec.h"
+#include "pty_supervise.h"
 
 #include <maelys/datalog_builders.h>
 

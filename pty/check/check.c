@@ -13,8 +13,6 @@
 
 #include "pty_audit.h"
 #include "pty_decide.h"
-#include "pty_exec.h"
-#include "pty_landlock.h"
 #include "pty_line.h"
 #include "pty_supervise.h"
 

@@ -31,7 +31,7 @@
  * QUERY: allow(C), deny(Op, Reason), deny_any(Op), allow_with_log(C, R),
  * require_confirm(C, Prompt); allow_exec(P), deny_exec(P, Reason); and, once
  * when the session starts, exec_dir(D) and exec_file(F)
- * (pty/exec/pty_landlock.h: queries, so that a location may be derived).  A
+ * (pty/exec/pty_supervise.h: queries, so that a location may be derived).  A
  * policy declares its own helpers with .decl. There is no atom vocabulary: the
  * policy is the administrator's.
  */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The Landlock ruleset of a session (pty_landlock.h).  Built in the guard,
+ * The Landlock ruleset of a session (pty_supervise.h, its Landlock section).  Built in the guard,
  * which opens every location with its own rights; the child only calls
  * landlock_restrict_self(2) on it after NO_NEW_PRIVS.  The ruleset handles
  * one right, EXECUTE: everything else the session may do is left to the
  * user's own permissions.
  */
 #define _GNU_SOURCE
-#include "pty_landlock.h"
+#include "pty_supervise.h"
 
 #include "pty_exec_chain.h"
 

@@ -25,6 +25,9 @@
  * which is the guard) cannot install a second listener - the kernel allows
  * one per process tree, and the outer filter answers EEXIST - and runs its
  * shell under the outer supervisor, which keeps deciding every exec.
+ *
+ * This header is the face of exec/: the rooms that start a session
+ * (line/, check/, main.c) include it and nothing else of the room.
  */
 #ifndef PTY_SUPERVISE_H
 #define PTY_SUPERVISE_H
@@ -95,7 +98,7 @@ void pty_supervise_init(struct pty_supervisor *s);
  * will execute the shell with `shell_argv`: resolves the
  * session's shell and this program (guard_path) for the exec facts, checks
  * that the policy lets the shell start, builds the Landlock ruleset from
- * the policy's exec_dir/exec_file (pty_landlock.h; landlock = required is
+ * the policy's exec_dir/exec_file (Landlock, below; landlock = required is
  * enforced here), then pty_supervise_prepare.  The caller then sets
  * out_fd, eol and around_message.  Returns 0, or -1 with one line in err
  * (the session must not start). */
@@ -189,5 +192,63 @@ int pty_exec_read_args(struct pty_exec_proc *p, uint64_t path_addr,
  * malloc'd program, or -1 with one line in err. */
 int pty_supervise_build_filter(void **prog, size_t *count, char *err,
 			       size_t errlen);
+
+/* ---- Landlock (landlock.c) */
+
+/*
+ * The kernel's second check on every exec (Landlock): the policy names
+ * where programs may be executed from, and the session's processes cannot
+ * execute anything elsewhere, whatever they do between the supervisor's
+ * check and the kernel's use of the path.
+ *
+ * The policy names its locations with two predicates the host reads once,
+ * when the session starts (solved with the session facts: user, group,
+ * host, remote_addr, session_mode, time_of_day - so a location may depend
+ * on who logs in):
+ *   exec_dir(D)    every file beneath directory D may be executed
+ *   exec_file(F)   the file F may be executed
+ * Paths are absolute; links are followed when the rule is made (the rule
+ * is on the file or directory itself, not its name).  A path that does not
+ * exist is left out (that narrows, never widens).  To these the host adds
+ * the session's shell, the guard itself and the dynamic loader, without
+ * which no session could start; allow_exec still decides each of them.
+ *
+ * A policy that names no location gets no ruleset: every exec is decided
+ * by allow_exec alone, and the gap between the check and the kernel's use
+ * of the path stays open (maelys-pty(1), THREAT MODEL).
+ */
+/* The most locations a policy may name (more is an error, not a cut). */
+#define PTY_LANDLOCK_PATHS_MAX 256
+
+/* The Landlock ABI version of the running kernel, or 0 without Landlock. */
+int pty_landlock_abi(void);
+
+/* Called with each location the policy names: `pred` is "exec_dir" or
+ * "exec_file".  Returns 0 to go on, or -1 with one line in err to stop. */
+typedef int (*pty_landlock_visit_fn)(void *arg, const char *pred,
+				     const char *path, char *err,
+				     size_t errlen);
+
+/* Solves the policy of `d` with the session facts of `mode` and calls
+ * `visit` for every exec_dir, then every exec_file, row; *n counts them.
+ * The same reading pty_landlock_build makes (--check reports with it the
+ * locations that do not exist).  Returns 0, or -1 with one line in err
+ * (the policy failed, a location is not a path, more than
+ * PTY_LANDLOCK_PATHS_MAX, or what `visit` said). */
+int pty_landlock_locations(struct pty_decider *d, enum pty_mode mode,
+			   pty_landlock_visit_fn visit, void *arg, size_t *n,
+			   char *err, size_t errlen);
+
+/* Builds the ruleset for the policy of `d` in session mode `mode`.
+ * *fd is the ruleset (close-on-exec; the child applies it), or -1 when
+ * none applies: the policy names no location, or the kernel has no
+ * Landlock and `required` is false (`note` then says so, for syslog).
+ * `extra` are always added.  Returns 0, or -1 with one line in err: a
+ * location that cannot be opened, too many, a required ruleset that cannot
+ * be made. */
+int pty_landlock_build(struct pty_decider *d, enum pty_mode mode,
+		       const char *const *extra, size_t nextra, bool required,
+		       int *fd, char *note, size_t notelen, char *err,
+		       size_t errlen);
 
 #endif /* PTY_SUPERVISE_H */

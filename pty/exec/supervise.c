@@ -8,7 +8,6 @@
 #include "pty_supervise.h"
 
 #include "pty_decide.h"
-#include "pty_landlock.h"
 
 #include <errno.h>
 #include <fcntl.h>
