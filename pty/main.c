@@ -350,7 +350,7 @@ pty_step_session(struct pty_main *m)
 	/* no file of the user's configures the guard: not readline's
 	 * ~/.inputrc, nor a terminal description in ~/.terminfo, which
 	 * ncurses reads from $HOME before the system's (the session's own
-	 * HOME comes from the password database, pty_child_environment) */
+	 * HOME comes from the password database, pty_spawn_environment) */
 	(void)setenv("INPUTRC", "/dev/null", 1);
 	(void)setenv("HOME", "/", 1);
 	(void)unsetenv("TERMINFO");

@@ -215,15 +215,19 @@ pty_supervise_prepare(struct pty_supervisor *s, int landlock_fd, char *err,
 	return 0;
 }
 
+/* The control part of a message on the socket pair: room for the one
+ * descriptor (the listener) the child sends with its report. */
+union supervise_ctl {
+	struct cmsghdr h;
+	char buf[CMSG_SPACE(sizeof(int))];
+};
+
 static void
 supervise_report(int sock, int32_t stage, int32_t e, int fd)
 {
 	struct supervise_report rep = {stage, e};
 	struct iovec iov = {&rep, sizeof rep};
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} ctl;
+	union supervise_ctl ctl;
 	struct msghdr msg;
 
 	memset(&msg, 0, sizeof msg);
@@ -294,10 +298,7 @@ pty_supervise_accept(struct pty_supervisor *s, char *err, size_t errlen)
 	    "", "", "no_new_privs", "Landlock", "the seccomp filter", "send"};
 	struct supervise_report rep = {-1, 0};
 	struct iovec iov = {&rep, sizeof rep};
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} ctl;
+	union supervise_ctl ctl;
 	struct msghdr msg;
 	struct cmsghdr *c;
 	ssize_t n;
