@@ -804,6 +804,12 @@ START_TEST(test_options_values_in_both_forms_and_login)
 	ck_assert_str_eq(o.policy_path, "/p.dl");
 	ck_assert_str_eq(o.shell_path, "/bin/sh");
 	ck_assert_str_eq(o.history_path, "/h");
+	/* a long option shortened to a prefix that names it alone */
+	ck_assert_int_eq(parse_words(&o, err, sizeof err, "maelys-pty",
+				     "--pol=/q.dl", "--sh", "/bin/sh", NULL),
+			 0);
+	ck_assert_str_eq(o.policy_path, "/q.dl");
+	ck_assert_str_eq(o.shell_path, "/bin/sh");
 	/* a second parse starts afresh (getopt's state is reset) */
 	ck_assert_int_eq(parse_words(&o, err, sizeof err, "maelys-pty",
 				     "--check", "--user", "bob", NULL),
