@@ -106,15 +106,16 @@ bench_decisions(const char *policy)
 	static double t[N];
 	maelys_datalog_session_t *session;
 	struct pty_decider d;
+	struct pty_policy_reads reads; /* as a session notes them */
 	struct pty_decision dec;
 	struct pty_child fake;
 	pthread_t reader;
 	char err[512];
 	int p[2], i, allowed = 0;
 
-	if (pty_policy_open(policy, &session, err, sizeof err) != 0 ||
-	    pty_decider_init(&d, session, NULL, "/usr/local/bin:/usr/bin:/bin") !=
-		0) {
+	if (pty_policy_open(policy, &session, &reads, err, sizeof err) != 0 ||
+	    pty_decider_init(&d, session, &reads,
+			     "/usr/local/bin:/usr/bin:/bin") != 0) {
 		fprintf(stderr, "bench_pty: %s\n", err);
 		exit(1);
 	}
@@ -175,6 +176,7 @@ struct audited {
 	struct pty_guard g;
 	struct pty_decider d;
 	maelys_datalog_session_t *session;
+	struct pty_policy_reads reads;
 	char dir[300], key[400], log[400];
 	pid_t writer;
 	double *t;
@@ -203,8 +205,9 @@ audited_open(struct audited *a, const char *policy, const char *dir,
 					  sizeof err)
 		 : pty_audit_open(a->log, a->key, &a->g.audit, err, sizeof err);
 	if (rc != 0 ||
-	    pty_policy_open(policy, &a->session, err, sizeof err) != 0 ||
-	    pty_decider_init(&a->d, a->session, NULL,
+	    pty_policy_open(policy, &a->session, &a->reads, err, sizeof err) !=
+		0 ||
+	    pty_decider_init(&a->d, a->session, &a->reads,
 			     "/usr/local/bin:/usr/bin:/bin") != 0 ||
 	    pty_audit_session_id(a->g.asess.id) != 0) {
 		fprintf(stderr, "bench_pty: %s\n", err);

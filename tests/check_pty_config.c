@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include "runner.h"
 
+#include "pty_messages.h"
 #include "pty_session.h"
 
 #include <errno.h>
@@ -850,6 +851,49 @@ START_TEST(test_options_usage_errors_say_which)
 				     "--config", "/c", "--policy", "/p", NULL),
 			 2);
 	ck_assert_ptr_nonnull(strstr(err, "exclude each other"));
+	/* the word named is the one at fault, in a bundle of letters too */
+	ck_assert_int_eq(
+	    parse_words(&o, err, sizeof err, "maelys-pty", "-xh", NULL), 2);
+	ck_assert_ptr_nonnull(strstr(err, "unknown option '-x'\n"));
+	ck_assert_int_eq(
+	    parse_words(&o, err, sizeof err, "maelys-pty", "-hc", NULL), 2);
+	ck_assert_str_eq(err, "maelys-pty: -c needs a command\n");
+	ck_assert_int_eq(parse_words(&o, err, sizeof err, "maelys-pty",
+				     "--pol", NULL),
+			 2);
+	ck_assert_str_eq(err, "maelys-pty: --policy needs a value\n");
+	ck_assert_int_eq(parse_words(&o, err, sizeof err, "maelys-pty",
+				     "--check=x", NULL),
+			 2);
+	ck_assert_ptr_nonnull(strstr(err, "unknown option '--check=x'\n"));
+}
+END_TEST
+
+/* A sentence for the user is written whole, or dropped when the
+ * descriptor is full and not blocking: with -c, stderr is the session's
+ * too, and a program of the session must not hold the guard by filling
+ * it. */
+START_TEST(test_messages_never_wait_on_a_full_descriptor)
+{
+	char buf[70000], line[200];
+	int p[2];
+	ssize_t n;
+
+	ck_assert_int_eq(pipe(p), 0);
+	pty_say(p[1], "\n", PTY_MSG_NOT_CONFIRMED, "shutdown");
+	n = read(p[0], line, sizeof line - 1);
+	ck_assert_int_gt(n, 0);
+	line[n] = '\0';
+	ck_assert_str_eq(line, "maelys-pty: 'shutdown' not confirmed\n");
+	ck_assert_int_eq(fcntl(p[1], F_SETFL, O_NONBLOCK), 0);
+	memset(buf, 'x', sizeof buf);
+	while (write(p[1], buf, sizeof buf) > 0)
+		;
+	alarm(10); /* a guard held here would be killed, and the test fail */
+	pty_say(p[1], "\n", PTY_MSG_NOT_CONFIRMED, "shutdown");
+	alarm(0);
+	(void)close(p[0]);
+	(void)close(p[1]);
 }
 END_TEST
 
@@ -904,6 +948,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_options_c_takes_a_command_beginning_with_dash);
 	tcase_add_test(tc, test_options_values_in_both_forms_and_login);
 	tcase_add_test(tc, test_options_usage_errors_say_which);
+	tcase_add_test(tc, test_messages_never_wait_on_a_full_descriptor);
 	suite_add_tcase(s, tc);
 	return s;
 }

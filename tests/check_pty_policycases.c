@@ -739,7 +739,7 @@ cases_run_file(const char *policy, const char *file, FILE *report,
 	*ncases = 0;
 	if (nexec != NULL)
 		*nexec = 0;
-	if (pty_policy_open(policy, &session, err, sizeof err) != 0) {
+	if (pty_policy_open(policy, &session, NULL, err, sizeof err) != 0) {
 		fprintf(report, "%s: %s\n", file, err);
 		return 1;
 	}
@@ -1308,7 +1308,7 @@ START_TEST(test_policycases_bastion_exec_files_include_both_ssh)
 	ck_assert_ptr_nonnull(d);
 	(void)snprintf(policy, sizeof policy, "%s/policies/bastion.dl",
 		       maelys_test_source_root());
-	ck_assert_msg(pty_policy_open(policy, &session, err, sizeof err) == 0,
+	ck_assert_msg(pty_policy_open(policy, &session, NULL, err, sizeof err) == 0,
 		      "%s", err);
 	(void)pty_decider_init(d, session, NULL, CASES_PATH_ENV);
 	ck_assert_ptr_nonnull(d->edb);

@@ -170,10 +170,10 @@ pty_policy_load(const char *name, const char *text, size_t len,
 }
 
 int
-pty_policy_open(const char *path, maelys_datalog_session_t **out, char *err,
-		size_t errlen)
+pty_policy_open(const char *path, maelys_datalog_session_t **out,
+		struct pty_policy_reads *reads, char *err, size_t errlen)
 {
-	return pty_policy_load(path, NULL, 0, out, NULL, err, errlen);
+	return pty_policy_load(path, NULL, 0, out, reads, err, errlen);
 }
 
 int

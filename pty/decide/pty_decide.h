@@ -43,14 +43,13 @@ bool pty_policy_reads(const struct pty_policy_reads *r, const char *name);
 
 /* Registers the domain, loads the policy file and prepares a session (the
  * policy-only strata are evaluated now, so a policy that cannot even start
- * fails here, before any shell runs).  Returns 0, or -1 with one line for
- * the user in `err`. */
-int pty_policy_open(const char *path, maelys_datalog_session_t **out, char *err,
-		    size_t errlen);
+ * fails here, before any shell runs); with `reads`, what the policy reads
+ * is noted there.  Returns 0, or -1 with one line for the user in `err`. */
+int pty_policy_open(const char *path, maelys_datalog_session_t **out,
+		    struct pty_policy_reads *reads, char *err, size_t errlen);
 
 /* The same from text already read (the configured policy is read through a
- * checked descriptor, pty_secure_read); `name` names it in diagnostics.
- * With `reads`, what the policy reads is noted there. */
+ * checked descriptor, pty_secure_read); `name` names it in diagnostics. */
 int pty_policy_open_text(const char *name, const char *text, size_t len,
 			 maelys_datalog_session_t **out,
 			 struct pty_policy_reads *reads, char *err,

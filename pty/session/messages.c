@@ -8,12 +8,16 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-int
-pty_write_all(int fd, const void *buf, size_t n)
+/* Writes all n bytes, a short write or EINTR retried; EAGAIN (a
+ * descriptor that is not blocking) waits for room when `wait`, else gives
+ * up. */
+static int
+write_whole(int fd, const void *buf, size_t n, bool wait)
 {
 	const char *p = buf;
 
@@ -22,7 +26,7 @@ pty_write_all(int fd, const void *buf, size_t n)
 
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w < 0 && errno == EAGAIN) {
+		if (w < 0 && errno == EAGAIN && wait) {
 			struct pollfd pfd = {fd, POLLOUT, 0};
 
 			(void)poll(&pfd, 1, 100);
@@ -34,6 +38,12 @@ pty_write_all(int fd, const void *buf, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+int
+pty_write_all(int fd, const void *buf, size_t n)
+{
+	return write_whole(fd, buf, n, true);
 }
 
 void
@@ -54,7 +64,7 @@ pty_say(int fd, const char *eol, const char *fmt, ...)
 	off = (size_t)n < sizeof buf - eollen ? (size_t)n
 					      : sizeof buf - eollen - 1;
 	memcpy(buf + off, eol, eollen);
-	(void)pty_write_all(fd, buf, off + eollen);
+	(void)write_whole(fd, buf, off + eollen, false);
 }
 
 void

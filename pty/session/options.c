@@ -95,22 +95,35 @@ pty_options_agree(const struct pty_options *o, FILE *err)
 	return 0;
 }
 
-/* A usage error of the option getopt_long just refused (`c` is ':' for a
- * missing value, '?' for an unknown option; `word` is what was written).
+/* A usage error of the option getopt_long just refused: `c` is ':' for a
+ * missing value, '?' for an unknown option; getopt's optopt names a short
+ * option (a letter) or a long one (its value in pty_long_options), and is
+ * 0 for an unknown long option, which is then `word`, as written.
  * Returns 2. */
 static int
-pty_options_refuse(int c, const char *word, FILE *err)
+pty_options_refuse(int c, int opt, const char *word, FILE *err)
 {
 	char name[80];
+	size_t i;
 
-	(void)snprintf(name, sizeof name, "%.*s", (int)strcspn(word, "="),
-		       word);
-	if (c == ':' && strcmp(name, "-c") == 0)
+	if (opt > 0 && opt < 256)
+		(void)snprintf(name, sizeof name, "-%c", opt);
+	else
+		(void)snprintf(name, sizeof name, "%.*s",
+			       (int)strcspn(word, "="), word);
+	for (i = 0; opt >= 256 && pty_long_options[i].name != NULL; i++)
+		if (pty_long_options[i].val == opt)
+			(void)snprintf(name, sizeof name, "--%s",
+				       pty_long_options[i].name);
+	if (c == ':' && opt == 'c')
 		fprintf(err, PTY_MSG_NEEDS_COMMAND "\n");
 	else if (c == ':')
 		fprintf(err, PTY_MSG_NEEDS_VALUE "\n", name);
 	else {
-		fprintf(err, PTY_MSG_UNKNOWN_OPTION "\n", word);
+		/* a letter by itself; a long option as it was written
+		 * ("--check=x": a value it does not take) */
+		fprintf(err, PTY_MSG_UNKNOWN_OPTION "\n",
+			opt > 0 && opt < 256 ? name : word);
 		pty_options_usage(err);
 	}
 	return 2;
@@ -130,7 +143,7 @@ pty_options_parse(int argc, char **argv, struct pty_options *o, FILE *err)
 		const char **slot = pty_options_slot(o, c);
 
 		if (c == ':' || c == '?')
-			return pty_options_refuse(c,
+			return pty_options_refuse(c, optopt,
 						  optind > 0 && optind <= argc
 						      ? argv[optind - 1]
 						      : "?",

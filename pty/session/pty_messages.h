@@ -151,14 +151,19 @@
 #define PTY_MSG_EXEC_DENY_REASON  "  deny_exec: %s"
 #define PTY_MSG_EXEC_MORE_REASONS "  (and %zu more)"
 
-/* Writes all n bytes: a short write or EINTR is retried, and on a
- * descriptor that is not blocking (the session's pty) EAGAIN waits until
- * it takes more.  Returns 0, or -1 when the descriptor takes no more. */
+/* Writes all n bytes of the session's stream (the shell's output to the
+ * user, the user's keys to the shell): a short write or EINTR is retried,
+ * and on a descriptor that is not blocking (the session's pty) EAGAIN
+ * waits until it takes more.  Returns 0, or -1 when the descriptor takes
+ * no more. */
 int pty_write_all(int fd, const void *buf, size_t n);
 
 /* One of the sentences above, formatted, as a whole line ending in eol
  * ("" for a question that waits on the same line; cut at 16 KiB, room
- * for three whole paths). */
+ * for three whole paths).  A descriptor that is full and not blocking
+ * loses the message rather than holding the guard: with -c, stderr is
+ * the session's too, and a program of the session could make it so while
+ * the guard writes the refusal of its own exec. */
 void pty_say(int fd, const char *eol, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
