@@ -1084,8 +1084,14 @@ START_TEST(test_exec_facts_the_policy_does_not_read_are_not_learnt)
 	static const char args[] =
 	    "allow(C) :- command(C).\n"
 	    "allow_exec(P) :- exec_path(P), exec_arg(0, \"true\").\n";
-	maelys_datalog_session_t *sq = NULL, *sc = NULL, *sa = NULL;
-	struct pty_policy_reads rq, rc, ra;
+	/* argv read only through a helper relation: still read */
+	static const char helper[] =
+	    ".decl first(a)\n"
+	    "first(A) :- exec_arg(0, A).\n"
+	    "allow(C) :- command(C).\n"
+	    "allow_exec(P) :- exec_path(P), first(\"true\").\n";
+	maelys_datalog_session_t *sq = NULL, *sc = NULL, *sa = NULL, *sh = NULL;
+	struct pty_policy_reads rq, rc, ra, rh;
 	struct pty_exec_request *lean = malloc(sizeof *lean),
 				*full = malloc(sizeof *full);
 	struct pty_exec_decision dl, df;
@@ -1111,7 +1117,12 @@ START_TEST(test_exec_facts_the_policy_does_not_read_are_not_learnt)
 	ck_assert_int_eq(pty_policy_open_text("quiet.dl", quiet, strlen(quiet),
 					      &sq, &rq, err, sizeof err),
 			 0);
+	ck_assert_int_eq(pty_policy_open_text("helper.dl", helper,
+					      strlen(helper), &sh, &rh, err,
+					      sizeof err),
+			 0);
 	/* each policy's own, whichever was loaded last */
+	ck_assert_uint_eq(pty_supervise_need(&rh, false), PTY_EXEC_NEED_ARGV);
 	ck_assert_uint_eq(pty_supervise_need(&ra, false), PTY_EXEC_NEED_ARGV);
 	ck_assert_uint_eq(pty_supervise_need(&rc, false),
 			  PTY_EXEC_NEED_CWD | PTY_EXEC_NEED_PARENT);
@@ -1166,6 +1177,7 @@ START_TEST(test_exec_facts_the_policy_does_not_read_are_not_learnt)
 	(void)maelys_datalog_session_free(sq);
 	(void)maelys_datalog_session_free(sc);
 	(void)maelys_datalog_session_free(sa);
+	(void)maelys_datalog_session_free(sh);
 	free(lean);
 	free(full);
 }
@@ -1212,6 +1224,78 @@ START_TEST(test_exec_kept_descriptors_walk_alike_and_not_after_fork)
 }
 END_TEST
 
+/* An argument list over the bound (PTY_EXEC_ARGS_MAX) is refused when it
+ * is read, never decided on a part; when nothing reads it (no rule, no
+ * log, no #! or loader), it is not read, and the exec is decided on its
+ * path alone, as maelys-policy(5) says. */
+static void
+bound_child(struct pty_supervisor *s)
+{
+	static char *argv[PTY_EXEC_ARGS_MAX + 2];
+	char *const envp[] = {NULL};
+	size_t i;
+
+	for (i = 0; i <= PTY_EXEC_ARGS_MAX; i++)
+		argv[i] = (char *)"a";
+	argv[PTY_EXEC_ARGS_MAX + 1] = NULL;
+	pty_supervise_child(s);
+	(void)execve("/usr/bin/true", argv, envp);
+	(void)execve("/usr/bin/true", argv, envp);
+	_exit(errno == EPERM ? 7 : 8);
+}
+
+/* Reads the next request with `need`, answers EPERM; returns what
+ * pty_exec_read said, its reason in why. */
+static int
+bound_read(struct pty_supervisor *s, unsigned need, char *why, size_t cap)
+{
+	struct pollfd pfd = {s->listener, POLLIN, 0};
+	int rc;
+
+	ck_assert_int_eq(poll(&pfd, 1, T), 1);
+	memset(s->req, 0, sizeof *s->req);
+	ck_assert_int_eq(seccomp_notify_receive(s->listener, s->req), 0);
+	why[0] = '\0';
+	rc = pty_exec_read(s->listener, s->req, &s->env, need, &s->chain, why,
+			   cap);
+	memset(s->resp, 0, sizeof *s->resp);
+	s->resp->id = s->req->id;
+	s->resp->error = -EPERM;
+	ck_assert_int_eq(seccomp_notify_respond(s->listener, s->resp), 0);
+	return rc;
+}
+
+START_TEST(test_exec_argument_bound_holds_for_what_is_read)
+{
+	struct pty_supervisor s;
+	char err[512], why[PATH_MAX + 512];
+	int st;
+	pid_t pid;
+
+	pty_supervise_init(&s);
+	ck_assert_int_eq(pty_supervise_prepare(&s, -1, err, sizeof err), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		bound_child(&s);
+	ck_assert_msg(pty_supervise_accept(&s, err, sizeof err) == 0, "%s",
+		      err);
+	/* nothing needs argv: the path alone, read whole */
+	ck_assert_int_eq(bound_read(&s, 0, why, sizeof why), 0);
+	ck_assert_int_eq(s.chain.rq[0]->args_unread, 1);
+	ck_assert_str_eq(s.chain.rq[0]->path, "/usr/bin/true");
+	/* argv needed: over the bound, refused with the reason */
+	ck_assert_int_eq(bound_read(&s, PTY_EXEC_NEED_ARGV, why, sizeof why),
+			 PTY_EXEC_READ_REFUSE);
+	ck_assert_msg(strstr(why, "more arguments than the supervisor reads") !=
+			  NULL,
+		      "%s", why);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_int_eq(WEXITSTATUS(st), 7);
+	pty_supervise_close(&s);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -1251,6 +1335,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_exec_memory_bounds_refused_both_ways);
 	tcase_add_test(tc,
 		       test_exec_facts_the_policy_does_not_read_are_not_learnt);
+	tcase_add_test(tc, test_exec_argument_bound_holds_for_what_is_read);
 	tcase_add_test(tc,
 		       test_exec_kept_descriptors_walk_alike_and_not_after_fork);
 	suite_add_tcase(s, tc);

@@ -63,6 +63,7 @@ pty_decider_init(struct pty_decider *d, maelys_datalog_session_t *session,
 	d->path_env = path_env;
 	if (reads != NULL)
 		d->reads = *reads;
+	d->reads_command_path = pty_policy_reads(&d->reads, "command_path");
 	if (maelys_datalog_input_edb_create(&d->edb) !=
 	    MAELYS_DATALOG_STATUS_OK)
 		return -1;
@@ -233,7 +234,7 @@ pty_build_edb(struct pty_decider *d, const struct scan_result *scan,
 	}
 	PTY_TRY(st, pty_decider_add_session_facts(d, mode, diag));
 	PTY_TRY(st, pty_fact_add_string(edb, "cwd", d->cwd, diag));
-	if (pty_policy_reads(&d->reads, "command_path") &&
+	if (d->reads_command_path &&
 	    pty_command_path(d, t[0].text, t[0].len, buf, sizeof buf))
 		PTY_TRY(st,
 			pty_fact_add_string(edb, "command_path", buf, diag));

@@ -130,6 +130,8 @@ struct pty_decider {
 	maelys_datalog_input_edb_t *edb;
 	const char *path_env; /* PATH of the session, for command_path */
 	struct pty_policy_reads reads; /* what the policy reads */
+	/* reads.command_path, looked up once: every line asks */
+	bool reads_command_path;
 	struct pty_identity who;
 	char cwd[4096];
 	/* "HH:MM" to supply as time_of_day instead of the clock (policy test
