@@ -361,6 +361,115 @@ maelys_datalog_policy_get_directive(const maelys_datalog_policy_t *policy,
 				    maelys_datalog_directive_t *out);
 
 /* ------------------------------------------------------------------ */
+/* Rules of a policy: for tools that show, test and explain a policy   */
+
+/*
+ * Rules are numbered from 0 in source order (a fact written in the policy is
+ * not a rule).  The numbers are those of result_derivation, result_why_not
+ * and result_rule_fired.  Body literals are numbered from 0 in source order.
+ * Strings point into the policy and live as long as it does.
+ */
+typedef enum maelys_datalog_literal_kind {
+	MAELYS_DATALOG_LITERAL_ATOM = 1,    /* p(...) */
+	MAELYS_DATALOG_LITERAL_NEGATED = 2, /* not p(...) */
+	MAELYS_DATALOG_LITERAL_BUILTIN = 3, /* X = Y, N < 3, re_match(P, S), ... */
+} maelys_datalog_literal_kind_t;
+
+typedef struct maelys_datalog_rule_info {
+	const char *source;  /* the policy's source name */
+	size_t line, column; /* 1-based, of the head's first byte */
+	/* The rule as written, from its head to its '.', comments removed and
+	 * every run of blanks and newlines made one space; NUL-terminated. */
+	const char *text;
+	size_t text_length;
+	const char *head; /* the head's predicate */
+	size_t head_arity;
+	size_t body_count; /* literals of the body */
+} maelys_datalog_rule_info_t;
+
+typedef struct maelys_datalog_literal_info {
+	maelys_datalog_literal_kind_t kind;
+	/* ATOM, NEGATED: the predicate; BUILTIN: the built-in's name
+	 * ("re_match", ...) or its operator ("=", "!=", "<", ...). */
+	const char *name;
+	size_t arity;        /* ATOM, NEGATED: the predicate's; BUILTIN: 2 */
+	size_t line, column; /* 1-based, of the literal's first byte */
+	const char *text;    /* as written, normalised as rule_info.text */
+	size_t text_length;
+} maelys_datalog_literal_info_t;
+
+/* A term as the policy writes it, in a rule's head. */
+typedef enum maelys_datalog_written_kind {
+	MAELYS_DATALOG_WRITTEN_VARIABLE = 1,
+	MAELYS_DATALOG_WRITTEN_ANONYMOUS = 2, /* _ */
+	MAELYS_DATALOG_WRITTEN_SYMBOL = 3,    /* a string constant */
+	MAELYS_DATALOG_WRITTEN_INTEGER = 4,
+} maelys_datalog_written_kind_t;
+
+typedef struct maelys_datalog_written_term {
+	maelys_datalog_written_kind_t kind;
+	const char *text; /* VARIABLE: its name; SYMBOL: its text; else "" */
+	size_t length;
+	int64_t integer; /* INTEGER */
+} maelys_datalog_written_term_t;
+
+/* The number of rules of the policy (0 for NULL). */
+MAELYS_DATALOG_API size_t
+maelys_datalog_policy_rule_count(const maelys_datalog_policy_t *policy);
+
+/* Describes rule `rule`.  Returns OK, INVALID_ARGUMENT (NULL, out of
+ * range). */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_policy_get_rule(const maelys_datalog_policy_t *policy,
+			       size_t rule, maelys_datalog_rule_info_t *out);
+
+/* Describes body literal `literal` of rule `rule`.  Returns OK,
+ * INVALID_ARGUMENT (NULL, out of range). */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_policy_get_literal(const maelys_datalog_policy_t *policy,
+				  size_t rule, size_t literal,
+				  maelys_datalog_literal_info_t *out);
+
+/* Column `column` of rule `rule`'s head, as written.  Returns OK,
+ * INVALID_ARGUMENT (NULL, out of range). */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_policy_get_head_term(const maelys_datalog_policy_t *policy,
+				    size_t rule, size_t column,
+				    maelys_datalog_written_term_t *out);
+
+/*
+ * Warnings: what a load found suspicious but legal.  A warning never stops a
+ * load; a tool may treat them as errors (`--werror`).
+ */
+typedef enum maelys_datalog_warning_kind {
+	/* A built-in comparison of two constants (`c = "ls"`, where a
+	 * lower-case `c` is a string, not a variable): always true or never
+	 * true. */
+	MAELYS_DATALOG_WARNING_CONSTANT_COMPARISON = 1,
+	/* A predicate the policy declares (.decl) that no fact or rule
+	 * defines, read by a rule: the literal is never true. */
+	MAELYS_DATALOG_WARNING_UNDEFINED_PREDICATE = 2,
+	/* A positive literal of a POLICY_FACT predicate (or of a helper
+	 * defined only by facts) that no fact of the policy matches: the
+	 * rule's body can never be true. */
+	MAELYS_DATALOG_WARNING_MISSING_FACT = 3,
+} maelys_datalog_warning_kind_t;
+
+/* The number of warnings of the policy's load (0 for NULL), in source
+ * order. */
+MAELYS_DATALOG_API size_t
+maelys_datalog_policy_warning_count(const maelys_datalog_policy_t *policy);
+
+/* Warning `index`: *kind, and `out` filled as a diagnostic is (status OK,
+ * source, line, column; message "source:line:col: warning: what"). Returns
+ * OK, INVALID_ARGUMENT (NULL, out of range). */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_policy_get_warning(const maelys_datalog_policy_t *policy,
+				  size_t index,
+				  maelys_datalog_warning_kind_t *kind,
+				  maelys_datalog_diagnostic_t *out);
+
+/* ------------------------------------------------------------------ */
 /* Sessions and budgets                                                */
 
 /*
@@ -396,9 +505,21 @@ maelys_datalog_budget_default(maelys_datalog_budget_t budget, uint64_t *value);
 MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
 maelys_datalog_budget_max(maelys_datalog_budget_t budget, uint64_t *value);
 
+/* Flags of maelys_datalog_session_create. */
+enum {
+	/* Provenance: every solve records, for each tuple it derives, the
+	 * rule and the body tuples that first derived it, and which rules'
+	 * bodies held (result_derivation, result_premise, result_why_not,
+	 * result_rule_fired); every predicate of the policy, helper
+	 * relations included, can be read from its results.  It costs
+	 * memory (counted in BUDGET_MEMORY) and time; a session without it
+	 * pays nothing.  See also session_provenance_only. */
+	MAELYS_DATALOG_SESSION_PROVENANCE = 1u << 0,
+};
+
 /*
  * Creates a session of `policy`, taking its own reference to it.  `flags`
- * must be 0 (reserved).  The session holds the policy-only strata once they
+ * is 0 or MAELYS_DATALOG_SESSION_PROVENANCE.  The session holds the policy-only strata once they
  * are materialised (at session_prepare or at the first solve) and a pool of
  * working memory that later solves reuse.
  * Returns OK, INVALID_ARGUMENT, NO_MEMORY.
@@ -453,6 +574,19 @@ maelys_datalog_session_solve_edb(maelys_datalog_session_t *session,
 				 const maelys_datalog_input_edb_t *edb,
 				 maelys_datalog_result_t **out,
 				 maelys_datalog_diagnostic_t *diag);
+
+/*
+ * In a PROVENANCE session, records derivations only for the tuples of
+ * `predicates` (count names, arity taken from the policy) and of every
+ * predicate they are derived from; the others' tuples have ORIGIN_UNKNOWN.
+ * count 0 records for every predicate again.  Call before the first solve
+ * (or prepare).  Returns OK, INVALID_ARGUMENT (NULL, not a PROVENANCE
+ * session, already solved), UNDECLARED.
+ */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_session_provenance_only(maelys_datalog_session_t *session,
+				       const char *const *predicates,
+				       size_t count);
 
 /* ------------------------------------------------------------------ */
 /* Input facts                                                         */
@@ -545,6 +679,103 @@ MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
 maelys_datalog_result_symbol_text(const maelys_datalog_result_t *result,
 				  maelys_datalog_symbol_id_t symbol_id,
 				  const char **text, size_t *length);
+
+/* ------------------------------------------------------------------ */
+/* Provenance: why a tuple was derived, and why one was not            */
+
+/* A handle of one tuple of a result; valid as long as the result. */
+typedef struct maelys_datalog_tuple {
+	uint32_t relation;
+	uint32_t row;
+} maelys_datalog_tuple_t;
+
+/*
+ * Looks up predicate(args...) in the result: *found = 1 and *tuple its handle
+ * if it holds (an input fact, a fact of the policy or a derived tuple), else
+ * *found = 0.  In a PROVENANCE session any predicate of the policy may be
+ * named; otherwise only QUERY predicates (ROLE).  Returns OK,
+ * INVALID_ARGUMENT, UNDECLARED, ARITY, ROLE.
+ */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_result_find(const maelys_datalog_result_t *result,
+			   const char *predicate,
+			   const maelys_datalog_arg_t *args, size_t count,
+			   maelys_datalog_tuple_t *tuple, int *found);
+
+/* The predicate (a string of the policy) and the terms of a tuple.  Returns
+ * OK, INVALID_ARGUMENT (NULL, a handle this result did not give). */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_result_tuple(const maelys_datalog_result_t *result,
+			    maelys_datalog_tuple_t tuple,
+			    const char **predicate,
+			    maelys_datalog_fact_view_t *terms);
+
+typedef enum maelys_datalog_origin {
+	/* Not recorded (outside session_provenance_only's predicates). */
+	MAELYS_DATALOG_ORIGIN_UNKNOWN = 0,
+	MAELYS_DATALOG_ORIGIN_INPUT = 1,  /* an input fact of this solve */
+	MAELYS_DATALOG_ORIGIN_POLICY = 2, /* a fact written in the policy */
+	MAELYS_DATALOG_ORIGIN_RULE = 3,   /* derived by a rule */
+} maelys_datalog_origin_t;
+
+typedef struct maelys_datalog_derivation {
+	maelys_datalog_origin_t origin;
+	size_t rule;          /* ORIGIN_RULE: the rule (policy_get_rule) */
+	size_t premise_count; /* ORIGIN_RULE: the rule's body_count */
+} maelys_datalog_derivation_t;
+
+/* How `tuple` was first derived.  Returns OK, INVALID_ARGUMENT (NULL, a
+ * handle this result did not give), ROLE (not a PROVENANCE session). */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_result_derivation(const maelys_datalog_result_t *result,
+				 maelys_datalog_tuple_t tuple,
+				 maelys_datalog_derivation_t *out);
+
+/* What body literal `literal` of the rule that derived a tuple matched. */
+typedef struct maelys_datalog_premise {
+	maelys_datalog_literal_kind_t kind;
+	/* ATOM: the tuple it matched (walk it with result_derivation). */
+	maelys_datalog_tuple_t tuple;
+	/* NEGATED: the tuple that does not hold, with term kind 0 in a
+	 * column the literal leaves anonymous.  BUILTIN: its two
+	 * arguments' values (terms[0], terms[1]). */
+	const char *predicate; /* NEGATED: the predicate; else NULL */
+	maelys_datalog_fact_view_t terms;
+} maelys_datalog_premise_t;
+
+/* Premise `literal` of a tuple whose origin is ORIGIN_RULE.  Returns OK,
+ * INVALID_ARGUMENT (NULL, bad handle, not derived by a rule, out of range),
+ * ROLE (not a PROVENANCE session). */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_result_premise(const maelys_datalog_result_t *result,
+			      maelys_datalog_tuple_t tuple, size_t literal,
+			      maelys_datalog_premise_t *out);
+
+/*
+ * Why rule `rule` did not derive predicate(args...).  *head_matches = 0 when
+ * the rule's head cannot be that tuple (another predicate, a constant or a
+ * repeated variable that differs).  Otherwise *failed_literal is the first
+ * body literal, in source order, at which every way of satisfying the body
+ * in this result fails: the body's literals before it can all hold together
+ * with the head's bindings, and adding it cannot.  body_count means the body
+ * holds (the tuple was derived).  The search is bounded by the session's
+ * BUDGET_STEPS (BUDGET_STEPS when exhausted).  Returns OK, INVALID_ARGUMENT,
+ * UNDECLARED, ARITY, ROLE (not a PROVENANCE session), BUDGET_STEPS,
+ * REGEX_LIMIT, TYPE.
+ */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_result_why_not(const maelys_datalog_result_t *result,
+			      size_t rule, const char *predicate,
+			      const maelys_datalog_arg_t *args, size_t count,
+			      int *head_matches, size_t *failed_literal);
+
+/* *fired = 1 when rule `rule`'s body held at least once for this result
+ * (in this solve, or when the session evaluated its policy-only strata),
+ * whether or not the tuple it gave was new.  Returns OK, INVALID_ARGUMENT,
+ * ROLE (not a PROVENANCE session). */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_result_rule_fired(const maelys_datalog_result_t *result,
+				 size_t rule, int *fired);
 
 /* Frees the result; its working memory returns to the session for the next
  * solve.  NULL is allowed.  Returns OK. */
