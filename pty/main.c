@@ -25,6 +25,7 @@
 #include "pty_messages.h"
 #include "pty_session.h"
 #include "pty_supervise.h"
+#include "pty_tools.h"
 
 #include <maelys/datalog.h>
 
@@ -393,6 +394,15 @@ main(int argc, char **argv)
 	 * (EFBIG: the line is denied), not kill the guard */
 	(void)signal(SIGXFSZ, SIG_IGN);
 	openlog("maelys-pty", LOG_PID, LOG_AUTHPRIV);
+	if (argc > 1 && pty_tool_find(argv[1]) != NULL) {
+		/* a tool reads with the caller's rights, never the audit
+		 * account's or the group's the program is installed with */
+		if (pty_drop_privileges() != 0) {
+			fprintf(stderr, PTY_MSG_FAILED "\n", PTY_MSG_CANNOT_DROP);
+			return 1;
+		}
+		return pty_tool_find(argv[1])->run(argc - 1, argv + 1);
+	}
 	m.argc = argc;
 	m.argv = argv;
 	for (i = 0; i < sizeof steps / sizeof steps[0] && rc == PTY_GO_ON; i++)

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The policy authors' tools: subcommands of maelys-pty that load a policy
+ * and decide with it, but start no session (`maelys-pty test`,
+ * `maelys-pty explain`).  main.c runs one when the first argument names it,
+ * after dropping every privilege the installed program has: a tool reads
+ * files with the rights of the person who runs it.
+ *
+ * Each tool takes its own argv (argv[0] is the tool's name), prints to
+ * stdout and stderr, and returns the exit status.
+ */
+#ifndef PTY_TOOLS_H
+#define PTY_TOOLS_H
+
+#include <stddef.h>
+
+struct pty_tool {
+	const char *name;
+	int (*run)(int argc, char **argv);
+};
+
+/* The tools, ended by a { NULL, NULL } entry. */
+extern const struct pty_tool pty_tools[];
+
+/* The tool named `name`, or NULL. */
+const struct pty_tool *pty_tool_find(const char *name);
+
+#endif /* PTY_TOOLS_H */

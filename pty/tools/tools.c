@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* The table of the policy authors' tools (pty_tools.h). */
+#include "pty_tools.h"
+
+#include <string.h>
+
+const struct pty_tool pty_tools[] = {
+    {NULL, NULL},
+};
+
+const struct pty_tool *
+pty_tool_find(const char *name)
+{
+	const struct pty_tool *t;
+
+	for (t = pty_tools; name != NULL && t->name != NULL; t++)
+		if (strcmp(t->name, name) == 0)
+			return t;
+	return NULL;
+}
