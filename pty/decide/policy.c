@@ -128,10 +128,13 @@ pty_policy_note_reads(const maelys_datalog_policy_t *policy,
 }
 
 /* Loads from `text` (or from the file `name` when text is NULL), prepares a
- * session, and notes in *reads (when not NULL) what the policy reads. */
+ * session created with `flags`, notes in *reads (when not NULL) what the
+ * policy reads, and hands back the policy itself in *keep (when not NULL;
+ * the caller frees it). */
 static int
 pty_policy_load(const char *name, const char *text, size_t len,
-		maelys_datalog_session_t **out, struct pty_policy_reads *reads,
+		unsigned flags, maelys_datalog_session_t **out,
+		maelys_datalog_policy_t **keep, struct pty_policy_reads *reads,
 		char *err, size_t errlen)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
@@ -139,6 +142,8 @@ pty_policy_load(const char *name, const char *text, size_t len,
 	maelys_datalog_status_t st;
 
 	*out = NULL;
+	if (keep != NULL)
+		*keep = NULL;
 	st = maelys_datalog_domain_register(&pty_domain);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = text != NULL
@@ -151,14 +156,19 @@ pty_policy_load(const char *name, const char *text, size_t len,
 	if (st == MAELYS_DATALOG_STATUS_OK) {
 		if (reads != NULL)
 			pty_policy_note_reads(policy, reads);
-		st = maelys_datalog_session_create(policy, 0, out);
-		(void)maelys_datalog_policy_free(policy);
+		st = maelys_datalog_session_create(policy, flags, out);
 	}
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = maelys_datalog_session_prepare(*out, &diag);
+	if (st == MAELYS_DATALOG_STATUS_OK && keep != NULL)
+		*keep = policy;
+	else
+		(void)maelys_datalog_policy_free(policy);
 	if (st != MAELYS_DATALOG_STATUS_OK) {
 		(void)maelys_datalog_session_free(*out);
 		*out = NULL;
+		if (keep != NULL)
+			*keep = NULL;
 		(void)snprintf(err, errlen, "policy %s: %s: %s", name,
 			       maelys_datalog_status_name(st),
 			       diag.message[0] != '\0'
@@ -173,7 +183,8 @@ int
 pty_policy_open(const char *path, maelys_datalog_session_t **out,
 		struct pty_policy_reads *reads, char *err, size_t errlen)
 {
-	return pty_policy_load(path, NULL, 0, out, reads, err, errlen);
+	return pty_policy_load(path, NULL, 0, 0, out, NULL, reads, err,
+			       errlen);
 }
 
 int
@@ -181,5 +192,17 @@ pty_policy_open_text(const char *name, const char *text, size_t len,
 		     maelys_datalog_session_t **out,
 		     struct pty_policy_reads *reads, char *err, size_t errlen)
 {
-	return pty_policy_load(name, text, len, out, reads, err, errlen);
+	return pty_policy_load(name, text, len, 0, out, NULL, reads, err,
+			       errlen);
+}
+
+int
+pty_policy_open_for_tool(const char *name, const char *text, size_t len,
+			 unsigned flags, maelys_datalog_session_t **out,
+			 maelys_datalog_policy_t **policy,
+			 struct pty_policy_reads *reads, char *err,
+			 size_t errlen)
+{
+	return pty_policy_load(name, text, len, flags, out, policy, reads, err,
+			       errlen);
 }

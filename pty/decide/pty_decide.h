@@ -55,6 +55,17 @@ int pty_policy_open_text(const char *name, const char *text, size_t len,
 			 struct pty_policy_reads *reads, char *err,
 			 size_t errlen);
 
+/* For the policy authors' tools (pty/tools/): the same from `text` (or
+ * from the file `name` when text is NULL), with the session created with
+ * `flags` (MAELYS_DATALOG_SESSION_PROVENANCE to explain and to measure
+ * coverage), and the loaded policy handed back in *policy (when not NULL)
+ * for its rules and warnings; the caller frees it. */
+int pty_policy_open_for_tool(const char *name, const char *text, size_t len,
+			     unsigned flags, maelys_datalog_session_t **out,
+			     maelys_datalog_policy_t **policy,
+			     struct pty_policy_reads *reads, char *err,
+			     size_t errlen);
+
 /* ---- One decision (decide.c) */
 
 struct passwd;
