@@ -2042,6 +2042,49 @@ START_TEST(test_api_policy_reads_tells_which_inputs_rules_use)
 }
 END_TEST
 
+START_TEST(test_api_policy_defines_tells_facts_and_rule_heads)
+{
+	maelys_datalog_policy_t *policy = dltest_load(
+	    NULL, SOURCE,
+	    ".decl in(x)\n.input in\n.decl by_rule(x)\n.decl by_fact(x)\n"
+	    ".decl read_only(x)\n.decl out(x)\n"
+	    "by_fact(\"a\").\n"
+	    "by_rule(X) :- in(X), not(read_only(X)).\n"
+	    "out(X) :- by_rule(X), by_fact(X).\n");
+	int defines = -1;
+
+	ck_assert_status(
+	    maelys_datalog_policy_defines(policy, "by_rule", 1, &defines),
+	    MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(defines, 1);
+	ck_assert_status(
+	    maelys_datalog_policy_defines(policy, "by_fact", 1, &defines),
+	    MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(defines, 1);
+	ck_assert_status(
+	    maelys_datalog_policy_defines(policy, "read_only", 1, &defines),
+	    MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(defines, 0); /* read, never given */
+	ck_assert_status(
+	    maelys_datalog_policy_defines(policy, "in", 1, &defines),
+	    MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(defines, 0); /* input facts are not the policy's */
+	defines = -1;
+	ck_assert_status(
+	    maelys_datalog_policy_defines(policy, "nope", 1, &defines),
+	    MAELYS_DATALOG_STATUS_UNDECLARED);
+	ck_assert_int_eq(defines, 0);
+	ck_assert_status(
+	    maelys_datalog_policy_defines(policy, "out", 2, &defines),
+	    MAELYS_DATALOG_STATUS_ARITY);
+	ck_assert_status(maelys_datalog_policy_defines(NULL, "out", 1, &defines),
+			 MAELYS_DATALOG_STATUS_INVALID_ARGUMENT);
+	ck_assert_status(maelys_datalog_policy_defines(policy, "out", 1, NULL),
+			 MAELYS_DATALOG_STATUS_INVALID_ARGUMENT);
+	(void)maelys_datalog_policy_free(policy);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -2102,6 +2145,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_api_directives_of_standalone_program_in_order);
 	tcase_add_test(tc, test_api_directives_of_domain_policy_are_none);
 	tcase_add_test(tc, test_api_policy_reads_tells_which_inputs_rules_use);
+	tcase_add_test(tc, test_api_policy_defines_tells_facts_and_rule_heads);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -204,3 +204,30 @@ maelys_datalog_policy_reads(const maelys_datalog_policy_t *policy,
 				*reads = 1;
 	return MAELYS_DATALOG_STATUS_OK;
 }
+
+maelys_datalog_status_t
+maelys_datalog_policy_defines(const maelys_datalog_policy_t *policy,
+			      const char *predicate, size_t arity,
+			      int *defines)
+{
+	const struct dl_program *prog;
+	uint32_t pid;
+	size_t r;
+
+	if (defines != NULL)
+		*defines = 0;
+	if (policy == NULL || predicate == NULL || defines == NULL)
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	prog = policy->prog;
+	pid = dl_program_find_pred(prog, predicate, strlen(predicate));
+	if (pid == DL_NONE)
+		return MAELYS_DATALOG_STATUS_UNDECLARED;
+	if (prog->preds[pid].arity != arity)
+		return MAELYS_DATALOG_STATUS_ARITY;
+	if (prog->preds[pid].nfacts > 0)
+		*defines = 1;
+	for (r = 0; r < prog->nrules && !*defines; r++)
+		if (prog->rules[r].head_pred == pid)
+			*defines = 1;
+	return MAELYS_DATALOG_STATUS_OK;
+}

@@ -322,6 +322,16 @@ MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
 maelys_datalog_policy_reads(const maelys_datalog_policy_t *policy,
 			    const char *predicate, size_t arity, int *reads);
 
+/* *defines = 1 when the policy gives predicate/arity a fact or a rule (a
+ * rule's head), else 0: a host can tell a policy that decides something
+ * from one that leaves it out (maelys-pty: a policy without allow_exec
+ * decides lines only).  Returns OK, INVALID_ARGUMENT (NULL), UNDECLARED,
+ * ARITY. */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_policy_defines(const maelys_datalog_policy_t *policy,
+			      const char *predicate, size_t arity,
+			      int *defines);
+
 /* Kinds of a standalone program's I/O directives. */
 typedef enum maelys_datalog_directive_kind {
 	MAELYS_DATALOG_DIRECTIVE_INPUT = 1,     /* .input rel */
