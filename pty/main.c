@@ -144,9 +144,7 @@ pty_settings(const struct pty_options *opt, bool privileged,
 		/* development: the policy as given, no configuration */
 		int fd, rc;
 
-		(void)snprintf(g->cfg.policy, sizeof g->cfg.policy, "%s",
-			       opt->policy_path);
-		g->cfg.syslog = false;
+		pty_config_for_policy_only(&g->cfg, opt->policy_path);
 		*text = NULL;
 		*len = 0;
 		fd = open(opt->policy_path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
@@ -328,6 +326,11 @@ pty_step_start(struct pty_main *m)
 		      g->asess.id, g->who->user, g->asess.mode,
 		      g->who->remote_addr[0] ? " from " : "",
 		      g->who->remote_addr);
+	if (m->reads.execs_undecided && g->cfg.exec_decisions_optional)
+		pty_guard_log(g, LOG_NOTICE,
+			      "session %s: the policy defines no allow_exec: "
+			      "programs are recorded, not decided",
+			      g->asess.id);
 	return PTY_GO_ON;
 }
 
@@ -343,6 +346,10 @@ pty_step_session(struct pty_main *m)
 	if (m->command != NULL)
 		return pty_command_run(&m->guard, &m->decider, m->command,
 				       m->self);
+	/* once, before the first prompt: what this session does not do
+	 * (a -c command's output belongs to the program that asked) */
+	if (m->reads.execs_undecided && m->guard.cfg.exec_decisions_optional)
+		fprintf(stderr, PTY_MSG_EXECS_UNDECIDED_NOTE "\n");
 	pw = getpwuid(getuid());
 	if (history_path == NULL && pw != NULL && pw->pw_dir != NULL &&
 	    snprintf(history, sizeof history, "%s/.maelys_pty_history",

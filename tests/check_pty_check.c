@@ -364,7 +364,9 @@ START_TEST(test_check_policy_without_shell_rule_fails_both_modes)
 	char a[6000], b[6000], *out, *err;
 	int rc;
 
-	world("allow(C) :- command(C).\n", "", false);
+	world("allow(C) :- command(C).\n"
+	      "allow_exec(P) :- exec_path(P), suffix(P, \"/id\").\n",
+	      "", false);
 	shell_refused(a, sizeof a, "interactive", "root",
 		      "the user running --check");
 	shell_refused(b, sizeof b, "command", "root",
@@ -462,6 +464,48 @@ START_TEST(test_check_landlock_required_without_locations_is_one_error)
 		 "or exec_file",
 		 config);
 	expect_one(want);
+	teardown();
+}
+END_TEST
+
+/* A policy that decides lines only (the walkthrough's Level 1): refused by
+ * a configuration's default, exec_decisions = required, with the reason
+ * said once (not once per mode); accepted with a warning when the
+ * configuration says optional. */
+static const char level1_only[] =
+    "deny(\"__line__\", \"shell metacharacter in line\") :- "
+    "shell_metachar(_).\n"
+    "deny_any(Op) :- deny(Op, Reason).\n"
+    "allow(Cmd) :- command(Cmd), not(deny_any(\"__line__\")), "
+    "not(deny_any(Cmd)).\n";
+
+START_TEST(test_check_policy_deciding_lines_only_needs_exec_decisions_optional)
+{
+	char want[1200], *out, *err;
+	int rc;
+
+	world(level1_only, "", false);
+	snprintf(want, sizeof want,
+		 "%s: the policy defines no allow_exec: it decides the lines "
+		 "typed, not the programs they start, and exec_decisions = "
+		 "required (the default of a configuration) refuses such a "
+		 "policy; see maelys-policy(5), LEVEL 1 POLICIES",
+		 policy);
+	expect_one(want);
+	teardown();
+
+	world(level1_only, "exec_decisions = optional\n", false);
+	snprintf(want, sizeof want,
+		 "maelys-pty: warning: %s: the policy defines no allow_exec: "
+		 "programs are recorded, not decided (exec_decisions = "
+		 "optional)",
+		 policy);
+	rc =
+	    run_check(NULL, pts_build_path("pty/maelys-pty"), NULL, &out, &err);
+	expect_sound(rc, out, err);
+	ck_assert_msg(has_line(err, want), "%s", err);
+	free(out);
+	free(err);
 	teardown();
 }
 END_TEST
@@ -946,6 +990,8 @@ maelys_check_suite(void)
 	tcase_add_test(
 	    tc, test_check_landlock_required_without_locations_is_one_error);
 	tcase_add_test(tc, test_check_missing_exec_location_is_a_warning);
+	tcase_add_test(
+	    tc, test_check_policy_deciding_lines_only_needs_exec_decisions_optional);
 	tcase_add_loop_test(tc, test_check_deployment_damage_is_one_error, 0,
 			    (int)(sizeof damages / sizeof damages[0]));
 	tcase_add_test(tc, test_check_place_without_noexec_is_a_warning);

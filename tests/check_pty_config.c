@@ -651,6 +651,38 @@ START_TEST(test_config_defaults)
 	ck_assert_uint_eq(c.idle_timeout, 0);
 	ck_assert_uint_eq(c.max_denials, 0);
 	ck_assert_int_eq(c.on_audit_failure, PTY_AUDIT_FAIL_DENY);
+	/* a policy that decides lines only needs the administrator's word */
+	ck_assert(!c.exec_decisions_optional);
+}
+END_TEST
+
+START_TEST(test_config_exec_decisions_two_words_only)
+{
+	struct pty_config c;
+	char text[256], err[512];
+
+	(void)snprintf(text, sizeof text, "%sexec_decisions = optional\n",
+		       valid_conf);
+	assert_loads(make_conf("opt.conf", text), &c);
+	ck_assert(c.exec_decisions_optional);
+	(void)snprintf(text, sizeof text, "%sexec_decisions = required\n",
+		       valid_conf);
+	assert_loads(make_conf("req.conf", text), &c);
+	ck_assert(!c.exec_decisions_optional);
+	(void)snprintf(text, sizeof text, "%sexec_decisions = off\n",
+		       valid_conf);
+	ck_assert_int_eq(
+	    pty_config_load(make_conf("bad.conf", text), &c, err, sizeof err),
+	    -1);
+	ck_assert_msg(strstr(err, ":2: exec_decisions: 'off' is not required "
+				  "or optional") != NULL,
+		      "%s", err);
+	ck_assert(!c.exec_decisions_optional); /* the defaults, not half */
+	/* --policy with no configuration: a person trying a policy */
+	pty_config_for_policy_only(&c, "/tmp/mine.dl");
+	ck_assert(c.exec_decisions_optional);
+	ck_assert(!c.syslog);
+	ck_assert_str_eq(c.policy, "/tmp/mine.dl");
 }
 END_TEST
 
@@ -799,6 +831,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_config_comments_and_blanks_accepted);
 	tcase_add_test(tc, test_config_defaults);
 	tcase_add_test(tc, test_config_every_boolean_and_bound_accepted);
+	tcase_add_test(tc, test_config_exec_decisions_two_words_only);
 	tcase_add_test(tc, test_secure_open_gives_a_plain_cloexec_descriptor);
 	tcase_add_test(tc, test_secure_read_reads_whole_file_within_bound);
 	tcase_add_test(tc, test_secure_read_bounds_what_is_read);

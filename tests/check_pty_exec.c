@@ -752,13 +752,62 @@ START_TEST(test_exec_policy_without_shell_rule_starts_nothing)
 	char *out, *err;
 
 	setup();
-	pts_write_file(policy, "allow(C) :- command(C).\n", 0644);
+	/* it decides programs, but not the shell */
+	pts_write_file(policy,
+		       "allow(C) :- command(C).\n"
+		       "allow_exec(P) :- exec_path(P), suffix(P, \"/id\").\n",
+		       0644);
 	ck_assert_int_eq(run_c("echo no", &out, &err), 126);
 	ck_assert_str_eq(out, "");
 	ck_assert_msg(strstr(err, "does not let the session's shell") != NULL,
 		      "%s", err);
 	free(out);
 	free(err);
+	teardown();
+}
+END_TEST
+
+/* A policy that decides lines only (no allow_exec, the walkthrough's Level
+ * 1): with the configuration's default, exec_decisions = required, no
+ * session starts, and the reason is said; with exec_decisions = optional
+ * every program runs and is recorded as "recorded", the shell's exec
+ * first, a program the exec rules of any policy here would refuse too, and
+ * the chain still verifies. */
+START_TEST(test_exec_policy_deciding_lines_only_records_every_program)
+{
+	char *out, *err, *text, rec[700];
+
+	setup();
+	without_landlock();
+	pts_write_file(policy, "allow(C) :- command(C).\n", 0644);
+	ck_assert_int_eq(run_c("echo no", &out, &err), 126);
+	ck_assert_str_eq(out, "");
+	ck_assert_msg(strstr(err, "the policy defines no allow_exec") != NULL &&
+			  strstr(err, "exec_decisions = required") != NULL,
+		      "%s", err);
+	free(out);
+	free(err);
+
+	text = pts_slurp(config);
+	ck_assert_ptr_nonnull(text);
+	text = realloc(text, strlen(text) + 64);
+	ck_assert_ptr_nonnull(text);
+	strcat(text, "exec_decisions = optional\n");
+	pts_write_file(config, text, 0644);
+	free(text);
+	ck_assert_int_eq(run_c("evil", &out, &err), 0);
+	free(out);
+	free(err);
+	ck_assert_msg(pts_world_ran(&world, "evil"), "evil did not run");
+	snprintf(rec, sizeof rec, "\"exec_path\":\"%s/evil\"", world.bin);
+	ck_assert_int_eq(log_count(rec, "\"decision\":\"recorded\""), 1);
+	ck_assert_int_eq(log_count("\"exec_path\":\"/usr/bin/bash\"",
+				   "\"decision\":\"recorded\""),
+			 1);
+	ck_assert_int_eq(log_count("\"event\":\"exec\"",
+				   "\"decision\":\"allow\""),
+			 0);
+	assert_log_verifies();
 	teardown();
 }
 END_TEST
@@ -1328,6 +1377,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_exec_loader_as_program_refused_under_landlock);
 	tcase_add_test(tc, test_exec_path_through_proc_self_is_refused);
 	tcase_add_test(tc, test_exec_policy_without_shell_rule_starts_nothing);
+	tcase_add_test(tc,
+		       test_exec_policy_deciding_lines_only_records_every_program);
 	tcase_add_test(
 	    tc, test_exec_landlock_required_without_locations_starts_nothing);
 	tcase_add_test(tc, test_exec_memory_read_by_call_and_by_file_alike);

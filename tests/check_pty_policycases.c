@@ -114,6 +114,8 @@ cases_exec_verdict_name(enum pty_exec_verdict v)
 		return "UNSAFE";
 	case PTY_EXEC_UNREADABLE:
 		return "UNREADABLE";
+	case PTY_EXEC_RECORDED:
+		return "RECORDED";
 	}
 	return "?";
 }

@@ -104,6 +104,74 @@ START_TEST(test_session_walkthrough_lines_give_walkthrough_outcomes)
 }
 END_TEST
 
+/* The walkthrough's Level 1 policy, exactly as printed (policies/
+ * walkthrough.dl): it defines no allow_exec, so with --policy (no
+ * configuration: exec_decisions = optional) the session starts, says once
+ * that programs are recorded, not decided, gives the walkthrough's
+ * outcomes, and `exit 7` ends it with status 7. */
+START_TEST(test_session_walkthrough_policy_as_printed_runs_its_transcript)
+{
+	const char *note = "maelys-pty: this policy decides the lines you type, "
+			   "not the programs they start";
+	size_t before;
+
+	start(pts_source_path("policies/walkthrough.dl"));
+	ck_assert_msg(strstr(p.out, note) != NULL, "%s", p.out);
+	ck_assert_ptr_null(strstr(strstr(p.out, note) + 1, note));
+	pts_type(&p, "shutdown now\r");
+	ck_assert(pts_expect(&p, "maelys-pty: 'shutdown' denied by policy", T));
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "echo hello | grep hello\r");
+	ck_assert(pts_expect(&p, "maelys-pty: '__line__' denied by policy", T));
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "git commit -m \"feat: solver\"\r");
+	ck_assert(pts_expect(&p, "maelys-pty: denied before solving", T));
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "CMD=rm; $CMD /\r");
+	ck_assert(pts_expect(&p, "maelys-pty: '__line__' denied by policy", T));
+	ck_assert(pts_wait_prompt(&p, T));
+	before = p.len;
+	line("git push origin feature/x");
+	ck_assert_msg(strstr(p.out + before, "denied") == NULL, "%s",
+		      p.out + before);
+	/* said once at the start, never again */
+	ck_assert_ptr_null(strstr(p.out + before, note));
+	/* what "not decided" means: a program an allowed line starts runs,
+	 * even one the policy forbids as a line (the fake shutdown of the
+	 * world's bin/ leaves a marker) */
+	line("env shutdown now");
+	ck_assert_msg(pts_world_ran(&world, "shutdown"),
+		      "an undecided program did not run: %s", p.out);
+	pts_type(&p, "exit 7\r");
+	ck_assert_int_eq(pts_wait(&p, T), 7);
+	pts_close(&p);
+	pts_world_remove(&world);
+}
+END_TEST
+
+/* The fence stays with a policy that decides lines only: the session's
+ * processes still cannot make the system calls a session never needs. */
+START_TEST(test_session_walkthrough_policy_keeps_the_fence)
+{
+	char cmd[700];
+	size_t before;
+
+	start(pts_source_path("policies/walkthrough.dl"));
+	snprintf(cmd, sizeof cmd, "%s syscalls",
+		 pts_build_path("tests/exec_probe"));
+	before = p.len;
+	line(cmd);
+	ck_assert_msg(strstr(p.out + before, "ptrace: EPERM") != NULL, "%s",
+		      p.out + before);
+	ck_assert_msg(strstr(p.out + before, "mount: EPERM") != NULL, "%s",
+		      p.out + before);
+	pts_type(&p, "exit 0\r");
+	ck_assert_int_eq(pts_wait(&p, T), 0);
+	pts_close(&p);
+	pts_world_remove(&world);
+}
+END_TEST
+
 START_TEST(test_session_exit_status_is_the_shells)
 {
 	start_permissive();
@@ -487,6 +555,9 @@ maelys_check_suite(void)
 	tcase_add_test(
 	    tc, test_session_walkthrough_lines_give_walkthrough_outcomes);
 	tcase_add_test(tc, test_session_exit_status_is_the_shells);
+	tcase_add_test(
+	    tc, test_session_walkthrough_policy_as_printed_runs_its_transcript);
+	tcase_add_test(tc, test_session_walkthrough_policy_keeps_the_fence);
 	tcase_add_test(tc, test_session_ctrl_d_on_empty_line_ends_session);
 	tcase_add_test(tc, test_session_ctrl_c_cancels_line_and_interrupts_job);
 	tcase_add_test(tc, test_session_window_size_reaches_the_child);

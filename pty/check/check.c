@@ -14,6 +14,7 @@
 #include "pty_audit.h"
 #include "pty_decide.h"
 #include "pty_line.h"
+#include "pty_messages.h"
 #include "pty_supervise.h"
 
 #include <errno.h>
@@ -94,8 +95,7 @@ check_configuration(struct check_ctx *c)
 	char err[1024];
 
 	if (c->opt->policy_path != NULL) {
-		pty_config_defaults(&c->cfg);
-		c->cfg.syslog = false;
+		pty_config_for_policy_only(&c->cfg, c->opt->policy_path);
 		c->policy_path = c->opt->policy_path;
 	} else if (pty_config_load(c->source, &c->cfg, err, sizeof err) != 0) {
 		check_report(c, CHECK_ERROR, "%s", err);
@@ -241,7 +241,8 @@ check_shell_start_in(struct check_ctx *c, enum pty_mode mode)
 		check_report(c, CHECK_ERROR, "out of memory");
 		return;
 	}
-	if (pty_supervise_shell_allowed(&s, c->cfg.shell, argv, err,
+	if (pty_supervise_shell_allowed(&s, c->cfg.shell, argv,
+					c->cfg.exec_decisions_optional, err,
 					sizeof err) != 0)
 		check_report(c, CHECK_ERROR, "%s: %s sessions of %s (%s): %s",
 			     c->policy_path, pty_mode_name(mode),
@@ -252,6 +253,7 @@ check_shell_start_in(struct check_ctx *c, enum pty_mode mode)
 static void
 check_shell_start(struct check_ctx *c)
 {
+	char err[512];
 	size_t i;
 
 	if (!c->have_decider || c->shell[0] == '\0' || c->self[0] == '\0')
@@ -260,6 +262,20 @@ check_shell_start(struct check_ctx *c)
 		check_report(c, CHECK_ERROR, "%s: the shell's path is too long",
 			     c->source);
 		return;
+	}
+	switch (pty_supervise_execs_decided(&c->decider,
+					    c->cfg.exec_decisions_optional, err,
+					    sizeof err)) {
+	case -1:
+		check_report(c, CHECK_ERROR, "%s: %s", c->policy_path, err);
+		return;
+	case 0:
+		/* allowed by the configuration, and worth knowing */
+		check_report(c, CHECK_WARNING, "%s: %s", c->policy_path,
+			     PTY_MSG_CHECK_EXECS_UNDECIDED);
+		return;
+	default:
+		break;
 	}
 	for (i = 0; i < CHECK_MODES; i++)
 		check_shell_start_in(c, check_modes[i]);

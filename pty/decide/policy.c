@@ -106,6 +106,19 @@ pty_policy_reads(const struct pty_policy_reads *r, const char *name)
 	return true;
 }
 
+bool
+pty_policy_decides_execs(const maelys_datalog_policy_t *policy)
+{
+	int defines = 1;
+
+	/* on any doubt it does: the session then decides every program,
+	 * and one the policy does not allow is refused */
+	if (maelys_datalog_policy_defines(policy, "allow_exec", 1, &defines) !=
+	    MAELYS_DATALOG_STATUS_OK)
+		return true;
+	return defines != 0;
+}
+
 /* Which input predicates the policy's rules read (on any doubt: read). */
 static void
 pty_policy_note_reads(const maelys_datalog_policy_t *policy,
@@ -125,6 +138,7 @@ pty_policy_note_reads(const maelys_datalog_policy_t *policy,
 			r->read |= (uint64_t)1 << i;
 	}
 	r->known = true;
+	r->execs_undecided = !pty_policy_decides_execs(policy);
 }
 
 /* Loads from `text` (or from the file `name` when text is NULL), prepares a

@@ -35,7 +35,17 @@
 struct pty_policy_reads {
 	bool known;
 	uint64_t read; /* bit i: the domain's predicate i */
+	/* known, and the policy defines no allow_exec (no rule, no fact):
+	 * it decides lines only, as the walkthrough's Level 1 policy does.
+	 * A session runs it only with exec_decisions = optional, and then
+	 * records every program without deciding it (maelys-policy(5),
+	 * "LEVEL 1 POLICIES"). */
+	bool execs_undecided;
 };
+
+/* Whether the policy defines allow_exec (a rule or a fact): whether it
+ * decides programs.  True on any doubt. */
+bool pty_policy_decides_execs(const maelys_datalog_policy_t *policy);
 
 /* Whether the policy reads the input predicate `name`: true when r is
  * NULL or not known, and for a name the domain does not have. */

@@ -81,7 +81,7 @@ pty_exec_conclude(struct pty_guard *g, const struct pty_exec_request *r,
 		pty_say(fd, eol, PTY_MSG_EXEC_RECORD_FAILED, r->path, err);
 		return pty_guard_refused(g, fd, eol);
 	}
-	if (dec->verdict == PTY_EXEC_ALLOW)
+	if (dec->verdict == PTY_EXEC_ALLOW || dec->verdict == PTY_EXEC_RECORDED)
 		return PTY_ACT_RUN;
 	exec_say_refused(r, dec, fd, eol);
 	pty_guard_log(

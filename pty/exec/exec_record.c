@@ -19,6 +19,8 @@ exec_outcome(const struct pty_exec_decision *dec)
 	case PTY_EXEC_UNREADABLE:
 	case PTY_EXEC_UNSAFE:
 		return "refused";
+	case PTY_EXEC_RECORDED:
+		return "recorded";
 	case PTY_EXEC_POLICY:
 		break;
 	}
@@ -41,7 +43,8 @@ exec_record_decision(struct pty_exec_record *rec,
 	x->nreasons = n;
 	if (dec->verdict == PTY_EXEC_ERROR ||
 	    dec->verdict == PTY_EXEC_UNREADABLE ||
-	    dec->verdict == PTY_EXEC_UNSAFE)
+	    dec->verdict == PTY_EXEC_UNSAFE ||
+	    (dec->verdict == PTY_EXEC_RECORDED && dec->error[0] != '\0'))
 		x->error = pty_audit_text_of(dec->error, sizeof dec->error);
 	rec->event.outcome = exec_outcome(dec);
 }

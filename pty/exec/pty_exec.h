@@ -90,6 +90,10 @@ enum pty_exec_verdict {
 	 * it runs between the check and the exec (pty_exec_walk), or the
 	 * kernel would run it through something the guard cannot decide */
 	PTY_EXEC_UNSAFE,
+	/* not decided: the policy decides lines only (exec_decisions =
+	 * optional); recorded, and it runs.  `error` says what could not be
+	 * read, when the request was not read whole. */
+	PTY_EXEC_RECORDED,
 };
 
 struct pty_exec_decision {

@@ -70,6 +70,9 @@ struct pty_supervisor {
 	/* called around a message on out_fd (the prompt hides), or NULL */
 	void (*around_message)(bool before);
 	bool end_session; /* a refusal hit max_denials or the audit failed */
+	/* the policy decides lines only, and exec_decisions = optional:
+	 * every program is recorded and runs (pty_supervise_execs_decided) */
+	bool execs_undecided;
 	/* the facts of each exec that cost system calls to learn, and that
 	 * the policy or the audit log reads (PTY_EXEC_NEED_*; all of them
 	 * unless pty_supervise_setup learnt otherwise) */
@@ -107,15 +110,24 @@ int pty_supervise_setup(struct pty_supervisor *s, struct pty_guard *g,
 			const char *guard_path, char *const *shell_argv,
 			char *err, size_t errlen);
 
+/* Whether the session decides programs: 1 when the policy defines
+ * allow_exec; for a policy that decides lines only (d->reads), 0 when
+ * `optional` (exec_decisions = optional: programs are recorded, not
+ * decided), else -1 with one line in err (the session must not start).
+ * The one owner of that rule, for the session and --check alike. */
+int pty_supervise_execs_decided(const struct pty_decider *d, bool optional,
+				char *err, size_t errlen);
+
 /* Whether the policy lets the session's shell start: the exec decision
  * pty_supervise_setup asks before anything is forked, for `shell_path` (as
  * configured) run with `argv`.  Needs s->decider (its session_shell and
  * guard_program set, pty_exec_set_programs), s->mode and s->first (room for
  * the request, which is kept for the shell's exec).  Returns 0 when
- * allow_exec holds, or -1 with one line in err. */
+ * allow_exec holds or nothing is decided (pty_supervise_execs_decided with
+ * `execs_optional`), or -1 with one line in err. */
 int pty_supervise_shell_allowed(struct pty_supervisor *s,
 				const char *shell_path, char *const *argv,
-				char *err, size_t errlen);
+				bool execs_optional, char *err, size_t errlen);
 
 /* Step 1, in the guard before fork: the filter, the socketpair, and the
  * Landlock ruleset from `landlock_fd` (-1: none; the supervisor owns and

@@ -8,6 +8,7 @@
 #include "pty_supervise.h"
 
 #include "pty_decide.h"
+#include "pty_messages.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -92,12 +93,27 @@ pty_supervise_need(const struct pty_policy_reads *reads, bool audited)
  * pty_supervise_handle).  Exported for --check (pty/check/check.c), which asks
  * the same question without starting anything. */
 int
+pty_supervise_execs_decided(const struct pty_decider *d, bool optional,
+			    char *err, size_t errlen)
+{
+	if (!d->reads.execs_undecided)
+		return 1;
+	if (optional)
+		return 0;
+	(void)snprintf(err, errlen, PTY_MSG_EXECS_UNDECIDED_REFUSED);
+	return -1;
+}
+
+int
 pty_supervise_shell_allowed(struct pty_supervisor *s, const char *shell_path,
-			    char *const *argv, char *err, size_t errlen)
+			    char *const *argv, bool execs_optional, char *err,
+			    size_t errlen)
 {
 	struct pty_exec_request *r = s->first;
 	struct pty_exec_decision dec;
 	size_t used = 0;
+	int decided =
+	    pty_supervise_execs_decided(s->decider, execs_optional, err, errlen);
 
 	memset(r, 0, offsetof(struct pty_exec_request, bytes));
 	(void)snprintf(r->path, sizeof r->path, "%s",
@@ -122,6 +138,8 @@ pty_supervise_shell_allowed(struct pty_supervisor *s, const char *shell_path,
 		r->argv_len[r->argc] = n;
 		used += n + 1;
 	}
+	if (decided <= 0)
+		return decided; /* recorded, not decided; or refused */
 	pty_exec_decide(s->decider, r, s->mode, &dec);
 	if (dec.verdict == PTY_EXEC_ALLOW)
 		return 0;
@@ -168,9 +186,11 @@ pty_supervise_setup(struct pty_supervisor *s, struct pty_guard *g,
 			       "no memory for the exec supervisor");
 		return -1;
 	}
-	if (pty_supervise_shell_allowed(s, g->cfg.shell, shell_argv, err,
+	if (pty_supervise_shell_allowed(s, g->cfg.shell, shell_argv,
+					g->cfg.exec_decisions_optional, err,
 					errlen) != 0)
 		return -1;
+	s->execs_undecided = d->reads.execs_undecided;
 	/* the guard's memory holds the audit key: its child stays
 	 * undumpable until bash replaces it, and its one exec is decided on
 	 * the request built above; without a key nothing is secret, and a
@@ -382,13 +402,17 @@ supervise_answer(struct pty_supervisor *s, bool allow, int e)
 }
 
 /* Decides and concludes one element of the chain (or shows and records
- * why the host refused it).  Returns true when it may run. */
+ * why the host refused it, or records it undecided: `refused` is then
+ * PTY_EXEC_RECORDED and `why` what could not be read).  Returns true when
+ * it may run. */
 static bool
 supervise_decide_one(struct pty_supervisor *s, struct pty_exec_request *r,
 		     enum pty_exec_verdict refused, const char *why)
 {
 	struct pty_exec_decision dec;
 	enum pty_act act;
+
+	bool quiet;
 
 	if (refused != PTY_EXEC_ALLOW) {
 		memset(&dec, 0, sizeof dec);
@@ -397,14 +421,34 @@ supervise_decide_one(struct pty_supervisor *s, struct pty_exec_request *r,
 	} else {
 		pty_exec_decide(s->decider, r, s->mode, &dec);
 	}
-	if (s->around_message != NULL && dec.verdict != PTY_EXEC_ALLOW)
+	quiet = dec.verdict == PTY_EXEC_ALLOW || dec.verdict == PTY_EXEC_RECORDED;
+	if (s->around_message != NULL && !quiet)
 		s->around_message(true);
 	act = pty_exec_conclude(s->guard, r, &dec, s->out_fd, s->eol);
-	if (s->around_message != NULL && dec.verdict != PTY_EXEC_ALLOW)
+	if (s->around_message != NULL && !quiet)
 		s->around_message(false);
 	if (act == PTY_ACT_END)
 		s->end_session = true;
 	return act == PTY_ACT_RUN;
+}
+
+/* A policy that decides lines only (exec_decisions = optional): each
+ * program of the chain is recorded, nothing is decided, and the exec goes
+ * on; what could not be read or walked safely is recorded as far as it was
+ * read, with why.  The fence stays: no new privileges, and the filter's
+ * refused system calls. */
+static int
+supervise_record_only(struct pty_supervisor *s, int rc, const char *why)
+{
+	struct pty_exec_chain *c = &s->chain;
+	bool partial = rc == PTY_EXEC_READ_REFUSE || rc == PTY_EXEC_READ_UNSAFE;
+	size_t k;
+
+	for (k = 0; k < c->n; k++)
+		if (!supervise_decide_one(s, c->rq[k], PTY_EXEC_RECORDED,
+					  partial && k == c->n - 1 ? why : ""))
+			return supervise_answer(s, false, EPERM);
+	return supervise_answer(s, true, 0);
 }
 
 int
@@ -445,6 +489,8 @@ pty_supervise_handle(struct pty_supervisor *s)
 		return 0;
 	if (rc > 0)
 		return supervise_answer(s, false, rc);
+	if (s->execs_undecided)
+		return supervise_record_only(s, rc, why);
 	if (rc == PTY_EXEC_READ_REFUSE || rc == PTY_EXEC_READ_UNSAFE) {
 		(void)supervise_decide_one(s, c->rq[c->n - 1],
 					   rc == PTY_EXEC_READ_UNSAFE

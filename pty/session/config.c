@@ -33,7 +33,9 @@ enum pty_config_kind {
 	PTY_CONFIG_BOOL,
 	PTY_CONFIG_UINT,
 	PTY_CONFIG_AUDIT_FAILURE,
-	PTY_CONFIG_LANDLOCK, /* auto | required */
+	/* one of two words, the second setting the bool field true:
+	 * landlock = auto | required, exec_decisions = required | optional */
+	PTY_CONFIG_CHOICE,
 };
 
 /* Indices into pty_config_keys: the checks after parsing name these. */
@@ -48,6 +50,7 @@ enum pty_config_key_id {
 	PTY_CONFIG_KEY_MAX_DENIALS,
 	PTY_CONFIG_KEY_ON_AUDIT_FAILURE,
 	PTY_CONFIG_KEY_LANDLOCK,
+	PTY_CONFIG_KEY_EXEC_DECISIONS,
 	PTY_CONFIG_KEY_COUNT
 };
 
@@ -57,6 +60,8 @@ struct pty_config_key {
 	size_t offset; /* of the field in struct pty_config */
 	size_t size;   /* PATH, PATH_LIST: the field's size, NUL included */
 	unsigned max;  /* UINT: the largest value accepted */
+	/* CHOICE: the word for false, the word for true */
+	const char *words[2];
 };
 
 #define PTY_CONFIG_FIELD(f)                                                    \
@@ -84,9 +89,13 @@ static const struct pty_config_key pty_config_keys[] = {
     [PTY_CONFIG_KEY_ON_AUDIT_FAILURE] =
 	{"on_audit_failure", PTY_CONFIG_AUDIT_FAILURE,
 	 offsetof(struct pty_config, on_audit_failure), 0, 0},
-    [PTY_CONFIG_KEY_LANDLOCK] = {"landlock", PTY_CONFIG_LANDLOCK,
+    [PTY_CONFIG_KEY_LANDLOCK] = {"landlock", PTY_CONFIG_CHOICE,
 				 offsetof(struct pty_config, landlock_required),
-				 0, 0},
+				 0, 0, {"auto", "required"}},
+    [PTY_CONFIG_KEY_EXEC_DECISIONS] =
+	{"exec_decisions", PTY_CONFIG_CHOICE,
+	 offsetof(struct pty_config, exec_decisions_optional), 0, 0,
+	 {"required", "optional"}},
 };
 
 struct pty_config_bool {
@@ -138,6 +147,17 @@ pty_config_defaults(struct pty_config *c)
 	c->idle_timeout = 0;
 	c->max_denials = 0;
 	c->on_audit_failure = PTY_AUDIT_FAIL_DENY;
+}
+
+void
+pty_config_for_policy_only(struct pty_config *c, const char *policy)
+{
+	pty_config_defaults(c);
+	(void)snprintf(c->policy, sizeof c->policy, "%s", policy);
+	/* a person trying a policy of their own: nothing for syslog, and a
+	 * policy that decides lines only (the walkthrough's) may run */
+	c->syslog = false;
+	c->exec_decisions_optional = true;
 }
 
 /* Words an open(2) failure for a person reading one line. */
@@ -562,20 +582,21 @@ pty_config_set_audit_failure(struct pty_config_parse *p,
 }
 
 static int
-pty_config_set_landlock(struct pty_config_parse *p,
-			const struct pty_config_key *k, bool *field,
-			const char *v, size_t n)
+pty_config_set_choice(struct pty_config_parse *p,
+		      const struct pty_config_key *k, bool *field,
+		      const char *v, size_t n)
 {
-	if (n == 4 && memcmp(v, "auto", 4) == 0)
-		*field = false;
-	else if (n == 8 && memcmp(v, "required", 8) == 0)
-		*field = true;
-	else
-		return pty_config_fail(
-		    p->err, p->errlen,
-		    "%s:%u: %s: '%.*s' is not auto or required", p->path,
-		    p->lineno, k->name, pty_config_quote_len(n), v);
-	return 0;
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		if (n == strlen(k->words[i]) && memcmp(v, k->words[i], n) == 0) {
+			*field = i == 1;
+			return 0;
+		}
+	return pty_config_fail(p->err, p->errlen,
+			       "%s:%u: %s: '%.*s' is not %s or %s", p->path,
+			       p->lineno, k->name, pty_config_quote_len(n), v,
+			       k->words[0], k->words[1]);
 }
 
 static int
@@ -597,9 +618,8 @@ pty_config_set(struct pty_config_parse *p, const struct pty_config_key *k,
 	case PTY_CONFIG_AUDIT_FAILURE:
 		return pty_config_set_audit_failure(
 		    p, k, (enum pty_audit_failure *)(void *)field, v, n);
-	case PTY_CONFIG_LANDLOCK:
-		return pty_config_set_landlock(p, k, (bool *)(void *)field, v,
-					       n);
+	case PTY_CONFIG_CHOICE:
+		return pty_config_set_choice(p, k, (bool *)(void *)field, v, n);
 	}
 	return pty_config_fail(p->err, p->errlen, "%s:%u: %s: unknown kind",
 			       p->path, p->lineno, k->name);

@@ -89,6 +89,22 @@
 #define PTY_MSG_NO_START_RECORD                                                \
 	"the audit log cannot be written: the session does not start"
 
+/* -- a policy that decides lines only (no allow_exec): the walkthrough's
+ * Level 1 policy.  Refused with exec_decisions = required; otherwise said
+ * once as an interactive session starts. */
+#define PTY_MSG_EXECS_UNDECIDED_REFUSED                                        \
+	"the policy defines no allow_exec: it decides the lines typed, not "   \
+	"the programs they start, and exec_decisions = required (the "         \
+	"default of a configuration) refuses such a policy; see "              \
+	"maelys-policy(5), LEVEL 1 POLICIES"
+#define PTY_MSG_CHECK_EXECS_UNDECIDED                                          \
+	"the policy defines no allow_exec: programs are recorded, not "        \
+	"decided (exec_decisions = optional)"
+#define PTY_MSG_EXECS_UNDECIDED_NOTE                                           \
+	PTY_MSG_PREFIX "this policy decides the lines you type, not the "      \
+		       "programs they start: those are recorded, not "         \
+		       "decided (maelys-policy(5), LEVEL 1 POLICIES)"
+
 /* -- a line's refusal (pty_say_decision) */
 #define PTY_MSG_DENIED_BEFORE_SOLVING                                          \
 	PTY_MSG_PREFIX "denied before solving \xe2\x80\x94 %s"

@@ -82,10 +82,21 @@ struct pty_config {
 	unsigned max_denials;  /* 0 = unlimited */
 	enum pty_audit_failure on_audit_failure;
 	bool landlock_required; /* landlock = required */
+	/* exec_decisions = optional: a policy that defines no allow_exec
+	 * (it decides lines only) may run a session whose programs are
+	 * recorded, not decided.  A configuration file's default is
+	 * required; a session run with --policy and no configuration is
+	 * optional (pty_config_for_policy_only). */
+	bool exec_decisions_optional;
 };
 
 /* The defaults (no policy: the file must name one). */
 void pty_config_defaults(struct pty_config *c);
+
+/* The settings of a session run with --policy and no configuration (not
+ * installed privileged): the defaults, the policy `policy`, no syslog, and
+ * exec_decisions = optional. */
+void pty_config_for_policy_only(struct pty_config *c, const char *policy);
 
 /* Opens `path` securely (see above) and parses it into *c (defaults
  * first).  Returns 0, or -1 with one line in err that names the file and
