@@ -330,6 +330,7 @@ dl_ck_literal(struct dl_checker *ck, const struct dl_ast_lit *l,
 	case DL_LIT_CMP:
 		out->op = l->op;
 		out->nargs = 2;
+		out->bare = l->lhs.bare || l->rhs.bare;
 		if (l->lhs.kind == DL_TERM_ANON || l->rhs.kind == DL_TERM_ANON)
 			return dl_fail_at(
 			    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE, ck->source,
@@ -766,6 +767,7 @@ dl_program_free(struct dl_program *prog)
 		dl_free(prog->strata[i].rules);
 	}
 	dl_free(prog->strata);
+	dl_free(prog->warnings);
 	dl_free(prog->regexes);
 	dl_free(prog->rules);
 	dl_free(prog->preds);
@@ -818,6 +820,8 @@ dl_program_compile(const struct dl_ast *ast,
 		st = dl_stratify(prog, diag);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_plan_program(prog, diag);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_warn_program(prog, diag);
 	dl_symtab_free(&ck.vocab);
 	if (st != MAELYS_DATALOG_STATUS_OK) {
 		dl_program_free(prog);

@@ -30,6 +30,9 @@ struct dl_ast_term {
 	size_t len;
 	int64_t integer;
 	struct dl_pos pos;
+	/* SYMBOL written as a lower-case name, not in quotes (the native
+	 * dialect): what an author who meant a variable writes */
+	bool bare;
 };
 
 struct dl_ast_atom {

@@ -144,6 +144,7 @@ dl_p_term(struct dl_parser *p, struct dl_ast_term *t)
 			DL_TRY(
 			    dl_p_strdup(p, p->tok.text, p->tok.len, &t->text));
 			t->len = p->tok.len;
+			t->bare = true;
 		}
 		break;
 	case DL_TOK_STRING:
