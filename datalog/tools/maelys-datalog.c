@@ -21,6 +21,8 @@
  */
 #define _GNU_SOURCE /* getopt_long */
 
+#include "explain.h"
+#include "explain_tuple.h"
 #include "facts_io.h"
 
 #include <errno.h>
@@ -55,6 +57,10 @@ struct options {
 	uint64_t max_memory;   /* 0: the hard maximum */
 	bool werror;           /* check: a warning is an error */
 	bool verbose;          /* run: print the load's warnings */
+	/* run --explain: the tuples, as written (argv), in order */
+	const char **explain;
+	size_t nexplain;
+	unsigned explain_depth; /* --explain-depth */
 };
 
 static const char usage_text[] =
@@ -81,6 +87,10 @@ static const char usage_text[] =
     "                        memory (suffix K, M, G or T: powers of 1024)\n"
     "  --werror              check: a warning is an error (exit status 1)\n"
     "  -v, --verbose         run: print the load's warnings on stderr\n"
+    "  --explain TUPLE       run: after the outputs, print how TUPLE\n"
+    "                        (e.g. 'path(\"a\", 3)') was derived, or why no\n"
+    "                        rule derived it; may be given more than once\n"
+    "  --explain-depth N     levels of derivation printed (default 12)\n"
     "  -h, --help            print this help\n"
     "  -V, --version         print the library version\n"
     "\n"
@@ -174,7 +184,9 @@ enum {
 	OPT_NATIVE,
 	OPT_MAX_TUPLES,
 	OPT_MAX_MEMORY,
-	OPT_WERROR
+	OPT_WERROR,
+	OPT_EXPLAIN,
+	OPT_EXPLAIN_DEPTH
 };
 
 static const struct option long_options[] = {
@@ -185,6 +197,8 @@ static const struct option long_options[] = {
     {"max-tuples", required_argument, NULL, OPT_MAX_TUPLES},
     {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
     {"werror", no_argument, NULL, OPT_WERROR},
+    {"explain", required_argument, NULL, OPT_EXPLAIN},
+    {"explain-depth", required_argument, NULL, OPT_EXPLAIN_DEPTH},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -195,6 +209,7 @@ static const char *
 missing_what(int opt)
 {
 	return opt == 'F' || opt == 'D' ? "missing directory after"
+	       : opt == OPT_EXPLAIN     ? "missing tuple after"
 					: "missing number after";
 }
 
@@ -252,6 +267,24 @@ take_option(struct options *o, int c, const char *val, const char *arg)
 	case 'v':
 		o->verbose = true;
 		return -1;
+	case OPT_EXPLAIN:
+		/* o->explain has room for every argument (parse_args) */
+		o->explain[o->nexplain++] = val;
+		return -1;
+	case OPT_EXPLAIN_DEPTH: {
+		char *end = NULL;
+		unsigned long v;
+
+		errno = 0;
+		v = val[0] >= '0' && val[0] <= '9' ? strtoul(val, &end, 10) : 0;
+		if (end == NULL || *end != '\0' || errno != 0 || v == 0 ||
+		    v > 10000)
+			return usage_error("--explain-depth wants a number "
+					   "from 1 to 10000, not",
+					   val);
+		o->explain_depth = (unsigned)v;
+		return -1;
+	}
 	case OPT_MAX_TUPLES:
 		return parse_budget("--max-tuples", val,
 				    MAELYS_DATALOG_BUDGET_TUPLES, false,
@@ -279,6 +312,7 @@ parse_args(int argc, char **argv, struct options *o)
 	int c, st;
 
 	memset(o, 0, sizeof *o);
+	o->explain_depth = EXPLAIN_DEPTH_DEFAULT;
 	o->facts_dir = ".";
 	o->out_dir = ".";
 	o->flags = MAELYS_DATALOG_LOAD_DETECT_SYNTAX;
@@ -295,6 +329,10 @@ parse_args(int argc, char **argv, struct options *o)
 	if (strcmp(argv[1], "run") != 0 && strcmp(argv[1], "check") != 0)
 		return usage_error("unknown command (run or check):", argv[1]);
 	o->command = argv[1];
+	/* every --explain takes an argument: argc bounds their number */
+	o->explain = calloc((size_t)argc, sizeof *o->explain);
+	if (o->explain == NULL)
+		return report_error("out of memory");
 	opterr = 0; /* the errors below say which option, in our words */
 	optind = 1;
 	for (;;) {
@@ -679,9 +717,42 @@ set_budgets(const struct options *o, maelys_datalog_session_t *s)
 	return 0;
 }
 
+/* Parses every --explain tuple before the solve: a typo is a usage error
+ * at once, not after a long run. */
+static int
+parse_explains(const struct options *o, struct explain_tuple **out)
+{
+	struct explain_tuple *t;
+	char err[256];
+	size_t i;
+
+	*out = NULL;
+	if (o->nexplain == 0)
+		return 0;
+	t = calloc(o->nexplain, sizeof *t);
+	if (t == NULL)
+		return report_error("out of memory");
+	for (i = 0; i < o->nexplain; i++) {
+		if (explain_tuple_parse(o->explain[i], strlen(o->explain[i]),
+					o->flags == MAELYS_DATALOG_LOAD_SOUFFLE,
+					&t[i], err, sizeof err) != 0) {
+			fprintf(stderr, PROGRAM_NAME ": --explain '%s': %s\n",
+				o->explain[i], err);
+			while (i-- > 0)
+				explain_tuple_free(&t[i]);
+			free(t);
+			return RUN_USAGE;
+		}
+	}
+	*out = t;
+	return 0;
+}
+
 static int
 cmd_run(const struct options *o)
 {
+	struct explain_tuple *tuples = NULL;
+	size_t i;
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 	maelys_datalog_policy_t *policy = NULL;
 	maelys_datalog_session_t *session = NULL;
@@ -703,8 +774,12 @@ cmd_run(const struct options *o)
 	}
 	if ((rc = read_inputs(o, policy, edb)) != 0)
 		goto out;
-	if ((st = maelys_datalog_session_create(policy, 0, &session)) !=
-	    MAELYS_DATALOG_STATUS_OK) {
+	if ((rc = parse_explains(o, &tuples)) != 0)
+		goto out;
+	if ((st = maelys_datalog_session_create(
+		 policy,
+		 o->nexplain > 0 ? MAELYS_DATALOG_SESSION_PROVENANCE : 0u,
+		 &session)) != MAELYS_DATALOG_STATUS_OK) {
 		rc = report_status(st, NULL);
 		goto out;
 	}
@@ -720,6 +795,18 @@ cmd_run(const struct options *o)
 	(void)maelys_datalog_input_edb_free(edb);
 	edb = NULL;
 	rc = write_outputs(o, policy, res);
+	for (i = 0; rc == 0 && i < o->nexplain; i++) {
+		/* flushed first: the outputs and the trees in order */
+		if (fflush(stdout) != 0)
+			break;
+		st = explain_print(stdout, policy, res, &tuples[i],
+				   o->explain_depth);
+		if (st != MAELYS_DATALOG_STATUS_OK) {
+			fprintf(stderr, PROGRAM_NAME ": --explain '%s': ",
+				o->explain[i]);
+			rc = report_status(st, NULL);
+		}
+	}
 out:
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		if (rc == 0)
@@ -732,6 +819,10 @@ out:
 	(void)maelys_datalog_session_free(session);
 	(void)maelys_datalog_input_edb_free(edb);
 	(void)maelys_datalog_policy_free(policy);
+	if (tuples != NULL)
+		for (i = 0; i < o->nexplain; i++)
+			explain_tuple_free(&tuples[i]);
+	free(tuples);
 	return rc;
 }
 
@@ -816,11 +907,15 @@ main(int argc, char **argv)
 	rc = parse_args(argc, argv, &o);
 
 	if (rc >= 0) {
+		free(o.explain);
 		if (fflush(stdout) != 0 || ferror(stdout))
 			return RUN_ERROR;
 		return rc;
 	}
 	if (strcmp(o.command, "check") == 0)
-		return cmd_check(&o);
-	return cmd_run(&o);
+		rc = cmd_check(&o);
+	else
+		rc = cmd_run(&o);
+	free(o.explain);
+	return rc;
 }
