@@ -802,9 +802,10 @@ cmd_run(const struct options *o)
 		st = explain_print(stdout, policy, res, &tuples[i],
 				   o->explain_depth);
 		if (st != MAELYS_DATALOG_STATUS_OK) {
-			fprintf(stderr, PROGRAM_NAME ": --explain '%s': ",
-				o->explain[i]);
-			rc = report_status(st, NULL);
+			fprintf(stderr, PROGRAM_NAME ": --explain '%s': %s: %s\n",
+				o->explain[i], maelys_datalog_status_name(st),
+				maelys_datalog_status_meaning(st));
+			rc = RUN_ERROR;
 		}
 	}
 out:
