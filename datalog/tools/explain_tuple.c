@@ -19,6 +19,9 @@ struct scan {
 	size_t errlen;
 };
 
+static int fail(struct scan *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 static int
 fail(struct scan *s, const char *fmt, ...)
 {
