@@ -5,6 +5,9 @@
  * recursion depth is the length of the plan (at most a body plus one).
  * Recursive strata iterate semi-naively until no relation of the stratum
  * grows; each iteration moves the [db, de) markers of its relations.
+ * The plan interpreter (eval_run.h) is compiled twice: the ordinary path,
+ * and the path of PROVENANCE sessions, which records first derivations
+ * (dl_prov.h); -DDL_NO_PROVENANCE leaves the second out.
  */
 #include "dl_eval.h"
 
