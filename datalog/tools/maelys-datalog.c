@@ -2,23 +2,27 @@
 /*
  * maelys-datalog: the standalone runner of libmaelys-datalog.
  *
- *   maelys-datalog run [--souffle|--native] [-F DIR] [-D DIR] PROG.dl
- *   maelys-datalog check [--souffle|--native] PROG.dl
+ *   maelys-datalog run [--souffle|--native] [-v] [-F DIR] [-D DIR] PROG.dl
+ *   maelys-datalog check [--souffle|--native] [--werror] PROG.dl
  *
  * `run` loads a standalone program (.decl, .input, .output, .printsize), reads
  * the facts of each .input relation from DIR/rel.facts, solves once and then
  * carries out the .output and .printsize directives in source order, as
  * Souffle and the other Datalog tools do with the same files.  It is how the
  * engine is compared with other engines and how other projects' Datalog test
- * suites run against it.  `check` only loads and reports.
+ * suites run against it.  `check` only loads and reports, with the load's
+ * warnings (`run` shows them with --verbose).
  *
  * A standalone run is not a decision of a host: every session budget starts
  * at its hard maximum, and only --max-tuples / --max-memory lower them.
- * Exit status: 0 success, 1 load, input, evaluation or output error, 2 usage.
+ * Exit status: 0 success, 1 load, input, evaluation or output error (or a
+ * warning, with check --werror), 2 usage.
  * Only the public API is used; file formats live in facts_io.c.
  */
 #define _GNU_SOURCE /* getopt_long */
 
+#include "explain.h"
+#include "explain_tuple.h"
 #include "facts_io.h"
 
 #include <errno.h>
@@ -51,18 +55,25 @@ struct options {
 	unsigned flags;        /* maelys_datalog_policy_load_text flags */
 	uint64_t max_tuples;   /* 0: the hard maximum */
 	uint64_t max_memory;   /* 0: the hard maximum */
+	bool werror;           /* check: a warning is an error */
+	bool verbose;          /* run: print the load's warnings */
+	/* run --explain: the tuples, as written (argv), in order */
+	const char **explain;
+	size_t nexplain;
+	unsigned explain_depth; /* --explain-depth */
 };
 
 static const char usage_text[] =
     "Usage: " PROGRAM_NAME " run [OPTIONS] PROG.dl\n"
-    "       " PROGRAM_NAME " check [--souffle|--native] PROG.dl\n"
+    "       " PROGRAM_NAME " check [--souffle|--native] [--werror] PROG.dl\n"
     "       " PROGRAM_NAME " --help | --version\n"
     "\n"
     "run:   load PROG.dl, read the facts of each `.input rel` from\n"
     "       FACTS_DIR/rel.facts (tab-separated), solve, then write each\n"
     "       `.output rel` to OUT_DIR/rel.csv and print `.printsize rel` as\n"
     "       \"rel<TAB>count\" on stdout, in source order.\n"
-    "check: load PROG.dl and report: \"PROG.dl: ok\", or the diagnostic.\n"
+    "check: load PROG.dl and report: \"PROG.dl: ok\", or the diagnostic;\n"
+    "       the load's warnings go to stderr as FILE:LINE:COL: warning: ...\n"
     "\n"
     "Options:\n"
     "  --souffle             read Souffle's syntax (default: Souffle's when\n"
@@ -74,11 +85,17 @@ static const char usage_text[] =
     "  --max-tuples N        stop with budget_tuples after N derived tuples\n"
     "  --max-memory BYTES    stop with budget_memory above BYTES of working\n"
     "                        memory (suffix K, M, G or T: powers of 1024)\n"
+    "  --werror              check: a warning is an error (exit status 1)\n"
+    "  -v, --verbose         run: print the load's warnings on stderr\n"
+    "  --explain TUPLE       run: after the outputs, print how TUPLE\n"
+    "                        (e.g. 'path(\"a\", 3)') was derived, or why no\n"
+    "                        rule derived it; may be given more than once\n"
+    "  --explain-depth N     levels of derivation printed (default 12)\n"
     "  -h, --help            print this help\n"
     "  -V, --version         print the library version\n"
     "\n"
-    "Exit status: 0 success, 1 load, input, evaluation or output error,\n"
-    "2 usage error.  See maelys-datalog(1).\n";
+    "Exit status: 0 success, 1 load, input, evaluation or output error\n"
+    "(or, with --werror, a warning), 2 usage error.  See maelys-datalog(1).\n";
 
 /* Says what is wrong (unless `what` is NULL: already said) and how to get
  * help; returns the usage exit status. */
@@ -162,7 +179,15 @@ parse_budget(const char *opt, const char *s, maelys_datalog_budget_t b,
 
 /* The long options; a value of OPT_* (above 255) names one that has no
  * short form. */
-enum { OPT_SOUFFLE = 256, OPT_NATIVE, OPT_MAX_TUPLES, OPT_MAX_MEMORY };
+enum {
+	OPT_SOUFFLE = 256,
+	OPT_NATIVE,
+	OPT_MAX_TUPLES,
+	OPT_MAX_MEMORY,
+	OPT_WERROR,
+	OPT_EXPLAIN,
+	OPT_EXPLAIN_DEPTH
+};
 
 static const struct option long_options[] = {
     {"souffle", no_argument, NULL, OPT_SOUFFLE},
@@ -171,6 +196,10 @@ static const struct option long_options[] = {
     {"output", required_argument, NULL, 'D'},
     {"max-tuples", required_argument, NULL, OPT_MAX_TUPLES},
     {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
+    {"werror", no_argument, NULL, OPT_WERROR},
+    {"explain", required_argument, NULL, OPT_EXPLAIN},
+    {"explain-depth", required_argument, NULL, OPT_EXPLAIN_DEPTH},
+    {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -180,6 +209,7 @@ static const char *
 missing_what(int opt)
 {
 	return opt == 'F' || opt == 'D' ? "missing directory after"
+	       : opt == OPT_EXPLAIN     ? "missing tuple after"
 					: "missing number after";
 }
 
@@ -217,6 +247,11 @@ take_option(struct options *o, int c, const char *val, const char *arg)
 	case OPT_NATIVE:
 		o->flags = 0;
 		return -1;
+	case OPT_WERROR:
+		if (run)
+			return usage_error("run does not take the option", arg);
+		o->werror = true;
+		return -1;
 	default:
 		break;
 	}
@@ -229,6 +264,27 @@ take_option(struct options *o, int c, const char *val, const char *arg)
 	case 'D':
 		o->out_dir = val;
 		return -1;
+	case 'v':
+		o->verbose = true;
+		return -1;
+	case OPT_EXPLAIN:
+		/* o->explain has room for every argument (parse_args) */
+		o->explain[o->nexplain++] = val;
+		return -1;
+	case OPT_EXPLAIN_DEPTH: {
+		char *end = NULL;
+		unsigned long v;
+
+		errno = 0;
+		v = val[0] >= '0' && val[0] <= '9' ? strtoul(val, &end, 10) : 0;
+		if (end == NULL || *end != '\0' || errno != 0 || v == 0 ||
+		    v > 10000)
+			return usage_error("--explain-depth wants a number "
+					   "from 1 to 10000, not",
+					   val);
+		o->explain_depth = (unsigned)v;
+		return -1;
+	}
 	case OPT_MAX_TUPLES:
 		return parse_budget("--max-tuples", val,
 				    MAELYS_DATALOG_BUDGET_TUPLES, false,
@@ -256,6 +312,7 @@ parse_args(int argc, char **argv, struct options *o)
 	int c, st;
 
 	memset(o, 0, sizeof *o);
+	o->explain_depth = EXPLAIN_DEPTH_DEFAULT;
 	o->facts_dir = ".";
 	o->out_dir = ".";
 	o->flags = MAELYS_DATALOG_LOAD_DETECT_SYNTAX;
@@ -272,13 +329,17 @@ parse_args(int argc, char **argv, struct options *o)
 	if (strcmp(argv[1], "run") != 0 && strcmp(argv[1], "check") != 0)
 		return usage_error("unknown command (run or check):", argv[1]);
 	o->command = argv[1];
+	/* every --explain takes an argument: argc bounds their number */
+	o->explain = calloc((size_t)argc, sizeof *o->explain);
+	if (o->explain == NULL)
+		return report_error("out of memory");
 	opterr = 0; /* the errors below say which option, in our words */
 	optind = 1;
 	for (;;) {
 		char name[80];
 		int li = -1;
 
-		c = getopt_long(argc - 1, argv + 1, ":F:D:h", long_options,
+		c = getopt_long(argc - 1, argv + 1, ":F:D:hv", long_options,
 				&li);
 		if (c == -1)
 			break;
@@ -397,6 +458,24 @@ load_program(const struct options *o, maelys_datalog_policy_t **policy)
 	if (st != MAELYS_DATALOG_STATUS_OK)
 		return report_status(st, &diag);
 	return 0;
+}
+
+/* Prints each warning of the load on stderr, as the library words it
+ * ("PROG.dl:LINE:COL: warning: ...").  Returns how many there were. */
+static size_t
+print_warnings(const maelys_datalog_policy_t *policy)
+{
+	size_t n = maelys_datalog_policy_warning_count(policy), i;
+
+	for (i = 0; i < n; i++) {
+		maelys_datalog_diagnostic_t w = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+		maelys_datalog_warning_kind_t kind;
+
+		if (maelys_datalog_policy_get_warning(policy, i, &kind, &w) ==
+		    MAELYS_DATALOG_STATUS_OK)
+			fprintf(stderr, "%s\n", w.message);
+	}
+	return n;
 }
 
 /* dir/name, or name itself when it is absolute (as Souffle does).  NULL
@@ -638,9 +717,42 @@ set_budgets(const struct options *o, maelys_datalog_session_t *s)
 	return 0;
 }
 
+/* Parses every --explain tuple before the solve: a typo is a usage error
+ * at once, not after a long run. */
+static int
+parse_explains(const struct options *o, struct explain_tuple **out)
+{
+	struct explain_tuple *t;
+	char err[256];
+	size_t i;
+
+	*out = NULL;
+	if (o->nexplain == 0)
+		return 0;
+	t = calloc(o->nexplain, sizeof *t);
+	if (t == NULL)
+		return report_error("out of memory");
+	for (i = 0; i < o->nexplain; i++) {
+		if (explain_tuple_parse(o->explain[i], strlen(o->explain[i]),
+					o->flags == MAELYS_DATALOG_LOAD_SOUFFLE,
+					&t[i], err, sizeof err) != 0) {
+			fprintf(stderr, PROGRAM_NAME ": --explain '%s': %s\n",
+				o->explain[i], err);
+			while (i-- > 0)
+				explain_tuple_free(&t[i]);
+			free(t);
+			return RUN_USAGE;
+		}
+	}
+	*out = t;
+	return 0;
+}
+
 static int
 cmd_run(const struct options *o)
 {
+	struct explain_tuple *tuples = NULL;
+	size_t i;
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 	maelys_datalog_policy_t *policy = NULL;
 	maelys_datalog_session_t *session = NULL;
@@ -651,6 +763,8 @@ cmd_run(const struct options *o)
 
 	if ((rc = load_program(o, &policy)) != 0)
 		return rc;
+	if (o->verbose)
+		(void)print_warnings(policy);
 	if ((rc = check_directives(o, policy)) != 0)
 		goto out;
 	if ((st = maelys_datalog_input_edb_create(&edb)) !=
@@ -660,8 +774,12 @@ cmd_run(const struct options *o)
 	}
 	if ((rc = read_inputs(o, policy, edb)) != 0)
 		goto out;
-	if ((st = maelys_datalog_session_create(policy, 0, &session)) !=
-	    MAELYS_DATALOG_STATUS_OK) {
+	if ((rc = parse_explains(o, &tuples)) != 0)
+		goto out;
+	if ((st = maelys_datalog_session_create(
+		 policy,
+		 o->nexplain > 0 ? MAELYS_DATALOG_SESSION_PROVENANCE : 0u,
+		 &session)) != MAELYS_DATALOG_STATUS_OK) {
 		rc = report_status(st, NULL);
 		goto out;
 	}
@@ -677,6 +795,19 @@ cmd_run(const struct options *o)
 	(void)maelys_datalog_input_edb_free(edb);
 	edb = NULL;
 	rc = write_outputs(o, policy, res);
+	for (i = 0; rc == 0 && i < o->nexplain; i++) {
+		/* flushed first: the outputs and the trees in order */
+		if (fflush(stdout) != 0)
+			break;
+		st = explain_print(stdout, policy, res, &tuples[i],
+				   o->explain_depth);
+		if (st != MAELYS_DATALOG_STATUS_OK) {
+			fprintf(stderr, PROGRAM_NAME ": --explain '%s': %s: %s\n",
+				o->explain[i], maelys_datalog_status_name(st),
+				maelys_datalog_status_meaning(st));
+			rc = RUN_ERROR;
+		}
+	}
 out:
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		if (rc == 0)
@@ -689,6 +820,10 @@ out:
 	(void)maelys_datalog_session_free(session);
 	(void)maelys_datalog_input_edb_free(edb);
 	(void)maelys_datalog_policy_free(policy);
+	if (tuples != NULL)
+		for (i = 0; i < o->nexplain; i++)
+			explain_tuple_free(&tuples[i]);
+	free(tuples);
 	return rc;
 }
 
@@ -696,12 +831,21 @@ static int
 cmd_check(const struct options *o)
 {
 	maelys_datalog_policy_t *policy = NULL;
+	size_t warnings;
 	int rc;
 
 	if ((rc = load_program(o, &policy)) != 0)
 		return rc;
-	printf("%s: ok\n", o->program);
+	warnings = print_warnings(policy);
 	(void)maelys_datalog_policy_free(policy);
+	if (o->werror && warnings > 0) {
+		fprintf(stderr,
+			PROGRAM_NAME ": %s: %zu warning%s (--werror: an "
+				     "error)\n",
+			o->program, warnings, warnings == 1 ? "" : "s");
+		return RUN_ERROR;
+	}
+	printf("%s: ok\n", o->program);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		return report_error("stdout: write error");
 	return RUN_OK;
@@ -764,11 +908,15 @@ main(int argc, char **argv)
 	rc = parse_args(argc, argv, &o);
 
 	if (rc >= 0) {
+		free(o.explain);
 		if (fflush(stdout) != 0 || ferror(stdout))
 			return RUN_ERROR;
 		return rc;
 	}
 	if (strcmp(o.command, "check") == 0)
-		return cmd_check(&o);
-	return cmd_run(&o);
+		rc = cmd_check(&o);
+	else
+		rc = cmd_run(&o);
+	free(o.explain);
+	return rc;
 }
