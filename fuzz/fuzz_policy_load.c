@@ -11,7 +11,11 @@
  * Besides crashes, leaks and sanitizer reports, the target aborts when the
  * loader breaks its contract (datalog.h): a status outside the documented
  * list, a policy left behind by a failure, a refusal without a diagnostic
- * message, a diagnostic whose line is past the end of the text.
+ * message, a diagnostic whose line is past the end of the text; and, for a
+ * policy that loads, a warning or a rule that breaks its own: a warning
+ * past the end of the text or of an unknown kind, more than 100 of them, a
+ * rule's or literal's text longer than kept, not terminated, or not
+ * normalised (a newline or a tab left in it outside a string).
  */
 #include "fuzz.h"
 
@@ -100,6 +104,90 @@ walk_directives(const maelys_datalog_policy_t *policy)
 		abort();
 }
 
+/* Reads every warning back (what `maelys-datalog check` prints). */
+static void
+walk_warnings(const maelys_datalog_policy_t *policy, size_t lines)
+{
+	size_t n = maelys_datalog_policy_warning_count(policy), i;
+	maelys_datalog_diagnostic_t w = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	maelys_datalog_warning_kind_t kind;
+
+	if (n > 100)
+		abort();
+	for (i = 0; i < n; i++) {
+		if (maelys_datalog_policy_get_warning(policy, i, &kind, &w) !=
+			MAELYS_DATALOG_STATUS_OK ||
+		    kind < MAELYS_DATALOG_WARNING_CONSTANT_COMPARISON ||
+		    kind > MAELYS_DATALOG_WARNING_MISSING_FACT ||
+		    w.status != MAELYS_DATALOG_STATUS_OK || w.line == 0 ||
+		    w.line > lines ||
+		    memchr(w.message, '\0', sizeof w.message) == NULL ||
+		    strncmp(w.message, "fuzz.dl:", 8) != 0 ||
+		    strstr(w.message, ": warning: ") == NULL)
+			abort();
+	}
+	if (maelys_datalog_policy_get_warning(policy, n, &kind, &w) !=
+	    MAELYS_DATALOG_STATUS_INVALID_ARGUMENT)
+		abort();
+}
+
+/* A text of the rules API: terminated, bounded, on one line. */
+static void
+check_text(const char *text, size_t len)
+{
+	if (text == NULL || len > 8192 || strlen(text) != len ||
+	    memchr(text, '\n', len) != NULL)
+		abort();
+	fuzz_sink += len;
+}
+
+/* Reads every rule, literal and head term back. */
+static void
+walk_rules(const maelys_datalog_policy_t *policy, size_t lines)
+{
+	size_t n = maelys_datalog_policy_rule_count(policy), r, i;
+	maelys_datalog_rule_info_t info;
+	maelys_datalog_literal_info_t lit;
+	maelys_datalog_written_term_t t;
+
+	for (r = 0; r < n; r++) {
+		if (maelys_datalog_policy_get_rule(policy, r, &info) !=
+			MAELYS_DATALOG_STATUS_OK ||
+		    info.line == 0 || info.line > lines ||
+		    info.head == NULL || info.body_count == 0 ||
+		    info.head_arity > MAELYS_DATALOG_MAX_ARITY)
+			abort();
+		check_text(info.text, info.text_length);
+		for (i = 0; i < info.body_count; i++) {
+			if (maelys_datalog_policy_get_literal(policy, r, i,
+							      &lit) !=
+				MAELYS_DATALOG_STATUS_OK ||
+			    lit.name == NULL || lit.line < info.line ||
+			    lit.line > lines)
+				abort();
+			check_text(lit.text, lit.text_length);
+		}
+		for (i = 0; i < info.head_arity; i++) {
+			if (maelys_datalog_policy_get_head_term(policy, r, i,
+								&t) !=
+				MAELYS_DATALOG_STATUS_OK ||
+			    t.text == NULL)
+				abort();
+			fuzz_sink += t.length;
+		}
+		if (maelys_datalog_policy_get_literal(
+			policy, r, info.body_count, &lit) !=
+			MAELYS_DATALOG_STATUS_INVALID_ARGUMENT ||
+		    maelys_datalog_policy_get_head_term(
+			policy, r, info.head_arity, &t) !=
+			MAELYS_DATALOG_STATUS_INVALID_ARGUMENT)
+			abort();
+	}
+	if (maelys_datalog_policy_get_rule(policy, n, &info) !=
+	    MAELYS_DATALOG_STATUS_INVALID_ARGUMENT)
+		abort();
+}
+
 static void
 load_one(const char *domain, const char *text, size_t len, unsigned flags,
 	 size_t lines)
@@ -125,6 +213,8 @@ load_one(const char *domain, const char *text, size_t len, unsigned flags,
 	if (policy == NULL)
 		abort();
 	walk_directives(policy);
+	walk_warnings(policy, lines);
+	walk_rules(policy, lines);
 	/* a session takes its own reference; freeing the policy first is the
 	 * walkthrough's order and must leave the session usable */
 	if (maelys_datalog_session_create(policy, 0u, &session) !=

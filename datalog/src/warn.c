@@ -111,9 +111,10 @@ dl_warn_constant(const struct dl_program *prog, dl_value v, char *out,
 			n += 3;
 			break;
 		}
-		if (c == '"' || c == '\\') {
+		if (c == '"' || c == '\\' || c == '\n' || c == '\t') {
+			/* the escapes the dialect has (lexer.c) */
 			out[n++] = '\\';
-			out[n++] = (char)c;
+			out[n++] = c == '\n' ? 'n' : c == '\t' ? 't' : (char)c;
 		} else if (c < 0x20 || c == 0x7f) {
 			n += (size_t)snprintf(out + n, cap - n, "\\x%02x", c);
 		} else {

@@ -468,7 +468,8 @@ typedef enum maelys_datalog_warning_kind {
 } maelys_datalog_warning_kind_t;
 
 /* The number of warnings of the policy's load (0 for NULL), in source
- * order. */
+ * order.  At most 100 are kept: when there were more, the last one kept
+ * says how many ("... warning: and N more warnings not shown"). */
 MAELYS_DATALOG_API size_t
 maelys_datalog_policy_warning_count(const maelys_datalog_policy_t *policy);
 
