@@ -187,6 +187,7 @@
 #define PTY_MSG_TEST_MALFORMED   "%s:%zu: %s"
 #define PTY_MSG_TEST_UNREADABLE  "%s: %s"
 #define PTY_MSG_TEST_NO_CASES    "%s: no cases"
+#define PTY_MSG_TEST_MORE_MALFORMED "%s: and %zu more malformed lines"
 #define PTY_MSG_TEST_NOT_A_CASE                                                \
 	"%s: not NAME.case, so no policy of the same name: give one with "   \
 	"--policy"

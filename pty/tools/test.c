@@ -28,6 +28,9 @@
 
 /* No directory: bare names never resolve to command_path (cases.c). */
 #define TEST_PATH_ENV ""
+/* The malformed lines said of one file: a file that is not a case file
+ * at all (a policy given by mistake) would be said line by line. */
+#define TEST_MALFORMED_SHOWN 50
 /* The report of one case: its text, and its verdict's reasons. */
 #define TEST_TEXT_MAX (PTY_CASES_LINE_MAX + 2 * PATH_MAX)
 
@@ -327,11 +330,14 @@ test_check_file(struct test_run *t, const char *file, const char *text,
 			ncases += c.kind != PTY_CASE_BECAUSE;
 			continue;
 		}
-		fprintf(t->err, PTY_MSG_TEST_MALFORMED "\n", shown, r->lineno,
-			why);
-		nbad++;
+		if (nbad++ < TEST_MALFORMED_SHOWN)
+			fprintf(t->err, PTY_MSG_TEST_MALFORMED "\n", shown,
+				r->lineno, why);
 	}
 	free(r);
+	if (nbad > TEST_MALFORMED_SHOWN)
+		fprintf(t->err, PTY_MSG_TEST_MORE_MALFORMED "\n", shown,
+			nbad - TEST_MALFORMED_SHOWN);
 	if (nbad == 0 && ncases == 0)
 		fprintf(t->err, PTY_MSG_TEST_NO_CASES "\n", shown);
 	return nbad == 0 ? ncases : 0;
@@ -402,6 +408,12 @@ test_file(struct test_run *t, const char *file)
 	size_t len = 0;
 	int fd;
 
+	if (t->o->policy == NULL && t->o->config == NULL &&
+	    test_policy_beside(file, beside, sizeof beside) != 0) {
+		fprintf(t->err, PTY_MSG_TEST_NOT_A_CASE "\n", file);
+		t->unloaded = true;
+		return;
+	}
 	fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		fprintf(t->err, PTY_MSG_TEST_UNREADABLE "\n", file,
@@ -422,15 +434,11 @@ test_file(struct test_run *t, const char *file)
 		free(text);
 		return;
 	}
-	if (t->o->policy != NULL || t->o->config != NULL) {
+	if (t->o->policy != NULL || t->o->config != NULL)
 		p = test_policy_get(t, t->o->policy != NULL ? t->o->policy
 							    : t->o->config);
-	} else if (test_policy_beside(file, beside, sizeof beside) != 0) {
-		fprintf(t->err, PTY_MSG_TEST_NOT_A_CASE "\n", file);
-		p = NULL;
-	} else {
+	else
 		p = test_policy_get(t, beside);
-	}
 	if (p == NULL) {
 		t->unloaded = true;
 		free(text);
