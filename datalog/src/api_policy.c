@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Policies: loading text or a file into an immutable, reference-counted
- * program, and reading a standalone program's directives.
+ * program, and reading a standalone program's directives and the warnings
+ * of the load (warn.c found them).
  */
 #include "dl_api.h"
 
@@ -202,5 +203,29 @@ maelys_datalog_policy_reads(const maelys_datalog_policy_t *policy,
 			if (prog->rules[r].body[i].kind == DL_LIT_ATOM &&
 			    prog->rules[r].body[i].pred == pid)
 				*reads = 1;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+MAELYS_DATALOG_API size_t
+maelys_datalog_policy_warning_count(const maelys_datalog_policy_t *policy)
+{
+	return policy == NULL ? 0 : policy->prog->nwarnings;
+}
+
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_policy_get_warning(const maelys_datalog_policy_t *policy,
+				  size_t index,
+				  maelys_datalog_warning_kind_t *kind,
+				  maelys_datalog_diagnostic_t *out)
+{
+	if (kind != NULL)
+		*kind = (maelys_datalog_warning_kind_t)0;
+	if (out != NULL)
+		dl_diag_clear(out);
+	if (policy == NULL || kind == NULL || out == NULL ||
+	    index >= policy->prog->nwarnings)
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	*kind = policy->prog->warnings[index].kind;
+	*out = policy->prog->warnings[index].diag;
 	return MAELYS_DATALOG_STATUS_OK;
 }

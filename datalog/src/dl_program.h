@@ -63,6 +63,11 @@ struct dl_clit {
 	uint32_t regex;                                 /* CALL re_* */
 	enum dl_cmp_op op;                              /* CMP */
 	struct dl_pos pos;
+	const char *text; /* as written (dl_lexer_normalize), in the arena */
+	size_t text_len;
+	/* CMP: a side is a lower-case name, which the native dialect reads
+	 * as a string (for the warning on comparing two constants) */
+	bool bare;
 };
 
 struct dl_plan;
@@ -74,6 +79,11 @@ struct dl_rule {
 	uint32_t nbody;
 	uint32_t nvars;
 	struct dl_pos pos;
+	/* as written, for the rules API: the normalised text and the head's
+	 * terms (head_arity of them), in the program's arena */
+	const char *text;
+	size_t text_len;
+	maelys_datalog_written_term_t *written;
 	/* uses a predicate of its own stratum positively: evaluated
 	 * semi-naively, one plan per such literal; otherwise one plan */
 	bool recursive;
@@ -94,6 +104,12 @@ struct dl_regex {
 	void *code; /* pcre2_code_8 *, shared read-only by all sessions */
 };
 
+/* A warning of the load (warn.c). */
+struct dl_warning {
+	maelys_datalog_warning_kind_t kind;
+	maelys_datalog_diagnostic_t diag;
+};
+
 struct dl_program {
 	struct dl_arena arena;
 	struct dl_symtab symbols;    /* the policy's constants */
@@ -111,6 +127,8 @@ struct dl_program {
 	maelys_datalog_directive_t *directives;
 	size_t ndirectives;
 	uint32_t max_vars; /* the most variables of any rule */
+	struct dl_warning *warnings; /* at most DL_WARNINGS_MAX, source order */
+	size_t nwarnings;
 };
 
 /* AST -> program, with every load-time check.  On failure the program is
@@ -133,5 +151,9 @@ maelys_datalog_status_t dl_stratify(struct dl_program *prog,
 maelys_datalog_status_t dl_plan_program(struct dl_program *prog,
 					maelys_datalog_diagnostic_t *diag);
 void dl_plan_free_rule(struct dl_rule *rule);
+/* warn.c: what is legal but suspicious, kept in prog->warnings.  Fails
+ * only for want of memory. */
+maelys_datalog_status_t dl_warn_program(struct dl_program *prog,
+					maelys_datalog_diagnostic_t *diag);
 
 #endif /* DL_PROGRAM_H */

@@ -2,19 +2,21 @@
 /*
  * maelys-datalog: the standalone runner of libmaelys-datalog.
  *
- *   maelys-datalog run [--souffle|--native] [-F DIR] [-D DIR] PROG.dl
- *   maelys-datalog check [--souffle|--native] PROG.dl
+ *   maelys-datalog run [--souffle|--native] [-v] [-F DIR] [-D DIR] PROG.dl
+ *   maelys-datalog check [--souffle|--native] [--werror] PROG.dl
  *
  * `run` loads a standalone program (.decl, .input, .output, .printsize), reads
  * the facts of each .input relation from DIR/rel.facts, solves once and then
  * carries out the .output and .printsize directives in source order, as
  * Souffle and the other Datalog tools do with the same files.  It is how the
  * engine is compared with other engines and how other projects' Datalog test
- * suites run against it.  `check` only loads and reports.
+ * suites run against it.  `check` only loads and reports, with the load's
+ * warnings (`run` shows them with --verbose).
  *
  * A standalone run is not a decision of a host: every session budget starts
  * at its hard maximum, and only --max-tuples / --max-memory lower them.
- * Exit status: 0 success, 1 load, input, evaluation or output error, 2 usage.
+ * Exit status: 0 success, 1 load, input, evaluation or output error (or a
+ * warning, with check --werror), 2 usage.
  * Only the public API is used; file formats live in facts_io.c.
  */
 #define _GNU_SOURCE /* getopt_long */
@@ -51,18 +53,21 @@ struct options {
 	unsigned flags;        /* maelys_datalog_policy_load_text flags */
 	uint64_t max_tuples;   /* 0: the hard maximum */
 	uint64_t max_memory;   /* 0: the hard maximum */
+	bool werror;           /* check: a warning is an error */
+	bool verbose;          /* run: print the load's warnings */
 };
 
 static const char usage_text[] =
     "Usage: " PROGRAM_NAME " run [OPTIONS] PROG.dl\n"
-    "       " PROGRAM_NAME " check [--souffle|--native] PROG.dl\n"
+    "       " PROGRAM_NAME " check [--souffle|--native] [--werror] PROG.dl\n"
     "       " PROGRAM_NAME " --help | --version\n"
     "\n"
     "run:   load PROG.dl, read the facts of each `.input rel` from\n"
     "       FACTS_DIR/rel.facts (tab-separated), solve, then write each\n"
     "       `.output rel` to OUT_DIR/rel.csv and print `.printsize rel` as\n"
     "       \"rel<TAB>count\" on stdout, in source order.\n"
-    "check: load PROG.dl and report: \"PROG.dl: ok\", or the diagnostic.\n"
+    "check: load PROG.dl and report: \"PROG.dl: ok\", or the diagnostic;\n"
+    "       the load's warnings go to stderr as FILE:LINE:COL: warning: ...\n"
     "\n"
     "Options:\n"
     "  --souffle             read Souffle's syntax (default: Souffle's when\n"
@@ -74,11 +79,13 @@ static const char usage_text[] =
     "  --max-tuples N        stop with budget_tuples after N derived tuples\n"
     "  --max-memory BYTES    stop with budget_memory above BYTES of working\n"
     "                        memory (suffix K, M, G or T: powers of 1024)\n"
+    "  --werror              check: a warning is an error (exit status 1)\n"
+    "  -v, --verbose         run: print the load's warnings on stderr\n"
     "  -h, --help            print this help\n"
     "  -V, --version         print the library version\n"
     "\n"
-    "Exit status: 0 success, 1 load, input, evaluation or output error,\n"
-    "2 usage error.  See maelys-datalog(1).\n";
+    "Exit status: 0 success, 1 load, input, evaluation or output error\n"
+    "(or, with --werror, a warning), 2 usage error.  See maelys-datalog(1).\n";
 
 /* Says what is wrong (unless `what` is NULL: already said) and how to get
  * help; returns the usage exit status. */
@@ -162,7 +169,13 @@ parse_budget(const char *opt, const char *s, maelys_datalog_budget_t b,
 
 /* The long options; a value of OPT_* (above 255) names one that has no
  * short form. */
-enum { OPT_SOUFFLE = 256, OPT_NATIVE, OPT_MAX_TUPLES, OPT_MAX_MEMORY };
+enum {
+	OPT_SOUFFLE = 256,
+	OPT_NATIVE,
+	OPT_MAX_TUPLES,
+	OPT_MAX_MEMORY,
+	OPT_WERROR
+};
 
 static const struct option long_options[] = {
     {"souffle", no_argument, NULL, OPT_SOUFFLE},
@@ -171,6 +184,8 @@ static const struct option long_options[] = {
     {"output", required_argument, NULL, 'D'},
     {"max-tuples", required_argument, NULL, OPT_MAX_TUPLES},
     {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
+    {"werror", no_argument, NULL, OPT_WERROR},
+    {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -217,6 +232,11 @@ take_option(struct options *o, int c, const char *val, const char *arg)
 	case OPT_NATIVE:
 		o->flags = 0;
 		return -1;
+	case OPT_WERROR:
+		if (run)
+			return usage_error("run does not take the option", arg);
+		o->werror = true;
+		return -1;
 	default:
 		break;
 	}
@@ -228,6 +248,9 @@ take_option(struct options *o, int c, const char *val, const char *arg)
 		return -1;
 	case 'D':
 		o->out_dir = val;
+		return -1;
+	case 'v':
+		o->verbose = true;
 		return -1;
 	case OPT_MAX_TUPLES:
 		return parse_budget("--max-tuples", val,
@@ -278,7 +301,7 @@ parse_args(int argc, char **argv, struct options *o)
 		char name[80];
 		int li = -1;
 
-		c = getopt_long(argc - 1, argv + 1, ":F:D:h", long_options,
+		c = getopt_long(argc - 1, argv + 1, ":F:D:hv", long_options,
 				&li);
 		if (c == -1)
 			break;
@@ -397,6 +420,24 @@ load_program(const struct options *o, maelys_datalog_policy_t **policy)
 	if (st != MAELYS_DATALOG_STATUS_OK)
 		return report_status(st, &diag);
 	return 0;
+}
+
+/* Prints each warning of the load on stderr, as the library words it
+ * ("PROG.dl:LINE:COL: warning: ...").  Returns how many there were. */
+static size_t
+print_warnings(const maelys_datalog_policy_t *policy)
+{
+	size_t n = maelys_datalog_policy_warning_count(policy), i;
+
+	for (i = 0; i < n; i++) {
+		maelys_datalog_diagnostic_t w = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+		maelys_datalog_warning_kind_t kind;
+
+		if (maelys_datalog_policy_get_warning(policy, i, &kind, &w) ==
+		    MAELYS_DATALOG_STATUS_OK)
+			fprintf(stderr, "%s\n", w.message);
+	}
+	return n;
 }
 
 /* dir/name, or name itself when it is absolute (as Souffle does).  NULL
@@ -651,6 +692,8 @@ cmd_run(const struct options *o)
 
 	if ((rc = load_program(o, &policy)) != 0)
 		return rc;
+	if (o->verbose)
+		(void)print_warnings(policy);
 	if ((rc = check_directives(o, policy)) != 0)
 		goto out;
 	if ((st = maelys_datalog_input_edb_create(&edb)) !=
@@ -696,12 +739,21 @@ static int
 cmd_check(const struct options *o)
 {
 	maelys_datalog_policy_t *policy = NULL;
+	size_t warnings;
 	int rc;
 
 	if ((rc = load_program(o, &policy)) != 0)
 		return rc;
-	printf("%s: ok\n", o->program);
+	warnings = print_warnings(policy);
 	(void)maelys_datalog_policy_free(policy);
+	if (o->werror && warnings > 0) {
+		fprintf(stderr,
+			PROGRAM_NAME ": %s: %zu warning%s (--werror: an "
+				     "error)\n",
+			o->program, warnings, warnings == 1 ? "" : "s");
+		return RUN_ERROR;
+	}
+	printf("%s: ok\n", o->program);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		return report_error("stdout: write error");
 	return RUN_OK;
