@@ -79,16 +79,14 @@ cases_write(const char *dir, const char *name, const char *text, size_t len,
  * written as DIR/p.dl (the policy beside it, found by name), or against
  * the shipped level1.dl (--policy) when policy_text is NULL. */
 static void
-cases_run_text_n(const char *policy_text, const char *text, size_t len,
-		 bool verbose, struct cases_out *r)
+cases_run_text_with(const char *policy_text, const char *text, size_t len,
+		    const struct pty_test_options *opts, struct cases_out *r)
 {
 	char dir[] = "/tmp/maelys-policycases-XXXXXX", sub[64], file[128];
 	char pol[128], level1[4096];
-	struct pty_test_options o;
+	struct pty_test_options o = *opts;
 	char *files[1];
 
-	memset(&o, 0, sizeof o);
-	o.verbose = verbose;
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	(void)snprintf(sub, sizeof sub, "%s/cases", dir);
 	ck_assert_int_eq(mkdir(sub, 0700), 0);
@@ -108,6 +106,17 @@ cases_run_text_n(const char *policy_text, const char *text, size_t len,
 		unlink(pol);
 	rmdir(sub);
 	rmdir(dir);
+}
+
+static void
+cases_run_text_n(const char *policy_text, const char *text, size_t len,
+		 bool verbose, struct cases_out *r)
+{
+	struct pty_test_options o;
+
+	memset(&o, 0, sizeof o);
+	o.verbose = verbose;
+	cases_run_text_with(policy_text, text, len, &o, r);
 }
 
 static void
@@ -503,6 +512,50 @@ START_TEST(test_policycases_runner_exec_malformed_lines_fail)
 }
 END_TEST
 
+/* --coverage: every rule no case made true is listed at its file:line
+ * with its text, before the count; a rule over the policy's facts alone
+ * is made true when the session prepares, and a rule whose body held for
+ * a tuple already derived counts too. */
+START_TEST(test_policycases_coverage_lists_the_rules_no_case_made_true)
+{
+	static const char policy_text[] =
+	    ".decl ok(cmd)\n"
+	    "ok(\"ls\").\n"
+	    ".decl listed(cmd)\n"
+	    "listed(C) :- ok(C).\n"                          /* 4: prepared */
+	    "allow(C) :- command(C), listed(C).\n"           /* 5: ls */
+	    "allow(C) :- command(C), listed(C), arg(\"-l\").\n" /* 6: again */
+	    "deny(C, \"never\") :- command(C),\n"
+	    "    user(\"root\").\n"                          /* 7: no case */
+	    "deny(C, \"not listed\") :- command(C), not(listed(C)).\n";
+	static const char text[] = "allow ls -l\n"
+				   "deny  rm\n"
+				   "because not listed\n";
+	struct pty_test_options o;
+	struct cases_out *r = calloc(1, sizeof *r);
+	const char *uncovered, *count;
+
+	ck_assert_ptr_nonnull(r);
+	memset(&o, 0, sizeof o);
+	o.coverage = true;
+	cases_run_text_with(policy_text, text, sizeof text - 1, &o, r);
+	ck_assert_msg(r->rc == 0, "rc %d\n%s%s", r->rc, r->out, r->err);
+	uncovered = strstr(r->out, "/p.dl:7: not covered: deny(C, \"never\") "
+				   ":- command(C), user(\"root\").\n");
+	count = strstr(r->out, "/p.dl: covered 4 of 5 rules\n");
+	ck_assert_msg(uncovered != NULL && count != NULL && uncovered < count,
+		      "%s", r->out);
+	ck_assert_msg(strstr(r->out, ":4: not covered") == NULL &&
+			  strstr(r->out, ":6: not covered") == NULL,
+		      "%s", r->out);
+	/* the count of cases is still the last line */
+	ck_assert_msg(strstr(count, "\n2 passed, 0 failed\n") ==
+			  strchr(count, '\n'),
+		      "%s", r->out);
+	free(r);
+}
+END_TEST
+
 /* The whole of a file of the source tree, NUL-terminated; the caller frees
  * it. */
 static char *
@@ -694,6 +747,8 @@ maelys_check_suite(void)
 		       test_policycases_runner_malformed_lines_fail_the_file);
 	tcase_add_test(tc, test_policycases_runner_empty_or_broken_files_fail);
 	tcase_add_test(tc, test_policycases_runner_exec_malformed_lines_fail);
+	tcase_add_test(
+	    tc, test_policycases_coverage_lists_the_rules_no_case_made_true);
 	tcase_add_test(tc,
 		       test_policycases_runner_exec_cases_supply_every_fact);
 	tcase_add_test(

@@ -4,6 +4,7 @@
 #   - every shipped case file (policies/cases/*.case) holds against the
 #     policy of its name, found beside the cases/ directory: exit 0 and
 #     "N passed, 0 failed";
+#   - --coverage lists the rules no case made true and counts them;
 #   - a failing case prints its file:line, the case, the verdict it got and
 #     its reasons, and exits 1; -v prints every case and the policy used;
 #   - a malformed case file exits 2 naming its file:line, and decides
@@ -50,6 +51,13 @@ tail -n 1 "$tmp/out" | grep -qx '[1-9][0-9]* passed, 0 failed' ||
 [ "$(wc -l <"$tmp/out")" = 1 ] || fail "the shipped cases printed more"
 [ ! -s "$tmp/err" ] || fail "the shipped cases wrote to stderr"
 echo "shipped cases: $(cat "$tmp/out")"
+run 0 --coverage "$src"/policies/cases/*.case
+for f in "$src"/policies/cases/*.case; do
+	name=$(basename "$f" .case)
+	grep -q "^$src/policies/$name.dl: covered [0-9]* of [0-9]* rules\$" "$tmp/out" ||
+		fail "no coverage of $name.dl"
+done
+grep "covered" "$tmp/out"
 for f in "$src"/policies/cases/*.case; do
 	name=$(basename "$f" .case)
 	run 0 -v "$f"
@@ -86,6 +94,15 @@ has out "level1.case: policy ../level1.dl"
 # --policy names another policy: walkthrough.dl has no curl rule for bob
 run 1 --policy "$src/policies/walkthrough.dl" cases/level1.case
 has out "1 passed, 2 failed"
+
+# --coverage: the rules no case made true, at their file:line, and a count
+# for the policy, before the count of the cases
+run 1 --coverage cases/level1.case
+grep -q '^level1\.dl:[0-9][0-9]*: not covered: allow_exec(' "$tmp/out" ||
+	fail "--coverage lists no uncovered exec rule"
+grep -qx 'level1\.dl: covered [1-9][0-9]* of [1-9][0-9]* rules' "$tmp/out" ||
+	fail "--coverage gives no count"
+tail -n 1 "$tmp/out" | grep -qx '1 passed, 2 failed' || fail "--coverage: last line"
 
 # ---- a malformed case file: exit 2, its file:line, nothing decided
 cat >"$tmp/tree/cases/level1.case" <<'EOF'

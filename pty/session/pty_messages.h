@@ -192,6 +192,12 @@
 	"%s: not NAME.case, so no policy of the same name: give one with "   \
 	"--policy"
 #define PTY_MSG_TEST_NO_DECIDER "%s: cannot make a decider"
+/* --coverage: a rule no case made true (its source:line and its text),
+ * then the count of those some case did */
+#define PTY_MSG_TEST_UNCOVERED  "%s:%zu: not covered: %s"
+#define PTY_MSG_TEST_COVERED    "%s: covered %zu of %zu rules"
+#define PTY_MSG_TEST_NO_COVERAGE                                               \
+	PTY_MSG_PREFIX "policy %s: its coverage cannot be measured (%s)"
 
 /* Writes all n bytes of the session's stream (the shell's output to the
  * user, the user's keys to the shell): a short write or EINTR is retried,

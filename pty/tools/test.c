@@ -42,6 +42,12 @@ struct test_policy {
 	maelys_datalog_session_t *session;
 	maelys_datalog_policy_t *policy;
 	struct pty_policy_reads reads;
+	/* --coverage: the policy's rules, and which of them some case's
+	 * solve made true (its body held) */
+	size_t nrules;
+	unsigned char *fired;
+	bool used;                          /* some case decided with it */
+	maelys_datalog_status_t coverage_st; /* OK, or what stopped it */
 };
 
 struct test_run {
@@ -242,6 +248,7 @@ test_policy_get(struct test_run *t, const char *path)
 	struct test_policy *p = NULL;
 	char err[1024], *text = NULL;
 	size_t i, len = 0;
+	unsigned flags;
 	int rc;
 
 	for (i = 0; i < t->npolicies; i++)
@@ -256,6 +263,7 @@ test_policy_get(struct test_run *t, const char *path)
 	if (p->tried)
 		return p->failed ? NULL : p;
 	p->tried = true;
+	flags = t->o->coverage ? MAELYS_DATALOG_SESSION_PROVENANCE : 0;
 	if (t->o->config != NULL) {
 		struct pty_config cfg;
 
@@ -268,14 +276,14 @@ test_policy_get(struct test_run *t, const char *path)
 			(void)snprintf(p->path, sizeof p->path, "%s",
 				       cfg.policy);
 			rc = pty_policy_open_for_tool(
-			    cfg.policy, text, len, 0, &p->session, &p->policy,
-			    &p->reads, err, sizeof err);
+			    cfg.policy, text, len, flags, &p->session,
+			    &p->policy, &p->reads, err, sizeof err);
 		}
 		free(text);
 	} else {
-		rc = pty_policy_open_for_tool(path, NULL, 0, 0, &p->session,
-					      &p->policy, &p->reads, err,
-					      sizeof err);
+		rc = pty_policy_open_for_tool(path, NULL, 0, flags,
+					      &p->session, &p->policy, &p->reads,
+					      err, sizeof err);
 	}
 	if (rc != 0) {
 		char shown[sizeof err];
@@ -285,7 +293,77 @@ test_policy_get(struct test_run *t, const char *path)
 		p->failed = true;
 		return NULL;
 	}
+	if (t->o->coverage) {
+		p->nrules = maelys_datalog_policy_rule_count(p->policy);
+		p->fired = calloc(p->nrules > 0 ? p->nrules : 1, 1);
+		if (p->fired == NULL) {
+			fprintf(t->err, PTY_MSG_FAILED "\n", strerror(ENOMEM));
+			p->failed = true;
+			return NULL;
+		}
+	}
 	return p;
+}
+
+/* Notes the rules a decision's solve made true (the decider's `solved`,
+ * with --coverage). */
+static void
+test_solved(void *ctx, const maelys_datalog_result_t *res)
+{
+	struct test_policy *p = ctx;
+	size_t i;
+
+	for (i = 0; i < p->nrules && p->coverage_st == MAELYS_DATALOG_STATUS_OK;
+	     i++) {
+		int fired = 0;
+
+		if (p->fired[i])
+			continue;
+		p->coverage_st =
+		    maelys_datalog_result_rule_fired(res, i, &fired);
+		p->fired[i] = fired != 0;
+	}
+}
+
+/* --coverage: every rule of a policy no case made true, with its place
+ * and text, then how many were.  Returns -1 when coverage could not be
+ * measured. */
+static int
+test_coverage(struct test_run *t, const struct test_policy *p)
+{
+	char shown_path[PATH_MAX];
+	size_t i, covered = 0;
+
+	pty_printable(shown_path, sizeof shown_path, p->path);
+	if (p->coverage_st != MAELYS_DATALOG_STATUS_OK) {
+		fprintf(t->err, PTY_MSG_TEST_NO_COVERAGE "\n", shown_path,
+			maelys_datalog_status_name(p->coverage_st));
+		return -1;
+	}
+	for (i = 0; i < p->nrules; i++) {
+		maelys_datalog_rule_info_t info;
+		char source[PATH_MAX], text[8192 + 1];
+
+		if (p->fired[i]) {
+			covered++;
+			continue;
+		}
+		if (maelys_datalog_policy_get_rule(p->policy, i, &info) !=
+		    MAELYS_DATALOG_STATUS_OK) {
+			fprintf(t->err, PTY_MSG_TEST_NO_COVERAGE "\n",
+				shown_path,
+				maelys_datalog_status_name(
+				    MAELYS_DATALOG_STATUS_INVALID_ARGUMENT));
+			return -1;
+		}
+		pty_printable(source, sizeof source, info.source);
+		pty_printable(text, sizeof text, info.text);
+		fprintf(t->out, PTY_MSG_TEST_UNCOVERED "\n", source, info.line,
+			text);
+	}
+	fprintf(t->out, PTY_MSG_TEST_COVERED "\n", shown_path, covered,
+		p->nrules);
+	return 0;
 }
 
 /* Counts the case that was pending, and prints it with -v when it held
@@ -367,6 +445,11 @@ test_decide_file(struct test_run *t, const char *file, const char *text,
 		free(pc);
 		return;
 	}
+	if (t->o->coverage) {
+		t->d->solved = test_solved;
+		t->d->solved_ctx = p;
+	}
+	p->used = true;
 	memset(&last, 0, sizeof last);
 	pty_cases_begin(r, text, len);
 	while ((rc = pty_cases_next(r, &c, t->rq, why, sizeof why)) > 0) {
@@ -474,10 +557,14 @@ pty_test_run(const struct pty_test_options *o, char *const *files,
 	}
 	for (i = 0; i < nfiles; i++)
 		test_file(&t, files[i]);
+	for (i = 0; o->coverage && i < t.npolicies; i++)
+		if (t.policies[i].used && test_coverage(&t, &t.policies[i]) != 0)
+			t.unloaded = true;
 	fprintf(out, PTY_MSG_TEST_SUMMARY "\n", t.passed, t.failed);
 	for (i = 0; i < t.npolicies; i++) {
 		(void)maelys_datalog_session_free(t.policies[i].session);
 		(void)maelys_datalog_policy_free(t.policies[i].policy);
+		free(t.policies[i].fired);
 	}
 	free(t.policies);
 	free(t.rq);
