@@ -500,18 +500,20 @@ pty_cases_next(struct pty_case_reader *r, struct pty_case *c,
 		r->off += len + (nl != NULL);
 		r->lineno++;
 		if (len > PTY_CASES_LINE_MAX) {
-			r->after_deny = false;
 			(void)snprintf(err, errlen, "line too long");
-			return -1;
-		}
-		if (memchr(start, '\0', len) != NULL) {
-			r->after_deny = false;
+			rc = -1;
+		} else if (memchr(start, '\0', len) != NULL) {
 			(void)snprintf(err, errlen, "NUL byte in line");
-			return -1;
+			rc = -1;
+		} else {
+			memcpy(r->line, start, len);
+			r->line[len] = '\0';
+			rc = cases_line(r, c, rq, err, errlen);
 		}
-		memcpy(r->line, start, len);
-		r->line[len] = '\0';
-		rc = cases_line(r, c, rq, err, errlen);
+		/* a malformed line, whatever it is, ends what a "because"
+		 * may refer to */
+		if (rc < 0)
+			r->after_deny = false;
 		if (rc != 0)
 			return rc;
 	}
