@@ -29,6 +29,9 @@
 	"       maelys-pty [--config FILE | --policy FILE] [--shell "          \
 	"PATH]\n"                                                              \
 	"                  [--path PATH] [--history FILE] [-c COMMAND]\n"      \
+	"       maelys-pty test [--policy FILE | --config FILE] [-v] "         \
+	"[--coverage]\n"                                                      \
+	"                       CASEFILE...  (maelys-pty test --help)\n"      \
 	"       maelys-pty --help | --version\n"                               \
 	"\n"                                                                   \
 	"Runs bash behind a guard that decides every line typed at the\n"      \
