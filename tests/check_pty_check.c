@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include "runner.h"
 
+#include "pty_decide.h"
 #include "pty_harness.h"
 #include "pty_session.h"
 
@@ -128,6 +129,9 @@ add_log(void)
 	ck_assert_int_eq(chown(log_path, acct_uid, acct_gid), 0);
 }
 
+/* With --werror as well (run_check). */
+static bool werror;
+
 /* Runs `prog --check --config CONFIG [more]` (prog after `runner` when
  * given, e.g. runuser); returns the exit status. */
 static int
@@ -153,6 +157,8 @@ run_check(const char *runner, const char *prog, const char *more, char **out,
 		argv[n++] = "--user";
 		argv[n++] = (char *)more;
 	}
+	if (werror)
+		argv[n++] = "--werror";
 	argv[n] = NULL;
 	return pts_run_path(runner != NULL ? "/usr/sbin/runuser" : prog, argv,
 			    envp, out, err);
@@ -486,6 +492,167 @@ START_TEST(test_check_missing_exec_location_is_a_warning)
 	free(out);
 	free(err);
 	teardown();
+}
+END_TEST
+
+/* A sound policy with two mistakes that load: a constant compared with a
+ * constant (the engine's warning) and an integer Reason of deny (the
+ * host's). */
+static const char warned_policy[] = "allow(C) :- command(C).\n"
+				    "allow_exec(P) :- exec_path(P).\n"
+				    "exec_dir(\"/usr\").\n"
+				    "allow(C) :- command(C), c = \"ls\".\n"
+				    "deny(C, 3) :- command(C), C = \"rm\".\n";
+
+/* The two lines of warned_policy's warnings (`tail` after each). */
+static void
+warned_lines(char *a, char *b, size_t cap, const char *tail)
+{
+	snprintf(a, cap,
+		 "%s:4:25: comparison of two constants \"c\" = \"ls\" is "
+		 "never true; a variable starts with an upper-case letter or "
+		 "_%s",
+		 policy, tail);
+	snprintf(b, cap,
+		 "%s:5:1: the Reason of deny(Op, Reason) is the integer 3, "
+		 "not a string: a line this rule denies would show \"?\" as "
+		 "its reason%s",
+		 policy, tail);
+}
+
+START_TEST(test_check_policy_warnings_do_not_fail_the_check)
+{
+	char a[1200], b[1200], want[1300], *out, *err;
+	int rc;
+
+	world(warned_policy, "", false);
+	rc =
+	    run_check(NULL, pts_build_path("pty/maelys-pty"), NULL, &out, &err);
+	expect_sound(rc, out, err);
+	warned_lines(a, b, sizeof a, "");
+	snprintf(want, sizeof want, "maelys-pty: warning: %s", a);
+	ck_assert_msg(has_line(err, want), "wanted:\n%s\nin:\n%s", want, err);
+	snprintf(want, sizeof want, "maelys-pty: warning: %s", b);
+	ck_assert_msg(has_line(err, want), "wanted:\n%s\nin:\n%s", want, err);
+	free(out);
+	free(err);
+	teardown();
+}
+END_TEST
+
+START_TEST(test_check_werror_makes_policy_warnings_errors)
+{
+	char a[1200], b[1200], *out, *err;
+	int rc;
+
+	world(warned_policy, "", false);
+	werror = true;
+	rc =
+	    run_check(NULL, pts_build_path("pty/maelys-pty"), NULL, &out, &err);
+	werror = false;
+	warned_lines(a, b, sizeof a, " (--werror)");
+	expect_errors(rc, out, err, a, b, NULL);
+	free(out);
+	free(err);
+	teardown();
+}
+END_TEST
+
+/* --werror fails on the policy's warnings only: a sound policy still
+ * passes (the host's warnings, such as no Yama, stay warnings). */
+START_TEST(test_check_werror_passes_a_policy_without_warnings)
+{
+	char *out, *err;
+	int rc;
+
+	world(sound_policy, "", false);
+	werror = true;
+	rc =
+	    run_check(NULL, pts_build_path("pty/maelys-pty"), NULL, &out, &err);
+	werror = false;
+	expect_sound(rc, out, err);
+	free(out);
+	free(err);
+	teardown();
+}
+END_TEST
+
+struct seen {
+	unsigned n;
+	char lines[8][600];
+};
+
+static void
+note_warning(void *ctx, const struct pty_policy_warning *w)
+{
+	struct seen *s = ctx;
+
+	if (s->n < 8)
+		snprintf(s->lines[s->n], sizeof s->lines[0], "%s:%zu:%zu: %s",
+			 w->source, w->line, w->column, w->what);
+	s->n++;
+}
+
+/* pty_policy_warnings merges the engine's warnings and the host's in
+ * source order. */
+START_TEST(test_check_policy_warnings_in_source_order)
+{
+	static const char text[] =
+	    "allow(C) :- command(C), trusted_user(\"bob\").\n"
+	    "deny(C, -7) :- command(C).\n"
+	    "deny(C, \"fine\") :- command(C), 1 = 2.\n";
+	maelys_datalog_session_t *session = NULL;
+	maelys_datalog_policy_t *pol = NULL;
+	struct seen s;
+	char errbuf[512];
+
+	memset(&s, 0, sizeof s);
+	ck_assert_int_eq(pty_policy_open_for_tool("p.dl", text, sizeof text - 1,
+						  0, &session, &pol, NULL,
+						  errbuf, sizeof errbuf),
+			 0);
+	ck_assert_uint_eq(pty_policy_warnings(pol, note_warning, &s), 3);
+	ck_assert_str_eq(s.lines[0],
+			 "p.dl:1:25: the policy has no fact of "
+			 "'trusted_user/1': trusted_user(\"bob\") is never "
+			 "true, so this rule never holds");
+	ck_assert_str_eq(s.lines[1],
+			 "p.dl:2:1: the Reason of deny(Op, Reason) is the "
+			 "integer -7, not a string: a line this rule denies "
+			 "would show \"?\" as its reason");
+	ck_assert_str_eq(s.lines[2], "p.dl:3:32: comparison of two constants "
+				     "1 = 2 is never true");
+	ck_assert_uint_eq(pty_policy_warnings(NULL, note_warning, &s), 0);
+	(void)maelys_datalog_session_free(session);
+	(void)maelys_datalog_policy_free(pol);
+}
+END_TEST
+
+/* The shipped policies load without a warning. */
+START_TEST(test_check_shipped_policies_have_no_warnings)
+{
+	static const char *const names[] = {"level1.dl", "bastion.dl",
+					    "walkthrough.dl"};
+	size_t i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		maelys_datalog_session_t *session = NULL;
+		maelys_datalog_policy_t *pol = NULL;
+		struct seen s;
+		char path[4096], errbuf[1024];
+
+		memset(&s, 0, sizeof s);
+		snprintf(path, sizeof path, "%s/policies/%s",
+			 maelys_test_source_root(), names[i]);
+		ck_assert_msg(
+		    pty_policy_open_for_tool(path, NULL, 0, 0, &session, &pol,
+					     NULL, errbuf, sizeof errbuf) == 0,
+		    "%s", errbuf);
+		ck_assert_msg(pty_policy_warnings(pol, note_warning, &s) == 0,
+			      "%s: %s", names[i], s.lines[0]);
+		(void)maelys_datalog_session_free(session);
+		(void)maelys_datalog_policy_free(pol);
+	}
 }
 END_TEST
 
@@ -946,6 +1113,11 @@ maelys_check_suite(void)
 	tcase_add_test(
 	    tc, test_check_landlock_required_without_locations_is_one_error);
 	tcase_add_test(tc, test_check_missing_exec_location_is_a_warning);
+	tcase_add_test(tc, test_check_policy_warnings_do_not_fail_the_check);
+	tcase_add_test(tc, test_check_werror_makes_policy_warnings_errors);
+	tcase_add_test(tc, test_check_werror_passes_a_policy_without_warnings);
+	tcase_add_test(tc, test_check_policy_warnings_in_source_order);
+	tcase_add_test(tc, test_check_shipped_policies_have_no_warnings);
 	tcase_add_loop_test(tc, test_check_deployment_damage_is_one_error, 0,
 			    (int)(sizeof damages / sizeof damages[0]));
 	tcase_add_test(tc, test_check_place_without_noexec_is_a_warning);

@@ -79,6 +79,17 @@ START_TEST(test_options_values_in_both_forms_and_login)
 	ck_assert(o.check);
 	ck_assert_str_eq(o.check_user, "bob");
 	ck_assert_ptr_null(o.policy_path);
+	ck_assert(!o.werror);
+	/* --werror, before or after --check */
+	ck_assert_int_eq(parse_words(&o, err, sizeof err, "maelys-pty",
+				     "--werror", "--check", NULL),
+			 0);
+	ck_assert(o.check);
+	ck_assert(o.werror);
+	ck_assert_int_eq(parse_words(&o, err, sizeof err, "maelys-pty",
+				     "--check", "--werror", NULL),
+			 0);
+	ck_assert(o.werror);
 }
 END_TEST
 
@@ -108,6 +119,15 @@ START_TEST(test_options_usage_errors_say_which)
 				     "--user", "bob", NULL),
 			 2);
 	ck_assert_ptr_nonnull(strstr(err, "--user goes with --check"));
+	ck_assert_int_eq(parse_words(&o, err, sizeof err, "maelys-pty",
+				     "--werror", NULL),
+			 2);
+	ck_assert_str_eq(err, "maelys-pty: --werror goes with --check (it "
+			      "makes the policy's warnings errors)\n");
+	ck_assert_int_eq(parse_words(&o, err, sizeof err, "maelys-pty",
+				     "--werror=1", "--check", NULL),
+			 2);
+	ck_assert_ptr_nonnull(strstr(err, "unknown option '--werror=1'\n"));
 	ck_assert_int_eq(parse_words(&o, err, sizeof err, "maelys-pty",
 				     "--config", "/c", "--policy", "/p", NULL),
 			 2);

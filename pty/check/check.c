@@ -3,7 +3,7 @@
  * maelys-pty --check (pty_check.h): the table of checks, the one reporting
  * function, and the checks of the settings, the policy, the shell and
  * Landlock.  Each check asks the same functions a session start asks
- * (pty_config_load, pty_policy_open_text, pty_supervise_shell_allowed,
+ * (pty_config_load, the policy's load, pty_supervise_shell_allowed,
  * pty_landlock_build), so that --check cannot say yes where a session
  * would say no; the audit log's files and the host are in check_audit.c
  * and check_host.c.
@@ -166,10 +166,23 @@ check_decider(struct check_ctx *c)
 	c->have_decider = true;
 }
 
+/* One warning of the policy (pty_policy_warnings): a warning line, or
+ * with --werror an error line. */
+static void
+check_policy_warning(void *arg, const struct pty_policy_warning *w)
+{
+	struct check_ctx *c = arg;
+
+	check_report(c, c->opt->werror ? CHECK_ERROR : CHECK_WARNING,
+		     "%s:%zu:%zu: %s%s", w->source, w->line, w->column, w->what,
+		     c->opt->werror ? " (--werror)" : "");
+}
+
 static void
 check_policy(struct check_ctx *c)
 {
 	char err[1024], *text = NULL;
+	maelys_datalog_policy_t *policy = NULL;
 	size_t len = 0;
 
 	if (!c->configured)
@@ -179,12 +192,17 @@ check_policy(struct check_ctx *c)
 		return;
 	}
 	pty_sha256_hex(text, len, c->policy_sha256);
-	if (pty_policy_open_text(c->policy_path, text, len, &c->session,
-				 &c->reads, err, sizeof err) != 0) {
+	/* the load a session makes (pty_policy_open_text), with the policy
+	 * handed back for its warnings */
+	if (pty_policy_open_for_tool(c->policy_path, text, len, 0, &c->session,
+				     &policy, &c->reads, err,
+				     sizeof err) != 0) {
 		check_report(c, CHECK_ERROR, "%s", err);
 		c->session = NULL;
 	}
 	free(text);
+	(void)pty_policy_warnings(policy, check_policy_warning, c);
+	(void)maelys_datalog_policy_free(policy);
 	if (c->session != NULL)
 		check_decider(c);
 }

@@ -206,3 +206,94 @@ pty_policy_open_for_tool(const char *name, const char *text, size_t len,
 	return pty_policy_load(name, text, len, flags, out, policy, reads, err,
 			       errlen);
 }
+
+/* The host's own warning of rule `r`, if it has one: deny(Op, Reason) with
+ * an integer Reason.  Fills what (cap bytes) and *info. */
+static bool
+pty_policy_host_warning(const maelys_datalog_policy_t *policy, size_t r,
+			maelys_datalog_rule_info_t *info, char *what,
+			size_t cap)
+{
+	maelys_datalog_written_term_t reason;
+
+	if (maelys_datalog_policy_get_rule(policy, r, info) !=
+		MAELYS_DATALOG_STATUS_OK ||
+	    strcmp(info->head, "deny") != 0 || info->head_arity != 2 ||
+	    maelys_datalog_policy_get_head_term(policy, r, 1, &reason) !=
+		MAELYS_DATALOG_STATUS_OK ||
+	    reason.kind != MAELYS_DATALOG_WRITTEN_INTEGER)
+		return false;
+	(void)snprintf(what, cap,
+		       "the Reason of deny(Op, Reason) is the integer %lld, "
+		       "not a string: a line this rule denies would show "
+		       "\"?\" as its reason",
+		       (long long)reason.integer);
+	return true;
+}
+
+/* The engine's warning `i`, with `what` pointing past its position and
+ * its "warning: " (the message is "source:line:col: warning: what"). */
+static bool
+pty_policy_engine_warning(const maelys_datalog_policy_t *policy, size_t i,
+			  maelys_datalog_diagnostic_t *d, const char **what)
+{
+	maelys_datalog_warning_kind_t kind;
+	char prefix[sizeof d->source + 64];
+	int n;
+
+	if (maelys_datalog_policy_get_warning(policy, i, &kind, d) !=
+	    MAELYS_DATALOG_STATUS_OK)
+		return false;
+	n = snprintf(prefix, sizeof prefix, "%s:%zu:%zu: warning: ", d->source,
+		     d->line, d->column);
+	*what = d->message;
+	if (n > 0 && strncmp(d->message, prefix, (size_t)n) == 0)
+		*what = d->message + n;
+	return true;
+}
+
+size_t
+pty_policy_warnings(const maelys_datalog_policy_t *policy,
+		    pty_policy_warning_visit visit, void *ctx)
+{
+	size_t ne = maelys_datalog_policy_warning_count(policy);
+	size_t nr = maelys_datalog_policy_rule_count(policy);
+	size_t e = 0, r = 0, count = 0;
+	maelys_datalog_diagnostic_t d = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	maelys_datalog_rule_info_t info;
+	char host_what[256];
+	const char *engine_what = NULL;
+	bool have_e = false, have_r = false;
+
+	/* two lists, each in source order, merged by position */
+	for (;;) {
+		struct pty_policy_warning w;
+
+		while (!have_e && e < ne)
+			have_e = pty_policy_engine_warning(policy, e++, &d,
+							   &engine_what);
+		while (!have_r && r < nr)
+			have_r = pty_policy_host_warning(
+			    policy, r++, &info, host_what, sizeof host_what);
+		if (!have_e && !have_r)
+			return count;
+		if (have_e &&
+		    (!have_r || d.line < info.line ||
+		     (d.line == info.line && d.column <= info.column))) {
+			w.source = d.source;
+			w.line = d.line;
+			w.column = d.column;
+			w.what = engine_what;
+			have_e = false;
+		} else {
+			w.source = info.source;
+			w.line = info.line;
+			w.column = info.column;
+			w.what = host_what;
+			have_r = false;
+		}
+		if (visit != NULL)
+			visit(ctx, &w);
+		count++;
+	}
+}

@@ -66,6 +66,30 @@ int pty_policy_open_for_tool(const char *name, const char *text, size_t len,
 			     struct pty_policy_reads *reads, char *err,
 			     size_t errlen);
 
+/* One warning of a loaded policy, as maelys-pty presents it. */
+struct pty_policy_warning {
+	const char *source;  /* the policy's name, as it was loaded */
+	size_t line, column; /* 1-based, of the offending literal or rule */
+	const char *what;    /* what is wrong, after "FILE:LINE:COL: " */
+};
+
+typedef void (*pty_policy_warning_visit)(void *ctx,
+					 const struct pty_policy_warning *w);
+
+/* The one owner of a policy's warnings as maelys-pty shows them (--check,
+ * `maelys-pty test`): calls `visit` once for each warning of `policy` (one
+ * loaded by the functions above), in source order, and returns how many
+ * there were.  They are the engine's (maelys_datalog_policy_get_warning:
+ * at most 100, the last counting the rest) and the host's own, which only
+ * the host can know: a rule whose head is deny(Op, Reason) with an integer
+ * constant for Reason (the user would read "?" as the reason of a line it
+ * denies).  A fact written in the policy is not a rule, and the rules API
+ * does not show facts: a fact deny(Op, 3) is not reported.  `what` and
+ * `source` live until visit returns.  A NULL policy has none; a NULL visit
+ * only counts. */
+size_t pty_policy_warnings(const maelys_datalog_policy_t *policy,
+			   pty_policy_warning_visit visit, void *ctx);
+
 /* ---- One decision (decide.c) */
 
 struct passwd;

@@ -38,6 +38,7 @@ enum {
 	OPT_VERIFY_LOG,
 	OPT_USER,
 	OPT_CHECK,
+	OPT_WERROR,
 	OPT_VERSION
 };
 
@@ -50,6 +51,7 @@ static const struct option pty_long_options[] = {
     {"verify-log", required_argument, NULL, OPT_VERIFY_LOG},
     {"user", required_argument, NULL, OPT_USER},
     {"check", no_argument, NULL, OPT_CHECK},
+    {"werror", no_argument, NULL, OPT_WERROR},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -86,6 +88,10 @@ pty_options_agree(const struct pty_options *o, FILE *err)
 {
 	if (o->check_user != NULL && !o->check) {
 		fprintf(err, PTY_MSG_USER_WITHOUT_CHECK "\n");
+		return 2;
+	}
+	if (o->werror && !o->check) {
+		fprintf(err, PTY_MSG_WERROR_WITHOUT_CHECK "\n");
 		return 2;
 	}
 	if (o->config_path != NULL && o->policy_path != NULL) {
@@ -160,6 +166,8 @@ pty_options_parse(int argc, char **argv, struct pty_options *o, FILE *err)
 			o->version = true;
 		} else if (c == OPT_CHECK) {
 			o->check = true;
+		} else if (c == OPT_WERROR) {
+			o->werror = true;
 		}
 	}
 	if (optind < argc) {

@@ -24,7 +24,7 @@
 /* -- the command line (options.c) */
 #define PTY_MSG_USAGE                                                          \
 	"usage: maelys-pty [-c COMMAND]\n"                                     \
-	"       maelys-pty --check [--config FILE] [--user NAME]\n"            \
+	"       maelys-pty --check [--config FILE] [--user NAME] [--werror]\n"  \
 	"       maelys-pty --verify-log FILE [--config FILE]\n"                \
 	"       maelys-pty [--config FILE | --policy FILE] [--shell "          \
 	"PATH]\n"                                                              \
@@ -50,6 +50,8 @@
 	"                    problem; exit 0 when a session can start\n"       \
 	"  --user NAME       (root, with --check) decide for NAME's\n"         \
 	"                    sessions rather than root's\n"                    \
+	"  --werror          (with --check) a warning of the policy is\n"     \
+	"                    an error: the check fails\n"                      \
 	"  --verify-log FILE check an audit log's chain with the\n"            \
 	"                    configured key; name the first bad record\n"      \
 	"  --policy FILE     try a policy without a configuration (no\n"       \
@@ -68,6 +70,9 @@
 #define PTY_MSG_USER_WITHOUT_CHECK                                             \
 	PTY_MSG_PREFIX "--user goes with --check (it names the user whose "    \
 		       "sessions are checked)"
+#define PTY_MSG_WERROR_WITHOUT_CHECK                                           \
+	PTY_MSG_PREFIX "--werror goes with --check (it makes the policy's "    \
+		       "warnings errors)"
 #define PTY_MSG_CONFIG_AND_POLICY                                              \
 	PTY_MSG_PREFIX "--config and --policy exclude each other (the "        \
 		       "configuration names the policy)"

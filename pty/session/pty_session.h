@@ -134,6 +134,7 @@ struct pty_options {
 	const char *verify_log;   /* --verify-log FILE, or NULL */
 	const char *check_user;   /* --check --user NAME, or NULL */
 	bool check;               /* --check */
+	bool werror;              /* --check --werror: a policy warning fails */
 	bool login;               /* argv[0] starts with '-' */
 	bool help;
 	bool version;
