@@ -556,6 +556,60 @@ START_TEST(test_policycases_coverage_lists_the_rules_no_case_made_true)
 }
 END_TEST
 
+/* The policy's warnings (the engine's and the host's) are said before its
+ * cases are decided; --werror makes a policy with one not load. */
+START_TEST(test_policycases_warnings_before_the_cases_and_werror)
+{
+	static const char policy_text[] =
+	    "allow(C) :- command(C), c = \"ls\".\n"
+	    "allow(C) :- command(C), C = \"ls\".\n"
+	    "deny(C, 3) :- command(C), C = \"rm\".\n";
+	static const char text[] = "allow ls\n"
+				   "allow rm\n";
+	struct pty_test_options o;
+	struct cases_out *r = calloc(1, sizeof *r);
+
+	ck_assert_ptr_nonnull(r);
+	memset(&o, 0, sizeof o);
+	cases_run_text_with(policy_text, text, sizeof text - 1, &o, r);
+	ck_assert_msg(r->rc == 1, "rc %d\n%s%s", r->rc, r->out, r->err);
+	ck_assert_msg(strstr(r->err, "/p.dl:1:25: warning: comparison of two "
+				     "constants") != NULL &&
+			  strstr(r->err, "/p.dl:3:1: warning: the Reason of "
+					 "deny(Op, Reason) is the integer 3") !=
+			      NULL,
+		      "%s", r->err);
+	ck_assert_msg(strstr(r->out, "/cases/p.case:2: allow rm: got POLICY "
+				     "(deny(rm): ?)\n1 passed, 1 failed\n") !=
+			  NULL,
+		      "%s", r->out);
+	o.werror = true;
+	cases_run_text_with(policy_text, text, sizeof text - 1, &o, r);
+	ck_assert_msg(r->rc == 2, "rc %d\n%s%s", r->rc, r->out, r->err);
+	ck_assert_msg(strstr(r->err, "is the integer 3, not a string: a line "
+				     "this rule denies would show \"?\" as "
+				     "its reason (--werror)\n") != NULL,
+		      "%s", r->err);
+	ck_assert_str_eq(r->out, "0 passed, 0 failed\n");
+	/* the shipped policies have none */
+	{
+		char level1[4096], bastion[4096];
+		char *files[2] = {level1, bastion};
+
+		(void)snprintf(level1, sizeof level1,
+			       "%s/policies/cases/level1.case",
+			       maelys_test_source_root());
+		(void)snprintf(bastion, sizeof bastion,
+			       "%s/policies/cases/bastion.case",
+			       maelys_test_source_root());
+		cases_run(&o, files, 2, r);
+		ck_assert_msg(r->rc == 0, "rc %d\n%s", r->rc, r->err);
+		ck_assert_str_eq(r->err, "");
+	}
+	free(r);
+}
+END_TEST
+
 /* The whole of a file of the source tree, NUL-terminated; the caller frees
  * it. */
 static char *
@@ -749,6 +803,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_policycases_runner_exec_malformed_lines_fail);
 	tcase_add_test(
 	    tc, test_policycases_coverage_lists_the_rules_no_case_made_true);
+	tcase_add_test(tc,
+		       test_policycases_warnings_before_the_cases_and_werror);
 	tcase_add_test(tc,
 		       test_policycases_runner_exec_cases_supply_every_fact);
 	tcase_add_test(

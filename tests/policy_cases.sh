@@ -4,6 +4,7 @@
 #   - every shipped case file (policies/cases/*.case) holds against the
 #     policy of its name, found beside the cases/ directory: exit 0 and
 #     "N passed, 0 failed";
+#   - the policy's warnings are said; --werror makes them fail (exit 2);
 #   - --coverage lists the rules no case made true and counts them;
 #   - a failing case prints its file:line, the case, the verdict it got and
 #     its reasons, and exits 1; -v prints every case and the policy used;
@@ -126,6 +127,21 @@ grep -q "^maelys-pty: policy $tmp/none.dl: " "$tmp/err" ||
 	fail "a missing --policy is not named"
 run 2 "$tmp/tree/level1.dl"
 grep -q "not NAME.case" "$tmp/err" || fail "a file not NAME.case is taken"
+
+# ---- the policy's warnings, before its cases; --werror fails them
+printf 'allow(C) :- command(C), c = "ls".\nallow(C) :- command(C), C = "ls".\n' \
+	>"$tmp/tree/warned.dl"
+printf 'allow ls\n' >"$tmp/tree/cases/warned.case"
+run 0 cases/warned.case
+grep -q '^warned\.dl:1:25: warning: comparison of two constants' "$tmp/err" ||
+	fail "the policy's warning is not said"
+has out "1 passed, 0 failed"
+run 2 --werror cases/warned.case
+grep -q '^warned\.dl:1:25: warning: .*(--werror)$' "$tmp/err" ||
+	fail "--werror does not say why"
+has out "0 passed, 0 failed"
+run 0 --werror "$src"/policies/cases/*.case
+[ ! -s "$tmp/err" ] || fail "a shipped policy has warnings"
 
 # ---- options
 run 2

@@ -31,7 +31,7 @@
 	"                  [--path PATH] [--history FILE] [-c COMMAND]\n"      \
 	"       maelys-pty test [--policy FILE | --config FILE] [-v] "         \
 	"[--coverage]\n"                                                      \
-	"                       CASEFILE...  (maelys-pty test --help)\n"      \
+	"                       [--werror] CASEFILE...\n"                     \
 	"       maelys-pty --help | --version\n"                               \
 	"\n"                                                                   \
 	"Runs bash behind a guard that decides every line typed at the\n"      \
@@ -166,7 +166,7 @@
 #define PTY_MSG_TEST_USAGE                                                     \
 	"usage: maelys-pty test [--policy FILE | --config FILE] [-v] "        \
 	"[--coverage]\n"                                                      \
-	"                       CASEFILE...\n"                                \
+	"                       [--werror] CASEFILE...\n"                     \
 	"\n"                                                                  \
 	"Decides every case of the case files with the policy, as the\n"      \
 	"guard would, and prints each case that does not hold.\n"             \
@@ -177,6 +177,7 @@
 	"  -v             print every case, its verdict and reasons, and\n"   \
 	"                 the policy of each case file\n"                     \
 	"  --coverage     then list the policy's rules no case made true\n"   \
+	"  --werror       a warning of the policy fails it (exit 2)\n"       \
 	"Exit status: 0 every case holds, 1 some case does not, 2 a case\n"   \
 	"file or the policy does not load.\n"
 #define PTY_MSG_TEST_NO_CASEFILE PTY_MSG_PREFIX "test: no case file given"
@@ -200,6 +201,9 @@
 	"%s: not NAME.case, so no policy of the same name: give one with "   \
 	"--policy"
 #define PTY_MSG_TEST_NO_DECIDER "%s: cannot make a decider"
+/* a warning of the policy (pty_policy_warnings), before its cases */
+#define PTY_MSG_TEST_WARNING "%s:%zu:%zu: warning: %s"
+#define PTY_MSG_TEST_WERROR  " (--werror)"
 /* --coverage: a rule no case made true (its source:line and its text),
  * then the count of those some case did */
 #define PTY_MSG_TEST_UNCOVERED  "%s:%zu: not covered: %s"

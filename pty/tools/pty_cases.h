@@ -126,13 +126,15 @@ struct pty_test_options {
 	const char *config; /* --config, or NULL */
 	bool verbose;       /* -v: every case, and each file's policy */
 	bool coverage;      /* --coverage: the rules no case made true */
+	bool werror;        /* --werror: a policy with a warning fails */
 };
 
 /* Runs the case files, each with its policy (pty_tools.h's `test`):
- * what the cases got on `out`, ended by "N passed, M failed"; what does
- * not load (each malformed line as FILE:LINE: what) on `err`.  Returns 0
- * when every case held, 1 when one did not, 2 when a case file or a
- * policy did not load. */
+ * what the cases got on `out`, ended by "N passed, M failed"; the
+ * policies' warnings and what does not load (each malformed line as
+ * FILE:LINE: what) on `err`.  Returns 0 when every case held, 1 when one
+ * did not, 2 when a case file or a policy did not load (or, with werror,
+ * a policy has a warning). */
 int pty_test_run(const struct pty_test_options *o, char *const *files,
 		 size_t nfiles, FILE *out, FILE *err);
 

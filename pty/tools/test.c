@@ -11,7 +11,8 @@
  * the caller's rights: main.c has dropped the program's), or else the
  * policy of the same name next to the file's directory
  * (DIR/cases/NAME.case -> DIR/NAME.dl).  A policy is loaded once, however
- * many files use it.
+ * many files use it, and its warnings are said before its cases
+ * (--werror: a policy with a warning does not load).
  */
 #include "pty_cases.h"
 #include "pty_messages.h"
@@ -240,8 +241,22 @@ test_policy_beside(const char *file, char *out, size_t cap)
 	return n > 0 && (size_t)n < cap ? 0 : -1;
 }
 
+/* One warning of a policy (pty_policy_warnings), on err. */
+static void
+test_warning(void *ctx, const struct pty_policy_warning *w)
+{
+	struct test_run *t = ctx;
+	char source[PATH_MAX], what[1024];
+
+	pty_printable(source, sizeof source, w->source);
+	pty_printable(what, sizeof what, w->what);
+	fprintf(t->err, PTY_MSG_TEST_WARNING "%s\n", source, w->line,
+		w->column, what, t->o->werror ? PTY_MSG_TEST_WERROR : "");
+}
+
 /* The policy `path` (or the one the configuration names), loaded at its
- * first use; NULL when it does not load (said once, on err). */
+ * first use; NULL when it does not load, or has warnings with --werror
+ * (said once, on err). */
 static struct test_policy *
 test_policy_get(struct test_run *t, const char *path)
 {
@@ -290,6 +305,13 @@ test_policy_get(struct test_run *t, const char *path)
 
 		pty_printable(shown, sizeof shown, err);
 		fprintf(t->err, PTY_MSG_FAILED "\n", shown);
+		p->failed = true;
+		return NULL;
+	}
+	/* its warnings before its cases; with --werror they fail it */
+	fflush(t->out);
+	if (pty_policy_warnings(p->policy, test_warning, t) > 0 &&
+	    t->o->werror) {
 		p->failed = true;
 		return NULL;
 	}
@@ -592,6 +614,8 @@ pty_tool_test(int argc, char **argv)
 			o.verbose = true;
 		} else if (strcmp(a, "--coverage") == 0) {
 			o.coverage = true;
+		} else if (strcmp(a, "--werror") == 0) {
+			o.werror = true;
 		} else if (strcmp(a, "--help") == 0) {
 			fputs(PTY_MSG_TEST_USAGE, stdout);
 			return 0;
