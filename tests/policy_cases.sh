@@ -162,6 +162,11 @@ if [ "$(id -u)" = 0 ]; then
 	chmod 644 "$conf/maelys-pty.conf"
 	run 0 -v --config "$conf/maelys-pty.conf" "$src/policies/cases/level1.case"
 	has out "$src/policies/cases/level1.case: policy $conf/level1.dl"
+	# loaded once for every file: one coverage for both
+	run 0 --coverage --config "$conf/maelys-pty.conf" \
+		"$src/policies/cases/level1.case" "$tmp/tree/cases/warned.case"
+	[ "$(grep -c "^$conf/level1.dl: covered [0-9]* of [0-9]* rules\$" "$tmp/out")" = 1 ] ||
+		fail "--config: the policy is not loaded once"
 	# a policy anyone may rewrite is not the configured policy
 	chmod 666 "$conf/level1.dl"
 	run 2 --config "$conf/maelys-pty.conf" "$src/policies/cases/level1.case"

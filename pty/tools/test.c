@@ -37,7 +37,8 @@
 
 /* One policy, loaded at its first use. */
 struct test_policy {
-	char path[PATH_MAX];
+	char key[PATH_MAX];  /* as asked for: the policy, or --config's */
+	char path[PATH_MAX]; /* the policy's, as shown */
 	bool tried;
 	bool failed;
 	maelys_datalog_session_t *session;
@@ -69,7 +70,6 @@ struct test_run {
 struct test_pending {
 	bool open;
 	bool failed;
-	enum pty_case_kind kind;
 	size_t lineno;
 	char text[TEST_TEXT_MAX];
 };
@@ -267,12 +267,13 @@ test_policy_get(struct test_run *t, const char *path)
 	int rc;
 
 	for (i = 0; i < t->npolicies; i++)
-		if (strcmp(t->policies[i].path, path) == 0)
+		if (strcmp(t->policies[i].key, path) == 0)
 			p = &t->policies[i];
 	if (p == NULL) {
 		if (t->npolicies == t->maxpolicies)
 			return NULL; /* one per case file: not reached */
 		p = &t->policies[t->npolicies++];
+		(void)snprintf(p->key, sizeof p->key, "%s", path);
 		(void)snprintf(p->path, sizeof p->path, "%s", path);
 	}
 	if (p->tried)
