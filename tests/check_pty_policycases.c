@@ -179,8 +179,8 @@ START_TEST(test_policycases_runner_reports_every_failure_with_its_line)
 	    "log ls\n"                     /* 10: ALLOW */
 	    "deny ls $X\n";                /* 11: holds */
 	static const char *const expect[] = {
-	    "/cases/p.case:5: allow shutdown now: got POLICY "
-	    "(deny(shutdown): command is forbidden by policy)\n",
+	    ("/cases/p.case:5: allow shutdown now: got POLICY "
+	     "(deny(shutdown): command is forbidden by policy)\n"),
 	    "/cases/p.case:9: confirm-yes ls: got ALLOW\n",
 	    "/cases/p.case:10: log ls: got ALLOW\n",
 	    "4 passed, 3 failed\n"};
@@ -465,12 +465,12 @@ START_TEST(test_policycases_runner_exec_reports_every_failure_with_its_line)
 	    "because trusted\n";                                      /* 11 */
 	static const char *const expect[] = {
 	    "/cases/p.case:3: exec-deny /usr/bin/ls ls: got ALLOW\n",
-	    "/cases/p.case:7: because nothing like this: got POLICY "
-	    "(deny_exec: ",
-	    "/cases/p.case:8: exec-allow /usr/bin/curl curl: got POLICY "
-	    "(deny_exec: curl is restricted to trusted users)\n",
-	    "/cases/p.case:11: because trusted: got POLICY (deny(shutdown): "
-	    "command is forbidden by policy)\n",
+	    ("/cases/p.case:7: because nothing like this: got POLICY "
+	     "(deny_exec: "),
+	    ("/cases/p.case:8: exec-allow /usr/bin/curl curl: got POLICY "
+	     "(deny_exec: curl is restricted to trusted users)\n"),
+	    ("/cases/p.case:11: because trusted: got POLICY (deny(shutdown): "
+	     "command is forbidden by policy)\n"),
 	    "1 passed, 4 failed\n"};
 	struct cases_out *r = calloc(1, sizeof *r);
 
