@@ -38,6 +38,23 @@ grep -q "^path = ${bindir_in_path%/ssh}:" "$conf" ||
 strings "$wrapper" | grep -qx "${sshconf#"$tmp/root"}" ||
 	{ echo "install.sh: the wrapper does not name ${sshconf#"$tmp/root"}"; exit 1; }
 
+# The shipped policies' case files, installed next to them
+# ($datadir/maelys-pty/policies/cases/), hold when the installed command
+# runs them against the installed policies (bastion.case and bastion.dl
+# both name where this installation put the ssh wrapper).
+cases_dir="$(find "$tmp/root" -type d -path '*/maelys-pty/policies/cases' | head -n 1)"
+[ -n "$cases_dir" ] || { echo "install.sh: no policies/cases/ installed"; exit 1; }
+for c in "$src"/policies/cases/*.case; do
+	[ -f "$cases_dir/$(basename "$c")" ] ||
+		{ echo "install.sh: $(basename "$c") not installed"; exit 1; }
+done
+guard="$(find "$tmp/root" -type f -path '*/bin/maelys-pty' | head -n 1)"
+[ -n "$guard" ] || { echo "install.sh: no bin/maelys-pty installed"; exit 1; }
+"$guard" test "$cases_dir"/*.case >"$tmp/cases.out" 2>&1 ||
+	{ cat "$tmp/cases.out"; echo "install.sh: the installed cases fail"; exit 1; }
+grep -qx '[1-9][0-9]* passed, 0 failed' "$tmp/cases.out" ||
+	{ cat "$tmp/cases.out"; echo "install.sh: the installed cases did not run"; exit 1; }
+
 # pkg-config sees the installed tree through the sysroot prefix
 PKG_CONFIG_PATH="$(dirname "$pc")"
 PKG_CONFIG_SYSROOT_DIR="$tmp/root"

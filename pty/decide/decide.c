@@ -390,6 +390,8 @@ pty_decider_solve_ask(struct pty_decider *d, const char *pred, const char *key,
 	*yes = 0;
 	PTY_TRY(st, maelys_datalog_session_solve_edb(d->session, d->edb, res,
 						     diag));
+	if (d->solved != NULL)
+		d->solved(d->solved_ctx, *res);
 	return maelys_datalog_result_query(*res, pred, &k, 1, yes);
 }
 

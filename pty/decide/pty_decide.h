@@ -186,6 +186,12 @@ struct pty_decider {
 	 * (pty_exec_set_programs); "" = not supplied */
 	char shell_program[4096];
 	char guard_program[4096];
+	/* When set, shown every result a decision solved, before it is
+	 * freed: the authors' tools read more of it than the verdict
+	 * (`maelys-pty test --coverage`, the rules it fired).  NULL in a
+	 * session (pty_decider_init clears it). */
+	void (*solved)(void *ctx, const maelys_datalog_result_t *res);
+	void *solved_ctx;
 };
 
 /* A decider for `session`, whose policy reads what `reads` says (NULL:

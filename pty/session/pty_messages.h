@@ -29,6 +29,9 @@
 	"       maelys-pty [--config FILE | --policy FILE] [--shell "          \
 	"PATH]\n"                                                              \
 	"                  [--path PATH] [--history FILE] [-c COMMAND]\n"      \
+	"       maelys-pty test [--policy FILE | --config FILE] [-v] "         \
+	"[--coverage]\n"                                                      \
+	"                       [--werror] CASEFILE...\n"                     \
 	"       maelys-pty --help | --version\n"                               \
 	"\n"                                                                   \
 	"Runs bash behind a guard that decides every line typed at the\n"      \
@@ -171,6 +174,58 @@
 #define PTY_MSG_EXEC_WHY          "  %s"
 #define PTY_MSG_EXEC_DENY_REASON  "  deny_exec: %s"
 #define PTY_MSG_EXEC_MORE_REASONS "  (and %zu more)"
+
+/* -- maelys-pty test (tools/test.c): the policy's cases.  A case's line
+ * is "FILE:LINE: CASE: got VERDICT (REASONS)" when it fails, and
+ * "FILE:LINE: CASE: ok VERDICT (REASONS)" with -v; the reasons are joined
+ * with "; ". */
+#define PTY_MSG_TEST_USAGE                                                     \
+	"usage: maelys-pty test [--policy FILE | --config FILE] [-v] "        \
+	"[--coverage]\n"                                                      \
+	"                       [--werror] CASEFILE...\n"                     \
+	"\n"                                                                  \
+	"Decides every case of the case files with the policy, as the\n"      \
+	"guard would, and prints each case that does not hold.\n"             \
+	"\n"                                                                  \
+	"  --policy FILE  the policy (default: for DIR/cases/NAME.case,\n"    \
+	"                 DIR/NAME.dl)\n"                                      \
+	"  --config FILE  the policy the configuration FILE names\n"          \
+	"  -v             print every case, its verdict and reasons, and\n"   \
+	"                 the policy of each case file\n"                     \
+	"  --coverage     then list the policy's rules no case made true\n"   \
+	"  --werror       a warning of the policy fails it (exit 2)\n"       \
+	"Exit status: 0 every case holds, 1 some case does not, 2 a case\n"   \
+	"file or the policy does not load.\n"
+#define PTY_MSG_TEST_NO_CASEFILE PTY_MSG_PREFIX "test: no case file given"
+#define PTY_MSG_TEST_FAILED      "%s:%zu: %s: got %s%s"
+#define PTY_MSG_TEST_PASSED      "%s:%zu: %s: ok %s%s"
+#define PTY_MSG_TEST_REASONS     " (%s)"
+#define PTY_MSG_TEST_CONFIRMED   " after confirmation"
+#define PTY_MSG_TEST_VIA         " (via %s %s)"
+#define PTY_MSG_TEST_DENY        "deny(%s): %s"
+#define PTY_MSG_TEST_DENY_EXEC   "deny_exec: %s"
+#define PTY_MSG_TEST_NO_RULE     "no rule allows '%s'"
+#define PTY_MSG_TEST_NO_REASON   "no deny_exec reason"
+#define PTY_MSG_TEST_MORE        "and %zu more"
+#define PTY_MSG_TEST_SUMMARY     "%zu passed, %zu failed"
+#define PTY_MSG_TEST_POLICY      "%s: policy %s"
+#define PTY_MSG_TEST_MALFORMED   "%s:%zu: %s"
+#define PTY_MSG_TEST_UNREADABLE  "%s: %s"
+#define PTY_MSG_TEST_NO_CASES    "%s: no cases"
+#define PTY_MSG_TEST_MORE_MALFORMED "%s: and %zu more malformed lines"
+#define PTY_MSG_TEST_NOT_A_CASE                                                \
+	"%s: not NAME.case, so no policy of the same name: give one with "   \
+	"--policy"
+#define PTY_MSG_TEST_NO_DECIDER "%s: cannot make a decider"
+/* a warning of the policy (pty_policy_warnings), before its cases */
+#define PTY_MSG_TEST_WARNING "%s:%zu:%zu: warning: %s"
+#define PTY_MSG_TEST_WERROR  " (--werror)"
+/* --coverage: a rule no case made true (its source:line and its text),
+ * then the count of those some case did */
+#define PTY_MSG_TEST_UNCOVERED  "%s:%zu: not covered: %s"
+#define PTY_MSG_TEST_COVERED    "%s: covered %zu of %zu rules"
+#define PTY_MSG_TEST_NO_COVERAGE                                               \
+	PTY_MSG_PREFIX "policy %s: its coverage cannot be measured (%s)"
 
 /* Writes all n bytes of the session's stream (the shell's output to the
  * user, the user's keys to the shell): a short write or EINTR is retried,

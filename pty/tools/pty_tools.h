@@ -25,4 +25,7 @@ extern const struct pty_tool pty_tools[];
 /* The tool named `name`, or NULL. */
 const struct pty_tool *pty_tool_find(const char *name);
 
+/* `maelys-pty test CASEFILE...`: the policy's cases (test.c). */
+int pty_tool_test(int argc, char **argv);
+
 #endif /* PTY_TOOLS_H */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 const struct pty_tool pty_tools[] = {
+    {"test", pty_tool_test},
     {NULL, NULL},
 };
 
