@@ -12,6 +12,7 @@
 #include "dl_program.h"
 
 #include "dl_builtins.h"
+#include "dl_lexer.h"
 #include "dl_limits.h"
 
 #include <string.h>
@@ -19,6 +20,7 @@
 struct dl_checker {
 	struct dl_program *prog;
 	const maelys_datalog_domain_t *domain;
+	const struct dl_ast *ast;
 	const char *source;
 	maelys_datalog_diagnostic_t *diag;
 	bool has_vocab;
@@ -483,6 +485,65 @@ dl_ck_fact(struct dl_checker *ck, const struct dl_ast_clause *c, uint32_t pid)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* The text of a rule or literal as written, kept in the program's arena
+ * (bounded by DL_RULE_TEXT_MAX and by its span). */
+static maelys_datalog_status_t
+dl_ck_text(struct dl_checker *ck, size_t start, size_t end, const char **out,
+	   size_t *len)
+{
+	size_t cap = end - start < DL_RULE_TEXT_MAX ? end - start + 1
+						    : DL_RULE_TEXT_MAX + 1;
+	char *buf;
+
+	if (cap < 4)
+		cap = 4; /* room for "..." that a span this short never needs */
+	buf = dl_arena_alloc(&ck->prog->arena, cap);
+	if (buf == NULL)
+		return dl_ck_nomem(ck);
+	*len = dl_lexer_normalize(ck->ast->src, ck->ast->src_len,
+				  ck->ast->souffle, start, end, buf, cap);
+	*out = buf;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* The head's terms as written, for the rules API. */
+static maelys_datalog_status_t
+dl_ck_written(struct dl_checker *ck, const struct dl_ast_atom *head,
+	      struct dl_rule *r)
+{
+	static const maelys_datalog_written_kind_t kinds[] = {
+	    [DL_TERM_VAR] = MAELYS_DATALOG_WRITTEN_VARIABLE,
+	    [DL_TERM_ANON] = MAELYS_DATALOG_WRITTEN_ANONYMOUS,
+	    [DL_TERM_SYMBOL] = MAELYS_DATALOG_WRITTEN_SYMBOL,
+	    [DL_TERM_INT] = MAELYS_DATALOG_WRITTEN_INTEGER,
+	};
+	size_t k;
+
+	if (head->nargs == 0)
+		return MAELYS_DATALOG_STATUS_OK;
+	r->written =
+	    dl_arena_alloc(&ck->prog->arena, head->nargs * sizeof *r->written);
+	if (r->written == NULL)
+		return dl_ck_nomem(ck);
+	for (k = 0; k < head->nargs; k++) {
+		const struct dl_ast_term *t = &head->args[k];
+		maelys_datalog_written_term_t *w = &r->written[k];
+
+		memset(w, 0, sizeof *w);
+		w->kind = kinds[t->kind];
+		w->integer = t->integer;
+		w->text = "";
+		if (t->kind == DL_TERM_VAR || t->kind == DL_TERM_SYMBOL) {
+			w->text =
+			    dl_arena_strndup(&ck->prog->arena, t->text, t->len);
+			if (w->text == NULL)
+				return dl_ck_nomem(ck);
+			w->length = t->len;
+		}
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 static maelys_datalog_status_t
 dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 {
@@ -519,8 +580,13 @@ dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 	if (r.body == NULL)
 		return dl_ck_nomem(ck);
 	r.nbody = (uint32_t)c->nbody;
-	for (i = 0; i < c->nbody; i++)
+	for (i = 0; i < c->nbody; i++) {
 		DL_TRY(dl_ck_literal(ck, &c->body[i], &r.body[i]));
+		DL_TRY(dl_ck_text(ck, c->body[i].start, c->body[i].end,
+				  &r.body[i].text, &r.body[i].text_len));
+	}
+	DL_TRY(dl_ck_text(ck, c->start, c->end, &r.text, &r.text_len));
+	DL_TRY(dl_ck_written(ck, &c->head, &r));
 	for (i = 0; i < c->head.nargs; i++) {
 		if (c->head.args[i].kind == DL_TERM_ANON)
 			return dl_fail_at(ck->diag,
@@ -732,6 +798,7 @@ dl_program_compile(const struct dl_ast *ast,
 	memset(&ck, 0, sizeof ck);
 	ck.prog = prog;
 	ck.domain = domain;
+	ck.ast = ast;
 	ck.diag = diag;
 	dl_symtab_init(&ck.vocab, 0);
 	prog->source_name =

@@ -71,6 +71,7 @@ struct dl_ast_lit {
 	enum dl_cmp_op op;           /* CMP */
 	struct dl_ast_term lhs, rhs; /* CMP */
 	struct dl_pos pos;
+	size_t start, end; /* its bytes in the source, for the rules API */
 };
 
 struct dl_ast_clause {
@@ -78,6 +79,7 @@ struct dl_ast_clause {
 	struct dl_ast_lit *body;
 	size_t nbody;
 	struct dl_pos pos;
+	size_t start, end; /* its bytes in the source, head to '.' */
 };
 
 struct dl_ast_decl {
@@ -107,6 +109,9 @@ struct dl_ast_type {
 struct dl_ast {
 	struct dl_arena arena;
 	bool souffle;
+	/* the text parsed, borrowed: alive until the program is compiled */
+	const char *src;
+	size_t src_len;
 	struct dl_ast_clause *clauses;
 	size_t nclauses, cap_clauses;
 	struct dl_ast_decl *decls;

@@ -43,6 +43,8 @@ struct dl_token {
 	size_t len;
 	int64_t integer;
 	struct dl_pos pos;
+	size_t start,
+	    end; /* bytes [start, end) of the source it was read from */
 };
 
 struct dl_lexer {
@@ -50,7 +52,9 @@ struct dl_lexer {
 	size_t len, off;
 	struct dl_pos pos;
 	bool souffle;
-	struct dl_arena *arena; /* decoded strings */
+	/* decoded strings; NULL: strings are not decoded, a string token's
+	 * text is its source bytes (dl_lexer_normalize) */
+	struct dl_arena *arena;
 	const char *source_name;
 	maelys_datalog_diagnostic_t *diag;
 };
@@ -68,5 +72,13 @@ maelys_datalog_status_t dl_lexer_next(struct dl_lexer *lx,
 bool dl_lexer_detect_souffle(const char *src, size_t len);
 
 const char *dl_tok_describe(enum dl_tok_kind kind);
+
+/* The text of src[start, end), a span the parser has read without error,
+ * as the rules API shows it: its tokens as written, comments dropped, one
+ * space wherever blanks or comments stood between two tokens.  Writes at
+ * most cap - 1 bytes and a NUL into out (cap >= 4); a longer text is cut at
+ * a character boundary and ends in "...".  Returns the length written. */
+size_t dl_lexer_normalize(const char *src, size_t len, bool souffle,
+			  size_t start, size_t end, char *out, size_t cap);
 
 #endif /* DL_LEXER_H */

@@ -30,6 +30,10 @@
 #define DL_REGEX_MAX      ((size_t)4096)
 /* Bytes of one regular expression. */
 #define DL_REGEX_LEN_MAX  ((size_t)4096)
+/* Bytes kept of one rule's or literal's text (the rules API); a longer
+ * text is cut and ends in "...".  What is kept of all rules is also bounded
+ * by the source: each text is at most its span. */
+#define DL_RULE_TEXT_MAX  ((size_t)8192)
 /* Input facts in one input EDB (beyond the session's budget, a hard cap). */
 #define DL_EDB_FACTS_MAX  ((size_t)100000000)
 

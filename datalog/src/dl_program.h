@@ -63,6 +63,8 @@ struct dl_clit {
 	uint32_t regex;                                 /* CALL re_* */
 	enum dl_cmp_op op;                              /* CMP */
 	struct dl_pos pos;
+	const char *text; /* as written (dl_lexer_normalize), in the arena */
+	size_t text_len;
 };
 
 struct dl_plan;
@@ -74,6 +76,11 @@ struct dl_rule {
 	uint32_t nbody;
 	uint32_t nvars;
 	struct dl_pos pos;
+	/* as written, for the rules API: the normalised text and the head's
+	 * terms (head_arity of them), in the program's arena */
+	const char *text;
+	size_t text_len;
+	maelys_datalog_written_term_t *written;
 	/* uses a predicate of its own stratum positively: evaluated
 	 * semi-naively, one plan per such literal; otherwise one plan */
 	bool recursive;

@@ -133,6 +133,12 @@ dl_lex_string(struct dl_lexer *lx, struct dl_token *tok)
 				  "string of %zu bytes is longer than the "
 				  "limit of %zu",
 				  n, (size_t)DL_STRING_LEN_MAX);
+	if (lx->arena == NULL) { /* raw: the quotes and what they hold */
+		tok->kind = DL_TOK_STRING;
+		tok->len = i + 1 - lx->off;
+		dl_advance(lx, tok->len);
+		return MAELYS_DATALOG_STATUS_OK;
+	}
 	cap = n + 1;
 	buf = dl_arena_alloc(lx->arena, cap);
 	if (buf == NULL)
@@ -265,8 +271,8 @@ dl_is_directive(const char *s, size_t n)
 	return false;
 }
 
-maelys_datalog_status_t
-dl_lexer_next(struct dl_lexer *lx, struct dl_token *tok)
+static maelys_datalog_status_t
+dl_lexer_read(struct dl_lexer *lx, struct dl_token *tok)
 {
 	maelys_datalog_status_t st;
 	int c, c1;
@@ -275,6 +281,7 @@ dl_lexer_next(struct dl_lexer *lx, struct dl_token *tok)
 	if ((st = dl_skip_space(lx)) != MAELYS_DATALOG_STATUS_OK)
 		return st;
 	tok->pos = lx->pos;
+	tok->start = lx->off;
 	tok->text = lx->src + lx->off;
 	c = dl_peek(lx, 0);
 	if (c < 0) {
@@ -397,6 +404,63 @@ dl_lexer_next(struct dl_lexer *lx, struct dl_token *tok)
 	}
 	dl_advance(lx, tok->len);
 	return MAELYS_DATALOG_STATUS_OK;
+}
+
+maelys_datalog_status_t
+dl_lexer_next(struct dl_lexer *lx, struct dl_token *tok)
+{
+	maelys_datalog_status_t st = dl_lexer_read(lx, tok);
+
+	tok->end = lx->off;
+	return st;
+}
+
+size_t
+dl_lexer_normalize(const char *src, size_t len, bool souffle, size_t start,
+		   size_t end, char *out, size_t cap)
+{
+	static const char more[] = "...";
+	struct dl_lexer lx;
+	struct dl_token tok;
+	size_t n = 0, last = start, room = cap - 1, gap = 0;
+	bool cut = false;
+
+	dl_lexer_init(&lx, src, end < len ? end : len, souffle, NULL, NULL,
+		      NULL);
+	lx.off = start;
+	while (dl_lexer_next(&lx, &tok) == MAELYS_DATALOG_STATUS_OK &&
+	       tok.kind != DL_TOK_EOF) {
+		size_t k = tok.end - tok.start;
+
+		gap = tok.start > last && n > 0 ? 1 : 0;
+		if (gap + k > room - n) {
+			cut = true;
+			break;
+		}
+		if (gap)
+			out[n++] = ' ';
+		memcpy(out + n, src + tok.start, k);
+		n += k;
+		last = tok.end;
+	}
+	if (cut) {
+		/* what fits of the token that does not, then "..." in
+		 * place of the last bytes, never splitting a UTF-8
+		 * character */
+		size_t k;
+
+		if (gap && n < room)
+			out[n++] = ' ';
+		k = room - n;
+		memcpy(out + n, src + tok.start, k);
+		n = room - (sizeof more - 1);
+		while (n > 0 && ((unsigned char)out[n] & 0xc0) == 0x80)
+			n--;
+		memcpy(out + n, more, sizeof more);
+		return n + sizeof more - 1;
+	}
+	out[n] = '\0';
+	return n;
 }
 
 bool

@@ -29,6 +29,7 @@ struct dl_parser {
 	struct dl_token tok;  /* the current token */
 	struct dl_token next; /* lookahead, valid when has_next */
 	bool has_next;
+	size_t prev_end; /* end of the last token consumed */
 	struct dl_ast *ast;
 	const char *source_name;
 	maelys_datalog_diagnostic_t *diag;
@@ -44,6 +45,7 @@ struct dl_parser {
 static maelys_datalog_status_t
 dl_p_advance(struct dl_parser *p)
 {
+	p->prev_end = p->tok.end;
 	if (p->has_next) {
 		p->tok = p->next;
 		p->has_next = false;
@@ -299,7 +301,7 @@ dl_p_atom_or_call(struct dl_parser *p, struct dl_ast_lit *lit)
 }
 
 static maelys_datalog_status_t
-dl_p_literal(struct dl_parser *p, struct dl_ast_lit *lit)
+dl_p_literal_body(struct dl_parser *p, struct dl_ast_lit *lit)
 {
 	const struct dl_token *nx;
 	enum dl_cmp_op op;
@@ -347,6 +349,17 @@ dl_p_literal(struct dl_parser *p, struct dl_ast_lit *lit)
 }
 
 static maelys_datalog_status_t
+dl_p_literal(struct dl_parser *p, struct dl_ast_lit *lit)
+{
+	size_t start = p->tok.start;
+
+	DL_TRY(dl_p_literal_body(p, lit));
+	lit->start = start;
+	lit->end = p->prev_end;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
 dl_p_clause(struct dl_parser *p)
 {
 	struct dl_ast_lit body[DL_BODY_MAX];
@@ -355,6 +368,7 @@ dl_p_clause(struct dl_parser *p)
 
 	memset(&c, 0, sizeof c);
 	c.pos = p->tok.pos;
+	c.start = p->tok.start;
 	DL_TRY(dl_p_atom(p, &c.head, false));
 	if (p->tok.kind == DL_TOK_COMMA || p->tok.kind == DL_TOK_OTHER)
 		return dl_p_error(p, "':-' or '.' (a clause has one head)");
@@ -376,6 +390,7 @@ dl_p_clause(struct dl_parser *p)
 	}
 	if (p->tok.kind != DL_TOK_DOT)
 		return dl_p_error(p, n == 0 ? "':-' or '.'" : "',' or '.'");
+	c.end = p->tok.end;
 	DL_TRY(dl_p_advance(p));
 	if (n > 0) {
 		c.body = dl_arena_alloc(&p->ast->arena, n * sizeof *body);
@@ -624,6 +639,8 @@ dl_parse(struct dl_ast *ast, const char *src, size_t len, bool souffle,
 	memset(ast, 0, sizeof *ast);
 	dl_arena_init(&ast->arena);
 	ast->souffle = souffle;
+	ast->src = src;
+	ast->src_len = len;
 	memset(&p, 0, sizeof p);
 	p.ast = ast;
 	p.source_name = source_name;

@@ -367,7 +367,9 @@ maelys_datalog_policy_get_directive(const maelys_datalog_policy_t *policy,
  * Rules are numbered from 0 in source order (a fact written in the policy is
  * not a rule).  The numbers are those of result_derivation, result_why_not
  * and result_rule_fired.  Body literals are numbered from 0 in source order.
- * Strings point into the policy and live as long as it does.
+ * Strings point into the policy and live as long as it does.  A rule's or a
+ * literal's text is kept up to 8192 bytes: a longer one is cut there (never
+ * inside a UTF-8 character) and ends in "...".
  */
 typedef enum maelys_datalog_literal_kind {
 	MAELYS_DATALOG_LITERAL_ATOM = 1,    /* p(...) */
