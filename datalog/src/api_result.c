@@ -2,7 +2,7 @@
 /*
  * Reading a result: queries of ground facts, counts, enumeration into fact
  * views, symbol texts.  Only QUERY predicates are readable (every predicate
- * of a standalone program is).
+ * of a standalone program is, and of a PROVENANCE session).
  */
 #include "dl_api.h"
 
@@ -21,10 +21,69 @@ dl_result_pred(const maelys_datalog_result_t *res, const char *name,
 	p = &prog->preds[pid];
 	if (p->arity != arity)
 		return MAELYS_DATALOG_STATUS_ARITY;
-	if ((p->role & MAELYS_DATALOG_PREDICATE_QUERY) == 0)
+	if (!dl_result_readable(res, pid))
 		return MAELYS_DATALOG_STATUS_ROLE;
 	*out = pid;
 	return MAELYS_DATALOG_STATUS_OK;
+}
+
+bool
+dl_result_readable(const maelys_datalog_result_t *res, uint32_t pid)
+{
+	return res->session->provenance ||
+	       (res->session->prog->preds[pid].role &
+		MAELYS_DATALOG_PREDICATE_QUERY) != 0;
+}
+
+struct dl_symview
+dl_result_syms(const maelys_datalog_result_t *res)
+{
+	struct dl_symview syms;
+
+	syms.policy = &res->session->prog->symbols;
+	/* only looked up: a const result never interns */
+	syms.overlay = (struct dl_symtab *)&res->ws->overlay;
+	return syms;
+}
+
+maelys_datalog_status_t
+dl_result_arg_value(const maelys_datalog_result_t *res,
+		    const maelys_datalog_arg_t *a, bool *known, dl_value *out)
+{
+	struct dl_symview syms = dl_result_syms(res);
+
+	if (a->kind == MAELYS_DATALOG_TERM_INTEGER)
+		*known = dl_symview_find_int(&syms, a->as.integer, out);
+	else if (a->kind == MAELYS_DATALOG_TERM_SYMBOL &&
+		 (a->as.symbol.text != NULL || a->as.symbol.length == 0))
+		*known = dl_symview_find_string(
+		    &syms, a->as.symbol.text == NULL ? "" : a->as.symbol.text,
+		    a->as.symbol.length, out);
+	else
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+void
+dl_result_view(const maelys_datalog_result_t *res, const dl_value *t,
+	       uint32_t n, maelys_datalog_fact_view_t *view)
+{
+	struct dl_symview syms = dl_result_syms(res);
+	uint32_t k;
+
+	memset(view, 0, sizeof *view);
+	view->arity = n;
+	for (k = 0; k < n; k++) {
+		int64_t i;
+
+		if (dl_symview_value_int(&syms, t[k], &i)) {
+			view->terms[k].kind = MAELYS_DATALOG_TERM_INTEGER;
+			view->terms[k].as.integer = i;
+		} else {
+			view->terms[k].kind = MAELYS_DATALOG_TERM_SYMBOL;
+			view->terms[k].as.symbol_id = t[k];
+		}
+	}
 }
 
 MAELYS_DATALOG_API maelys_datalog_status_t
@@ -34,7 +93,6 @@ maelys_datalog_result_query(const maelys_datalog_result_t *result,
 			    int *found)
 {
 	const struct dl_workspace *ws;
-	struct dl_symview syms;
 	uint32_t tuple[MAELYS_DATALOG_MAX_ARITY], pid;
 	maelys_datalog_status_t st;
 	size_t k;
@@ -50,24 +108,13 @@ maelys_datalog_result_query(const maelys_datalog_result_t *result,
 	    MAELYS_DATALOG_STATUS_OK)
 		return st;
 	ws = result->ws;
-	syms.policy = &result->session->prog->symbols;
-	syms.overlay = (struct dl_symtab *)&ws->overlay; /* only looked up */
 	for (k = 0; k < count; k++) {
-		const maelys_datalog_arg_t *a = &args[k];
-		bool known;
+		bool known = false;
 
-		if (a->kind == MAELYS_DATALOG_TERM_INTEGER)
-			known = dl_symview_find_int(&syms, a->as.integer,
-						    &tuple[k]);
-		else if (a->kind == MAELYS_DATALOG_TERM_SYMBOL &&
-			 (a->as.symbol.text != NULL ||
-			  a->as.symbol.length == 0))
-			known = dl_symview_find_string(
-			    &syms,
-			    a->as.symbol.text == NULL ? "" : a->as.symbol.text,
-			    a->as.symbol.length, &tuple[k]);
-		else
-			return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+		if ((st = dl_result_arg_value(result, &args[k], &known,
+					      &tuple[k])) !=
+		    MAELYS_DATALOG_STATUS_OK)
+			return st;
 		/* a value no layer knows cannot be in any relation */
 		if (!known)
 			return MAELYS_DATALOG_STATUS_OK;
@@ -99,24 +146,8 @@ static void
 dl_fill_view(const maelys_datalog_result_t *result, const struct dl_rel *r,
 	     uint32_t row, maelys_datalog_fact_view_t *view)
 {
-	struct dl_symview syms = {&result->session->prog->symbols,
-				  (struct dl_symtab *)&result->ws->overlay};
-	const uint32_t *t = r->arity > 0 ? dl_rel_row(r, row) : NULL;
-	uint32_t k;
-
-	memset(view, 0, sizeof *view);
-	view->arity = r->arity;
-	for (k = 0; k < r->arity; k++) {
-		int64_t i;
-
-		if (dl_symview_value_int(&syms, t[k], &i)) {
-			view->terms[k].kind = MAELYS_DATALOG_TERM_INTEGER;
-			view->terms[k].as.integer = i;
-		} else {
-			view->terms[k].kind = MAELYS_DATALOG_TERM_SYMBOL;
-			view->terms[k].as.symbol_id = t[k];
-		}
-	}
+	dl_result_view(result, r->arity > 0 ? dl_rel_row(r, row) : NULL,
+		       r->arity, view);
 }
 
 MAELYS_DATALOG_API maelys_datalog_status_t

@@ -14,6 +14,71 @@
 
 static void dl_session_destroy(maelys_datalog_session_t *s);
 
+#ifdef DL_NO_PROVENANCE
+#define DL_SESSION_FLAGS 0u
+#else
+#define DL_SESSION_FLAGS ((unsigned)MAELYS_DATALOG_SESSION_PROVENANCE)
+#endif
+
+/*
+ * A PROVENANCE session finds the row of any tuple (premises, result_find):
+ * a relation of one or two columns keeps tuples, not rows, in its set
+ * (dl_relation.h), so it gets an index on all its columns, unless a plan
+ * already probes one.  Other sessions' relations are what their plans need.
+ */
+static int
+dl_session_find_indexes(maelys_datalog_session_t *s)
+{
+	const struct dl_program *prog = s->prog;
+	size_t i;
+	uint32_t k;
+
+	s->find_index = dl_calloc(prog->npreds > 0 ? prog->npreds : 1,
+				  sizeof *s->find_index);
+	if (s->find_index == NULL)
+		return -1;
+	for (i = 0; i < prog->npreds; i++) {
+		const struct dl_pred *p = &prog->preds[i];
+		uint32_t all = (UINT32_C(1) << p->arity) - 1;
+
+		s->find_index[i] = DL_NONE;
+		if (p->arity != 1 && p->arity != 2)
+			continue;
+		for (k = 0; k < p->nindexes; k++)
+			if (p->index_masks[k] == all)
+				break;
+		s->find_index[i] = k; /* == nindexes: one more index */
+	}
+	return 0;
+}
+
+/* Initialises the relation of predicate `pid` for this session. */
+static int
+dl_session_rel_init(const maelys_datalog_session_t *s, struct dl_rel *r,
+		    size_t pid)
+{
+	const struct dl_pred *p = &s->prog->preds[pid];
+	uint32_t masks[DL_INDEXES_MAX + 1];
+
+	if (s->find_index == NULL || s->find_index[pid] != p->nindexes)
+		return dl_rel_init(r, p->arity, p->index_masks, p->nindexes);
+	memcpy(masks, p->index_masks, p->nindexes * sizeof *masks);
+	masks[p->nindexes] = (UINT32_C(1) << p->arity) - 1;
+	return dl_rel_init(r, p->arity, masks, p->nindexes + 1);
+}
+
+/* Sets an evaluation up to record into `pv` (a PROVENANCE session). */
+static void
+dl_eval_record(const maelys_datalog_session_t *s, struct dl_eval *ev,
+	       struct dl_prov *pv)
+{
+	if (!s->provenance)
+		return;
+	ev->prov = pv;
+	ev->recorded = s->recorded;
+	ev->find_index = s->find_index;
+}
+
 MAELYS_DATALOG_API maelys_datalog_status_t
 maelys_datalog_session_create(maelys_datalog_policy_t *policy, unsigned flags,
 			      maelys_datalog_session_t **out)
@@ -24,12 +89,19 @@ maelys_datalog_session_create(maelys_datalog_policy_t *policy, unsigned flags,
 	if (out == NULL)
 		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
 	*out = NULL;
-	if (policy == NULL || flags != 0)
+	if (policy == NULL || (flags & ~DL_SESSION_FLAGS) != 0)
 		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
 	s = dl_calloc(1, sizeof *s);
 	if (s == NULL)
 		return MAELYS_DATALOG_STATUS_NO_MEMORY;
+	s->prog = policy->prog;
+	s->provenance = (flags & MAELYS_DATALOG_SESSION_PROVENANCE) != 0;
+	if (s->provenance && dl_session_find_indexes(s) != 0) {
+		dl_free(s);
+		return MAELYS_DATALOG_STATUS_NO_MEMORY;
+	}
 	if (dl_matcher_init(&s->matcher) != 0) {
+		dl_free(s->find_index);
 		dl_free(s);
 		return MAELYS_DATALOG_STATUS_NO_MEMORY;
 	}
@@ -115,6 +187,7 @@ dl_prels_free(maelys_datalog_session_t *s)
 		dl_rel_free(&s->prels[i], &s->pmb);
 	dl_free(s->prels);
 	s->prels = NULL;
+	dl_prov_free(&s->pprov, s->prog->npreds, &s->pmb);
 }
 
 MAELYS_DATALOG_API maelys_datalog_status_t
@@ -144,14 +217,15 @@ maelys_datalog_session_prepare(maelys_datalog_session_t *s,
 		const struct dl_pred *p = &prog->preds[i];
 
 		relp[i] = &s->prels[i];
-		if (!p->runtime &&
-		    dl_rel_init(&s->prels[i], p->arity, p->index_masks,
-				p->nindexes) != 0)
+		if (!p->runtime && dl_session_rel_init(s, &s->prels[i], i) != 0)
 			goto nomem;
 	}
+	if (s->provenance && dl_prov_init(&s->pprov, prog) != 0)
+		goto nomem;
 	syms.policy = &prog->symbols;
 	syms.overlay = NULL; /* the policy's strata only meet its constants */
 	dl_eval_setup(s, &ev, relp, &syms, &s->pmb, regs, diag);
+	dl_eval_record(s, &ev, &s->pprov);
 	st = dl_eval_strata(&ev, false);
 	dl_free(relp);
 	dl_free(regs);
@@ -183,6 +257,7 @@ dl_workspace_free(maelys_datalog_session_t *s, struct dl_workspace *ws)
 	dl_free(ws->relp);
 	dl_free(ws->regs);
 	dl_symtab_free(&ws->overlay);
+	dl_prov_free(&ws->prov, s->prog->npreds, &ws->mb);
 	dl_free(ws);
 }
 
@@ -209,10 +284,11 @@ dl_workspace_new(maelys_datalog_session_t *s)
 			continue;
 		}
 		ws->relp[i] = &ws->rels[i];
-		if (dl_rel_init(&ws->rels[i], p->arity, p->index_masks,
-				p->nindexes) != 0)
+		if (dl_session_rel_init(s, &ws->rels[i], i) != 0)
 			goto fail;
 	}
+	if (s->provenance && dl_prov_init(&ws->prov, prog) != 0)
+		goto fail;
 	ws->result.session = s;
 	ws->result.ws = ws;
 	return ws;
@@ -234,6 +310,7 @@ dl_workspace_reset(maelys_datalog_session_t *s, struct dl_workspace *ws)
 		if (s->prog->preds[i].runtime)
 			dl_rel_clear(&ws->rels[i], true, &ws->mb);
 	dl_symtab_reset(&ws->overlay);
+	dl_prov_reset(&ws->prov, s->prog->npreds, s->prog->nrules, &ws->mb);
 	ws->dirty = false;
 }
 
@@ -256,6 +333,8 @@ dl_session_destroy(maelys_datalog_session_t *s)
 	}
 	dl_prels_free(s);
 	dl_matcher_free(&s->matcher);
+	dl_free(s->recorded);
+	dl_free(s->find_index);
 	(void)maelys_datalog_policy_free(s->policy);
 	dl_free(s);
 }
@@ -344,6 +423,24 @@ dl_load_edb(maelys_datalog_session_t *s, struct dl_workspace *ws,
 		if (rc < 0)
 			return dl_eval_insert_failed(ev, rc, p);
 	}
+#ifndef DL_NO_PROVENANCE
+	/* every row so far of a runtime relation is an input fact */
+	if (ev->prov != NULL) {
+		for (i = 0; i < prog->npreds; i++) {
+			int rc;
+
+			if (!prog->preds[i].runtime ||
+			    (s->recorded != NULL && !s->recorded[i]))
+				continue;
+			rc = dl_prov_fill(ev->prov, (uint32_t)i,
+					  ws->relp[i]->count, DL_PROV_INPUT,
+					  &ws->mb);
+			if (rc < 0)
+				return dl_eval_insert_failed(ev, rc,
+							     &prog->preds[i]);
+		}
+	}
+#endif
 	if (dl_symtab_bytes(&ws->overlay) >
 	    ws->mb.limit -
 		(ws->mb.used < ws->mb.limit ? ws->mb.used : ws->mb.limit))
@@ -394,6 +491,7 @@ maelys_datalog_session_solve_edb(maelys_datalog_session_t *session,
 	syms.policy = &session->prog->symbols;
 	syms.overlay = &ws->overlay;
 	dl_eval_setup(session, &ev, ws->relp, &syms, &ws->mb, ws->regs, diag);
+	dl_eval_record(session, &ev, &ws->prov);
 	st = dl_load_edb(session, ws, edb, &ev, diag);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_eval_strata(&ev, true);

@@ -16,6 +16,7 @@
 #include "dl_builtins.h"
 #include "dl_eval.h"
 #include "dl_program.h"
+#include "dl_prov.h"
 #include "dl_relation.h"
 
 #include <maelys/datalog.h>
@@ -40,6 +41,7 @@ struct dl_workspace {
 	struct dl_membudget mb;
 	uint32_t *regs;
 	bool dirty; /* holds a solve's data */
+	struct dl_prov prov; /* PROVENANCE: records of the runtime strata */
 	struct maelys_datalog_result result;
 };
 
@@ -54,6 +56,13 @@ struct maelys_datalog_session {
 	size_t live_results;
 	bool released; /* session_free called while results were alive */
 	struct dl_matcher matcher;
+	/* MAELYS_DATALOG_SESSION_PROVENANCE: every predicate is readable and
+	 * solves record derivations (dl_prov.h) */
+	bool provenance;
+	bool *recorded;       /* by predicate; NULL: all (provenance_only) */
+	uint32_t *find_index; /* by predicate: all-columns index of a
+				 relation of one or two columns */
+	struct dl_prov pprov; /* records of the policy-only strata */
 };
 
 /* One input fact: its predicate name and columns live in the EDB's byte
@@ -82,9 +91,25 @@ struct maelys_datalog_input_edb {
 };
 
 /* Resolves a predicate for reading a result: OK, UNDECLARED, ARITY,
- * ROLE. */
+ * ROLE (not a QUERY predicate, in a session without provenance). */
 maelys_datalog_status_t dl_result_pred(const maelys_datalog_result_t *res,
 				       const char *name, size_t arity,
 				       uint32_t *out);
+
+/* Whether a predicate may be read from a result of this session. */
+bool dl_result_readable(const maelys_datalog_result_t *res, uint32_t pid);
+
+/* A result's symbols: the policy's and its solve's. */
+struct dl_symview dl_result_syms(const maelys_datalog_result_t *res);
+
+/* Converts a caller's column to a value of the result; false when no layer
+ * knows it (then no relation holds it).  INVALID_ARGUMENT on a bad kind. */
+maelys_datalog_status_t dl_result_arg_value(const maelys_datalog_result_t *res,
+					    const maelys_datalog_arg_t *a,
+					    bool *known, dl_value *out);
+
+/* Fills a fact view with `n` values. */
+void dl_result_view(const maelys_datalog_result_t *res, const dl_value *t,
+		    uint32_t n, maelys_datalog_fact_view_t *view);
 
 #endif /* DL_API_H */

@@ -9,8 +9,11 @@
 #define DL_EVAL_H
 
 #include "dl_builtins.h"
+#include "dl_limits.h"
 #include "dl_program.h"
 #include "dl_relation.h"
+
+struct dl_prov;
 
 /* Head tuples inserted together (see dl_flush in eval.c). */
 #define DL_EMIT_BATCH 128
@@ -38,6 +41,12 @@ struct dl_eval {
 	uint32_t npending;
 	uint32_t pending_hash[DL_EMIT_BATCH];
 	uint32_t pending[DL_EMIT_BATCH * MAELYS_DATALOG_MAX_ARITY];
+	/* PROVENANCE sessions only (NULL otherwise: the ordinary path) */
+	struct dl_prov *prov;       /* where this evaluation records */
+	const bool *recorded;       /* by predicate; NULL: every one */
+	const uint32_t *find_index; /* by predicate (dl_prov_row_of) */
+	uint32_t rule;              /* the rule whose plan runs */
+	uint32_t prov_rows[DL_BODY_MAX]; /* row matched, by body literal */
 };
 
 /* Evaluates every stratum whose `runtime` flag equals `runtime`, in order.

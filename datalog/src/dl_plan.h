@@ -37,6 +37,8 @@ enum dl_out_action {
 	DL_OUT_CHECK_CONST, /* column == v */
 };
 
+#define DL_OP_NO_LIT UINT8_MAX
+
 struct dl_out {
 	uint8_t col;
 	uint8_t action;
@@ -48,6 +50,9 @@ struct dl_op {
 	uint8_t range; /* enum dl_range */
 	uint8_t nkey;
 	uint8_t nout;
+	/* the body literal this op tests, in source order (provenance
+	 * records premises by it); DL_OP_NO_LIT for EMIT */
+	uint8_t lit;
 	uint32_t pred;
 	uint32_t index; /* PROBE, ABSENT_PROBE: position in pred->index_masks */
 	/* PROBE, ABSENT_PROBE: key in index column order; LOOKUP, ABSENT,

@@ -9,6 +9,7 @@
 #include "dl_eval.h"
 
 #include "dl_plan.h"
+#include "dl_prov.h"
 
 static inline uint32_t
 dl_term_value(const struct dl_eval *ev, const struct dl_cterm *t)
@@ -108,6 +109,17 @@ dl_steps_exceeded(struct dl_eval *ev, const struct dl_op *op)
 					      : "a rule");
 }
 
+static maelys_datalog_status_t
+dl_tuples_exceeded(struct dl_eval *ev, const struct dl_op *op)
+{
+	return dl_fail_at(ev->diag, MAELYS_DATALOG_STATUS_BUDGET_TUPLES,
+			  ev->prog->source_name, op->pos,
+			  "derived more than %llu tuples "
+			  "(MAELYS_DATALOG_BUDGET_TUPLES) in the rule for '%s'",
+			  (unsigned long long)ev->tuples_max,
+			  ev->prog->preds[op->pred].name);
+}
+
 /* Inserts the tuples a plan has emitted so far.  Each insert is a random
  * access into a large table; prefetching every slot of the batch first,
  * then every row a slot points at, lets those misses overlap instead of
@@ -136,14 +148,7 @@ dl_flush(struct dl_eval *ev)
 			return dl_eval_insert_failed(
 			    ev, rc, &ev->prog->preds[op->pred]);
 		if (++ev->tuples > ev->tuples_max)
-			return dl_fail_at(
-			    ev->diag, MAELYS_DATALOG_STATUS_BUDGET_TUPLES,
-			    ev->prog->source_name, op->pos,
-			    "derived more than %llu tuples "
-			    "(MAELYS_DATALOG_BUDGET_TUPLES) in the rule for "
-			    "'%s'",
-			    (unsigned long long)ev->tuples_max,
-			    ev->prog->preds[op->pred].name);
+			return dl_tuples_exceeded(ev, op);
 	}
 	return MAELYS_DATALOG_STATUS_OK;
 }
@@ -178,70 +183,6 @@ dl_test_failed(struct dl_eval *ev, const struct dl_op *op,
 			  "%s", t->why);
 }
 
-static maelys_datalog_status_t dl_run(struct dl_eval *ev,
-				      const struct dl_op *op);
-
-static maelys_datalog_status_t
-dl_run_scan(struct dl_eval *ev, const struct dl_op *op)
-{
-	const struct dl_rel *r = ev->rels[op->pred];
-	uint32_t lo, hi, row;
-
-	dl_range_bounds(r, op->range, &lo, &hi);
-	if (r->arity == 0) {
-		if (lo < hi)
-			return dl_run(ev, op + 1);
-		return MAELYS_DATALOG_STATUS_OK;
-	}
-	row = lo;
-	while (row < hi) {
-		/* walk a block at a time: one address computation per block */
-		uint32_t off, b = dl_block_of(row, &off);
-		size_t rows_in_block = (size_t)1 << (b + DL_BLOCK0_SHIFT);
-		uint32_t end = (uint32_t)(rows_in_block - off) < hi - row
-				   ? row + (uint32_t)(rows_in_block - off)
-				   : hi;
-		const uint32_t *t = r->blocks[b] + (size_t)off * r->arity;
-
-		for (; row < end; row++, t += r->arity) {
-			maelys_datalog_status_t st;
-
-			if (!dl_step(ev))
-				return dl_steps_exceeded(ev, op);
-			if (!dl_match_row(ev, op, t))
-				continue;
-			if ((st = dl_run(ev, op + 1)) !=
-			    MAELYS_DATALOG_STATUS_OK)
-				return st;
-		}
-	}
-	return MAELYS_DATALOG_STATUS_OK;
-}
-
-static maelys_datalog_status_t
-dl_run_probe(struct dl_eval *ev, const struct dl_op *op)
-{
-	const struct dl_rel *r = ev->rels[op->pred];
-	uint32_t key[MAELYS_DATALOG_MAX_ARITY], lo, hi, row, k;
-
-	dl_range_bounds(r, op->range, &lo, &hi);
-	for (k = 0; k < op->nkey; k++)
-		key[k] = dl_term_value(ev, &op->key[k]);
-	for (row = dl_index_first(r, op->index, key);
-	     row != DL_ROW_NONE && row < hi;
-	     row = dl_index_next(r, op->index, row)) {
-		maelys_datalog_status_t st;
-
-		if (!dl_step(ev))
-			return dl_steps_exceeded(ev, op);
-		if (row < lo || !dl_match_row(ev, op, dl_rel_row(r, row)))
-			continue;
-		if ((st = dl_run(ev, op + 1)) != MAELYS_DATALOG_STATUS_OK)
-			return st;
-	}
-	return MAELYS_DATALOG_STATUS_OK;
-}
-
 static void
 dl_key_tuple(const struct dl_eval *ev, const struct dl_op *op, uint32_t *tuple)
 {
@@ -251,135 +192,75 @@ dl_key_tuple(const struct dl_eval *ev, const struct dl_op *op, uint32_t *tuple)
 		tuple[k] = dl_term_value(ev, &op->key[k]);
 }
 
+/* The ordinary derive path. */
+#define DL_PROV    0
+#define DL_RUN(fn) dl_##fn##_fast
+#include "eval_run.h"
+#undef DL_RUN
+#undef DL_PROV
+
+#ifndef DL_NO_PROVENANCE
 /*
- * A built-in's outcome.  A type error does not stop the binding at once:
- * whether a rule derives anything must not depend on the order in which
- * its literals are joined, and a filter placed early would see bindings a
- * later literal removes.  So an ill-typed test is passed as if it held, the
- * binding is marked, and only a marked binding that satisfies every other
- * literal - it reaches the head - is an error: STATUS_TYPE exactly when
- * some binding satisfies the rest of the body with a built-in ill-typed.
+ * Emitting in a PROVENANCE session: the rule's body held (rule_fired), and
+ * a new tuple is inserted at once with the record of this, its first,
+ * derivation.  Room for the record is reserved before the insert, so a
+ * failure leaves the relation and its records matching.
  */
 static maelys_datalog_status_t
-dl_run_test(struct dl_eval *ev, const struct dl_op *op, struct dl_test t)
+dl_emit_prov(struct dl_eval *ev, const struct dl_op *op)
 {
-	maelys_datalog_status_t st;
+	struct dl_rel *r = ev->rels[op->pred];
+	const struct dl_rule *rule = &ev->prog->rules[ev->rule];
+	bool recorded = ev->recorded == NULL || ev->recorded[op->pred];
+	uint32_t t[MAELYS_DATALOG_MAX_ARITY], k;
+	int rc;
 
-	if (t.status == MAELYS_DATALOG_STATUS_TYPE) {
-		if (ev->poisoned++ == 0) {
-			ev->poison_op = op;
-			ev->poison = t;
-		}
-		st = dl_run(ev, op + 1);
-		ev->poisoned--;
-		return st;
-	}
-	if (t.status != MAELYS_DATALOG_STATUS_OK)
-		return dl_test_failed(ev, op, &t);
-	if (t.value == op->negated)
+	if (!dl_step(ev))
+		return dl_steps_exceeded(ev, op);
+	for (k = 0; k < op->nkey; k++)
+		t[k] = dl_term_value(ev, &op->key[k]);
+	ev->prov->fired[ev->rule] = 1;
+	if (recorded &&
+	    (rc = dl_prov_reserve(ev->prov, op->pred, 1,
+				  dl_prov_record_words(rule), ev->mb)) != 0)
+		return dl_eval_insert_failed(ev, rc,
+					     &ev->prog->preds[op->pred]);
+	rc = dl_rel_insert(r, t, ev->mb);
+	if (rc == DL_REL_DUPLICATE)
 		return MAELYS_DATALOG_STATUS_OK;
-	return dl_run(ev, op + 1);
+	if (rc < 0)
+		return dl_eval_insert_failed(ev, rc,
+					     &ev->prog->preds[op->pred]);
+	if (recorded)
+		dl_prov_record(ev->prov, rule, ev->rule, op->pred,
+			       ev->prov_rows);
+	if (++ev->tuples > ev->tuples_max)
+		return dl_tuples_exceeded(ev, op);
+	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* The derive path of PROVENANCE sessions. */
+#define DL_PROV    1
+#define DL_RUN(fn) dl_##fn##_prov
+#include "eval_run.h"
+#undef DL_RUN
+#undef DL_PROV
+#endif
+
+/* Runs rule `ri`'s plan on the session's derive path, chosen here, once per
+ * plan run, never inside the loops. */
 static maelys_datalog_status_t
-dl_run(struct dl_eval *ev, const struct dl_op *op)
+dl_run_rule_plan(struct dl_eval *ev, uint32_t ri, const struct dl_plan *plan)
 {
-	switch ((enum dl_op_kind)op->kind) {
-	case DL_OP_SCAN:
-		return dl_run_scan(ev, op);
-	case DL_OP_PROBE:
-		return dl_run_probe(ev, op);
-	case DL_OP_LOOKUP: {
-		const struct dl_rel *r = ev->rels[op->pred];
-		uint32_t tuple[MAELYS_DATALOG_MAX_ARITY], lo, hi, row;
-
-		dl_key_tuple(ev, op, tuple);
-		if (op->range == DL_RANGE_ALL) {
-			if (!dl_rel_contains(r, tuple))
-				return MAELYS_DATALOG_STATUS_OK;
-			return dl_run(ev, op + 1);
-		}
-		/* a ranged lookup of a packed relation is planned as a probe
-		 * of its all-columns index, so this one has row ids */
-		row = dl_rel_find(r, tuple);
-		dl_range_bounds(r, op->range, &lo, &hi);
-		if (row == DL_ROW_NONE || row < lo || row >= hi)
-			return MAELYS_DATALOG_STATUS_OK;
-		return dl_run(ev, op + 1);
+#ifndef DL_NO_PROVENANCE
+	if (ev->prov != NULL) {
+		ev->rule = ri;
+		return dl_run_plan_prov(ev, plan);
 	}
-	case DL_OP_ABSENT: {
-		uint32_t tuple[MAELYS_DATALOG_MAX_ARITY];
-
-		dl_key_tuple(ev, op, tuple);
-		if (dl_rel_contains(ev->rels[op->pred], tuple))
-			return MAELYS_DATALOG_STATUS_OK;
-		return dl_run(ev, op + 1);
-	}
-	case DL_OP_ABSENT_PROBE: {
-		uint32_t key[MAELYS_DATALOG_MAX_ARITY], k;
-
-		for (k = 0; k < op->nkey; k++)
-			key[k] = dl_term_value(ev, &op->key[k]);
-		if (dl_index_first(ev->rels[op->pred], op->index, key) !=
-		    DL_ROW_NONE)
-			return MAELYS_DATALOG_STATUS_OK;
-		return dl_run(ev, op + 1);
-	}
-	case DL_OP_ABSENT_ANY:
-		if (ev->rels[op->pred]->count > 0)
-			return MAELYS_DATALOG_STATUS_OK;
-		return dl_run(ev, op + 1);
-	case DL_OP_CMP:
-		return dl_run_test(
-		    ev, op,
-		    dl_builtin_compare(&ev->syms, (enum dl_cmp_op)op->cmp,
-				       dl_term_value(ev, &op->key[0]),
-				       dl_term_value(ev, &op->key[1])));
-	case DL_OP_CALL: {
-		const void *re = NULL;
-
-		if (op->builtin == DL_BUILTIN_RE_MATCH ||
-		    op->builtin == DL_BUILTIN_RE_FULLMATCH)
-			re = ev->prog->regexes[op->regex].code;
-		return dl_run_test(
-		    ev, op,
-		    dl_builtin_call(&ev->syms, ev->matcher, re,
-				    (enum dl_builtin)op->builtin,
-				    dl_term_value(ev, &op->key[0]),
-				    dl_term_value(ev, &op->key[1])));
-	}
-	case DL_OP_BIND:
-		ev->regs[op->var] = dl_term_value(ev, &op->key[0]);
-		return dl_run(ev, op + 1);
-	case DL_OP_EMIT:
-		if (ev->poisoned > 0)
-			return dl_test_failed(ev, ev->poison_op, &ev->poison);
-		return dl_emit(ev, op);
-	}
-	return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
-}
-
-static maelys_datalog_status_t
-dl_run_plan(struct dl_eval *ev, const struct dl_plan *plan)
-{
-	maelys_datalog_status_t st;
-	uint32_t i, lo, hi;
-
-	/* a plan over an empty relation derives nothing: skip it at once,
-	 * which is what keeps a decision proportional to what it touches */
-	for (i = 0; i < plan->nneed; i++) {
-		dl_range_bounds(ev->rels[plan->need_pred[i]],
-				plan->need_range[i], &lo, &hi);
-		if (lo >= hi)
-			return MAELYS_DATALOG_STATUS_OK;
-	}
-	ev->poisoned = 0;
-	st = dl_run(ev, plan->ops);
-	if (st != MAELYS_DATALOG_STATUS_OK) {
-		ev->npending = 0;
-		return st;
-	}
-	return dl_flush(ev);
+#else
+	(void)ri;
+#endif
+	return dl_run_plan_fast(ev, plan);
 }
 
 static maelys_datalog_status_t
@@ -395,6 +276,18 @@ dl_insert_facts(struct dl_eval *ev, uint32_t pid)
 		if (rc < 0)
 			return dl_eval_insert_failed(ev, rc, p);
 	}
+#ifndef DL_NO_PROVENANCE
+	/* facts come first in their relation: the rows so far are input
+	 * facts (loaded before) or facts of the policy */
+	if (ev->prov != NULL &&
+	    (ev->recorded == NULL || ev->recorded[pid])) {
+		int rc = dl_prov_fill(ev->prov, pid, r->count, DL_PROV_POLICY,
+				      ev->mb);
+
+		if (rc < 0)
+			return dl_eval_insert_failed(ev, rc, p);
+	}
+#endif
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
@@ -412,8 +305,9 @@ dl_eval_stratum(struct dl_eval *ev, const struct dl_stratum *s)
 	for (i = 0; i < s->nrules; i++) {
 		const struct dl_rule *r = &prog->rules[s->rules[i]];
 
-		if (!r->recursive && (st = dl_run_plan(ev, &r->plans[0])) !=
-					 MAELYS_DATALOG_STATUS_OK)
+		if (!r->recursive &&
+		    (st = dl_run_rule_plan(ev, s->rules[i], &r->plans[0])) !=
+			MAELYS_DATALOG_STATUS_OK)
 			return st;
 	}
 	if (!s->recursive)
@@ -450,7 +344,8 @@ dl_eval_stratum(struct dl_eval *ev, const struct dl_stratum *s)
 			if (!r->recursive)
 				continue;
 			for (k = 0; k < r->nplans; k++)
-				if ((st = dl_run_plan(ev, &r->plans[k])) !=
+				if ((st = dl_run_rule_plan(ev, s->rules[i],
+							   &r->plans[k])) !=
 				    MAELYS_DATALOG_STATUS_OK)
 					return st;
 		}

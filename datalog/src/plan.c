@@ -67,8 +67,11 @@ dl_plan_new_op(struct dl_planner *pl, enum dl_op_kind kind,
 	op->kind = (uint8_t)kind;
 	op->pred = DL_NONE;
 	op->index = DL_NONE;
-	if (l != NULL)
+	op->lit = DL_OP_NO_LIT;
+	if (l != NULL) {
 		op->pos = l->pos;
+		op->lit = (uint8_t)(l - pl->rule->body);
+	}
 	return op;
 }
 

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The plan interpreter of eval.c, written once and compiled twice: with
+ * DL_PROV 0 it is the engine's ordinary derive path; with DL_PROV 1 (only
+ * for PROVENANCE sessions) each matched row is noted by body literal and
+ * each head tuple is inserted at once with the record of its first
+ * derivation.  eval.c picks the copy once per plan run, so a session without
+ * provenance runs exactly the code it ran before provenance existed.
+ *
+ * Included only by eval.c, which defines DL_PROV and DL_RUN(name) (the name
+ * of this copy's function) and undefines them after.
+ */
+#if DL_PROV
+#define DL_PROV_ROW(ev, op, row) ((ev)->prov_rows[(op)->lit] = (row))
+#else
+#define DL_PROV_ROW(ev, op, row) ((void)0)
+#endif
+
+static maelys_datalog_status_t DL_RUN(run)(struct dl_eval *ev,
+				      const struct dl_op *op);
+
+static maelys_datalog_status_t
+DL_RUN(run_scan)(struct dl_eval *ev, const struct dl_op *op)
+{
+	const struct dl_rel *r = ev->rels[op->pred];
+	uint32_t lo, hi, row;
+
+	dl_range_bounds(r, op->range, &lo, &hi);
+	if (r->arity == 0) {
+		DL_PROV_ROW(ev, op, 0);
+		if (lo < hi)
+			return DL_RUN(run)(ev, op + 1);
+		return MAELYS_DATALOG_STATUS_OK;
+	}
+	row = lo;
+	while (row < hi) {
+		/* walk a block at a time: one address computation per block */
+		uint32_t off, b = dl_block_of(row, &off);
+		size_t rows_in_block = (size_t)1 << (b + DL_BLOCK0_SHIFT);
+		uint32_t end = (uint32_t)(rows_in_block - off) < hi - row
+				   ? row + (uint32_t)(rows_in_block - off)
+				   : hi;
+		const uint32_t *t = r->blocks[b] + (size_t)off * r->arity;
+
+		for (; row < end; row++, t += r->arity) {
+			maelys_datalog_status_t st;
+
+			if (!dl_step(ev))
+				return dl_steps_exceeded(ev, op);
+			if (!dl_match_row(ev, op, t))
+				continue;
+			DL_PROV_ROW(ev, op, row);
+			if ((st = DL_RUN(run)(ev, op + 1)) !=
+			    MAELYS_DATALOG_STATUS_OK)
+				return st;
+		}
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+DL_RUN(run_probe)(struct dl_eval *ev, const struct dl_op *op)
+{
+	const struct dl_rel *r = ev->rels[op->pred];
+	uint32_t key[MAELYS_DATALOG_MAX_ARITY], lo, hi, row, k;
+
+	dl_range_bounds(r, op->range, &lo, &hi);
+	for (k = 0; k < op->nkey; k++)
+		key[k] = dl_term_value(ev, &op->key[k]);
+	for (row = dl_index_first(r, op->index, key);
+	     row != DL_ROW_NONE && row < hi;
+	     row = dl_index_next(r, op->index, row)) {
+		maelys_datalog_status_t st;
+
+		if (!dl_step(ev))
+			return dl_steps_exceeded(ev, op);
+		if (row < lo || !dl_match_row(ev, op, dl_rel_row(r, row)))
+			continue;
+		DL_PROV_ROW(ev, op, row);
+		if ((st = DL_RUN(run)(ev, op + 1)) != MAELYS_DATALOG_STATUS_OK)
+			return st;
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/*
+ * A built-in's outcome.  A type error does not stop the binding at once:
+ * whether a rule derives anything must not depend on the order in which
+ * its literals are joined, and a filter placed early would see bindings a
+ * later literal removes.  So an ill-typed test is passed as if it held, the
+ * binding is marked, and only a marked binding that satisfies every other
+ * literal - it reaches the head - is an error: STATUS_TYPE exactly when
+ * some binding satisfies the rest of the body with a built-in ill-typed.
+ */
+static maelys_datalog_status_t
+DL_RUN(run_test)(struct dl_eval *ev, const struct dl_op *op, struct dl_test t)
+{
+	maelys_datalog_status_t st;
+
+	if (t.status == MAELYS_DATALOG_STATUS_TYPE) {
+		if (ev->poisoned++ == 0) {
+			ev->poison_op = op;
+			ev->poison = t;
+		}
+		st = DL_RUN(run)(ev, op + 1);
+		ev->poisoned--;
+		return st;
+	}
+	if (t.status != MAELYS_DATALOG_STATUS_OK)
+		return dl_test_failed(ev, op, &t);
+	if (t.value == op->negated)
+		return MAELYS_DATALOG_STATUS_OK;
+	return DL_RUN(run)(ev, op + 1);
+}
+
+static maelys_datalog_status_t
+DL_RUN(run)(struct dl_eval *ev, const struct dl_op *op)
+{
+	switch ((enum dl_op_kind)op->kind) {
+	case DL_OP_SCAN:
+		return DL_RUN(run_scan)(ev, op);
+	case DL_OP_PROBE:
+		return DL_RUN(run_probe)(ev, op);
+	case DL_OP_LOOKUP: {
+		const struct dl_rel *r = ev->rels[op->pred];
+		uint32_t tuple[MAELYS_DATALOG_MAX_ARITY], lo, hi, row;
+
+		dl_key_tuple(ev, op, tuple);
+		if (op->range == DL_RANGE_ALL) {
+#if DL_PROV
+			/* the premise needs the row, not just its presence */
+			row = dl_prov_row_of(r, ev->find_index[op->pred],
+					     tuple);
+			if (row == DL_ROW_NONE)
+				return MAELYS_DATALOG_STATUS_OK;
+			DL_PROV_ROW(ev, op, row);
+#else
+			if (!dl_rel_contains(r, tuple))
+				return MAELYS_DATALOG_STATUS_OK;
+#endif
+			return DL_RUN(run)(ev, op + 1);
+		}
+		/* a ranged lookup of a packed relation is planned as a probe
+		 * of its all-columns index, so this one has row ids */
+		row = dl_rel_find(r, tuple);
+		dl_range_bounds(r, op->range, &lo, &hi);
+		if (row == DL_ROW_NONE || row < lo || row >= hi)
+			return MAELYS_DATALOG_STATUS_OK;
+		DL_PROV_ROW(ev, op, row);
+		return DL_RUN(run)(ev, op + 1);
+	}
+	case DL_OP_ABSENT: {
+		uint32_t tuple[MAELYS_DATALOG_MAX_ARITY];
+
+		dl_key_tuple(ev, op, tuple);
+		if (dl_rel_contains(ev->rels[op->pred], tuple))
+			return MAELYS_DATALOG_STATUS_OK;
+		return DL_RUN(run)(ev, op + 1);
+	}
+	case DL_OP_ABSENT_PROBE: {
+		uint32_t key[MAELYS_DATALOG_MAX_ARITY], k;
+
+		for (k = 0; k < op->nkey; k++)
+			key[k] = dl_term_value(ev, &op->key[k]);
+		if (dl_index_first(ev->rels[op->pred], op->index, key) !=
+		    DL_ROW_NONE)
+			return MAELYS_DATALOG_STATUS_OK;
+		return DL_RUN(run)(ev, op + 1);
+	}
+	case DL_OP_ABSENT_ANY:
+		if (ev->rels[op->pred]->count > 0)
+			return MAELYS_DATALOG_STATUS_OK;
+		return DL_RUN(run)(ev, op + 1);
+	case DL_OP_CMP:
+		return DL_RUN(run_test)(
+		    ev, op,
+		    dl_builtin_compare(&ev->syms, (enum dl_cmp_op)op->cmp,
+				       dl_term_value(ev, &op->key[0]),
+				       dl_term_value(ev, &op->key[1])));
+	case DL_OP_CALL: {
+		const void *re = NULL;
+
+		if (op->builtin == DL_BUILTIN_RE_MATCH ||
+		    op->builtin == DL_BUILTIN_RE_FULLMATCH)
+			re = ev->prog->regexes[op->regex].code;
+		return DL_RUN(run_test)(
+		    ev, op,
+		    dl_builtin_call(&ev->syms, ev->matcher, re,
+				    (enum dl_builtin)op->builtin,
+				    dl_term_value(ev, &op->key[0]),
+				    dl_term_value(ev, &op->key[1])));
+	}
+	case DL_OP_BIND:
+		ev->regs[op->var] = dl_term_value(ev, &op->key[0]);
+		return DL_RUN(run)(ev, op + 1);
+	case DL_OP_EMIT:
+		if (ev->poisoned > 0)
+			return dl_test_failed(ev, ev->poison_op, &ev->poison);
+#if DL_PROV
+		return dl_emit_prov(ev, op);
+#else
+		return dl_emit(ev, op);
+#endif
+	}
+	return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+}
+
+static maelys_datalog_status_t
+DL_RUN(run_plan)(struct dl_eval *ev, const struct dl_plan *plan)
+{
+	maelys_datalog_status_t st;
+	uint32_t i, lo, hi;
+
+	/* a plan over an empty relation derives nothing: skip it at once,
+	 * which is what keeps a decision proportional to what it touches */
+	for (i = 0; i < plan->nneed; i++) {
+		dl_range_bounds(ev->rels[plan->need_pred[i]],
+				plan->need_range[i], &lo, &hi);
+		if (lo >= hi)
+			return MAELYS_DATALOG_STATUS_OK;
+	}
+	ev->poisoned = 0;
+	st = DL_RUN(run)(ev, plan->ops);
+	if (st != MAELYS_DATALOG_STATUS_OK) {
+		ev->npending = 0;
+		return st;
+	}
+	return dl_flush(ev);
+}
+
+#undef DL_PROV_ROW

@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * result_why_not: why a rule did not derive a tuple.  The rule's head is
+ * unified with the tuple, then its body literals are tried in source order
+ * over the result's relations, with backtracking; the answer is the first
+ * literal that no binding of the ones before it can satisfy.  It is a
+ * reader's search, not the engine's: plans reorder literals, and a person
+ * asks in the order the policy was written.
+ *
+ * A negation or a built-in whose variables are not bound yet (a later
+ * literal binds them) waits until they are, and counts against the literal
+ * that bound them last; X = t with one side bound binds the other, as the
+ * planner's BIND does.  Built-ins are the engine's (dl_builtin_compare,
+ * dl_builtin_call), ill-typed ones passed as the evaluator passes them
+ * (eval.c, dl_run_test).  Every row visited and every literal tried is a
+ * step of the session's BUDGET_STEPS.
+ */
+#include "dl_api.h"
+
+#include <string.h>
+
+/* A value of the question that no layer of the result knows: it is in no
+ * relation, equal to nothing else, and no built-in can read it. */
+#define DL_WHY_UNKNOWN UINT32_C(0x7fffffff)
+
+struct dl_whynot {
+	const maelys_datalog_result_t *res;
+	const struct dl_rule *rule;
+	struct dl_symview syms;
+	uint64_t steps_left;
+	uint32_t deepest; /* literals 0 .. deepest-1 held together */
+	uint32_t poisoned;
+	bool type_error;  /* a full body held with an ill-typed built-in */
+	maelys_datalog_status_t st; /* an error that stops the search */
+};
+
+/* A frame: the bindings after literals 0 .. i-1 and the filters waiting. */
+struct dl_whynot_frame {
+	uint32_t regs[DL_VARS_MAX];
+	bool bound[DL_VARS_MAX];
+	uint64_t waiting; /* bit i: literal i not yet evaluable */
+};
+
+static bool
+dl_whynot_step(struct dl_whynot *w)
+{
+	if (w->steps_left == 0) {
+		w->st = MAELYS_DATALOG_STATUS_BUDGET_STEPS;
+		return false;
+	}
+	w->steps_left--;
+	return true;
+}
+
+static bool
+dl_whynot_term_bound(const struct dl_whynot_frame *f, const struct dl_cterm *t)
+{
+	return t->kind == DL_CT_CONST || (t->kind == DL_CT_VAR && f->bound[t->v]);
+}
+
+static uint32_t
+dl_whynot_value(const struct dl_whynot_frame *f, const struct dl_cterm *t)
+{
+	return t->kind == DL_CT_CONST ? t->v : f->regs[t->v];
+}
+
+/* Evaluates a negation or built-in whose variables are bound: 1 holds, 0
+ * does not, -1 an error (w->st). */
+static int
+dl_whynot_filter(struct dl_whynot *w, const struct dl_whynot_frame *f,
+		 const struct dl_clit *l)
+{
+	const struct dl_program *prog = w->res->session->prog;
+	struct dl_test t;
+	uint32_t a, b, k;
+
+	if (l->kind == DL_LIT_ATOM) {
+		const struct dl_rel *r = w->res->ws->relp[l->pred];
+		uint32_t row;
+
+		for (k = 0; k < l->nargs; k++)
+			if (l->args[k].kind != DL_CT_ANON &&
+			    dl_whynot_value(f, &l->args[k]) == DL_WHY_UNKNOWN)
+				return 1; /* an unknown value is in no row */
+		for (row = 0; row < r->count; row++) {
+			const uint32_t *tu = l->nargs > 0 ? dl_rel_row(r, row)
+							  : NULL;
+
+			if (!dl_whynot_step(w))
+				return -1;
+			for (k = 0; k < l->nargs; k++)
+				if (l->args[k].kind != DL_CT_ANON &&
+				    tu[k] != dl_whynot_value(f, &l->args[k]))
+					break;
+			if (k == l->nargs)
+				return 0;
+		}
+		return 1;
+	}
+	a = dl_whynot_value(f, &l->args[0]);
+	b = dl_whynot_value(f, &l->args[1]);
+	if (a == DL_WHY_UNKNOWN || b == DL_WHY_UNKNOWN) {
+		/* only identity can be decided without the text */
+		if (l->kind == DL_LIT_CMP &&
+		    (l->op == DL_CMP_EQ || l->op == DL_CMP_NE))
+			return ((a == b) == (l->op == DL_CMP_EQ)) != l->negated;
+		return 1;
+	}
+	if (l->kind == DL_LIT_CMP) {
+		t = dl_builtin_compare(&w->syms, l->op, a, b);
+	} else {
+		const void *re = NULL;
+
+		if (l->builtin == DL_BUILTIN_RE_MATCH ||
+		    l->builtin == DL_BUILTIN_RE_FULLMATCH)
+			re = prog->regexes[l->regex].code;
+		t = dl_builtin_call(&w->syms, &w->res->session->matcher, re,
+				    l->builtin, a, b);
+	}
+	if (t.status == MAELYS_DATALOG_STATUS_TYPE)
+		return 2; /* as if it held, the binding marked: see eval.c */
+	if (t.status != MAELYS_DATALOG_STATUS_OK) {
+		w->st = t.status;
+		return -1;
+	}
+	return t.value != l->negated;
+}
+
+static bool
+dl_whynot_ready(const struct dl_whynot_frame *f, const struct dl_clit *l)
+{
+	uint32_t k;
+
+	for (k = 0; k < l->nargs; k++)
+		if (l->args[k].kind == DL_CT_VAR && !f->bound[l->args[k].v])
+			return false;
+	return true;
+}
+
+/* Binds X in X = t when t is bound; returns whether it did. */
+static bool
+dl_whynot_bind_eq(struct dl_whynot_frame *f, const struct dl_clit *l)
+{
+	const struct dl_cterm *a = &l->args[0], *b = &l->args[1];
+	bool ba = dl_whynot_term_bound(f, a), bb = dl_whynot_term_bound(f, b);
+	const struct dl_cterm *src = ba ? a : b, *dst = ba ? b : a;
+
+	if (l->kind != DL_LIT_CMP || l->negated || l->op != DL_CMP_EQ ||
+	    ba == bb || dst->kind != DL_CT_VAR)
+		return false;
+	f->regs[dst->v] = dl_whynot_value(f, src);
+	f->bound[dst->v] = true;
+	return true;
+}
+
+/* Settles the waiting filters that became evaluable: 1 all that could be
+ * evaluated held, 0 one failed, -1 an error.  *poison counts the ill-typed
+ * ones passed. */
+static int
+dl_whynot_settle(struct dl_whynot *w, struct dl_whynot_frame *f,
+		 uint32_t *poison)
+{
+	bool progress = true;
+	uint32_t i;
+
+	while (progress && f->waiting != 0) {
+		progress = false;
+		for (i = 0; i < w->rule->nbody; i++) {
+			const struct dl_clit *l = &w->rule->body[i];
+			int v;
+
+			if (((f->waiting >> i) & 1u) == 0)
+				continue;
+			if (dl_whynot_bind_eq(f, l)) {
+				f->waiting &= ~(UINT64_C(1) << i);
+				progress = true;
+				continue;
+			}
+			if (!dl_whynot_ready(f, l))
+				continue;
+			f->waiting &= ~(UINT64_C(1) << i);
+			progress = true;
+			v = dl_whynot_filter(w, f, l);
+			if (v < 0 || v == 0)
+				return v;
+			if (v == 2)
+				(*poison)++;
+		}
+	}
+	return 1;
+}
+
+static void dl_whynot_search(struct dl_whynot *w, struct dl_whynot_frame *fr,
+			     uint32_t i);
+
+/* Literals 0 .. i-1 hold with frame fr[i] (its waiting filters settled);
+ * goes on with literal i. */
+static void
+dl_whynot_next(struct dl_whynot *w, struct dl_whynot_frame *fr, uint32_t i,
+	       uint32_t poison)
+{
+	int v = dl_whynot_settle(w, &fr[i], &poison);
+
+	if (v <= 0)
+		return;
+	if (i > w->deepest)
+		w->deepest = i;
+	w->poisoned += poison;
+	dl_whynot_search(w, fr, i);
+	w->poisoned -= poison;
+}
+
+static void
+dl_whynot_search(struct dl_whynot *w, struct dl_whynot_frame *fr, uint32_t i)
+{
+	const struct dl_whynot_frame *f = &fr[i];
+	struct dl_whynot_frame *next = &fr[i + 1];
+	const struct dl_clit *l;
+	const struct dl_rel *r;
+	uint32_t row, k;
+
+	if (i == w->rule->nbody) {
+		/* the body holds; with an ill-typed built-in the engine
+		 * would have stopped with TYPE */
+		if (w->poisoned > 0)
+			w->type_error = true;
+		return;
+	}
+	if (w->st != MAELYS_DATALOG_STATUS_OK)
+		return;
+	if (!dl_whynot_step(w))
+		return;
+	l = &w->rule->body[i];
+	if (l->kind != DL_LIT_ATOM || l->negated) {
+		int v;
+
+		*next = *f;
+		if (dl_whynot_bind_eq(next, l)) {
+			dl_whynot_next(w, fr, i + 1, 0);
+			return;
+		}
+		if (!dl_whynot_ready(next, l)) {
+			next->waiting |= UINT64_C(1) << i;
+			dl_whynot_next(w, fr, i + 1, 0);
+			return;
+		}
+		v = dl_whynot_filter(w, next, l);
+		if (v > 0)
+			dl_whynot_next(w, fr, i + 1, v == 2 ? 1u : 0u);
+		return;
+	}
+	r = w->res->ws->relp[l->pred];
+	for (row = 0; row < r->count; row++) {
+		const uint32_t *t = l->nargs > 0 ? dl_rel_row(r, row) : NULL;
+
+		if (!dl_whynot_step(w))
+			return;
+		*next = *f;
+		for (k = 0; k < l->nargs; k++) {
+			const struct dl_cterm *a = &l->args[k];
+
+			if (a->kind == DL_CT_ANON)
+				continue;
+			if (a->kind == DL_CT_VAR && !next->bound[a->v]) {
+				next->regs[a->v] = t[k];
+				next->bound[a->v] = true;
+				continue;
+			}
+			if (dl_whynot_value(next, a) != t[k])
+				break;
+		}
+		if (k < l->nargs)
+			continue;
+		dl_whynot_next(w, fr, i + 1, 0);
+		if (w->st != MAELYS_DATALOG_STATUS_OK ||
+		    w->deepest == w->rule->nbody)
+			return;
+	}
+}
+
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_result_why_not(const maelys_datalog_result_t *result,
+			      size_t rule, const char *predicate,
+			      const maelys_datalog_arg_t *args, size_t count,
+			      int *head_matches, size_t *failed_literal)
+{
+	const struct dl_program *prog;
+	struct dl_whynot_frame *fr;
+	struct dl_whynot w;
+	uint32_t vals[MAELYS_DATALOG_MAX_ARITY], pid, k;
+	maelys_datalog_status_t st;
+
+	if (head_matches != NULL)
+		*head_matches = 0;
+	if (failed_literal != NULL)
+		*failed_literal = 0;
+	if (result == NULL || predicate == NULL || head_matches == NULL ||
+	    failed_literal == NULL || (args == NULL && count > 0))
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	if (!result->session->provenance)
+		return MAELYS_DATALOG_STATUS_ROLE;
+	prog = result->session->prog;
+	if (rule >= prog->nrules)
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	if (count > MAELYS_DATALOG_MAX_ARITY)
+		return MAELYS_DATALOG_STATUS_ARITY;
+	if ((st = dl_result_pred(result, predicate, count, &pid)) !=
+	    MAELYS_DATALOG_STATUS_OK)
+		return st;
+	for (k = 0; k < count; k++) {
+		bool known = false;
+
+		if ((st = dl_result_arg_value(result, &args[k], &known,
+					      &vals[k])) !=
+		    MAELYS_DATALOG_STATUS_OK)
+			return st;
+		if (!known)
+			vals[k] = DL_WHY_UNKNOWN;
+	}
+	memset(&w, 0, sizeof w);
+	w.res = result;
+	w.rule = &prog->rules[rule];
+	if (w.rule->head_pred != pid)
+		return MAELYS_DATALOG_STATUS_OK;
+	fr = dl_calloc((size_t)w.rule->nbody + 1, sizeof *fr);
+	if (fr == NULL)
+		return MAELYS_DATALOG_STATUS_NO_MEMORY;
+	/* the head: constants must equal, a repeated variable agree */
+	for (k = 0; k < count; k++) {
+		const struct dl_cterm *h = &w.rule->head[k];
+
+		if (h->kind == DL_CT_ANON)
+			continue;
+		if (h->kind == DL_CT_CONST ||
+		    (h->kind == DL_CT_VAR && fr[0].bound[h->v])) {
+			if (dl_whynot_value(&fr[0], h) != vals[k])
+				break;
+			continue;
+		}
+		fr[0].regs[h->v] = vals[k];
+		fr[0].bound[h->v] = true;
+	}
+	if (k < count) {
+		dl_free(fr);
+		return MAELYS_DATALOG_STATUS_OK;
+	}
+	*head_matches = 1;
+	w.syms = dl_result_syms(result);
+	w.steps_left = result->session->budgets[MAELYS_DATALOG_BUDGET_STEPS];
+	dl_whynot_search(&w, fr, 0);
+	dl_free(fr);
+	if (w.st != MAELYS_DATALOG_STATUS_OK) {
+		*head_matches = 0;
+		return w.st;
+	}
+	if (w.type_error && w.deepest == w.rule->nbody)
+		return MAELYS_DATALOG_STATUS_TYPE;
+	*failed_literal = w.deepest;
+	return MAELYS_DATALOG_STATUS_OK;
+}
