@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The table of the policy authors' tools (pty_tools.h). */
 #include "pty_tools.h"
+#include "pty_explain.h"
 
 #include <string.h>
 
 const struct pty_tool pty_tools[] = {
+    {"explain", explain_run},
     {NULL, NULL},
 };
 
