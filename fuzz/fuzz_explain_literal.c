@@ -26,9 +26,10 @@ name_char(char c, bool first)
 	       (!first && c >= '0' && c <= '9');
 }
 
-/* The literal in the normal form; false when it does not fit. */
+/* The literal in the normal form, *len bytes (a string may hold NUL);
+ * false when it does not fit. */
 static bool
-write_back(const struct explain_literal *l, char *out, size_t cap)
+write_back(const struct explain_literal *l, char *out, size_t cap, size_t *len)
 {
 	size_t o = 0, i, k;
 	int n;
@@ -96,6 +97,7 @@ write_back(const struct explain_literal *l, char *out, size_t cap)
 	if (l->negated)
 		PUT(')');
 	out[o] = '\0';
+	*len = o;
 #undef PUT
 	return true;
 }
@@ -131,7 +133,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *copy = malloc(size > 0 ? size : 1); /* exact size: ASan sees
 						   * a read past the end */
 	const char *s = copy;
-	size_t i;
+	size_t i, n;
 
 	if (copy == NULL)
 		return 0;
@@ -158,9 +160,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		     t->text[t->len] != '\0'))
 			abort();
 	}
-	if (write_back(&a, text, sizeof text) &&
-	    strlen(text) <= EXPLAIN_LITERAL_MAX) {
-		if (explain_literal_parse(text, strlen(text), &b) != 0)
+	if (write_back(&a, text, sizeof text, &n) && n <= EXPLAIN_LITERAL_MAX) {
+		if (explain_literal_parse(text, n, &b) != 0)
 			abort();
 		same(&a, &b);
 	}

@@ -93,8 +93,7 @@ has_line(const char *out, const char *want)
 }
 
 /* has_line with a printf format. */
-static void
-has_line_fmt(const char *out, const char *fmt, ...)
+static void has_line_fmt(const char *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 static void
@@ -151,8 +150,9 @@ START_TEST(test_explain_level1_refused_line_names_the_deny_that_fired)
 			 1);
 	has_line(out, "verdict: denied by policy: no rule allows 'shutdown'");
 	has_line(out, "why no rule allows it:");
-	has_line_fmt(out, "  %s:%zu: allow(Cmd) :- command(Cmd), "
-			  "not(deny_any(\"__line__\")), not(deny_any(Cmd)).",
+	has_line_fmt(out,
+		     "  %s:%zu: allow(Cmd) :- command(Cmd), "
+		     "not(deny_any(\"__line__\")), not(deny_any(Cmd)).",
 		     p, line_of(p, "allow(Cmd) :-"));
 	has_line_fmt(out, "    fails at not(deny_any(Cmd)) (%s:%zu:5)", p,
 		     line_of(p, "allow(Cmd) :-") + 3);
@@ -250,7 +250,8 @@ START_TEST(test_explain_bastion_allowed_program)
 		      "(the session's)");
 	has_line(out, "        session_shell(\"/usr/bin/bash\")  input fact "
 		      "(the session's)");
-	has_line(out, "      shell_program(\"/usr/bin/ls\")  fact of the policy");
+	has_line(out,
+		 "      shell_program(\"/usr/bin/ls\")  fact of the policy");
 	free(out);
 	free(err);
 }
@@ -349,15 +350,17 @@ START_TEST(test_explain_bad_options_exit_2)
 		const char *says;
 	} cases[] = {
 	    {{"--time", "25:00", "ls"}, "--time '25:00': the time as HH:MM"},
-	    {{"--mode", "batch", "ls"}, "--mode 'batch': interactive or command"},
+	    {{"--mode", "batch", "ls"},
+	     "--mode 'batch': interactive or command"},
 	    {{"--depth", "0", "ls"}, "--depth '0': a number from 1 to 64"},
 	    {{"--depth=65", "ls"}, "--depth '65': a number from 1 to 64"},
 	    {{"--cwd", "home", "ls"}, "--cwd 'home': an absolute path"},
 	    {{"--bogus", "ls"}, "unknown option '--bogus'"},
 	    {{"ls", "-la"}, "unknown option '-la'"},
 	    {{"ls", "pwd"}, "'pwd' is one word too many"},
-	    {{"--shell", "/bin/sh", "ls"}, "--shell, --guard and --parent go "
-					   "with --exec"},
+	    {{"--shell", "/bin/sh", "ls"},
+	     "--shell, --guard and --parent go "
+	     "with --exec"},
 	    {{"--config", "/x", "ls"}, "--config and --policy exclude"},
 	    {{"--user"}, "--user needs a value"},
 	    {{NULL}, "give a line to explain, or --exec PATH"},
@@ -404,8 +407,8 @@ maelys_check_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc,
 		       test_explain_level1_allowed_line_shows_rule_and_facts);
-	tcase_add_test(tc,
-		       test_explain_level1_refused_line_names_the_deny_that_fired);
+	tcase_add_test(
+	    tc, test_explain_level1_refused_line_names_the_deny_that_fired);
 	tcase_add_test(tc, test_explain_bastion_allowed_line);
 	tcase_add_test(tc, test_explain_bastion_refused_line_tree);
 	tcase_add_test(tc, test_explain_bastion_allowed_program);

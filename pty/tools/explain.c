@@ -63,13 +63,13 @@ explain_policy_text(struct explain_ctx *c, char *err, size_t errlen)
 		(void)close(fd);
 		return rc;
 	}
-	path = c->opt.config_path != NULL ? c->opt.config_path
-					  : pty_config_file;
+	path =
+	    c->opt.config_path != NULL ? c->opt.config_path : pty_config_file;
 	if (pty_config_load(path, &c->cfg, err, errlen) != 0)
 		return -1;
 	c->name = c->cfg.policy;
-	return pty_secure_read(c->cfg.policy, PTY_POLICY_MAX, &c->text,
-			       &c->len, err, errlen);
+	return pty_secure_read(c->cfg.policy, PTY_POLICY_MAX, &c->text, &c->len,
+			       err, errlen);
 }
 
 static void
@@ -98,8 +98,8 @@ explain_identity(struct explain_ctx *c, char *err, size_t errlen)
 	if (o->ngroups > 0) {
 		who->ngroups = 0;
 		for (i = 0; i < o->ngroups; i++)
-			explain_copy(who->groups[who->ngroups++],
-				     PTY_TEXT_MAX, o->groups[i]);
+			explain_copy(who->groups[who->ngroups++], PTY_TEXT_MAX,
+				     o->groups[i]);
 	}
 	explain_copy(who->remote_addr, sizeof who->remote_addr,
 		     o->remote != NULL ? o->remote : "");
@@ -136,7 +136,8 @@ explain_say_context(const struct explain_ctx *c, FILE *out)
 	if (who->ngroups == 0)
 		fprintf(out, " (none)");
 	fprintf(out, ", cwd %s, time %s, mode %s, host %s, remote %s\n",
-		c->d.cwd, c->d.time_of_day[0] != '\0' ? c->d.time_of_day : "now",
+		c->d.cwd,
+		c->d.time_of_day[0] != '\0' ? c->d.time_of_day : "now",
 		pty_mode_name(c->opt.mode),
 		who->host[0] != '\0' ? who->host : "(none)",
 		who->remote_addr[0] != '\0' ? who->remote_addr : "(none)");
@@ -305,7 +306,8 @@ explain_request(struct explain_ctx *c, struct pty_exec_request *r, char *err,
 		explain_copy(r->path, sizeof r->path, r->request);
 	explain_copy(r->cwd, sizeof r->cwd, c->d.cwd);
 	explain_copy(r->parent, sizeof r->parent,
-		     c->opt.parent != NULL ? c->opt.parent : c->d.shell_program);
+		     c->opt.parent != NULL ? c->opt.parent
+					   : c->d.shell_program);
 	r->via = PTY_EXEC_VIA_EXECVE;
 	base = strrchr(r->request, '/');
 	base = base != NULL && base[1] != '\0' ? base + 1 : r->request;
@@ -407,10 +409,9 @@ explain_run(int argc, char **argv)
 	}
 	rc = 2;
 	if (explain_policy_text(&c, err, sizeof err) != 0 ||
-	    pty_policy_open_for_tool(c.name, c.text, c.len,
-				     MAELYS_DATALOG_SESSION_PROVENANCE,
-				     &c.session, &c.policy, &c.reads, err,
-				     sizeof err) != 0) {
+	    pty_policy_open_for_tool(
+		c.name, c.text, c.len, MAELYS_DATALOG_SESSION_PROVENANCE,
+		&c.session, &c.policy, &c.reads, err, sizeof err) != 0) {
 		fprintf(stderr, PTY_MSG_EXPLAIN_FAILED "\n", err);
 		goto out;
 	}

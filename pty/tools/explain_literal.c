@@ -145,8 +145,7 @@ lit_term(struct lit_reader *r, struct explain_literal *out, size_t *used,
 }
 
 int
-explain_literal_parse(const char *text, size_t len,
-		      struct explain_literal *out)
+explain_literal_parse(const char *text, size_t len, struct explain_literal *out)
 {
 	struct lit_reader r = {text, len, 0};
 	bool wrapped = false;

@@ -34,12 +34,10 @@ static const struct {
 	const char *name;
 	enum explain_opt opt;
 } explain_valued[] = {
-    {"--policy", OPT_POLICY}, {"--config", OPT_CONFIG},
-    {"--user", OPT_USER},     {"--group", OPT_GROUP},
-    {"--cwd", OPT_CWD},       {"--time", OPT_TIME},
-    {"--mode", OPT_MODE},     {"--remote", OPT_REMOTE},
-    {"--host", OPT_HOST},     {"--depth", OPT_DEPTH},
-    {"--exec", OPT_EXEC},     {"--shell", OPT_SHELL},
+    {"--policy", OPT_POLICY}, {"--config", OPT_CONFIG}, {"--user", OPT_USER},
+    {"--group", OPT_GROUP},   {"--cwd", OPT_CWD},       {"--time", OPT_TIME},
+    {"--mode", OPT_MODE},     {"--remote", OPT_REMOTE}, {"--host", OPT_HOST},
+    {"--depth", OPT_DEPTH},   {"--exec", OPT_EXEC},     {"--shell", OPT_SHELL},
     {"--guard", OPT_GUARD},   {"--parent", OPT_PARENT},
 };
 
@@ -158,8 +156,7 @@ explain_option(struct explain_options *o, int argc, char **argv, int *i,
 		o->help = true;
 		return 0;
 	}
-	for (k = 0; k < sizeof explain_valued / sizeof explain_valued[0];
-	     k++) {
+	for (k = 0; k < sizeof explain_valued / sizeof explain_valued[0]; k++) {
 		const char *name = explain_valued[k].name;
 
 		if (strlen(name) != n || strncmp(w, name, n) != 0)

@@ -37,11 +37,12 @@ tree_append_value(char *buf, size_t cap, size_t *at, const char *text,
 	if (*at >= cap - 1)
 		return;
 	if (is_int) {
-		int n = snprintf(buf + *at, cap - *at, "%lld",
-				 (long long)integer);
+		int n =
+		    snprintf(buf + *at, cap - *at, "%lld", (long long)integer);
 
-		*at = n < 0 ? *at : *at + (size_t)n >= cap ? cap - 1
-							   : *at + (size_t)n;
+		*at = n < 0                    ? *at
+		      : *at + (size_t)n >= cap ? cap - 1
+					       : *at + (size_t)n;
 		return;
 	}
 	buf[(*at)++] = '"';
@@ -132,8 +133,7 @@ tree_args_text(const char *pred, const maelys_datalog_arg_t *args, size_t n,
 		if (i > 0)
 			tree_append(buf, cap, &at, ", ");
 		if (args[i].kind == MAELYS_DATALOG_TERM_SYMBOL)
-			tree_append_value(buf, cap, &at,
-					  args[i].as.symbol.text,
+			tree_append_value(buf, cap, &at, args[i].as.symbol.text,
 					  args[i].as.symbol.length, false, 0);
 		else if (args[i].kind == MAELYS_DATALOG_TERM_INTEGER)
 			tree_append_value(buf, cap, &at, NULL, 0, true,
@@ -233,9 +233,8 @@ tree_premise(struct explain_tree *t, maelys_datalog_tuple_t tu, size_t rule,
 				"", text);
 		break;
 	case MAELYS_DATALOG_LITERAL_BUILTIN:
-		if (maelys_datalog_policy_get_literal(t->policy, rule, i,
-						      &lit) !=
-		    MAELYS_DATALOG_STATUS_OK)
+		if (maelys_datalog_policy_get_literal(
+			t->policy, rule, i, &lit) != MAELYS_DATALOG_STATUS_OK)
 			lit.text = "?";
 		at = 0;
 		a[0] = b[0] = '\0';
@@ -282,15 +281,15 @@ tree_node(struct explain_tree *t, maelys_datalog_tuple_t tu, int indent,
 			fprintf(t->out, PTY_MSG_EXPLAIN_POLICY_FACT "\n",
 				indent, "", text);
 		else
-			fprintf(t->out, PTY_MSG_EXPLAIN_UNRECORDED "\n",
-				indent, "", text);
+			fprintf(t->out, PTY_MSG_EXPLAIN_UNRECORDED "\n", indent,
+				"", text);
 		return;
 	}
 	if (maelys_datalog_policy_get_rule(t->policy, d.rule, &rule) !=
 	    MAELYS_DATALOG_STATUS_OK) {
 		if (tree_line(t))
-			fprintf(t->out, PTY_MSG_EXPLAIN_UNRECORDED "\n",
-				indent, "", text);
+			fprintf(t->out, PTY_MSG_EXPLAIN_UNRECORDED "\n", indent,
+				"", text);
 		return;
 	}
 	if (tree_was_shown(t, tu) || level >= t->depth) {
@@ -398,8 +397,8 @@ tree_visit_match(struct explain_tree *t, const maelys_datalog_fact_view_t *row,
 	if (!tree_row_matches(t, m, row))
 		return true;
 	if (m->collect) {
-		maelys_datalog_arg_t v = tree_arg_of(t->res,
-						     &row->terms[m->column]);
+		maelys_datalog_arg_t v =
+		    tree_arg_of(t->res, &row->terms[m->column]);
 
 		for (i = 0; i < m->nvalues; i++)
 			if (tree_arg_equal(&m->values[i], &v))
@@ -466,9 +465,8 @@ tree_bound(const struct explain_tree *t, size_t rule, size_t head_arity,
 	if (term->kind != EXPLAIN_TERM_NAME)
 		return a;
 	for (c = 0; c < head_arity; c++)
-		if (maelys_datalog_policy_get_head_term(t->policy, rule, c,
-							&w) ==
-			MAELYS_DATALOG_STATUS_OK &&
+		if (maelys_datalog_policy_get_head_term(
+			t->policy, rule, c, &w) == MAELYS_DATALOG_STATUS_OK &&
 		    w.kind == MAELYS_DATALOG_WRITTEN_VARIABLE &&
 		    w.length == term->len &&
 		    memcmp(w.text, term->text, term->len) == 0)
@@ -488,8 +486,9 @@ static void tree_why_not_pred(struct explain_tree *t, const char *pred,
 static size_t
 tree_candidates(struct explain_tree *t, size_t rule,
 		const maelys_datalog_rule_info_t *info,
-		const maelys_datalog_arg_t *head, const char *var, size_t varlen,
-		maelys_datalog_arg_t *out, struct explain_literal *lit)
+		const maelys_datalog_arg_t *head, const char *var,
+		size_t varlen, maelys_datalog_arg_t *out,
+		struct explain_literal *lit)
 {
 	maelys_datalog_arg_t want[MAELYS_DATALOG_MAX_ARITY];
 	maelys_datalog_literal_info_t li;
@@ -497,9 +496,8 @@ tree_candidates(struct explain_tree *t, size_t rule,
 	size_t i, k;
 
 	for (i = 0; i < info->body_count; i++) {
-		if (maelys_datalog_policy_get_literal(t->policy, rule, i,
-						      &li) !=
-			MAELYS_DATALOG_STATUS_OK ||
+		if (maelys_datalog_policy_get_literal(
+			t->policy, rule, i, &li) != MAELYS_DATALOG_STATUS_OK ||
 		    li.kind != MAELYS_DATALOG_LITERAL_ATOM ||
 		    explain_literal_parse(li.text, li.text_length, lit) != 0)
 			continue;
@@ -512,9 +510,8 @@ tree_candidates(struct explain_tree *t, size_t rule,
 			continue;
 		memset(&m, 0, sizeof m);
 		for (m.arity = 0; m.arity < lit->nterms; m.arity++)
-			want[m.arity] =
-			    tree_bound(t, rule, info->head_arity, head,
-				       &lit->terms[m.arity]);
+			want[m.arity] = tree_bound(t, rule, info->head_arity,
+						   head, &lit->terms[m.arity]);
 		want[k].kind = 0;
 		m.pred = li.name;
 		m.want = want;
@@ -559,8 +556,8 @@ tree_failed_literal(struct explain_tree *t, size_t rule,
 		return;
 	}
 	for (k = 0; k < lit->nterms; k++) {
-		want[k] = tree_bound(t, rule, info->head_arity, head,
-				     &lit->terms[k]);
+		want[k] =
+		    tree_bound(t, rule, info->head_arity, head, &lit->terms[k]);
 		known += want[k].kind != 0;
 	}
 	tree_args_text(li.name, want, lit->nterms, text, sizeof text);
@@ -615,8 +612,8 @@ tree_why_not_rule(struct explain_tree *t, size_t rule,
 	    maelys_datalog_policy_get_head_term(t->policy, rule, open, &w) ==
 		MAELYS_DATALOG_STATUS_OK) {
 		if (w.kind == MAELYS_DATALOG_WRITTEN_SYMBOL)
-			head[open] = maelys_datalog_arg_symbol_n(w.text,
-								 w.length);
+			head[open] =
+			    maelys_datalog_arg_symbol_n(w.text, w.length);
 		else if (w.kind == MAELYS_DATALOG_WRITTEN_INTEGER)
 			head[open] = maelys_datalog_arg_integer(w.integer);
 		else if (w.kind == MAELYS_DATALOG_WRITTEN_VARIABLE &&
@@ -637,8 +634,7 @@ tree_why_not_rule(struct explain_tree *t, size_t rule,
 		if (ncand > 0)
 			head[open] = cand[c];
 		if (maelys_datalog_result_why_not(t->res, rule, info->head,
-						  head, n, &matches,
-						  &failed) !=
+						  head, n, &matches, &failed) !=
 			MAELYS_DATALOG_STATUS_OK ||
 		    !matches)
 			continue;
@@ -716,8 +712,8 @@ explain_tree_why_not(struct explain_tree *t, const char *const *heads,
 				continue;
 			memset(args, 0, sizeof args);
 			args[0] = maelys_datalog_arg_symbol(key);
-			tree_why_not_rule(t, r, &info, args, info.head_arity,
-					  2, 0);
+			tree_why_not_rule(t, r, &info, args, info.head_arity, 2,
+					  0);
 			any = true;
 		}
 		if (!any && tree_line(t))

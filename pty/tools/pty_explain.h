@@ -29,8 +29,8 @@ int explain_run(int argc, char **argv);
 
 /* ---- The command line (explain_options.c) */
 
-#define EXPLAIN_GROUPS_MAX 64
-#define EXPLAIN_ARGV_MAX   256
+#define EXPLAIN_GROUPS_MAX    64
+#define EXPLAIN_ARGV_MAX      256
 /* Depth of a tree: the default and the most --depth takes. */
 #define EXPLAIN_DEPTH_DEFAULT 12u
 #define EXPLAIN_DEPTH_MAX     64u

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The table of the policy authors' tools (pty_tools.h). */
-#include "pty_tools.h"
 #include "pty_explain.h"
+#include "pty_tools.h"
 
 #include <string.h>
 
