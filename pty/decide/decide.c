@@ -395,9 +395,11 @@ pty_decider_solve_ask(struct pty_decider *d, const char *pred, const char *key,
 	return maelys_datalog_result_query(*res, pred, &k, 1, yes);
 }
 
+/* `keep`: where to hand back the result of the solve (NULL: freed here). */
 static void
 pty_decide_with(struct pty_decider *d, const char *line, size_t len,
-		enum pty_mode mode, int confirmed, struct pty_decision *out)
+		enum pty_mode mode, int confirmed, struct pty_decision *out,
+		maelys_datalog_result_t **keep)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 	maelys_datalog_result_t *res = NULL;
@@ -441,6 +443,10 @@ pty_decide_with(struct pty_decider *d, const char *line, size_t len,
 		out->verdict = PTY_VERDICT_POLICY;
 		pty_collect_reasons(res, out);
 	}
+	if (keep != NULL && out->verdict != PTY_VERDICT_ERROR) {
+		*keep = res;
+		return;
+	}
 	(void)maelys_datalog_result_free(res);
 }
 
@@ -448,12 +454,21 @@ void
 pty_decide(struct pty_decider *d, const char *line, size_t len,
 	   enum pty_mode mode, struct pty_decision *out)
 {
-	pty_decide_with(d, line, len, mode, 0, out);
+	pty_decide_with(d, line, len, mode, 0, out, NULL);
+}
+
+void
+pty_decide_keep(struct pty_decider *d, const char *line, size_t len,
+		enum pty_mode mode, struct pty_decision *out,
+		maelys_datalog_result_t **res)
+{
+	*res = NULL;
+	pty_decide_with(d, line, len, mode, 0, out, res);
 }
 
 void
 pty_decide_confirmed(struct pty_decider *d, const char *line, size_t len,
 		     enum pty_mode mode, struct pty_decision *out)
 {
-	pty_decide_with(d, line, len, mode, 1, out);
+	pty_decide_with(d, line, len, mode, 1, out, NULL);
 }

@@ -277,6 +277,14 @@ pty_decider_solve_ask(struct pty_decider *d, const char *pred, const char *key,
 void pty_decide(struct pty_decider *d, const char *line, size_t len,
 		enum pty_mode mode, struct pty_decision *out);
 
+/* pty_decide, with the result its verdict came from handed back in *res
+ * for the caller to read and free (NULL when nothing was solved: an empty
+ * line, a refusal before solving, an error): `maelys-pty explain` walks
+ * the very result of the verdict it prints. */
+void pty_decide_keep(struct pty_decider *d, const char *line, size_t len,
+		     enum pty_mode mode, struct pty_decision *out,
+		     maelys_datalog_result_t **res);
+
 /* The same, after the user confirmed: confirmed(Cmd) is an input fact. */
 void pty_decide_confirmed(struct pty_decider *d, const char *line, size_t len,
 			  enum pty_mode mode, struct pty_decision *out);

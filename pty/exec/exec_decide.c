@@ -82,9 +82,11 @@ exec_collect_reasons(const maelys_datalog_result_t *res,
 					 PTY_REASONS_MAX, &out->reasons_total);
 }
 
-void
-pty_exec_decide(struct pty_decider *d, const struct pty_exec_request *r,
-		enum pty_mode mode, struct pty_exec_decision *out)
+/* `keep`: where to hand back the result of the solve (NULL: freed here). */
+static void
+exec_decide_with(struct pty_decider *d, const struct pty_exec_request *r,
+		 enum pty_mode mode, struct pty_exec_decision *out,
+		 maelys_datalog_result_t **keep)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 	maelys_datalog_result_t *res = NULL;
@@ -106,5 +108,25 @@ pty_exec_decide(struct pty_decider *d, const struct pty_exec_request *r,
 		out->verdict = PTY_EXEC_POLICY;
 		exec_collect_reasons(res, r, out);
 	}
+	if (keep != NULL && out->verdict != PTY_EXEC_ERROR) {
+		*keep = res;
+		return;
+	}
 	(void)maelys_datalog_result_free(res);
+}
+
+void
+pty_exec_decide(struct pty_decider *d, const struct pty_exec_request *r,
+		enum pty_mode mode, struct pty_exec_decision *out)
+{
+	exec_decide_with(d, r, mode, out, NULL);
+}
+
+void
+pty_exec_decide_keep(struct pty_decider *d, const struct pty_exec_request *r,
+		     enum pty_mode mode, struct pty_exec_decision *out,
+		     maelys_datalog_result_t **res)
+{
+	*res = NULL;
+	exec_decide_with(d, r, mode, out, res);
 }

@@ -115,6 +115,14 @@ int pty_exec_set_programs(struct pty_decider *d, const char *shell,
 void pty_exec_decide(struct pty_decider *d, const struct pty_exec_request *r,
 		     enum pty_mode mode, struct pty_exec_decision *out);
 
+/* pty_exec_decide, with the result its verdict came from handed back in
+ * *res for the caller to read and free (NULL after an error): what
+ * `maelys-pty explain --exec` walks. */
+void pty_exec_decide_keep(struct pty_decider *d,
+			  const struct pty_exec_request *r, enum pty_mode mode,
+			  struct pty_exec_decision *out,
+			  maelys_datalog_result_t **res);
+
 /* The audit record of an exec and the arrays it points to. */
 struct pty_exec_record {
 	struct pty_audit_event event;

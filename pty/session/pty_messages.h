@@ -226,6 +226,93 @@
 #define PTY_MSG_TEST_COVERED    "%s: covered %zu of %zu rules"
 #define PTY_MSG_TEST_NO_COVERAGE                                               \
 	PTY_MSG_PREFIX "policy %s: its coverage cannot be measured (%s)"
+/* -- `maelys-pty explain` (tools/explain*.c): the verdict of one line or
+ * program, then its derivation */
+#define PTY_MSG_EXPLAIN_USAGE                                                  \
+	"usage: maelys-pty explain [OPTIONS] 'LINE'\n"                         \
+	"       maelys-pty explain [OPTIONS] --exec PATH [-- ARGV...]\n"       \
+	"\n"                                                                   \
+	"Prints the verdict a session would reach for LINE (or for the\n"      \
+	"program PATH that a process of the session executes), then the\n"     \
+	"rules and facts it came from, as a tree.\n"                           \
+	"\n"                                                                   \
+	"  --policy FILE    the policy (default: the configuration's)\n"       \
+	"  --config FILE    the configuration (default %s)\n"                  \
+	"  --user NAME      user/1 (default: you)\n"                           \
+	"  --group NAME     group/1, repeated (default: the user's groups)\n"  \
+	"  --cwd DIR        cwd/1 and exec_cwd/1 (default: this directory)\n"  \
+	"  --time HH:MM     time_of_day/1 (default: now)\n"                    \
+	"  --mode MODE      session_mode/1: interactive (default) or "         \
+	"command\n"                                                            \
+	"  --remote ADDR    remote_addr/1 (default: none)\n"                   \
+	"  --host NAME      host/1 (default: this machine's name)\n"           \
+	"  --depth N        levels of the tree (default %u, at most %u)\n"     \
+	"  --exec PATH      explain the exec of PATH; ARGV defaults to its\n"  \
+	"                   base name\n"                                       \
+	"  --shell PATH     session_shell/1 (default: the configuration's\n"   \
+	"                   shell, resolved)\n"                                \
+	"  --guard PATH     guard_program/1 (default: this program)\n"         \
+	"  --parent PATH    exec_parent/1 (default: the session's shell)\n"
+#define PTY_MSG_EXPLAIN_BAD_VALUE         PTY_MSG_PREFIX "explain: %s '%s': %s"
+#define PTY_MSG_EXPLAIN_WANT_WORD         "a value cannot be empty"
+#define PTY_MSG_EXPLAIN_WANT_FEWER_GROUPS "at most 64 groups"
+#define PTY_MSG_EXPLAIN_WANT_ABSOLUTE     "an absolute path"
+#define PTY_MSG_EXPLAIN_WANT_TIME         "the time as HH:MM, 00:00 to 23:59"
+#define PTY_MSG_EXPLAIN_WANT_MODE         "interactive or command"
+#define PTY_MSG_EXPLAIN_WANT_DEPTH        "a number from 1 to 64"
+#define PTY_MSG_EXPLAIN_TOO_MANY_ARGS                                          \
+	PTY_MSG_PREFIX "explain: at most %d words of ARGV"
+#define PTY_MSG_EXPLAIN_EXTRA_WORD                                             \
+	PTY_MSG_PREFIX "explain: '%s' is one word too many (quote the line "   \
+		       "as one word; with --exec, ARGV follows --)"
+#define PTY_MSG_EXPLAIN_NOTHING                                                \
+	PTY_MSG_PREFIX "explain: give a line to explain, or --exec PATH "      \
+		       "(--help)"
+#define PTY_MSG_EXPLAIN_EXEC_ONLY                                              \
+	PTY_MSG_PREFIX "explain: --shell, --guard and --parent go with --exec"
+#define PTY_MSG_EXPLAIN_FAILED        PTY_MSG_PREFIX "explain: %s"
+#define PTY_MSG_EXPLAIN_UNKNOWN_USER  "cannot name the user of uid %u"
+#define PTY_MSG_EXPLAIN_NO_SHELL      "the shell %s: %s (give --shell)"
+#define PTY_MSG_EXPLAIN_PATH_TOO_LONG "%s: the path is too long"
+/* the head of the explanation: what was decided, for whom */
+#define PTY_MSG_EXPLAIN_LINE          "line: %s"
+#define PTY_MSG_EXPLAIN_PROGRAM       "program: %s"
+#define PTY_MSG_EXPLAIN_FACTS         "facts:"
+#define PTY_MSG_EXPLAIN_VERDICT       "verdict: %s"
+#define PTY_MSG_EXPLAIN_ALLOW         "allowed (allow)"
+#define PTY_MSG_EXPLAIN_ALLOW_LOG     "allowed once recorded (allow_with_log: %s)"
+#define PTY_MSG_EXPLAIN_CONFIRM       "asks first (require_confirm: %s)"
+#define PTY_MSG_EXPLAIN_POLICY        "denied by policy: no rule allows '%s'"
+#define PTY_MSG_EXPLAIN_EMPTY         "an empty line: nothing to decide"
+#define PTY_MSG_EXPLAIN_SYNTAX                                                 \
+	"denied before solving: %s (at byte %zu); the scanner refuses the "    \
+	"line, no rule is asked"
+#define PTY_MSG_EXPLAIN_ERROR       "denied: the policy could not be evaluated (%s)"
+#define PTY_MSG_EXPLAIN_EXEC_ALLOW  "allowed (allow_exec)"
+#define PTY_MSG_EXPLAIN_EXEC_POLICY "denied by policy: no rule allows '%s'"
+/* the trees */
+#define PTY_MSG_EXPLAIN_ROWS        "%s rows:"
+#define PTY_MSG_EXPLAIN_NO_ROWS     "no %s row"
+#define PTY_MSG_EXPLAIN_WHY_NOT     "why no rule allows it:"
+#define PTY_MSG_EXPLAIN_BY_RULE     "%*s%s  by %s:%zu"
+#define PTY_MSG_EXPLAIN_RULE_TEXT   "%*s  rule: %s"
+#define PTY_MSG_EXPLAIN_INPUT       "%*s%s  input fact (the session's)"
+#define PTY_MSG_EXPLAIN_POLICY_FACT "%*s%s  fact of the policy"
+#define PTY_MSG_EXPLAIN_UNRECORDED  "%*s%s  (its derivation was not recorded)"
+#define PTY_MSG_EXPLAIN_SHOWN       "%*s%s  by %s:%zu (shown above)"
+#define PTY_MSG_EXPLAIN_DEEPER      "%*s%s  by %s:%zu (deeper than --depth)"
+#define PTY_MSG_EXPLAIN_NEGATED     "%*snot %s  holds: no such tuple"
+#define PTY_MSG_EXPLAIN_BUILTIN     "%*s%s  holds for %s, %s"
+#define PTY_MSG_EXPLAIN_CANDIDATE   "%*s%s:%zu: %s"
+#define PTY_MSG_EXPLAIN_FAILS_AT    "%*s  fails at %s (%s:%zu:%zu)"
+#define PTY_MSG_EXPLAIN_WITH        "%*s  with %s = %s"
+#define PTY_MSG_EXPLAIN_HOLDS       "%*s  which holds:"
+#define PTY_MSG_EXPLAIN_NO_MATCH    "%*s  no %s tuple matches it"
+#define PTY_MSG_EXPLAIN_BODY_HOLDS  "%*s  its body holds"
+#define PTY_MSG_EXPLAIN_NO_RULES    "  no rule has the head %s"
+#define PTY_MSG_EXPLAIN_READ_FAILED "%*s(cannot read the result: %s)"
+#define PTY_MSG_EXPLAIN_CUT                                                    \
+	"(trees cut at %d lines or %d tuples: give a narrower line)"
 
 /* Writes all n bytes of the session's stream (the shell's output to the
  * user, the user's keys to the shell): a short write or EINTR is retried,

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* The table of the policy authors' tools (pty_tools.h). */
+#include "pty_explain.h"
 #include "pty_tools.h"
 
 #include <string.h>
 
 const struct pty_tool pty_tools[] = {
     {"test", pty_tool_test},
+    {"explain", explain_run},
     {NULL, NULL},
 };
 

@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `maelys-pty explain` (pty_explain.h): loads the policy as maelys-pty
+ * would (the configuration's, read through its checked descriptor, or
+ * --policy as given), in a provenance session; supplies the facts a
+ * session would (the decider's own: pty_decide_keep for a line,
+ * pty_exec_decide_keep for a program), with the person's options in place
+ * of the session's identity; prints the verdict, then the trees of the
+ * very result it came from.  Exit status: 0 when it would run, 1 when not,
+ * 2 for a usage error or a policy that cannot be loaded.
+ */
+#include "pty_exec.h"
+#include "pty_explain.h"
+#include "pty_messages.h"
+#include "pty_session.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* What one explanation holds. */
+struct explain_ctx {
+	struct explain_options opt;
+	struct pty_config cfg; /* the configuration's, or the defaults */
+	char *text;            /* the policy's */
+	size_t len;
+	const char *name; /* the policy's name in file:line */
+	maelys_datalog_session_t *session;
+	maelys_datalog_policy_t *policy;
+	struct pty_policy_reads reads;
+	struct pty_decider d;
+};
+
+/* The policy's text: --policy as given (named as given, so file:line
+ * reads as the person typed it), or the configuration's through the
+ * checked descriptor, as maelys-pty reads it. */
+static int
+explain_policy_text(struct explain_ctx *c, char *err, size_t errlen)
+{
+	const char *path;
+	int fd, rc;
+
+	pty_config_defaults(&c->cfg);
+	if (c->opt.policy_path != NULL) {
+		(void)snprintf(c->cfg.shell, sizeof c->cfg.shell, "%s",
+			       pty_default_shell);
+		(void)snprintf(c->cfg.path_env, sizeof c->cfg.path_env, "%s",
+			       pty_default_path);
+		c->name = c->opt.policy_path;
+		fd = open(c->name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0) {
+			(void)snprintf(err, errlen, "policy %s: %s", c->name,
+				       strerror(errno));
+			return -1;
+		}
+		rc = pty_read_whole(fd, c->name, PTY_POLICY_MAX, &c->text,
+				    &c->len, err, errlen);
+		(void)close(fd);
+		return rc;
+	}
+	path =
+	    c->opt.config_path != NULL ? c->opt.config_path : pty_config_file;
+	if (pty_config_load(path, &c->cfg, err, errlen) != 0)
+		return -1;
+	c->name = c->cfg.policy;
+	return pty_secure_read(c->cfg.policy, PTY_POLICY_MAX, &c->text, &c->len,
+			       err, errlen);
+}
+
+static void
+explain_copy(char *dst, size_t cap, const char *src)
+{
+	(void)snprintf(dst, cap, "%s", src);
+}
+
+/* The session's identity, from the options over the caller's. */
+static int
+explain_identity(struct explain_ctx *c, char *err, size_t errlen)
+{
+	struct pty_identity *who = &c->d.who;
+	const struct explain_options *o = &c->opt;
+	size_t i;
+
+	if (o->user != NULL) {
+		struct passwd *pw = getpwnam(o->user);
+
+		/* a user of this machine: its groups; another: none, unless
+		 * --group names them */
+		if (pw == NULL || pty_identity_set_user(who, pw) != 0)
+			who->ngroups = 0;
+		explain_copy(who->user, sizeof who->user, o->user);
+	}
+	if (o->ngroups > 0) {
+		who->ngroups = 0;
+		for (i = 0; i < o->ngroups; i++)
+			explain_copy(who->groups[who->ngroups++], PTY_TEXT_MAX,
+				     o->groups[i]);
+	}
+	explain_copy(who->remote_addr, sizeof who->remote_addr,
+		     o->remote != NULL ? o->remote : "");
+	if (o->host != NULL)
+		explain_copy(who->host, sizeof who->host, o->host);
+	if (o->cwd != NULL)
+		pty_decider_set_cwd(&c->d, o->cwd);
+	if (o->time != NULL)
+		explain_copy(c->d.time_of_day, sizeof c->d.time_of_day,
+			     o->time);
+	if (who->user[0] == '\0') {
+		(void)snprintf(err, errlen, PTY_MSG_EXPLAIN_UNKNOWN_USER,
+			       (unsigned)getuid());
+		return -1;
+	}
+	return 0;
+}
+
+/* The session's facts, as the explanation's head says them. */
+static void
+explain_say_context(const struct explain_ctx *c, FILE *out)
+{
+	const struct pty_identity *who = &c->d.who;
+	char buf[PTY_TEXT_MAX];
+	size_t i;
+
+	fprintf(out, PTY_MSG_EXPLAIN_FACTS);
+	pty_printable(buf, sizeof buf, who->user);
+	fprintf(out, " user %s, groups", buf);
+	for (i = 0; i < who->ngroups; i++) {
+		pty_printable(buf, sizeof buf, who->groups[i]);
+		fprintf(out, "%s%s", i > 0 ? "," : " ", buf);
+	}
+	if (who->ngroups == 0)
+		fprintf(out, " (none)");
+	fprintf(out, ", cwd %s, time %s, mode %s, host %s, remote %s\n",
+		c->d.cwd,
+		c->d.time_of_day[0] != '\0' ? c->d.time_of_day : "now",
+		pty_mode_name(c->opt.mode),
+		who->host[0] != '\0' ? who->host : "(none)",
+		who->remote_addr[0] != '\0' ? who->remote_addr : "(none)");
+}
+
+static struct explain_tree *
+explain_tree_new(const struct explain_ctx *c,
+		 const maelys_datalog_result_t *res)
+{
+	struct explain_tree *t = calloc(1, sizeof *t);
+
+	if (t == NULL)
+		return NULL;
+	t->res = res;
+	t->policy = c->policy;
+	t->out = stdout;
+	t->depth = c->opt.depth;
+	return t;
+}
+
+/* The trees of each relation's rows for `key`, then, when nothing
+ * allowed it, why not. */
+static void
+explain_trees(const struct explain_ctx *c, const maelys_datalog_result_t *res,
+	      const char *const *rels, const size_t *arity, size_t nrels,
+	      const char *key, const char *const *heads, size_t nheads,
+	      bool why_not)
+{
+	struct explain_tree *t = explain_tree_new(c, res);
+	size_t i;
+
+	if (t == NULL) {
+		fprintf(stderr, PTY_MSG_EXPLAIN_FAILED "\n", strerror(ENOMEM));
+		return;
+	}
+	for (i = 0; i < nrels && !t->cut; i++) {
+		/* deny rows are the line's whatever their Op (__line__ too) */
+		const char *k = strcmp(rels[i], "deny") == 0 ? NULL : key;
+
+		printf("\n" PTY_MSG_EXPLAIN_ROWS "\n", rels[i]);
+		if (explain_tree_rows(t, rels[i], arity[i], k) == 0)
+			printf("  " PTY_MSG_EXPLAIN_NO_ROWS "\n", rels[i]);
+	}
+	if (why_not && !t->cut) {
+		printf("\n" PTY_MSG_EXPLAIN_WHY_NOT "\n");
+		explain_tree_why_not(t, heads, nheads, key);
+	}
+	if (t->cut)
+		printf(PTY_MSG_EXPLAIN_CUT "\n", EXPLAIN_LINES_MAX,
+		       EXPLAIN_SHOWN_MAX);
+	free(t);
+}
+
+static int
+explain_line(struct explain_ctx *c)
+{
+	static const char *const rels[] = {"allow", "allow_with_log",
+					   "require_confirm", "deny"};
+	static const size_t arity[] = {1, 2, 2, 2};
+	static const char *const heads[] = {"allow", "allow_with_log",
+					    "require_confirm"};
+	struct pty_decision *dec = malloc(sizeof *dec);
+	maelys_datalog_result_t *res = NULL;
+	char buf[PTY_TEXT_MAX * 2];
+	int rc = 1;
+
+	if (dec == NULL) {
+		fprintf(stderr, PTY_MSG_EXPLAIN_FAILED "\n", strerror(ENOMEM));
+		return 2;
+	}
+	pty_decide_keep(&c->d, c->opt.line, strlen(c->opt.line), c->opt.mode,
+			dec, &res);
+	pty_printable(buf, sizeof buf, c->opt.line);
+	printf(PTY_MSG_EXPLAIN_LINE "\n", buf);
+	explain_say_context(c, stdout);
+	pty_printable(buf, sizeof buf, dec->command);
+	switch (dec->verdict) {
+	case PTY_VERDICT_ALLOW:
+		printf(PTY_MSG_EXPLAIN_VERDICT "\n", PTY_MSG_EXPLAIN_ALLOW);
+		rc = 0;
+		break;
+	case PTY_VERDICT_ALLOW_LOG:
+		printf(PTY_MSG_EXPLAIN_VERDICT, "");
+		printf(PTY_MSG_EXPLAIN_ALLOW_LOG "\n", dec->log_reason);
+		rc = 0;
+		break;
+	case PTY_VERDICT_CONFIRM:
+		printf(PTY_MSG_EXPLAIN_VERDICT, "");
+		printf(PTY_MSG_EXPLAIN_CONFIRM "\n", dec->confirm_prompt);
+		break;
+	case PTY_VERDICT_POLICY:
+		printf(PTY_MSG_EXPLAIN_VERDICT, "");
+		printf(PTY_MSG_EXPLAIN_POLICY "\n", buf);
+		break;
+	case PTY_VERDICT_EMPTY:
+		printf(PTY_MSG_EXPLAIN_VERDICT "\n", PTY_MSG_EXPLAIN_EMPTY);
+		break;
+	case PTY_VERDICT_SYNTAX:
+		printf(PTY_MSG_EXPLAIN_VERDICT, "");
+		printf(PTY_MSG_EXPLAIN_SYNTAX "\n",
+		       scan_refusal_reason(dec->scan.refusal),
+		       dec->scan.refusal_offset);
+		break;
+	case PTY_VERDICT_ERROR:
+		printf(PTY_MSG_EXPLAIN_VERDICT, "");
+		printf(PTY_MSG_EXPLAIN_ERROR "\n", dec->error);
+		break;
+	}
+	if (res != NULL)
+		explain_trees(c, res, rels, arity, 4, dec->command, heads, 3,
+			      dec->verdict == PTY_VERDICT_POLICY);
+	(void)maelys_datalog_result_free(res);
+	free(dec);
+	return rc;
+}
+
+/* The session's shell and this program, resolved as the supervisor
+ * resolves them (pty/exec/supervise.c), unless given. */
+static int
+explain_programs(struct explain_ctx *c, char *err, size_t errlen)
+{
+	char shell[PATH_MAX], self[PATH_MAX];
+	ssize_t n;
+
+	if (c->opt.shell != NULL)
+		explain_copy(shell, sizeof shell, c->opt.shell);
+	else if (realpath(c->cfg.shell, shell) == NULL) {
+		(void)snprintf(err, errlen, PTY_MSG_EXPLAIN_NO_SHELL,
+			       c->cfg.shell, strerror(errno));
+		return -1;
+	}
+	if (c->opt.guard != NULL) {
+		explain_copy(self, sizeof self, c->opt.guard);
+	} else {
+		n = readlink("/proc/self/exe", self, sizeof self - 1);
+		if (n <= 0)
+			n = 0;
+		self[n] = '\0';
+	}
+	if (pty_exec_set_programs(&c->d, shell, self) != 0) {
+		(void)snprintf(err, errlen, PTY_MSG_EXPLAIN_PATH_TOO_LONG,
+			       shell);
+		return -1;
+	}
+	return 0;
+}
+
+/* The request a process of the session would make: PATH as asked (made
+ * absolute against --cwd), resolved as the kernel would open it, its argv
+ * (default: the base name), from the parent (default: the shell). */
+static int
+explain_request(struct explain_ctx *c, struct pty_exec_request *r, char *err,
+		size_t errlen)
+{
+	const char *base;
+	size_t i, used = 0;
+
+	memset(r, 0, offsetof(struct pty_exec_request, argv));
+	if (pty_path_normalise(c->d.cwd, c->opt.exec, r->request,
+			       sizeof r->request) != 0) {
+		(void)snprintf(err, errlen, PTY_MSG_EXPLAIN_PATH_TOO_LONG,
+			       c->opt.exec);
+		return -1;
+	}
+	if (realpath(r->request, r->path) == NULL)
+		explain_copy(r->path, sizeof r->path, r->request);
+	explain_copy(r->cwd, sizeof r->cwd, c->d.cwd);
+	explain_copy(r->parent, sizeof r->parent,
+		     c->opt.parent != NULL ? c->opt.parent
+					   : c->d.shell_program);
+	r->via = PTY_EXEC_VIA_EXECVE;
+	base = strrchr(r->request, '/');
+	base = base != NULL && base[1] != '\0' ? base + 1 : r->request;
+	r->argc = c->opt.argc > 0 ? c->opt.argc : 1;
+	for (i = 0; i < r->argc; i++) {
+		const char *w = c->opt.argc > 0 ? c->opt.argv[i] : base;
+		size_t n = strlen(w);
+
+		if (n >= sizeof r->bytes - used) {
+			(void)snprintf(err, errlen,
+				       PTY_MSG_EXPLAIN_PATH_TOO_LONG, w);
+			return -1;
+		}
+		memcpy(r->bytes + used, w, n + 1);
+		r->argv[i] = r->bytes + used;
+		r->argv_len[i] = n;
+		used += n + 1;
+	}
+	return 0;
+}
+
+static int
+explain_exec(struct explain_ctx *c)
+{
+	static const char *const rels[] = {"allow_exec", "deny_exec"};
+	static const size_t arity[] = {1, 2};
+	static const char *const heads[] = {"allow_exec"};
+	struct pty_exec_request *r = malloc(sizeof *r);
+	struct pty_exec_decision dec;
+	maelys_datalog_result_t *res = NULL;
+	char err[2 * PATH_MAX], buf[PATH_MAX];
+	size_t i;
+	int rc = 1;
+
+	if (r == NULL) {
+		fprintf(stderr, PTY_MSG_EXPLAIN_FAILED "\n", strerror(ENOMEM));
+		return 2;
+	}
+	if (explain_programs(c, err, sizeof err) != 0 ||
+	    explain_request(c, r, err, sizeof err) != 0) {
+		fprintf(stderr, PTY_MSG_EXPLAIN_FAILED "\n", err);
+		free(r);
+		return 2;
+	}
+	pty_exec_decide_keep(&c->d, r, c->opt.mode, &dec, &res);
+	pty_printable(buf, sizeof buf, r->path);
+	printf(PTY_MSG_EXPLAIN_PROGRAM, buf);
+	if (strcmp(r->path, r->request) != 0) {
+		pty_printable(buf, sizeof buf, r->request);
+		printf(" (asked as %s)", buf);
+	}
+	printf(", argv:");
+	for (i = 0; i < r->argc; i++) {
+		pty_printable(buf, sizeof buf, r->argv[i]);
+		printf(" %s", buf);
+	}
+	printf("\n");
+	explain_say_context(c, stdout);
+	printf("      shell %s, guard %s, parent %s\n", c->d.shell_program,
+	       c->d.guard_program, r->parent);
+	switch (dec.verdict) {
+	case PTY_EXEC_ALLOW:
+		printf(PTY_MSG_EXPLAIN_VERDICT "\n",
+		       PTY_MSG_EXPLAIN_EXEC_ALLOW);
+		rc = 0;
+		break;
+	case PTY_EXEC_POLICY:
+		printf(PTY_MSG_EXPLAIN_VERDICT, "");
+		pty_printable(buf, sizeof buf, r->path);
+		printf(PTY_MSG_EXPLAIN_EXEC_POLICY "\n", buf);
+		break;
+	default:
+		printf(PTY_MSG_EXPLAIN_VERDICT, "");
+		printf(PTY_MSG_EXPLAIN_ERROR "\n", dec.error);
+		break;
+	}
+	if (res != NULL)
+		explain_trees(c, res, rels, arity, 2, r->path, heads, 1,
+			      dec.verdict == PTY_EXEC_POLICY);
+	(void)maelys_datalog_result_free(res);
+	free(r);
+	return rc;
+}
+
+int
+explain_run(int argc, char **argv)
+{
+	static struct explain_ctx c; /* the decider's buffers: not the stack */
+	char err[2 * PATH_MAX];
+	int rc;
+
+	memset(&c, 0, sizeof c);
+	if ((rc = explain_options_parse(argc, argv, &c.opt, stderr)) != 0)
+		return rc;
+	if (c.opt.help) {
+		printf(PTY_MSG_EXPLAIN_USAGE, pty_config_file,
+		       EXPLAIN_DEPTH_DEFAULT, EXPLAIN_DEPTH_MAX);
+		return 0;
+	}
+	rc = 2;
+	if (explain_policy_text(&c, err, sizeof err) != 0 ||
+	    pty_policy_open_for_tool(
+		c.name, c.text, c.len, MAELYS_DATALOG_SESSION_PROVENANCE,
+		&c.session, &c.policy, &c.reads, err, sizeof err) != 0) {
+		fprintf(stderr, PTY_MSG_EXPLAIN_FAILED "\n", err);
+		goto out;
+	}
+	err[0] = '\0';
+	if (pty_decider_init(&c.d, c.session, &c.reads, c.cfg.path_env) != 0)
+		(void)snprintf(err, sizeof err, PTY_MSG_EXPLAIN_UNKNOWN_USER,
+			       (unsigned)getuid());
+	else if (explain_identity(&c, err, sizeof err) == 0)
+		rc = c.opt.exec != NULL ? explain_exec(&c) : explain_line(&c);
+	if (rc == 2 && err[0] != '\0')
+		fprintf(stderr, PTY_MSG_EXPLAIN_FAILED "\n", err);
+out:
+	pty_decider_free(&c.d);
+	(void)maelys_datalog_session_free(c.session);
+	maelys_datalog_policy_free(c.policy);
+	free(c.text);
+	return rc;
+}
