@@ -38,7 +38,8 @@ enum {
 	OPT_VERIFY_LOG,
 	OPT_USER,
 	OPT_CHECK,
-	OPT_VERSION
+	OPT_VERSION,
+	OPT_LIST
 };
 
 static const struct option pty_long_options[] = {
@@ -52,6 +53,7 @@ static const struct option pty_long_options[] = {
     {"check", no_argument, NULL, OPT_CHECK},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
+    {"list", no_argument, NULL, OPT_LIST},
     {NULL, 0, NULL, 0},
 };
 
@@ -160,6 +162,8 @@ pty_options_parse(int argc, char **argv, struct pty_options *o, FILE *err)
 			o->version = true;
 		} else if (c == OPT_CHECK) {
 			o->check = true;
+		} else if (c == OPT_LIST) {
+			o->list = true;
 		}
 	}
 	if (optind < argc) {
