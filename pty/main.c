@@ -33,7 +33,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <locale.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -276,9 +275,8 @@ pty_step_list(struct pty_main *m)
 			     m->guard.cfg.path_env) != 0)
 		return pty_fail(&m->opt, PTY_MSG_UNNAMED_USER,
 				(unsigned)getuid());
-	/* the names' widths in the user's terminal, as readline would
-	 * count them at the prompt */
-	(void)setlocale(LC_CTYPE, "");
+	/* the names' widths in the user's terminal */
+	pty_columns_locale();
 	if (pty_runnable_list(&m->decider, PTY_MODE_INTERACTIVE, &list) != 0) {
 		pty_say(STDERR_FILENO, "\n", PTY_MSG_RUNNABLE_FAILED);
 		return 1;
@@ -377,9 +375,12 @@ pty_step_session(struct pty_main *m)
 	struct passwd *pw;
 	char history[PATH_MAX];
 
-	if (m->command != NULL)
+	if (m->command != NULL) {
+		/* a refusal's column counts characters (pty_say_where) */
+		pty_columns_locale();
 		return pty_command_run(&m->guard, &m->decider, m->command,
 				       m->self);
+	}
 	pw = getpwuid(getuid());
 	if (history_path == NULL && pw != NULL && pw->pw_dir != NULL &&
 	    snprintf(history, sizeof history, "%s/.maelys_pty_history",

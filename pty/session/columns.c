@@ -9,6 +9,7 @@
 #include "pty_mayrun.h"
 
 #include <limits.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -65,4 +66,12 @@ pty_text_columns(const char *s, size_t len, size_t col)
 		i += n;
 	}
 	return col;
+}
+
+void
+pty_columns_locale(void)
+{
+	(void)setlocale(LC_CTYPE, "");
+	if (MB_CUR_MAX == 1)
+		(void)setlocale(LC_CTYPE, "C.UTF-8");
 }

@@ -31,6 +31,12 @@
  * written. */
 size_t pty_text_columns(const char *s, size_t len, size_t col);
 
+/* Where no readline counts columns (-c, --list): the user's character
+ * type (LC_ALL, LC_CTYPE, LANG), or C.UTF-8 when that is not multi-byte,
+ * since a line the scanner accepts, and a name it lists, is UTF-8 text.
+ * Only LC_CTYPE changes. */
+void pty_columns_locale(void);
+
 /* Shows a list (pty_runnable_list) on fd: with `width` (a terminal's
  * columns) a heading, the names in columns down then across, marked
  * (logged) or (confirm), and a legend of the marks in use; with width 0,

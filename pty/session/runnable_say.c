@@ -10,6 +10,7 @@
 #include "pty_messages.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A row is cut here (pty_say's own bound). */
@@ -53,26 +54,56 @@ runnable_plain(const struct pty_runnable *r, int fd, const char *eol)
 	}
 }
 
-/* The entries in columns, down then across. */
+/* Whether the entries fit `width` in `ncols` columns, each as wide as
+ * its widest entry (ls -C's layout); fills colw[0..ncols) when they do. */
+static bool
+runnable_fits(const size_t *cells, size_t n, size_t ncols, size_t width,
+	      size_t *colw)
+{
+	size_t nrows = (n + ncols - 1) / ncols, total = 0, col, k;
+
+	for (col = 0; col < ncols; col++) {
+		size_t w = 0;
+
+		for (k = col * nrows; k < n && k < (col + 1) * nrows; k++)
+			if (cells[k] > w)
+				w = cells[k];
+		colw[col] = w;
+		total += w + (col > 0 ? RUNNABLE_GAP : 0);
+		if (total > width)
+			return false;
+	}
+	return true;
+}
+
+/* The entries in columns, down then across: as many columns as fit. */
 static void
 runnable_columns(const struct pty_runnable *r, int fd, const char *eol,
 		 unsigned width)
 {
-	size_t widest = 1, colw, ncols, nrows, row, i;
+	size_t ncols, nrows, row, i, *cells, *colw;
 	char buf[RUNNABLE_ROW_MAX];
 
-	for (i = 0; i < r->n; i++) {
-		size_t w = runnable_cells(&r->entries[i]);
-
-		if (w > widest)
-			widest = w;
-	}
 	if (width > RUNNABLE_WIDTH_MAX)
 		width = RUNNABLE_WIDTH_MAX;
-	colw = widest + RUNNABLE_GAP;
-	ncols = width > colw ? (width + RUNNABLE_GAP) / colw : 1;
-	if (ncols == 0)
-		ncols = 1;
+	cells = calloc(r->n, sizeof *cells);
+	colw = calloc(width / (1 + RUNNABLE_GAP) + 1, sizeof *colw);
+	if (cells == NULL || colw == NULL) {
+		free(cells);
+		free(colw);
+		runnable_plain(r, fd, eol); /* the same names, one a line */
+		return;
+	}
+	for (i = 0; i < r->n; i++)
+		cells[i] = runnable_cells(&r->entries[i]);
+	/* a column is at least one cell and a gap wide */
+	ncols = width / (1 + RUNNABLE_GAP) + 1;
+	if (ncols > r->n)
+		ncols = r->n;
+	while (ncols > 1 && !runnable_fits(cells, r->n, ncols, width, colw))
+		ncols--;
+	if (ncols == 1)
+		colw[0] = 0;
 	nrows = (r->n + ncols - 1) / ncols;
 	for (row = 0; row < nrows; row++) {
 		size_t off = 0, col;
@@ -87,7 +118,7 @@ runnable_columns(const struct pty_runnable *r, int fd, const char *eol,
 				break;
 			e = &r->entries[k];
 			if (col + 1 < ncols && k + nrows < r->n)
-				pad = colw - runnable_cells(e);
+				pad = colw[col] - cells[k] + RUNNABLE_GAP;
 			pty_printable(name, sizeof name, e->name);
 			n = snprintf(buf + off, sizeof buf - off, "%s%s%*s",
 				     name, runnable_mark(e->verdict), (int)pad,
@@ -99,6 +130,8 @@ runnable_columns(const struct pty_runnable *r, int fd, const char *eol,
 		buf[off] = '\0';
 		pty_say(fd, eol, "%s", buf);
 	}
+	free(cells);
+	free(colw);
 }
 
 void
