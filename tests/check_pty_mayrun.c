@@ -428,6 +428,82 @@ START_TEST(test_mayrun_command_mode_column_without_caret)
 }
 END_TEST
 
+/* ---- With a configuration (root's: it and its policy must be root's) */
+
+/* A configuration in the world: the permissive policy, the world's PATH,
+ * an audit log and its key, max_denials = 4. */
+static void
+write_config(char *config, size_t cap, char *log, size_t logcap)
+{
+	char policy[600], key[600], text[4096];
+
+	make_path();
+	snprintf(policy, sizeof policy, "%s/p.dl", world.dir);
+	pts_write_file(policy, permissive, 0644);
+	snprintf(key, sizeof key, "%s/audit.key", world.dir);
+	pts_write_file(key, "0123456789abcdef0123456789abcdef-test-key\n",
+		       0600);
+	snprintf(log, logcap, "%s/audit.log", world.dir);
+	snprintf(config, cap, "%s/maelys-pty.conf", world.dir);
+	snprintf(text, sizeof text,
+		 "policy = %s\npath = %s:/usr/bin:/bin\naudit_key = %s\n"
+		 "audit_log = %s\nsyslog = off\nmax_denials = 4\n",
+		 policy, path_env, key, log);
+	pts_write_file(config, text, 0644);
+}
+
+START_TEST(test_mayrun_countdown_then_lockout_and_help_recorded)
+{
+	char config[600], log[600], *text, *out = NULL, *err = NULL;
+	struct pts p;
+
+	write_config(config, sizeof config, log, sizeof log);
+	pts_start_config(&p, &world, config);
+	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	/* the first refusal leaves 3: nothing said yet */
+	pts_type(&p, "ls | wc\r");
+	ck_assert(pts_expect(&p, "a pipe '|' at column 4", T));
+	ck_assert(pts_wait_prompt(&p, T));
+	ck_assert_ptr_null(strstr(p.out, "left in this session"));
+	pts_type(&p, "ls ; ls\r");
+	ck_assert_msg(pts_expect(&p, "maelys-pty: 2 refusals left in this "
+				     "session",
+				 T),
+		      "%s", p.out);
+	ck_assert(pts_wait_prompt(&p, T));
+	/* help is a question: listed, recorded, not counted */
+	pts_type(&p, "help\r");
+	ck_assert_msg(pts_expect(&p, "typed alone", T), "%s", p.out);
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "ls > x\r");
+	ck_assert_msg(pts_expect(&p, "maelys-pty: 1 refusal left in this "
+				     "session",
+				 T),
+		      "%s", p.out);
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "ls `id`\r");
+	ck_assert(pts_expect(&p, "a backtick '`' at column 4", T));
+	ck_assert_msg(pts_expect(&p, "4 refusals in this session: the "
+				     "session ends",
+				 T),
+		      "%s", p.out);
+	ck_assert_int_eq(pts_wait(&p, T), 1);
+	pts_close(&p);
+	text = pts_slurp(log);
+	ck_assert_int_eq(pts_count_lines(text,
+					 (const char *const[]){
+					     "\"event\":\"help\"",
+					     "\"line\":\"help\"",
+					     "commands listed", NULL}),
+			 1);
+	free(text);
+	ck_assert_int_eq(pts_verify_log(config, log, &out, &err), 0);
+	free(out);
+	free(err);
+	pts_world_remove(&world);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -447,5 +523,18 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_mayrun_refusal_control_byte_is_not_echoed_back);
 	tcase_add_test(tc, test_mayrun_command_mode_column_without_caret);
 	suite_add_tcase(s, tc);
+	/* a configuration is root's: without root these are left out, and
+	 * said so (CI runs as root) */
+	if (geteuid() == 0) {
+		tc = tcase_create("mayrun_root");
+		tcase_set_timeout(tc, 120);
+		tcase_add_test(
+		    tc, test_mayrun_countdown_then_lockout_and_help_recorded);
+		suite_add_tcase(s, tc);
+	} else {
+		fprintf(stderr, "check_pty_mayrun: not root: the countdown "
+				"and the audit record of help are not "
+				"tested\n");
+	}
 	return s;
 }
