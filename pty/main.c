@@ -281,7 +281,8 @@ pty_step_list(struct pty_main *m)
 		pty_say(STDERR_FILENO, "\n", PTY_MSG_RUNNABLE_FAILED);
 		return 1;
 	}
-	if (tty && (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0))
+	if (tty &&
+	    (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0))
 		ws.ws_col = 80;
 	pty_say_runnable(&list, STDOUT_FILENO, "\n", tty ? ws.ws_col : 0);
 	pty_runnable_free(&list);
@@ -417,8 +418,8 @@ int
 main(int argc, char **argv)
 {
 	static int (*const steps[])(struct pty_main *) = {
-	    pty_step_options,  pty_step_policy, pty_step_list,
-	    pty_step_audit,    pty_step_identity, pty_step_start,
+	    pty_step_options, pty_step_policy,   pty_step_list,
+	    pty_step_audit,   pty_step_identity, pty_step_start,
 	    pty_step_session,
 	};
 	/* static: the guard and the decider hold a few hundred KiB of

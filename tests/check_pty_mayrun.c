@@ -31,10 +31,9 @@ static char dir2[400];
 static void
 make_path(void)
 {
-	static const char *const progs[] = {"ls",   "cat",     "git",
-					    "bash", "python3", "ssh",
-					    "db",   "date",    "a=b",
-					    "[",    "vim",     "~x"};
+	static const char *const progs[] = {"ls",      "cat", "git", "bash",
+					    "python3", "ssh", "db",  "date",
+					    "a=b",     "[",   "vim", "~x"};
 	char p[600];
 	size_t i;
 	int n;
@@ -57,8 +56,8 @@ make_path(void)
 	/* an executable directory entry that is not a file */
 	snprintf(p, sizeof p, "%s/zdir", dir2);
 	ck_assert_int_eq(mkdir(p, 0755), 0);
-	n = snprintf(path_env, sizeof path_env, "%s:%s:/nonexistent",
-		     world.bin, dir2);
+	n = snprintf(path_env, sizeof path_env, "%s:%s:/nonexistent", world.bin,
+		     dir2);
 	ck_assert(n > 0 && (size_t)n < sizeof path_env);
 }
 
@@ -167,9 +166,9 @@ START_TEST(test_mayrun_help_at_the_prompt)
 	pts_type(&p, "help\r");
 	ck_assert_msg(pts_expect(&p, "typed alone", T), "%s", p.out);
 	/* in columns on the terminal, marked; the legend of each mark */
-	ck_assert_msg(pts_expect(&p, "\ndb (confirm)  ls  ssh (logged)  zz\r",
-				 T),
-		      "%s", p.out);
+	ck_assert_msg(
+	    pts_expect(&p, "\ndb (confirm)  ls  ssh (logged)  zz\r", T), "%s",
+	    p.out);
 	ck_assert(pts_expect(&p, "(logged): runs only once", T));
 	ck_assert(pts_expect(&p, "(confirm): asks you to confirm", T));
 	ck_assert(pts_expect(&p, "4 of the 17 commands of PATH.", T));
@@ -302,10 +301,11 @@ START_TEST(test_mayrun_refusal_points_at_the_pipe)
 	start_session(&p, permissive, 100);
 	pts_type(&p, "echo hello | grep hello\r");
 	/* the walkthrough's lines, unchanged, then where */
-	expect_lines(&p, (const char *const[]){
-			     "maelys-pty: '__line__' denied by policy\r",
-			     "\n  deny(__line__): shell metacharacter in line\r",
-			     "\n  a pipe '|' at column 12\r", NULL});
+	expect_lines(&p,
+		     (const char *const[]){
+			 "maelys-pty: '__line__' denied by policy\r",
+			 "\n  deny(__line__): shell metacharacter in line\r",
+			 "\n  a pipe '|' at column 12\r", NULL});
 	col = echoed_column(&p, "echo hello | grep hello", "|");
 	memset(want, ' ', col);
 	strcpy(want + col, "^");
@@ -466,8 +466,9 @@ START_TEST(test_mayrun_countdown_then_lockout_and_help_recorded)
 	ck_assert(pts_wait_prompt(&p, T));
 	ck_assert_ptr_null(strstr(p.out, "left in this session"));
 	pts_type(&p, "ls ; ls\r");
-	ck_assert_msg(pts_expect(&p, "maelys-pty: 2 refusals left in this "
-				     "session",
+	ck_assert_msg(pts_expect(&p,
+				 "maelys-pty: 2 refusals left in this "
+				 "session",
 				 T),
 		      "%s", p.out);
 	ck_assert(pts_wait_prompt(&p, T));
@@ -476,26 +477,28 @@ START_TEST(test_mayrun_countdown_then_lockout_and_help_recorded)
 	ck_assert_msg(pts_expect(&p, "typed alone", T), "%s", p.out);
 	ck_assert(pts_wait_prompt(&p, T));
 	pts_type(&p, "ls > x\r");
-	ck_assert_msg(pts_expect(&p, "maelys-pty: 1 refusal left in this "
-				     "session",
+	ck_assert_msg(pts_expect(&p,
+				 "maelys-pty: 1 refusal left in this "
+				 "session",
 				 T),
 		      "%s", p.out);
 	ck_assert(pts_wait_prompt(&p, T));
 	pts_type(&p, "ls `id`\r");
 	ck_assert(pts_expect(&p, "a backtick '`' at column 4", T));
-	ck_assert_msg(pts_expect(&p, "4 refusals in this session: the "
-				     "session ends",
+	ck_assert_msg(pts_expect(&p,
+				 "4 refusals in this session: the "
+				 "session ends",
 				 T),
 		      "%s", p.out);
 	ck_assert_int_eq(pts_wait(&p, T), 1);
 	pts_close(&p);
 	text = pts_slurp(log);
-	ck_assert_int_eq(pts_count_lines(text,
-					 (const char *const[]){
-					     "\"event\":\"help\"",
-					     "\"line\":\"help\"",
-					     "commands listed", NULL}),
-			 1);
+	ck_assert_int_eq(
+	    pts_count_lines(text,
+			    (const char *const[]){"\"event\":\"help\"",
+						  "\"line\":\"help\"",
+						  "commands listed", NULL}),
+	    1);
 	free(text);
 	ck_assert_int_eq(pts_verify_log(config, log, &out, &err), 0);
 	free(out);

@@ -263,8 +263,9 @@ maelys_check_suite(void)
 			    sizeof meta_cases / sizeof meta_cases[0]);
 	tcase_add_loop_test(tc, test_metachar_refusal_reported_with_offset, 0,
 			    sizeof refuse_cases / sizeof refuse_cases[0]);
-	tcase_add_loop_test(tc, test_metachar_first_offset_of_each_class, 0,
-			    (int)(sizeof offset_cases / sizeof offset_cases[0]));
+	tcase_add_loop_test(
+	    tc, test_metachar_first_offset_of_each_class, 0,
+	    (int)(sizeof offset_cases / sizeof offset_cases[0]));
 	tcase_add_test(tc, test_metachar_background_flagged_and_refused);
 	tcase_add_test(tc, test_metachar_names_match_policy_vocabulary);
 	tcase_add_test(tc, test_metachar_every_ascii_byte_is_classified);

@@ -29,7 +29,8 @@ struct pty_terminal;
 /* One-time set-up: the terminal readline draws on, the history file, the
  * commands to complete, and the line callback. */
 void pty_prompt_init(const struct pty_terminal *term, const char *history_path,
-		     pty_prompt_commands_fn commands, pty_prompt_line_fn on_line);
+		     pty_prompt_commands_fn commands,
+		     pty_prompt_line_fn on_line);
 /* Draws the prompt and starts reading a line. */
 void pty_prompt_show(const char *prompt);
 /* Stops reading (a job starts); the terminal is left to the caller. */

@@ -55,9 +55,8 @@ void pty_say_runnable(const struct pty_runnable *r, int fd, const char *eol,
  * (-c) only the column, counted from the line's first character.  `width`
  * is the terminal's (0: unknown), where a long line wraps.  The line's
  * own bytes are never written. */
-void pty_say_where(const struct pty_decision *dec, const char *line,
-		   size_t len, const char *prompt, unsigned width, int fd,
-		   const char *eol);
+void pty_say_where(const struct pty_decision *dec, const char *line, size_t len,
+		   const char *prompt, unsigned width, int fd, const char *eol);
 
 /* `help` at the prompt: the list for the session (pty_runnable_list in
  * the interactive mode, by the session's decider), recorded in the audit
@@ -67,7 +66,7 @@ void pty_say_where(const struct pty_decision *dec, const char *line,
  * refusal.  Returns PTY_ACT_SKIP (shown), PTY_ACT_DENY (not shown: the
  * record could not be written; the user is told) or PTY_ACT_END (the same
  * with on_audit_failure = terminate). */
-enum pty_act pty_guard_help(struct pty_guard *g, struct pty_decider *d,
-			    int fd, const char *eol, unsigned width);
+enum pty_act pty_guard_help(struct pty_guard *g, struct pty_decider *d, int fd,
+			    const char *eol, unsigned width);
 
 #endif /* PTY_MAYRUN_H */

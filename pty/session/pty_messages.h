@@ -29,7 +29,7 @@
 	"       maelys-pty [--config FILE | --policy FILE] [--shell "          \
 	"PATH]\n"                                                              \
 	"                  [--path PATH] [--history FILE] [-c COMMAND]\n"      \
-	"       maelys-pty [--config FILE | --policy FILE] [--path PATH] "    \
+	"       maelys-pty [--config FILE | --policy FILE] [--path PATH] "     \
 	"--list\n"                                                             \
 	"       maelys-pty --help | --version\n"                               \
 	"\n"                                                                   \
@@ -60,8 +60,8 @@
 	"  --history FILE    line history (default "                           \
 	"~/.maelys_pty_history)\n"                                             \
 	"  --list            the commands of PATH the policy lets you run\n"   \
-	"                    typed alone here, as `help` at the prompt\n"     \
-	"                    lists them (one a line without a terminal)\n"    \
+	"                    typed alone here, as `help` at the prompt\n"      \
+	"                    lists them (one a line without a terminal)\n"     \
 	"A guard installed setuid takes its settings from %s only.\n"
 #define PTY_MSG_VERSION "maelys-pty %s (libmaelys-datalog %s)\n"
 #define PTY_MSG_NEEDS_COMMAND PTY_MSG_PREFIX "-c needs a command"
@@ -161,11 +161,11 @@
  * terminal (--list to a pipe) a line is the name alone, or the name, a
  * tab and the word of its mark. */
 #define PTY_MSG_RUNNABLE_HEAD                                                  \
-	"Commands of PATH you may run here, typed alone (with arguments a "   \
+	"Commands of PATH you may run here, typed alone (with arguments a "    \
 	"line is decided again):"
 #define PTY_MSG_RUNNABLE_NONE                                                  \
 	"No command of PATH may run here typed alone (%zu looked at)."
-#define PTY_MSG_RUNNABLE_COUNT "%zu of the %zu commands of PATH."
+#define PTY_MSG_RUNNABLE_COUNT        "%zu of the %zu commands of PATH."
 #define PTY_MSG_RUNNABLE_LOGGED_MARK  " (logged)"
 #define PTY_MSG_RUNNABLE_CONFIRM_MARK " (confirm)"
 #define PTY_MSG_RUNNABLE_LEGEND_LOGGED                                         \
@@ -186,21 +186,21 @@
  * line a metacharacter class (its first one), or the refused byte; then,
  * at the prompt, a caret under it (the line as echoed after the prompt).
  * The class's words: "a pipe '|' at column 12". */
-#define PTY_MSG_WHERE_META       "  %s '%.*s' at column %zu"
-#define PTY_MSG_WHERE_REFUSED    "  %s at column %zu"
-#define PTY_MSG_META_PIPE        "a pipe"
-#define PTY_MSG_META_REDIRECT    "a redirection"
-#define PTY_MSG_META_SEMICOLON   "a semicolon"
-#define PTY_MSG_META_BACKTICK    "a backtick"
-#define PTY_MSG_META_VAR_EXPAND  "a variable expansion"
-#define PTY_MSG_META_GLOB        "a glob"
-#define PTY_MSG_META_HISTORY     "a history expansion"
-#define PTY_MSG_META_BRACE       "a brace"
-#define PTY_MSG_META_SUBSHELL    "a subshell parenthesis"
-#define PTY_MSG_META_TILDE       "a tilde"
-#define PTY_MSG_META_COMMENT     "a comment"
-#define PTY_MSG_META_ASSIGNMENT  "an assignment"
-#define PTY_MSG_META_BACKGROUND  "an ampersand"
+#define PTY_MSG_WHERE_META        "  %s '%.*s' at column %zu"
+#define PTY_MSG_WHERE_REFUSED     "  %s at column %zu"
+#define PTY_MSG_META_PIPE         "a pipe"
+#define PTY_MSG_META_REDIRECT     "a redirection"
+#define PTY_MSG_META_SEMICOLON    "a semicolon"
+#define PTY_MSG_META_BACKTICK     "a backtick"
+#define PTY_MSG_META_VAR_EXPAND   "a variable expansion"
+#define PTY_MSG_META_GLOB         "a glob"
+#define PTY_MSG_META_HISTORY      "a history expansion"
+#define PTY_MSG_META_BRACE        "a brace"
+#define PTY_MSG_META_SUBSHELL     "a subshell parenthesis"
+#define PTY_MSG_META_TILDE        "a tilde"
+#define PTY_MSG_META_COMMENT      "a comment"
+#define PTY_MSG_META_ASSIGNMENT   "an assignment"
+#define PTY_MSG_META_BACKGROUND   "an ampersand"
 #define PTY_MSG_REFUSED_QUOTE     "a quote"
 #define PTY_MSG_REFUSED_BACKSLASH "a backslash"
 #define PTY_MSG_REFUSED_AMPERSAND "an ampersand"
@@ -213,8 +213,8 @@
 /* -- the lockout drawing near (guard.c): after a refusal of an
  * interactive session with max_denials set, once at most
  * PTY_GUARD_WARN_LEFT refusals remain */
-#define PTY_MSG_REFUSALS_LEFT PTY_MSG_PREFIX "%u refusals left in this session"
-#define PTY_MSG_REFUSAL_LEFT  PTY_MSG_PREFIX "1 refusal left in this session"
+#define PTY_MSG_REFUSALS_LEFT     PTY_MSG_PREFIX "%u refusals left in this session"
+#define PTY_MSG_REFUSAL_LEFT      PTY_MSG_PREFIX "1 refusal left in this session"
 
 /* Writes all n bytes of the session's stream (the shell's output to the
  * user, the user's keys to the shell): a short write or EINTR is retried,

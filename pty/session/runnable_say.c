@@ -14,7 +14,7 @@
 #include <string.h>
 
 /* A row is cut here (pty_say's own bound). */
-#define RUNNABLE_ROW_MAX 16384
+#define RUNNABLE_ROW_MAX   16384
 /* Columns wider than this are laid out as if this wide. */
 #define RUNNABLE_WIDTH_MAX 1024u
 #define RUNNABLE_GAP       2u

@@ -21,10 +21,10 @@
 
 /* The words of each metacharacter class, by bit position (scanner.h). */
 static const char *const where_meta_words[SCAN_META_COUNT] = {
-    PTY_MSG_META_PIPE,       PTY_MSG_META_REDIRECT,  PTY_MSG_META_SEMICOLON,
+    PTY_MSG_META_PIPE,       PTY_MSG_META_REDIRECT,   PTY_MSG_META_SEMICOLON,
     PTY_MSG_META_BACKTICK,   PTY_MSG_META_VAR_EXPAND, PTY_MSG_META_GLOB,
-    PTY_MSG_META_HISTORY,    PTY_MSG_META_BRACE,     PTY_MSG_META_SUBSHELL,
-    PTY_MSG_META_TILDE,      PTY_MSG_META_COMMENT,   PTY_MSG_META_ASSIGNMENT,
+    PTY_MSG_META_HISTORY,    PTY_MSG_META_BRACE,      PTY_MSG_META_SUBSHELL,
+    PTY_MSG_META_TILDE,      PTY_MSG_META_COMMENT,    PTY_MSG_META_ASSIGNMENT,
     PTY_MSG_META_BACKGROUND,
 };
 
@@ -127,7 +127,8 @@ where_carets(const size_t *cols, size_t n, int fd, const char *eol)
 	for (i = 0; i < n; i++)
 		if (cols[i] + 1 > end)
 			end = cols[i] + 1;
-	if (end == 0 || end > WHERE_CARET_MAX || (buf = malloc(end + 1)) == NULL)
+	if (end == 0 || end > WHERE_CARET_MAX ||
+	    (buf = malloc(end + 1)) == NULL)
 		return;
 	memset(buf, ' ', end);
 	for (i = 0; i < n; i++)
