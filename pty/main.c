@@ -22,6 +22,7 @@
 #include "pty_check.h"
 #include "pty_decide.h"
 #include "pty_line.h"
+#include "pty_mayrun.h"
 #include "pty_messages.h"
 #include "pty_session.h"
 #include "pty_supervise.h"
@@ -38,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <syslog.h>
 #include <unistd.h>
@@ -251,6 +253,40 @@ pty_step_policy(struct pty_main *m)
 	return rc != 0 ? pty_fail(opt, "%s", err) : PTY_GO_ON;
 }
 
+/* --list: what may I run, for the caller, as a session of theirs would
+ * decide it (the settings and policy of step 2, the caller's user,
+ * groups, directory, clock and SSH_CONNECTION; the interactive mode, the
+ * one `help` answers in).  No audit writer starts: nothing runs and no
+ * session starts, as with --check; the caller's rights are enough. */
+static int
+pty_step_list(struct pty_main *m)
+{
+	struct pty_runnable list;
+	bool tty = isatty(STDOUT_FILENO);
+	struct winsize ws;
+
+	if (!m->opt.list)
+		return PTY_GO_ON;
+	if (m->privileged && pty_drop_privileges() != 0)
+		return pty_fail(&m->opt, PTY_MSG_CANNOT_DROP);
+	if (pty_decider_init(&m->decider, m->session, &m->reads,
+			     m->guard.cfg.path_env) != 0)
+		return pty_fail(&m->opt, PTY_MSG_UNNAMED_USER,
+				(unsigned)getuid());
+	/* the names' widths in the user's terminal */
+	pty_columns_locale();
+	if (pty_runnable_list(&m->decider, PTY_MODE_INTERACTIVE, &list) != 0) {
+		pty_say(STDERR_FILENO, "\n", PTY_MSG_RUNNABLE_FAILED);
+		return 1;
+	}
+	if (tty &&
+	    (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0))
+		ws.ws_col = 80;
+	pty_say_runnable(&list, STDOUT_FILENO, "\n", tty ? ws.ws_col : 0);
+	pty_runnable_free(&list);
+	return 0;
+}
+
 /* Step 3: the audit writer, then the audit account is gone. */
 static int
 pty_step_audit(struct pty_main *m)
@@ -343,9 +379,12 @@ pty_step_session(struct pty_main *m)
 	struct passwd *pw;
 	char history[PATH_MAX];
 
-	if (m->command != NULL)
+	if (m->command != NULL) {
+		/* a refusal's column counts characters (pty_say_where) */
+		pty_columns_locale();
 		return pty_command_run(&m->guard, &m->decider, m->command,
 				       m->self);
+	}
 	/* once, before the first prompt: what this session does not do
 	 * (a -c command's output belongs to the program that asked) */
 	if (m->reads.execs_undecided && m->guard.cfg.exec_decisions_optional)
@@ -386,8 +425,9 @@ int
 main(int argc, char **argv)
 {
 	static int (*const steps[])(struct pty_main *) = {
-	    pty_step_options,  pty_step_policy, pty_step_audit,
-	    pty_step_identity, pty_step_start,  pty_step_session,
+	    pty_step_options, pty_step_policy,   pty_step_list,
+	    pty_step_audit,   pty_step_identity, pty_step_start,
+	    pty_step_session,
 	};
 	/* static: the guard and the decider hold a few hundred KiB of
 	 * buffers, more than a stack should take; zero as it starts */

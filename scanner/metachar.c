@@ -71,9 +71,10 @@ scan_is_name_char(unsigned char c)
 	return scan_is_name_start(c) || (c >= '0' && c <= '9');
 }
 
-/* NAME= or NAME+= as the first word: bash assigns instead of running. */
+/* NAME= or NAME+= as the first word: bash assigns instead of running.
+ * *eq is the offset of its '='. */
 static bool
-scan_first_word_assigns(const unsigned char *s, size_t len)
+scan_first_word_assigns(const unsigned char *s, size_t len, size_t *eq)
 {
 	size_t i = 0;
 
@@ -85,7 +86,23 @@ scan_first_word_assigns(const unsigned char *s, size_t len)
 		i++;
 	if (i < len && s[i] == '+')
 		i++;
+	*eq = i;
 	return i < len && s[i] == '=';
+}
+
+/* Reports class `bit` found at offset `at`: the first one of a class is
+ * the one the guard points at. */
+static void
+scan_found(struct scan_result *out, unsigned *meta, unsigned bit, size_t at)
+{
+	unsigned idx = 0;
+
+	if (*meta & bit)
+		return;
+	*meta |= bit;
+	while ((1u << idx) != bit)
+		idx++;
+	out->metachar_offset[idx] = at;
 }
 
 static void
@@ -101,10 +118,12 @@ scan_metachars(const char *line, size_t len, struct scan_result *out)
 	const unsigned char *s = (const unsigned char *)line;
 	bool word_start = true;
 	unsigned meta = 0;
-	size_t i;
+	size_t i, eq = 0;
 
 	out->refusal = SCAN_ACCEPT;
 	out->refusal_offset = 0;
+	for (i = 0; i < SCAN_META_COUNT; i++)
+		out->metachar_offset[i] = 0;
 	for (i = 0; i < len && out->refusal == SCAN_ACCEPT; i++) {
 		unsigned char c = s[i];
 		bool starts_next = false;
@@ -137,7 +156,7 @@ scan_metachars(const char *line, size_t len, struct scan_result *out)
 			scan_refuse(out, SCAN_REFUSE_BACKSLASH, i);
 			break;
 		case '&':
-			meta |= SCAN_META_BACKGROUND;
+			scan_found(out, &meta, SCAN_META_BACKGROUND, i);
 			scan_refuse(out, SCAN_REFUSE_AMPERSAND, i);
 			break;
 		case '\0':
@@ -148,7 +167,7 @@ scan_metachars(const char *line, size_t len, struct scan_result *out)
 			scan_refuse(out, SCAN_REFUSE_NEWLINE, i);
 			break;
 		case '|':
-			meta |= SCAN_META_PIPE;
+			scan_found(out, &meta, SCAN_META_PIPE, i);
 			starts_next = true;
 			break;
 		case '<':
@@ -159,50 +178,50 @@ scan_metachars(const char *line, size_t len, struct scan_result *out)
 				scan_refuse(out, SCAN_REFUSE_HEREDOC, i);
 				break;
 			}
-			meta |= SCAN_META_REDIRECT;
+			scan_found(out, &meta, SCAN_META_REDIRECT, i);
 			starts_next = true;
 			break;
 		case '>':
-			meta |= SCAN_META_REDIRECT;
+			scan_found(out, &meta, SCAN_META_REDIRECT, i);
 			starts_next = true;
 			break;
 		case ';':
-			meta |= SCAN_META_SEMICOLON;
+			scan_found(out, &meta, SCAN_META_SEMICOLON, i);
 			starts_next = true;
 			break;
 		case '`':
-			meta |= SCAN_META_BACKTICK;
+			scan_found(out, &meta, SCAN_META_BACKTICK, i);
 			starts_next = true;
 			break;
 		case '$':
-			meta |= SCAN_META_VAR_EXPAND;
+			scan_found(out, &meta, SCAN_META_VAR_EXPAND, i);
 			break;
 		case '*':
 		case '?':
 		case '[':
-			meta |= SCAN_META_GLOB;
+			scan_found(out, &meta, SCAN_META_GLOB, i);
 			break;
 		case '!':
-			meta |= SCAN_META_HISTORY;
+			scan_found(out, &meta, SCAN_META_HISTORY, i);
 			break;
 		case '{':
 		case '}':
-			meta |= SCAN_META_BRACE;
+			scan_found(out, &meta, SCAN_META_BRACE, i);
 			break;
 		case '(':
 		case ')':
-			meta |= SCAN_META_SUBSHELL;
+			scan_found(out, &meta, SCAN_META_SUBSHELL, i);
 			starts_next = true;
 			break;
 		case '~':
 			/* bash expands ~ at a word start and after = or : */
 			if (word_start ||
 			    (i > 0 && (s[i - 1] == '=' || s[i - 1] == ':')))
-				meta |= SCAN_META_TILDE;
+				scan_found(out, &meta, SCAN_META_TILDE, i);
 			break;
 		case '#':
 			if (word_start)
-				meta |= SCAN_META_COMMENT;
+				scan_found(out, &meta, SCAN_META_COMMENT, i);
 			break;
 		default:
 			if (c < 0x20 || c == 0x7f)
@@ -211,7 +230,7 @@ scan_metachars(const char *line, size_t len, struct scan_result *out)
 		}
 		word_start = starts_next;
 	}
-	if (scan_first_word_assigns(s, len))
-		meta |= SCAN_META_ASSIGNMENT;
+	if (scan_first_word_assigns(s, len, &eq))
+		scan_found(out, &meta, SCAN_META_ASSIGNMENT, eq);
 	out->metachars = meta;
 }

@@ -77,6 +77,11 @@ struct scan_token {
 
 struct scan_result {
 	unsigned metachars;        /* enum scan_metachar bits */
+	/* byte offset of the first metacharacter of each class (index: the
+	 * bit position), meaningful where its bit is set in metachars: the
+	 * guard points at it when it shows a refusal.  For an assignment,
+	 * the '=' of the first word. */
+	size_t metachar_offset[SCAN_META_COUNT];
 	enum scan_refusal refusal; /* SCAN_ACCEPT or the first refusal */
 	size_t refusal_offset;     /* byte offset of what was refused */
 	size_t ntokens;            /* 0: an empty line, no command */

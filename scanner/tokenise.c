@@ -39,6 +39,10 @@ scan_tokenise(const char *line, size_t len, struct scan_result *out)
 void
 scan_line(const char *line, size_t len, struct scan_result *out)
 {
+	unsigned m;
+
+	for (m = 0; m < SCAN_META_COUNT; m++)
+		out->metachar_offset[m] = 0;
 	out->metachars = 0;
 	out->ntokens = 0;
 	out->refusal = SCAN_ACCEPT;

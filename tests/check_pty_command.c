@@ -71,11 +71,14 @@ START_TEST(test_command_denied_exits_126_with_reasons)
 	    {"shutdown -h now", "maelys-pty: 'shutdown' denied by policy\n"
 				"  deny(shutdown): command is forbidden "
 				"by policy\n"},
+	    /* then where, without a caret: no line is on a screen */
 	    {"ls | wc", "maelys-pty: '__line__' denied by policy\n"
-			"  deny(__line__): shell metacharacter in line\n"},
+			"  deny(__line__): shell metacharacter in line\n"
+			"  a pipe '|' at column 4\n"},
 	    {"git commit -m \"x\"",
 	     "maelys-pty: denied before solving \xe2\x80\x94 quoted syntax "
-	     "is unsupported\n"},
+	     "is unsupported\n"
+	     "  a quote '\"' at column 15\n"},
 	    {"", "maelys-pty: empty command: nothing to run\n"},
 	};
 	size_t i;

@@ -140,6 +140,56 @@ START_TEST(test_metachar_refusal_reported_with_offset)
 }
 END_TEST
 
+/* Where the first metacharacter of a class is: what the guard points at. */
+struct offset_case {
+	const char *line;
+	unsigned metachar; /* one class */
+	size_t offset;     /* of its first byte of that class */
+};
+
+static const struct offset_case offset_cases[] = {
+    {"echo hello | grep hello", SCAN_META_PIPE, 11},
+    {"a|b|c", SCAN_META_PIPE, 1},
+    {"ls > out < in", SCAN_META_REDIRECT, 3},
+    {"sort < in", SCAN_META_REDIRECT, 5},
+    {"ls; ls", SCAN_META_SEMICOLON, 2},
+    {"echo `id`", SCAN_META_BACKTICK, 5},
+    {"echo $HOME $X", SCAN_META_VAR_EXPAND, 5},
+    {"ls a?c *.c", SCAN_META_GLOB, 4},
+    {"echo !!", SCAN_META_HISTORY, 5},
+    {"echo {a,b}", SCAN_META_BRACE, 5},
+    {"(ls)", SCAN_META_SUBSHELL, 0},
+    {"echo a~b ~/x", SCAN_META_TILDE, 9}, /* a~b is no tilde */
+    {"echo a#b # c", SCAN_META_COMMENT, 9},
+    {"  FOO=bar env", SCAN_META_ASSIGNMENT, 5},
+    {"PATH+=:/x ls", SCAN_META_ASSIGNMENT, 5},
+    /* after multi-byte UTF-8: offsets count bytes */
+    {"echo \xc3\xa9t\xc3\xa9 | wc", SCAN_META_PIPE, 11},
+    /* several classes, each its own first */
+    {"CMD=rm; $CMD /", SCAN_META_SEMICOLON, 6},
+    {"CMD=rm; $CMD /", SCAN_META_VAR_EXPAND, 8},
+    {"CMD=rm; $CMD /", SCAN_META_ASSIGNMENT, 3},
+};
+
+START_TEST(test_metachar_first_offset_of_each_class)
+{
+	const struct offset_case *c = &offset_cases[_i];
+	struct scan_result r;
+	unsigned idx = 0;
+
+	while ((1u << idx) != c->metachar)
+		idx++;
+	scan_line(c->line, strlen(c->line), &r);
+	ck_assert_int_eq(r.refusal, SCAN_ACCEPT);
+	ck_assert_msg(r.metachars & c->metachar, "case %d: class not found",
+		      _i);
+	ck_assert_msg(r.metachar_offset[idx] == c->offset,
+		      "case %d (%s): offset %zu, want %zu", _i, c->line,
+		      r.metachar_offset[idx], c->offset);
+	ck_assert_msg(c->line[c->offset] != ' ', "case %d: a blank", _i);
+}
+END_TEST
+
 START_TEST(test_metachar_background_flagged_and_refused)
 {
 	struct scan_result r;
@@ -213,6 +263,9 @@ maelys_check_suite(void)
 			    sizeof meta_cases / sizeof meta_cases[0]);
 	tcase_add_loop_test(tc, test_metachar_refusal_reported_with_offset, 0,
 			    sizeof refuse_cases / sizeof refuse_cases[0]);
+	tcase_add_loop_test(
+	    tc, test_metachar_first_offset_of_each_class, 0,
+	    (int)(sizeof offset_cases / sizeof offset_cases[0]));
 	tcase_add_test(tc, test_metachar_background_flagged_and_refused);
 	tcase_add_test(tc, test_metachar_names_match_policy_vocabulary);
 	tcase_add_test(tc, test_metachar_every_ascii_byte_is_classified);

@@ -289,4 +289,45 @@ void pty_decide_keep(struct pty_decider *d, const char *line, size_t len,
 void pty_decide_confirmed(struct pty_decider *d, const char *line, size_t len,
 			  enum pty_mode mode, struct pty_decision *out);
 
+/* ---- What may I run (runnable.c): the guard's `help` and --list, and
+ * the prompt's Tab completion of the first word.  Each executable name of
+ * the session's PATH is decided as the line of just that name would be,
+ * by pty_decide itself (so by the same facts: user, groups, cwd, time,
+ * mode, remote address), the way `sudo -l` answers.  These are questions,
+ * not lines: nothing here is recorded or counted. */
+
+/* The most executable names read from PATH (the rest are not decided and
+ * the list says it was cut). */
+#define PTY_RUNNABLE_MAX 65536u
+
+struct pty_runnable_entry {
+	const char *name;         /* into the list's own buffer */
+	enum pty_verdict verdict; /* ALLOW, ALLOW_LOG or CONFIRM */
+};
+
+struct pty_runnable {
+	struct pty_runnable_entry *entries; /* sorted by name (bytes) */
+	size_t n;
+	size_t considered; /* distinct executable names found in PATH */
+	bool truncated;    /* PTY_RUNNABLE_MAX names were reached */
+	char *names;       /* the names, each NUL-terminated */
+	size_t names_len, names_cap;
+};
+
+/* Fills *out (zeroed first) with the names that a line of just that name
+ * would be allowed to run in `mode`: allowed, allowed once logged, or
+ * allowed once confirmed.  A name is a regular file with an execute bit
+ * that this process may execute, in a directory of d->path_env; a name
+ * found in several directories is one entry (the shell runs the first,
+ * and command_path says that one).  A name the shell would not read as a
+ * bare command name - one the scanner refuses, splits, or finds a
+ * metacharacter in (`[`, `a=b`, `~x`) - is not listed.  A directory that
+ * cannot be read is skipped, as the shell skips it.  Returns 0, or -1
+ * when memory ran out (*out then holds nothing). */
+int pty_runnable_list(struct pty_decider *d, enum pty_mode mode,
+		      struct pty_runnable *out);
+
+/* Frees what a list holds; the list may be zeroed or already freed. */
+void pty_runnable_free(struct pty_runnable *r);
+
 #endif /* PTY_DECIDE_H */

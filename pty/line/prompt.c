@@ -15,7 +15,6 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +29,7 @@
 static struct {
 	const struct pty_terminal *term;
 	const char *history;
-	const char *path; /* PATH, for completing command names */
+	pty_prompt_commands_fn commands; /* for completing command names */
 	pty_prompt_line_fn on_line;
 	bool installed;
 } prompt_state;
@@ -69,56 +68,29 @@ pty_prompt_cancel(int count, int key)
 	return 0;
 }
 
-/* Command names for the first word: executables in PATH whose name starts
- * with `text`; readline calls this with state 0, then 1, 2, ... */
+/* Command names for the first word: the commands the policy allows as a
+ * bare command line (pty_runnable_list, the list `help` shows) whose name
+ * starts with `text`; readline calls this with state 0, then 1, 2, ...
+ * The list is sorted, so the matches are a run of it. */
 static char *
 pty_prompt_command_gen(const char *text, int state)
 {
-	static const char *dirs;
-	static DIR *d;
-	static size_t len;
-	struct dirent *de;
+	static const struct pty_runnable *list;
+	static size_t next, len;
 
 	if (state == 0) {
-		dirs = prompt_state.path;
+		list = prompt_state.commands != NULL ? prompt_state.commands()
+						     : NULL;
+		next = 0;
 		len = strlen(text);
-		if (d != NULL)
-			closedir(d);
-		d = NULL;
 	}
-	for (;;) {
-		char dir[4096];
-		size_t n;
+	while (list != NULL && next < list->n) {
+		const char *name = list->entries[next++].name;
 
-		if (d == NULL) {
-			if (dirs == NULL || *dirs == '\0')
-				return NULL;
-			n = strcspn(dirs, ":");
-			if (n == 0 || n >= sizeof dir) {
-				dirs += n + (dirs[n] == ':');
-				continue;
-			}
-			memcpy(dir, dirs, n);
-			dir[n] = '\0';
-			dirs += n + (dirs[n] == ':');
-			d = opendir(dir);
-			if (d == NULL)
-				continue;
-		}
-		while ((de = readdir(d)) != NULL) {
-			struct stat st;
-
-			if (de->d_name[0] == '.' ||
-			    strncmp(de->d_name, text, len) != 0)
-				continue;
-			if (fstatat(dirfd(d), de->d_name, &st, 0) != 0 ||
-			    !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
-				continue;
-			return strdup(de->d_name);
-		}
-		closedir(d);
-		d = NULL;
+		if (strncmp(name, text, len) == 0)
+			return strdup(name);
 	}
+	return NULL;
 }
 
 static char **
@@ -129,7 +101,10 @@ pty_prompt_complete(const char *text, int start, int end)
 	(void)end;
 	/* the first word is a command; later words are files, completed by
 	 * readline relative to the guard's directory, which follows the
-	 * shell's */
+	 * shell's: a file name is no decision (the policy decides the line
+	 * when it is entered), the guard reads the directory with the
+	 * user's own rights, and the words a command takes are its own
+	 * business, so no list of them is guessed here */
 	for (i = 0; i < start; i++)
 		if (rl_line_buffer[i] != ' ' && rl_line_buffer[i] != '\t')
 			return NULL;
@@ -145,11 +120,11 @@ pty_prompt_accept(char *line)
 
 void
 pty_prompt_init(const struct pty_terminal *term, const char *history_path,
-		const char *path_env, pty_prompt_line_fn on_line)
+		pty_prompt_commands_fn commands, pty_prompt_line_fn on_line)
 {
 	prompt_state.term = term;
 	prompt_state.history = history_path;
-	prompt_state.path = path_env;
+	prompt_state.commands = commands;
 	prompt_state.on_line = on_line;
 	rl_readline_name = "maelys-pty";
 	rl_instream = stdin;

@@ -3,14 +3,22 @@
  * The guard's prompt and line editor: GNU readline's callback interface on
  * the user's terminal, driven by the relay loop one key at a time.  Gives
  * history (a per-user file), arrows and the usual editing keys, Tab
- * completion of command names from PATH and of file names in the shell's
+ * completion of the command names of PATH that the policy allows as a
+ * bare command (the list `help` shows) and of file names in the shell's
  * directory, Ctrl-C to cancel the line and Ctrl-D on an empty line to end
  * the session.  Readline never sees a key while a job runs.
  */
 #ifndef PTY_PROMPT_H
 #define PTY_PROMPT_H
 
+#include "pty_decide.h"
+
 #include <stdbool.h>
+
+/* The commands to complete the first word from (NULL: none), asked at each
+ * completion of a first word; the caller keeps the list (and may keep it
+ * for a whole prompt). */
+typedef const struct pty_runnable *(*pty_prompt_commands_fn)(void);
 
 /* Called with each line the user accepts (owned by the callee; free()),
  * or NULL for Ctrl-D on an empty line. */
@@ -19,9 +27,10 @@ typedef void (*pty_prompt_line_fn)(char *line);
 struct pty_terminal;
 
 /* One-time set-up: the terminal readline draws on, the history file, the
- * PATH to complete commands from, and the line callback. */
+ * commands to complete, and the line callback. */
 void pty_prompt_init(const struct pty_terminal *term, const char *history_path,
-		     const char *path_env, pty_prompt_line_fn on_line);
+		     pty_prompt_commands_fn commands,
+		     pty_prompt_line_fn on_line);
 /* Draws the prompt and starts reading a line. */
 void pty_prompt_show(const char *prompt);
 /* Stops reading (a job starts); the terminal is left to the caller. */

@@ -26,6 +26,7 @@
 
 #include "pty_child.h"
 #include "pty_decide.h"
+#include "pty_mayrun.h"
 #include "pty_messages.h"
 #include "pty_prompt.h"
 #include "pty_session.h"
@@ -71,6 +72,11 @@ static struct pty_relay {
 	struct timespec start_deadline; /* STARTING: bash has until then */
 	char home[4096];
 	char prompt[8192 + 1024];
+	/* what may run, for Tab completion: made at the first Tab of a
+	 * prompt and kept until the next prompt (the cwd, the clock and
+	 * PATH's files change between prompts, not while one is edited) */
+	struct pty_runnable commands;
+	bool commands_fresh;
 } relay;
 
 /* Writes a fixed string (a newline, an erase) to the user's terminal. */
@@ -110,7 +116,32 @@ pty_enter_prompt(void)
 	if (relay.decider->cwd[0] != '\0')
 		(void)chdir(relay.decider->cwd);
 	pty_make_prompt();
+	relay.commands_fresh = false;
 	pty_prompt_show(relay.prompt);
+}
+
+/* The commands Tab completes: those `help` lists, made once a prompt. */
+static const struct pty_runnable *
+pty_relay_commands(void)
+{
+	if (!relay.commands_fresh) {
+		pty_runnable_free(&relay.commands);
+		if (pty_runnable_list(relay.decider, PTY_MODE_INTERACTIVE,
+				      &relay.commands) != 0)
+			return NULL;
+		relay.commands_fresh = true;
+	}
+	return &relay.commands;
+}
+
+/* The terminal's width in columns (80 when it has none). */
+static unsigned
+pty_relay_width(void)
+{
+	struct winsize ws;
+
+	pty_terminal_winsize(STDIN_FILENO, &ws);
+	return ws.ws_col;
 }
 
 /* require_confirm: the question replaces the line editor until it is
@@ -216,10 +247,23 @@ pty_on_line(char *line)
 	}
 	len = strlen(line);
 	pty_prompt_remember(line);
+	if (strcmp(line, PTY_HELP_LINE) == 0) {
+		/* the guard's question, never bash's builtin (pty_mayrun.h) */
+		pty_act_on(pty_guard_help(relay.guard, relay.decider,
+					  STDOUT_FILENO, "\r\n",
+					  pty_relay_width()),
+			   line, len);
+		free(line);
+		return;
+	}
+	/* a refusal points into the line as it stands after the prompt */
+	relay.guard->prompt = relay.prompt;
+	relay.guard->screen_cols = pty_relay_width();
 	pty_act_on(pty_guard_conclude(relay.guard, relay.decider, line, len,
 				      PTY_MODE_INTERACTIVE, true, STDOUT_FILENO,
 				      "\r\n"),
 		   line, len);
+	relay.guard->prompt = NULL;
 	free(line);
 }
 
@@ -450,7 +494,7 @@ pty_relay_start(struct pty_guard *g, struct pty_decider *decider,
 	relay.sup.out_fd = STDOUT_FILENO;
 	relay.sup.eol = "\r\n";
 	relay.sup.around_message = pty_relay_around_message;
-	pty_prompt_init(&relay.term, history_path, g->cfg.path_env,
+	pty_prompt_init(&relay.term, history_path, pty_relay_commands,
 			pty_on_line);
 	(void)pty_terminal_job_mode(&relay.term);
 	relay.state = PTY_STARTING;
@@ -670,5 +714,6 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 			rc = pty_relay_serve(&p);
 	}
 	pty_relay_finish(&sig);
+	pty_runnable_free(&relay.commands);
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include "pty_session.h"
 
 #include "guard_record.h"
+#include "pty_mayrun.h"
 #include "pty_messages.h"
 
 #include <errno.h>
@@ -146,6 +147,16 @@ pty_guard_refused(struct pty_guard *g, int fd, const char *eol)
 		(void)pty_guard_event(g, "session_end", "too many denials");
 		return PTY_ACT_END;
 	}
+	if (g->cfg.max_denials > 0 &&
+	    g->cfg.max_denials - g->denials <= PTY_GUARD_WARN_LEFT &&
+	    g->asess.mode != NULL &&
+	    strcmp(g->asess.mode, pty_mode_name(PTY_MODE_INTERACTIVE)) == 0) {
+		if (g->cfg.max_denials - g->denials == 1)
+			pty_say(fd, eol, PTY_MSG_REFUSAL_LEFT);
+		else
+			pty_say(fd, eol, PTY_MSG_REFUSALS_LEFT,
+				g->cfg.max_denials - g->denials);
+	}
 	return PTY_ACT_DENY;
 }
 
@@ -177,6 +188,9 @@ pty_guard_finish(struct pty_guard *g, const char *line, size_t len,
 	if (pty_verdict_runs(dec->verdict))
 		return PTY_ACT_RUN;
 	pty_say_decision(dec, fd, eol);
+	pty_say_where(dec, line, len,
+		      mode == PTY_MODE_INTERACTIVE ? g->prompt : NULL,
+		      g->screen_cols, fd, eol);
 	pty_guard_log_denial(g, mode, dec);
 	return pty_guard_refused(g, fd, eol);
 }

@@ -39,7 +39,8 @@ enum {
 	OPT_USER,
 	OPT_CHECK,
 	OPT_WERROR,
-	OPT_VERSION
+	OPT_VERSION,
+	OPT_LIST
 };
 
 static const struct option pty_long_options[] = {
@@ -54,6 +55,7 @@ static const struct option pty_long_options[] = {
     {"werror", no_argument, NULL, OPT_WERROR},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
+    {"list", no_argument, NULL, OPT_LIST},
     {NULL, 0, NULL, 0},
 };
 
@@ -168,6 +170,8 @@ pty_options_parse(int argc, char **argv, struct pty_options *o, FILE *err)
 			o->check = true;
 		} else if (c == OPT_WERROR) {
 			o->werror = true;
+		} else if (c == OPT_LIST) {
+			o->list = true;
 		}
 	}
 	if (optind < argc) {

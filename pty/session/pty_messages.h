@@ -32,6 +32,8 @@
 	"       maelys-pty test [--policy FILE | --config FILE] [-v] "         \
 	"[--coverage]\n"                                                      \
 	"                       [--werror] CASEFILE...\n"                     \
+	"       maelys-pty [--config FILE | --policy FILE] [--path PATH] "     \
+	"--list\n"                                                             \
 	"       maelys-pty --help | --version\n"                               \
 	"\n"                                                                   \
 	"Runs bash behind a guard that decides every line typed at the\n"      \
@@ -62,6 +64,9 @@
 	"                    configuration's, else %s)\n"                      \
 	"  --history FILE    line history (default "                           \
 	"~/.maelys_pty_history)\n"                                             \
+	"  --list            the commands of PATH the policy lets you run\n"   \
+	"                    typed alone here, as `help` at the prompt\n"      \
+	"                    lists them (one a line without a terminal)\n"     \
 	"A guard installed setuid takes its settings from %s only.\n"
 #define PTY_MSG_VERSION "maelys-pty %s (libmaelys-datalog %s)\n"
 #define PTY_MSG_NEEDS_COMMAND PTY_MSG_PREFIX "-c needs a command"
@@ -313,6 +318,65 @@
 #define PTY_MSG_EXPLAIN_READ_FAILED "%*s(cannot read the result: %s)"
 #define PTY_MSG_EXPLAIN_CUT                                                    \
 	"(trees cut at %d lines or %d tuples: give a narrower line)"
+/* -- what may I run: `help` at the prompt and --list (runnable_say.c,
+ * guard_help.c).  The marks follow a name in the columns; without a
+ * terminal (--list to a pipe) a line is the name alone, or the name, a
+ * tab and the word of its mark. */
+#define PTY_MSG_RUNNABLE_HEAD                                                  \
+	"Commands of PATH you may run here, typed alone (with arguments a "    \
+	"line is decided again):"
+#define PTY_MSG_RUNNABLE_NONE                                                  \
+	"No command of PATH may run here typed alone (%zu looked at)."
+#define PTY_MSG_RUNNABLE_COUNT        "%zu of the %zu commands of PATH."
+#define PTY_MSG_RUNNABLE_LOGGED_MARK  " (logged)"
+#define PTY_MSG_RUNNABLE_CONFIRM_MARK " (confirm)"
+#define PTY_MSG_RUNNABLE_LEGEND_LOGGED                                         \
+	"(logged): runs only once the audit log has recorded it"
+#define PTY_MSG_RUNNABLE_LEGEND_CONFIRM                                        \
+	"(confirm): asks you to confirm before it runs"
+#define PTY_MSG_RUNNABLE_CUT                                                   \
+	"(the list stops at the first %u names read from PATH)"
+#define PTY_MSG_RUNNABLE_PLAIN         "%s"
+#define PTY_MSG_RUNNABLE_PLAIN_LOGGED  "%s\tlogged"
+#define PTY_MSG_RUNNABLE_PLAIN_CONFIRM "%s\tconfirm"
+#define PTY_MSG_RUNNABLE_FAILED                                                \
+	PTY_MSG_PREFIX "cannot list the commands: out of memory"
+#define PTY_MSG_HELP_RECORD_FAILED                                             \
+	PTY_MSG_PREFIX "help: its audit record could not be written (%s)"
+
+/* -- where a refused line went wrong (where.c), under the refusal: one
+ * line a metacharacter class (its first one), or the refused byte; then,
+ * at the prompt, a caret under it (the line as echoed after the prompt).
+ * The class's words: "a pipe '|' at column 12". */
+#define PTY_MSG_WHERE_META        "  %s '%.*s' at column %zu"
+#define PTY_MSG_WHERE_REFUSED     "  %s at column %zu"
+#define PTY_MSG_META_PIPE         "a pipe"
+#define PTY_MSG_META_REDIRECT     "a redirection"
+#define PTY_MSG_META_SEMICOLON    "a semicolon"
+#define PTY_MSG_META_BACKTICK     "a backtick"
+#define PTY_MSG_META_VAR_EXPAND   "a variable expansion"
+#define PTY_MSG_META_GLOB         "a glob"
+#define PTY_MSG_META_HISTORY      "a history expansion"
+#define PTY_MSG_META_BRACE        "a brace"
+#define PTY_MSG_META_SUBSHELL     "a subshell parenthesis"
+#define PTY_MSG_META_TILDE        "a tilde"
+#define PTY_MSG_META_COMMENT      "a comment"
+#define PTY_MSG_META_ASSIGNMENT   "an assignment"
+#define PTY_MSG_META_BACKGROUND   "an ampersand"
+#define PTY_MSG_REFUSED_QUOTE     "a quote"
+#define PTY_MSG_REFUSED_BACKSLASH "a backslash"
+#define PTY_MSG_REFUSED_AMPERSAND "an ampersand"
+#define PTY_MSG_REFUSED_NUL       "a NUL byte"
+#define PTY_MSG_REFUSED_NEWLINE   "a line break"
+#define PTY_MSG_REFUSED_CONTROL   "a control character"
+#define PTY_MSG_REFUSED_ENCODING  "a byte that is not UTF-8 text"
+#define PTY_MSG_REFUSED_INVISIBLE "an invisible or look-alike character"
+#define PTY_MSG_REFUSED_HEREDOC   "a here-document"
+/* -- the lockout drawing near (guard.c): after a refusal of an
+ * interactive session with max_denials set, once at most
+ * PTY_GUARD_WARN_LEFT refusals remain */
+#define PTY_MSG_REFUSALS_LEFT     PTY_MSG_PREFIX "%u refusals left in this session"
+#define PTY_MSG_REFUSAL_LEFT      PTY_MSG_PREFIX "1 refusal left in this session"
 
 /* Writes all n bytes of the session's stream (the shell's output to the
  * user, the user's keys to the shell): a short write or EINTR is retried,

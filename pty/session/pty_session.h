@@ -146,6 +146,7 @@ struct pty_options {
 	const char *check_user;   /* --check --user NAME, or NULL */
 	bool check;               /* --check */
 	bool werror;              /* --check --werror: a policy warning fails */
+	bool list;                /* --list: what may I run (pty_mayrun.h) */
 	bool login;               /* argv[0] starts with '-' */
 	bool help;
 	bool version;
@@ -201,6 +202,12 @@ struct pty_guard {
 	 * were given: refused once the guard finds itself nested in a
 	 * session (whose line rules it must not loosen) */
 	bool overridden;
+	/* the prompt the line being concluded was typed after, still on the
+	 * screen above the refusal (the relay's), and the terminal's width:
+	 * where a caret goes under it (pty_say_where).  NULL in -c mode and
+	 * for the exec supervisor: no line on the screen to point into */
+	const char *prompt;
+	unsigned screen_cols; /* 0: not known */
 	/* a line waiting for the user's answer to require_confirm (between
 	 * PTY_ACT_ASK and pty_guard_answer); dec's tokens point into line */
 	struct {
@@ -254,7 +261,10 @@ enum pty_act pty_guard_write_record(struct pty_guard *g,
 
 /* Counts a refusal shown to the user (max_denials counts lines and execs
  * alike): PTY_ACT_DENY, or PTY_ACT_END at the limit, the user told and
- * the session's end recorded. */
+ * the session's end recorded.  In an interactive session with max_denials
+ * set, a refusal that leaves PTY_GUARD_WARN_LEFT or fewer says how many
+ * ("2 refusals left in this session"): a person may still change course;
+ * a -c command is refused once and ends anyway. */
 enum pty_act pty_guard_refused(struct pty_guard *g, int fd, const char *eol);
 
 /* Records a session event ("session_start", "session_end") with a note;
