@@ -2,7 +2,7 @@
 /*
  * The rules of a loaded policy as the authors' tools read them
  * (maelys_datalog_policy_rule_count, _get_rule, _get_literal,
- * _get_head_term): rules numbered in source order with the facts skipped,
+ * _get_head_term, _get_literal_term): rules numbered in source order with the facts skipped,
  * each rule's and literal's text as written with comments dropped and
  * blanks folded, the kind and name of every literal (negation, built-ins),
  * the head's terms as written, long texts bounded, and every index out of
@@ -158,6 +158,81 @@ START_TEST(test_rules_head_terms_as_written)
 	ck_assert_str_eq(t.text, "c");
 	ck_assert_uint_eq(t.length, 1);
 	(void)maelys_datalog_policy_free(policy);
+}
+END_TEST
+
+/* A body literal's terms as written: an atom's, a negated atom's, a
+ * built-in call's arguments and a comparison's two sides; out of range and
+ * NULL refused. */
+START_TEST(test_rules_literal_terms_as_written)
+{
+	maelys_datalog_policy_t *policy = load_program();
+	maelys_datalog_written_term_t t;
+
+	/* edge(S, _) */
+	ck_assert_status(
+	    maelys_datalog_policy_get_literal_term(policy, 2, 0, 0, &t), ST_OK);
+	ck_assert_int_eq(t.kind, MAELYS_DATALOG_WRITTEN_VARIABLE);
+	ck_assert_str_eq(t.text, "S");
+	ck_assert_status(
+	    maelys_datalog_policy_get_literal_term(policy, 2, 0, 1, &t), ST_OK);
+	ck_assert_int_eq(t.kind, MAELYS_DATALOG_WRITTEN_ANONYMOUS);
+	ck_assert_status(
+	    maelys_datalog_policy_get_literal_term(policy, 2, 0, 2, &t),
+	    ST_INVALID);
+	/* not(blocked(S)) */
+	ck_assert_status(
+	    maelys_datalog_policy_get_literal_term(policy, 2, 1, 0, &t), ST_OK);
+	ck_assert_int_eq(t.kind, MAELYS_DATALOG_WRITTEN_VARIABLE);
+	ck_assert_str_eq(t.text, "S");
+	/* re_match(S, "^a\t"): the pattern decoded */
+	ck_assert_status(
+	    maelys_datalog_policy_get_literal_term(policy, 2, 2, 1, &t), ST_OK);
+	ck_assert_int_eq(t.kind, MAELYS_DATALOG_WRITTEN_SYMBOL);
+	ck_assert_str_eq(t.text, "^a\t");
+	/* N >= 3 */
+	ck_assert_status(
+	    maelys_datalog_policy_get_literal_term(policy, 2, 4, 0, &t), ST_OK);
+	ck_assert_int_eq(t.kind, MAELYS_DATALOG_WRITTEN_VARIABLE);
+	ck_assert_str_eq(t.text, "N");
+	ck_assert_status(
+	    maelys_datalog_policy_get_literal_term(policy, 2, 4, 1, &t), ST_OK);
+	ck_assert_int_eq(t.kind, MAELYS_DATALOG_WRITTEN_INTEGER);
+	ck_assert_int_eq(t.integer, 3);
+	ck_assert_status(
+	    maelys_datalog_policy_get_literal_term(policy, 2, 4, 2, &t),
+	    ST_INVALID);
+	ck_assert_status(
+	    maelys_datalog_policy_get_literal_term(policy, 2, 5, 0, &t),
+	    ST_INVALID);
+	ck_assert_status(
+	    maelys_datalog_policy_get_literal_term(policy, 3, 0, 0, &t),
+	    ST_INVALID);
+	ck_assert_status(
+	    maelys_datalog_policy_get_literal_term(NULL, 2, 0, 0, &t),
+	    ST_INVALID);
+	ck_assert_status(
+	    maelys_datalog_policy_get_literal_term(policy, 2, 0, 0, NULL),
+	    ST_INVALID);
+	(void)maelys_datalog_policy_free(policy);
+}
+END_TEST
+
+/* A lower-case name in a body is a string in the native dialect, as the
+ * load read it (in Souffle's it would be a variable). */
+START_TEST(test_rules_literal_bare_name_is_a_string_natively)
+{
+	maelys_datalog_policy_t *native = dltest_load(
+	    NULL, "n.dl",
+	    ".decl in(a: symbol)\n.decl out(a: symbol)\n"
+	    "out(X) :- in(X), X != c.\n");
+	maelys_datalog_written_term_t t;
+
+	ck_assert_status(
+	    maelys_datalog_policy_get_literal_term(native, 0, 1, 1, &t), ST_OK);
+	ck_assert_int_eq(t.kind, MAELYS_DATALOG_WRITTEN_SYMBOL);
+	ck_assert_str_eq(t.text, "c");
+	(void)maelys_datalog_policy_free(native);
 }
 END_TEST
 
@@ -346,6 +421,8 @@ maelys_check_suite(void)
 	    tc, test_rules_literals_name_kind_and_text, 0,
 	    (int)(sizeof literal_cases / sizeof *literal_cases));
 	tcase_add_test(tc, test_rules_head_terms_as_written);
+	tcase_add_test(tc, test_rules_literal_terms_as_written);
+	tcase_add_test(tc, test_rules_literal_bare_name_is_a_string_natively);
 	tcase_add_test(tc, test_rules_head_string_is_decoded);
 	tcase_add_test(tc, test_rules_walkthrough_rules_in_source_order);
 	tcase_add_test(tc, test_rules_long_text_is_cut_at_a_character);

@@ -109,3 +109,23 @@ maelys_datalog_policy_get_head_term(const maelys_datalog_policy_t *policy,
 	*out = r->written[column];
 	return MAELYS_DATALOG_STATUS_OK;
 }
+
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_policy_get_literal_term(const maelys_datalog_policy_t *policy,
+				       size_t rule, size_t literal,
+				       size_t column,
+				       maelys_datalog_written_term_t *out)
+{
+	const struct dl_clit *l;
+
+	if (out != NULL)
+		memset(out, 0, sizeof *out);
+	if (policy == NULL || out == NULL || rule >= policy->prog->nrules ||
+	    literal >= policy->prog->rules[rule].nbody)
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	l = &policy->prog->rules[rule].body[literal];
+	if (column >= l->nwritten)
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	*out = l->written[column];
+	return MAELYS_DATALOG_STATUS_OK;
+}

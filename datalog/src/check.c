@@ -507,10 +507,11 @@ dl_ck_text(struct dl_checker *ck, size_t start, size_t end, const char **out,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-/* The head's terms as written, for the rules API. */
+/* Terms as written (a head's, a body literal's), for the rules API: *out
+ * gets an arena array of n (NULL for none). */
 static maelys_datalog_status_t
-dl_ck_written(struct dl_checker *ck, const struct dl_ast_atom *head,
-	      struct dl_rule *r)
+dl_ck_written(struct dl_checker *ck, const struct dl_ast_term *args, size_t n,
+	      maelys_datalog_written_term_t **out)
 {
 	static const maelys_datalog_written_kind_t kinds[] = {
 	    [DL_TERM_VAR] = MAELYS_DATALOG_WRITTEN_VARIABLE,
@@ -520,15 +521,15 @@ dl_ck_written(struct dl_checker *ck, const struct dl_ast_atom *head,
 	};
 	size_t k;
 
-	if (head->nargs == 0)
+	*out = NULL;
+	if (n == 0)
 		return MAELYS_DATALOG_STATUS_OK;
-	r->written =
-	    dl_arena_alloc(&ck->prog->arena, head->nargs * sizeof *r->written);
-	if (r->written == NULL)
+	*out = dl_arena_alloc(&ck->prog->arena, n * sizeof **out);
+	if (*out == NULL)
 		return dl_ck_nomem(ck);
-	for (k = 0; k < head->nargs; k++) {
-		const struct dl_ast_term *t = &head->args[k];
-		maelys_datalog_written_term_t *w = &r->written[k];
+	for (k = 0; k < n; k++) {
+		const struct dl_ast_term *t = &args[k];
+		maelys_datalog_written_term_t *w = &(*out)[k];
 
 		memset(w, 0, sizeof *w);
 		w->kind = kinds[t->kind];
@@ -582,12 +583,25 @@ dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 		return dl_ck_nomem(ck);
 	r.nbody = (uint32_t)c->nbody;
 	for (i = 0; i < c->nbody; i++) {
-		DL_TRY(dl_ck_literal(ck, &c->body[i], &r.body[i]));
-		DL_TRY(dl_ck_text(ck, c->body[i].start, c->body[i].end,
-				  &r.body[i].text, &r.body[i].text_len));
+		const struct dl_ast_lit *al = &c->body[i];
+		struct dl_clit *l = &r.body[i];
+
+		DL_TRY(dl_ck_literal(ck, al, l));
+		DL_TRY(dl_ck_text(ck, al->start, al->end, &l->text,
+				  &l->text_len));
+		if (al->kind == DL_LIT_CMP) {
+			const struct dl_ast_term sides[2] = {al->lhs, al->rhs};
+
+			DL_TRY(dl_ck_written(ck, sides, 2, &l->written));
+			l->nwritten = 2;
+		} else {
+			DL_TRY(dl_ck_written(ck, al->atom.args, al->atom.nargs,
+					     &l->written));
+			l->nwritten = (uint32_t)al->atom.nargs;
+		}
 	}
 	DL_TRY(dl_ck_text(ck, c->start, c->end, &r.text, &r.text_len));
-	DL_TRY(dl_ck_written(ck, &c->head, &r));
+	DL_TRY(dl_ck_written(ck, c->head.args, c->head.nargs, &r.written));
 	for (i = 0; i < c->head.nargs; i++) {
 		if (c->head.args[i].kind == DL_TERM_ANON)
 			return dl_fail_at(ck->diag,

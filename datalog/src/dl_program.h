@@ -65,6 +65,10 @@ struct dl_clit {
 	struct dl_pos pos;
 	const char *text; /* as written (dl_lexer_normalize), in the arena */
 	size_t text_len;
+	/* its terms as written, for the rules API: an atom's or a built-in
+	 * call's arguments, a comparison's two sides */
+	maelys_datalog_written_term_t *written;
+	uint32_t nwritten;
 	/* CMP: a side is a lower-case name, which the native dialect reads
 	 * as a string (for the warning on comparing two constants) */
 	bool bare;

@@ -451,30 +451,48 @@ explain_tree_rows(struct explain_tree *t, const char *pred, size_t arity,
  * a head variable's value, or kind 0 (not known). */
 static maelys_datalog_arg_t
 tree_bound(const struct explain_tree *t, size_t rule, size_t head_arity,
-	   const maelys_datalog_arg_t *head, const struct explain_term *term)
+	   const maelys_datalog_arg_t *head,
+	   const maelys_datalog_written_term_t *term)
 {
 	maelys_datalog_written_term_t w;
 	maelys_datalog_arg_t a;
 	size_t c;
 
 	memset(&a, 0, sizeof a);
-	if (term->kind == EXPLAIN_TERM_SYMBOL)
-		return maelys_datalog_arg_symbol_n(term->text, term->len);
-	if (term->kind == EXPLAIN_TERM_INTEGER)
+	if (term->kind == MAELYS_DATALOG_WRITTEN_SYMBOL)
+		return maelys_datalog_arg_symbol_n(term->text, term->length);
+	if (term->kind == MAELYS_DATALOG_WRITTEN_INTEGER)
 		return maelys_datalog_arg_integer(term->integer);
-	if (term->kind != EXPLAIN_TERM_NAME)
+	if (term->kind != MAELYS_DATALOG_WRITTEN_VARIABLE)
 		return a;
 	for (c = 0; c < head_arity; c++)
 		if (maelys_datalog_policy_get_head_term(
 			t->policy, rule, c, &w) == MAELYS_DATALOG_STATUS_OK &&
 		    w.kind == MAELYS_DATALOG_WRITTEN_VARIABLE &&
-		    w.length == term->len &&
-		    memcmp(w.text, term->text, term->len) == 0)
+		    w.length == term->length &&
+		    memcmp(w.text, term->text, term->length) == 0)
 			return head[c];
-	/* a name that is no head variable: a variable the body binds (not
-	 * known here) or, in a lower-case policy, a string; either way the
-	 * column is left open rather than guessed */
+	/* a variable the body binds: not known here, left open rather than
+	 * guessed */
 	return a;
+}
+
+/* The terms of body literal `i` of `rule`, as the load read them; false
+ * when one cannot be had (the caller then knows nothing of them). */
+static bool
+tree_literal_terms(const struct explain_tree *t, size_t rule, size_t i,
+		   size_t arity, maelys_datalog_written_term_t *terms)
+{
+	size_t k;
+
+	if (arity > MAELYS_DATALOG_MAX_ARITY)
+		return false;
+	for (k = 0; k < arity; k++)
+		if (maelys_datalog_policy_get_literal_term(
+			t->policy, rule, i, k, &terms[k]) !=
+		    MAELYS_DATALOG_STATUS_OK)
+			return false;
+	return true;
 }
 
 static void tree_why_not_pred(struct explain_tree *t, const char *pred,
@@ -487,9 +505,9 @@ static size_t
 tree_candidates(struct explain_tree *t, size_t rule,
 		const maelys_datalog_rule_info_t *info,
 		const maelys_datalog_arg_t *head, const char *var,
-		size_t varlen, maelys_datalog_arg_t *out,
-		struct explain_literal *lit)
+		size_t varlen, maelys_datalog_arg_t *out)
 {
+	maelys_datalog_written_term_t terms[MAELYS_DATALOG_MAX_ARITY];
 	maelys_datalog_arg_t want[MAELYS_DATALOG_MAX_ARITY];
 	maelys_datalog_literal_info_t li;
 	struct tree_match m;
@@ -499,25 +517,25 @@ tree_candidates(struct explain_tree *t, size_t rule,
 		if (maelys_datalog_policy_get_literal(
 			t->policy, rule, i, &li) != MAELYS_DATALOG_STATUS_OK ||
 		    li.kind != MAELYS_DATALOG_LITERAL_ATOM ||
-		    explain_literal_parse(li.text, li.text_length, lit) != 0)
+		    !tree_literal_terms(t, rule, i, li.arity, terms))
 			continue;
-		for (k = 0; k < lit->nterms; k++)
-			if (lit->terms[k].kind == EXPLAIN_TERM_NAME &&
-			    lit->terms[k].len == varlen &&
-			    memcmp(lit->terms[k].text, var, varlen) == 0)
+		for (k = 0; k < li.arity; k++)
+			if (terms[k].kind == MAELYS_DATALOG_WRITTEN_VARIABLE &&
+			    terms[k].length == varlen &&
+			    memcmp(terms[k].text, var, varlen) == 0)
 				break;
-		if (k == lit->nterms)
+		if (k == li.arity)
 			continue;
 		memset(&m, 0, sizeof m);
-		for (m.arity = 0; m.arity < lit->nterms; m.arity++)
+		for (m.arity = 0; m.arity < li.arity; m.arity++)
 			want[m.arity] = tree_bound(t, rule, info->head_arity,
-						   head, &lit->terms[m.arity]);
+						   head, &terms[m.arity]);
 		want[k].kind = 0;
 		m.pred = li.name;
 		m.want = want;
 		m.collect = true;
 		m.column = k;
-		(void)tree_rows_each(t, li.name, lit->nterms, tree_visit_match,
+		(void)tree_rows_each(t, li.name, li.arity, tree_visit_match,
 				     &m);
 		memcpy(out, m.values, m.nvalues * sizeof *out);
 		return m.nvalues;
@@ -534,9 +552,9 @@ tree_failed_literal(struct explain_tree *t, size_t rule,
 		    const maelys_datalog_arg_t *head, size_t i, int indent,
 		    unsigned level)
 {
+	maelys_datalog_written_term_t terms[MAELYS_DATALOG_MAX_ARITY];
 	maelys_datalog_arg_t want[MAELYS_DATALOG_MAX_ARITY];
 	maelys_datalog_literal_info_t li;
-	struct explain_literal *lit;
 	struct tree_match m;
 	char text[EXPLAIN_TEXT_MAX];
 	size_t k, known = 0;
@@ -548,19 +566,13 @@ tree_failed_literal(struct explain_tree *t, size_t rule,
 		fprintf(t->out, PTY_MSG_EXPLAIN_FAILS_AT "\n", indent, "",
 			li.text, info->source, li.line, li.column);
 	if (li.kind == MAELYS_DATALOG_LITERAL_BUILTIN ||
-	    (lit = malloc(sizeof *lit)) == NULL)
+	    !tree_literal_terms(t, rule, i, li.arity, terms))
 		return;
-	if (explain_literal_parse(li.text, li.text_length, lit) != 0 ||
-	    lit->nterms != li.arity) {
-		free(lit);
-		return;
-	}
-	for (k = 0; k < lit->nterms; k++) {
-		want[k] =
-		    tree_bound(t, rule, info->head_arity, head, &lit->terms[k]);
+	for (k = 0; k < li.arity; k++) {
+		want[k] = tree_bound(t, rule, info->head_arity, head, &terms[k]);
 		known += want[k].kind != 0;
 	}
-	tree_args_text(li.name, want, lit->nterms, text, sizeof text);
+	tree_args_text(li.name, want, li.arity, text, sizeof text);
 	if (li.kind == MAELYS_DATALOG_LITERAL_NEGATED) {
 		if (tree_line(t))
 			fprintf(t->out, PTY_MSG_EXPLAIN_HOLDS "\n", indent + 2,
@@ -568,20 +580,19 @@ tree_failed_literal(struct explain_tree *t, size_t rule,
 		memset(&m, 0, sizeof m);
 		m.pred = li.name;
 		m.want = want;
-		m.arity = lit->nterms;
+		m.arity = li.arity;
 		m.limit = EXPLAIN_HOLDING_MAX;
 		m.indent = indent + 4;
 		m.level = level;
-		(void)tree_rows_each(t, li.name, lit->nterms, tree_visit_match,
+		(void)tree_rows_each(t, li.name, li.arity, tree_visit_match,
 				     &m);
-	} else if (known == lit->nterms && level < t->depth) {
+	} else if (known == li.arity && level < t->depth) {
 		if (tree_line(t))
 			fprintf(t->out, PTY_MSG_EXPLAIN_NO_MATCH "\n",
 				indent + 2, "", text);
-		tree_why_not_pred(t, li.name, want, lit->nterms, indent + 4,
+		tree_why_not_pred(t, li.name, want, li.arity, indent + 4,
 				  level + 1);
 	}
-	free(lit);
 }
 
 /* Why rule `rule` did not derive pred(args); a column of kind 0 is tried
@@ -596,7 +607,6 @@ tree_why_not_rule(struct explain_tree *t, size_t rule,
 	maelys_datalog_arg_t known[MAELYS_DATALOG_MAX_ARITY];
 	maelys_datalog_arg_t cand[EXPLAIN_CANDIDATES_MAX];
 	maelys_datalog_written_term_t w;
-	struct explain_literal *lit;
 	size_t open = n, ncand = 0, c, best = 0, best_c = 0, failed;
 	int matches = 0;
 	bool any = false;
@@ -616,12 +626,9 @@ tree_why_not_rule(struct explain_tree *t, size_t rule,
 			    maelys_datalog_arg_symbol_n(w.text, w.length);
 		else if (w.kind == MAELYS_DATALOG_WRITTEN_INTEGER)
 			head[open] = maelys_datalog_arg_integer(w.integer);
-		else if (w.kind == MAELYS_DATALOG_WRITTEN_VARIABLE &&
-			 (lit = malloc(sizeof *lit)) != NULL) {
+		else if (w.kind == MAELYS_DATALOG_WRITTEN_VARIABLE)
 			ncand = tree_candidates(t, rule, info, head, w.text,
-						w.length, cand, lit);
-			free(lit);
-		}
+						w.length, cand);
 	}
 	/* a column nothing binds is asked with any value (why_not takes a
 	 * whole tuple), but stays unknown for what is shown below */

@@ -8,8 +8,10 @@
  *   explain_options.c  the command line
  *   explain_tree.c     the derivation and why-not trees, from a provenance
  *                      result (maelys_datalog_result_derivation, ...)
- *   explain_literal.c  the arguments of a body literal as written, so that a
- *                      failed `not p(...)` can name the p tuple that holds
+
+ * A body literal's arguments, which let a failed `not p(...)` name the p
+ * tuple that holds, come from the engine as the load read them
+ * (maelys_datalog_policy_get_literal_term), never from its text.
  *
  * The verdict is always the deciders' own (pty_decide_keep,
  * pty_exec_decide_keep): this tool only reads the result they solved.
@@ -92,41 +94,5 @@ long explain_tree_rows(struct explain_tree *t, const char *pred, size_t arity,
  * `not p(...)` the tree of the p tuple that holds. */
 void explain_tree_why_not(struct explain_tree *t, const char *const *heads,
 			  size_t nheads, const char *key);
-
-/* ---- A literal's arguments as written (explain_literal.c) */
-
-enum explain_term_kind {
-	EXPLAIN_TERM_NAME,      /* a name: a variable, or in a lower-case
-				 * policy a string; decided by the caller */
-	EXPLAIN_TERM_ANONYMOUS, /* _ */
-	EXPLAIN_TERM_SYMBOL,    /* "..." (decoded) */
-	EXPLAIN_TERM_INTEGER,
-};
-
-struct explain_term {
-	enum explain_term_kind kind;
-	const char *text; /* NAME: into the literal's text; SYMBOL: into buf */
-	size_t len;
-	int64_t integer;
-};
-
-/* The longest literal text explain_literal_parse reads. */
-#define EXPLAIN_LITERAL_MAX 8192
-
-struct explain_literal {
-	bool negated;
-	const char *name; /* into the text */
-	size_t name_len;
-	size_t nterms;
-	struct explain_term terms[MAELYS_DATALOG_MAX_ARITY];
-	char buf[EXPLAIN_LITERAL_MAX]; /* decoded strings */
-};
-
-/* Reads a body literal as the rules API gives its text (normalised:
- * `p(X, "a")`, `not(p(X))`, `!p(_)`, `p`).  Returns 0, or -1 for anything
- * else (a comparison, a built-in call, text over the bound): the caller
- * then knows nothing of its arguments. */
-int explain_literal_parse(const char *text, size_t len,
-			  struct explain_literal *out);
 
 #endif /* PTY_EXPLAIN_H */

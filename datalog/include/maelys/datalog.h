@@ -449,6 +449,17 @@ maelys_datalog_policy_get_head_term(const maelys_datalog_policy_t *policy,
 				    size_t rule, size_t column,
 				    maelys_datalog_written_term_t *out);
 
+/* Column `column` of body literal `literal` of rule `rule`, as written:
+ * an atom's (negated or not) and a built-in call's arguments in order, a
+ * comparison's left side (0) and right side (1).  A bare lower-case name is
+ * a SYMBOL in the native dialect and a VARIABLE in Souffle's, as the load
+ * read it.  Returns OK, INVALID_ARGUMENT (NULL, out of range). */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_policy_get_literal_term(const maelys_datalog_policy_t *policy,
+				       size_t rule, size_t literal,
+				       size_t column,
+				       maelys_datalog_written_term_t *out);
+
 /*
  * Warnings: what a load found suspicious but legal.  A warning never stops a
  * load; a tool may treat them as errors (`--werror`).
