@@ -32,6 +32,8 @@
 	"       maelys-pty test [--policy FILE | --config FILE] [-v] "         \
 	"[--coverage]\n"                                                      \
 	"                       [--werror] CASEFILE...\n"                     \
+	"       maelys-pty explain [OPTIONS] 'LINE' | --exec PATH "           \
+	"[-- ARGV...]\n"                                                       \
 	"       maelys-pty [--config FILE | --policy FILE] [--path PATH] "     \
 	"--list\n"                                                             \
 	"       maelys-pty --help | --version\n"                               \
