@@ -54,6 +54,33 @@ guard="$(find "$tmp/root" -type f -path '*/bin/maelys-pty' | head -n 1)"
 	{ cat "$tmp/cases.out"; echo "install.sh: the installed cases fail"; exit 1; }
 grep -qx '[1-9][0-9]* passed, 0 failed' "$tmp/cases.out" ||
 	{ cat "$tmp/cases.out"; echo "install.sh: the installed cases did not run"; exit 1; }
+"$guard" test --coverage "$cases_dir"/*.case >"$tmp/coverage.out" 2>&1 ||
+	{ cat "$tmp/coverage.out"; echo "install.sh: --coverage fails"; exit 1; }
+grep -q ': covered [0-9]* of [0-9]* rules$' "$tmp/coverage.out" ||
+	{ cat "$tmp/coverage.out"; echo "install.sh: --coverage says nothing"; exit 1; }
+
+# The installed explain, on the installed default policy: a refused line
+# names the rule and the deny that holds; an allowed one its rule.
+policies_dir="$(dirname "$cases_dir")"
+"$guard" explain --policy "$policies_dir/level1.dl" --user alice \
+	'shutdown now' >"$tmp/explain.out" 2>&1 && {
+	cat "$tmp/explain.out"; echo "install.sh: explain allowed shutdown"; exit 1; }
+grep -q 'deny("shutdown", "command is forbidden by policy")  by .*level1.dl:' \
+	"$tmp/explain.out" ||
+	{ cat "$tmp/explain.out"; echo "install.sh: explain shows no deny"; exit 1; }
+"$guard" explain --policy "$policies_dir/level1.dl" --user alice \
+	'ls -l' >"$tmp/explain.out" 2>&1 ||
+	{ cat "$tmp/explain.out"; echo "install.sh: explain refused ls"; exit 1; }
+grep -q '^  allow("ls")  by .*level1.dl:' "$tmp/explain.out" ||
+	{ cat "$tmp/explain.out"; echo "install.sh: explain shows no allow"; exit 1; }
+
+# The walkthrough's policy, as printed and installed, runs a command: it
+# decides lines only, which --policy (no configuration) accepts.
+"$guard" --policy "$policies_dir/walkthrough.dl" -c 'echo installed-level1' \
+	>"$tmp/level1.out" 2>&1 ||
+	{ cat "$tmp/level1.out"; echo "install.sh: walkthrough.dl runs nothing"; exit 1; }
+grep -qx 'installed-level1' "$tmp/level1.out" ||
+	{ cat "$tmp/level1.out"; echo "install.sh: walkthrough.dl ran nothing"; exit 1; }
 
 # pkg-config sees the installed tree through the sysroot prefix
 PKG_CONFIG_PATH="$(dirname "$pc")"
