@@ -139,6 +139,8 @@ has out "1 passed, 0 failed"
 run 2 --werror cases/warned.case
 grep -q '^warned\.dl:1:25: warning: .*(--werror)$' "$tmp/err" ||
 	fail "--werror does not say why"
+grep -qx 'maelys-pty: warned\.dl: 1 warning, errors with --werror: its cases are not decided' "$tmp/err" ||
+	fail "--werror does not say the cases were not decided"
 has out "0 passed, 0 failed"
 run 0 --werror "$src"/policies/cases/*.case
 [ ! -s "$tmp/err" ] || fail "a shipped policy has warnings"

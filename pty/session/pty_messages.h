@@ -227,6 +227,9 @@
 /* a warning of the policy (pty_policy_warnings), before its cases */
 #define PTY_MSG_TEST_WARNING "%s:%zu:%zu: warning: %s"
 #define PTY_MSG_TEST_WERROR  " (--werror)"
+#define PTY_MSG_TEST_WERROR_FAILED                                             \
+	PTY_MSG_PREFIX "%s: %zu warning%s, errors with --werror: its cases "   \
+		       "are not decided"
 /* --coverage: a rule no case made true (its source:line and its text),
  * then the count of those some case did */
 #define PTY_MSG_TEST_UNCOVERED  "%s:%zu: not covered: %s"

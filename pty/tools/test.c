@@ -263,7 +263,7 @@ test_policy_get(struct test_run *t, const char *path)
 {
 	struct test_policy *p = NULL;
 	char err[1024], *text = NULL;
-	size_t i, len = 0;
+	size_t i, len = 0, nwarnings;
 	unsigned flags;
 	int rc;
 
@@ -312,8 +312,10 @@ test_policy_get(struct test_run *t, const char *path)
 	}
 	/* its warnings before its cases; with --werror they fail it */
 	fflush(t->out);
-	if (pty_policy_warnings(p->policy, test_warning, t) > 0 &&
-	    t->o->werror) {
+	nwarnings = pty_policy_warnings(p->policy, test_warning, t);
+	if (nwarnings > 0 && t->o->werror) {
+		fprintf(t->err, PTY_MSG_TEST_WERROR_FAILED "\n", path,
+			nwarnings, nwarnings == 1 ? "" : "s");
 		p->failed = true;
 		return NULL;
 	}
