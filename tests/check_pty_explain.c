@@ -324,6 +324,29 @@ START_TEST(test_explain_level1_programs)
 }
 END_TEST
 
+/* The walkthrough's policy decides lines only: with --policy (what
+ * `maelys-pty --policy` runs, exec_decisions = optional) a program is
+ * recorded, not decided, and would run. */
+START_TEST(test_explain_policy_deciding_lines_only_records_programs)
+{
+	char *out, *err;
+
+	ck_assert_int_eq(explain(&out, &err, "--policy",
+				 policy("walkthrough.dl"), "--user", "bob",
+				 PROGRAMS, "--exec", "/usr/bin/git", "--",
+				 "git", "push", NULL),
+			 0);
+	has_line(out,
+		 "verdict: recorded, not decided: the policy defines no "
+		 "allow_exec (it decides lines only), and with exec_decisions "
+		 "= optional a session records this program and runs it "
+		 "(maelys-policy(5), LEVEL 1 POLICIES)");
+	has_line(out, "  no rule has the head allow_exec");
+	free(out);
+	free(err);
+}
+END_TEST
+
 START_TEST(test_explain_scanner_refusal_has_no_tree)
 {
 	char *out, *err;
@@ -414,6 +437,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_explain_bastion_allowed_program);
 	tcase_add_test(tc, test_explain_bastion_refused_program);
 	tcase_add_test(tc, test_explain_level1_programs);
+	tcase_add_test(tc,
+		       test_explain_policy_deciding_lines_only_records_programs);
 	tcase_add_test(tc, test_explain_scanner_refusal_has_no_tree);
 	tcase_add_test(tc, test_explain_bad_options_exit_2);
 	tcase_add_test(tc, test_explain_unreadable_policy_exit_2);

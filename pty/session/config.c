@@ -140,9 +140,9 @@ pty_config_defaults(struct pty_config *c)
 {
 	memset(c, 0, sizeof *c);
 	/* policy stays "": a configuration that names none is refused */
-	(void)snprintf(c->shell, sizeof c->shell, "%s", "/bin/bash");
+	(void)snprintf(c->shell, sizeof c->shell, "%s", pty_default_shell);
 	(void)snprintf(c->path_env, sizeof c->path_env, "%s",
-		       "/usr/local/bin:/usr/bin:/bin");
+		       pty_default_path);
 	c->syslog = true;
 	c->idle_timeout = 0;
 	c->max_denials = 0;

@@ -289,6 +289,17 @@
 #define PTY_MSG_EXPLAIN_PROGRAM       "program: %s"
 #define PTY_MSG_EXPLAIN_FACTS         "facts:"
 #define PTY_MSG_EXPLAIN_VERDICT       "verdict: %s"
+#define PTY_MSG_EXPLAIN_ASKED_AS      " (asked as %s)"
+#define PTY_MSG_EXPLAIN_ARGV          ", argv:"
+#define PTY_MSG_EXPLAIN_PROGRAMS      "      shell %s, guard %s, parent %s"
+#define PTY_MSG_EXPLAIN_EXECS_RECORDED                                         \
+	"recorded, not decided: the policy defines no allow_exec (it decides " \
+	"lines only), and with exec_decisions = optional a session records "  \
+	"this program and runs it (maelys-policy(5), LEVEL 1 POLICIES)"
+#define PTY_MSG_EXPLAIN_EXECS_REFUSED                                          \
+	"and the policy defines no allow_exec: it decides lines only, which "  \
+	"exec_decisions = required refuses: no session starts with it "        \
+	"(maelys-policy(5), LEVEL 1 POLICIES)"
 #define PTY_MSG_EXPLAIN_ALLOW         "allowed (allow)"
 #define PTY_MSG_EXPLAIN_ALLOW_LOG     "allowed once recorded (allow_with_log: %s)"
 #define PTY_MSG_EXPLAIN_CONFIRM       "asks first (require_confirm: %s)"

@@ -13,6 +13,7 @@
 #include "pty_explain.h"
 #include "pty_messages.h"
 #include "pty_session.h"
+#include "pty_supervise.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,10 +48,8 @@ explain_policy_text(struct explain_ctx *c, char *err, size_t errlen)
 
 	pty_config_defaults(&c->cfg);
 	if (c->opt.policy_path != NULL) {
-		(void)snprintf(c->cfg.shell, sizeof c->cfg.shell, "%s",
-			       pty_default_shell);
-		(void)snprintf(c->cfg.path_env, sizeof c->cfg.path_env, "%s",
-			       pty_default_path);
+		/* the settings of `maelys-pty --policy FILE` */
+		pty_config_for_policy_only(&c->cfg, c->opt.policy_path);
 		c->name = c->opt.policy_path;
 		fd = open(c->name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 		if (fd < 0) {
@@ -340,7 +339,7 @@ explain_exec(struct explain_ctx *c)
 	maelys_datalog_result_t *res = NULL;
 	char err[2 * PATH_MAX], buf[PATH_MAX];
 	size_t i;
-	int rc = 1;
+	int rc = 1, decided;
 
 	if (r == NULL) {
 		fprintf(stderr, PTY_MSG_EXPLAIN_FAILED "\n", strerror(ENOMEM));
@@ -357,16 +356,16 @@ explain_exec(struct explain_ctx *c)
 	printf(PTY_MSG_EXPLAIN_PROGRAM, buf);
 	if (strcmp(r->path, r->request) != 0) {
 		pty_printable(buf, sizeof buf, r->request);
-		printf(" (asked as %s)", buf);
+		printf(PTY_MSG_EXPLAIN_ASKED_AS, buf);
 	}
-	printf(", argv:");
+	printf(PTY_MSG_EXPLAIN_ARGV);
 	for (i = 0; i < r->argc; i++) {
 		pty_printable(buf, sizeof buf, r->argv[i]);
 		printf(" %s", buf);
 	}
 	printf("\n");
 	explain_say_context(c, stdout);
-	printf("      shell %s, guard %s, parent %s\n", c->d.shell_program,
+	printf(PTY_MSG_EXPLAIN_PROGRAMS "\n", c->d.shell_program,
 	       c->d.guard_program, r->parent);
 	switch (dec.verdict) {
 	case PTY_EXEC_ALLOW:
@@ -375,9 +374,21 @@ explain_exec(struct explain_ctx *c)
 		rc = 0;
 		break;
 	case PTY_EXEC_POLICY:
+		/* a policy that decides lines only: what a session does
+		 * with the program is the configuration's to say */
+		decided = pty_supervise_execs_decided(
+		    &c->d, c->cfg.exec_decisions_optional, err, sizeof err);
+		if (decided == 0) {
+			printf(PTY_MSG_EXPLAIN_VERDICT "\n",
+			       PTY_MSG_EXPLAIN_EXECS_RECORDED);
+			rc = 0;
+			break;
+		}
 		printf(PTY_MSG_EXPLAIN_VERDICT, "");
 		pty_printable(buf, sizeof buf, r->path);
 		printf(PTY_MSG_EXPLAIN_EXEC_POLICY "\n", buf);
+		if (decided < 0)
+			printf(PTY_MSG_EXPLAIN_EXECS_REFUSED "\n");
 		break;
 	default:
 		printf(PTY_MSG_EXPLAIN_VERDICT, "");
