@@ -80,7 +80,7 @@ maelys_datalog_result_find(const maelys_datalog_result_t *result,
 {
 	uint32_t t[MAELYS_DATALOG_MAX_ARITY], pid, row;
 	maelys_datalog_status_t st;
-	size_t k;
+	bool all_known;
 
 	if (tuple != NULL)
 		memset(tuple, 0, sizeof *tuple);
@@ -89,21 +89,12 @@ maelys_datalog_result_find(const maelys_datalog_result_t *result,
 	if (result == NULL || predicate == NULL || tuple == NULL ||
 	    found == NULL || (args == NULL && count > 0))
 		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
-	if (count > MAELYS_DATALOG_MAX_ARITY)
-		return MAELYS_DATALOG_STATUS_ARITY;
-	if ((st = dl_result_pred(result, predicate, count, &pid)) !=
+	if ((st = dl_result_tuple_values(result, predicate, args, count, 0,
+					 &pid, t, &all_known)) !=
 	    MAELYS_DATALOG_STATUS_OK)
 		return st;
-	for (k = 0; k < count; k++) {
-		bool known = false;
-
-		if ((st = dl_result_arg_value(result, &args[k], &known,
-					      &t[k])) !=
-		    MAELYS_DATALOG_STATUS_OK)
-			return st;
-		if (!known)
-			return MAELYS_DATALOG_STATUS_OK;
-	}
+	if (!all_known)
+		return MAELYS_DATALOG_STATUS_OK; /* no relation holds it */
 	if (!result->session->provenance) {
 		/* no row map without provenance; a QUERY relation is found
 		 * by a scan of its rows */

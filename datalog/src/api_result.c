@@ -64,6 +64,36 @@ dl_result_arg_value(const maelys_datalog_result_t *res,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+maelys_datalog_status_t
+dl_result_tuple_values(const maelys_datalog_result_t *res,
+		       const char *predicate, const maelys_datalog_arg_t *args,
+		       size_t count, dl_value unknown, uint32_t *pid,
+		       dl_value *vals, bool *all_known)
+{
+	maelys_datalog_status_t st;
+	size_t k;
+
+	*all_known = true;
+	if (count > MAELYS_DATALOG_MAX_ARITY)
+		return MAELYS_DATALOG_STATUS_ARITY;
+	if ((st = dl_result_pred(res, predicate, count, pid)) !=
+	    MAELYS_DATALOG_STATUS_OK)
+		return st;
+	for (k = 0; k < count; k++) {
+		bool known = false;
+
+		if ((st = dl_result_arg_value(res, &args[k], &known,
+					      &vals[k])) !=
+		    MAELYS_DATALOG_STATUS_OK)
+			return st;
+		if (!known) {
+			vals[k] = unknown;
+			*all_known = false;
+		}
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 void
 dl_result_view(const maelys_datalog_result_t *res, const dl_value *t,
 	       uint32_t n, maelys_datalog_fact_view_t *view)
@@ -95,30 +125,21 @@ maelys_datalog_result_query(const maelys_datalog_result_t *result,
 	const struct dl_workspace *ws;
 	uint32_t tuple[MAELYS_DATALOG_MAX_ARITY], pid;
 	maelys_datalog_status_t st;
-	size_t k;
+	bool all_known;
 
 	if (found == NULL)
 		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
 	*found = 0;
 	if (result == NULL || predicate == NULL || (args == NULL && count > 0))
 		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
-	if (count > MAELYS_DATALOG_MAX_ARITY)
-		return MAELYS_DATALOG_STATUS_ARITY;
-	if ((st = dl_result_pred(result, predicate, count, &pid)) !=
+	if ((st = dl_result_tuple_values(result, predicate, args, count, 0,
+					 &pid, tuple, &all_known)) !=
 	    MAELYS_DATALOG_STATUS_OK)
 		return st;
+	/* a value no layer knows cannot be in any relation */
+	if (!all_known)
+		return MAELYS_DATALOG_STATUS_OK;
 	ws = result->ws;
-	for (k = 0; k < count; k++) {
-		bool known = false;
-
-		if ((st = dl_result_arg_value(result, &args[k], &known,
-					      &tuple[k])) !=
-		    MAELYS_DATALOG_STATUS_OK)
-			return st;
-		/* a value no layer knows cannot be in any relation */
-		if (!known)
-			return MAELYS_DATALOG_STATUS_OK;
-	}
 	*found = dl_rel_contains(ws->relp[pid], tuple);
 	return MAELYS_DATALOG_STATUS_OK;
 }

@@ -108,6 +108,16 @@ maelys_datalog_status_t dl_result_arg_value(const maelys_datalog_result_t *res,
 					    const maelys_datalog_arg_t *a,
 					    bool *known, dl_value *out);
 
+/* A caller's tuple predicate(args...) as the result's values: checks the
+ * arity bound and the predicate (dl_result_pred), and converts each column;
+ * a column no layer knows gets `unknown` and clears *all_known (no
+ * relation then holds the tuple).  OK, INVALID_ARGUMENT, UNDECLARED,
+ * ARITY, ROLE. */
+maelys_datalog_status_t dl_result_tuple_values(
+    const maelys_datalog_result_t *res, const char *predicate,
+    const maelys_datalog_arg_t *args, size_t count, dl_value unknown,
+    uint32_t *pid, dl_value *vals, bool *all_known);
+
 /* Fills a fact view with `n` values. */
 void dl_result_view(const maelys_datalog_result_t *res, const dl_value *t,
 		    uint32_t n, maelys_datalog_fact_view_t *view);

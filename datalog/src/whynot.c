@@ -289,6 +289,7 @@ maelys_datalog_result_why_not(const maelys_datalog_result_t *result,
 	struct dl_whynot w;
 	uint32_t vals[MAELYS_DATALOG_MAX_ARITY], pid, k;
 	maelys_datalog_status_t st;
+	bool all_known;
 
 	if (head_matches != NULL)
 		*head_matches = 0;
@@ -302,21 +303,10 @@ maelys_datalog_result_why_not(const maelys_datalog_result_t *result,
 	prog = result->session->prog;
 	if (rule >= prog->nrules)
 		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
-	if (count > MAELYS_DATALOG_MAX_ARITY)
-		return MAELYS_DATALOG_STATUS_ARITY;
-	if ((st = dl_result_pred(result, predicate, count, &pid)) !=
-	    MAELYS_DATALOG_STATUS_OK)
+	if ((st = dl_result_tuple_values(result, predicate, args, count,
+					 DL_WHY_UNKNOWN, &pid, vals,
+					 &all_known)) != MAELYS_DATALOG_STATUS_OK)
 		return st;
-	for (k = 0; k < count; k++) {
-		bool known = false;
-
-		if ((st = dl_result_arg_value(result, &args[k], &known,
-					      &vals[k])) !=
-		    MAELYS_DATALOG_STATUS_OK)
-			return st;
-		if (!known)
-			vals[k] = DL_WHY_UNKNOWN;
-	}
 	memset(&w, 0, sizeof w);
 	w.res = result;
 	w.rule = &prog->rules[rule];
