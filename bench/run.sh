@@ -30,6 +30,11 @@
 #   exec_walk     bench_exec walk: the path resolution alone, in process,
 #                 the old openat2 against the walk (+name, +expand), ns per
 #                 call; as root, then as nobody
+#   provenance    provenance.sh: solves with and without
+#                 MAELYS_DATALOG_SESSION_PROVENANCE, and without the flag
+#                 against a peer build with the provenance code left out
+#   mayrun        bench_mayrun: the list of what may run (help, --list, Tab)
+#                 for a PATH of 2,000 executables, against 2,000 pty_decide
 #   tiny_l1 policy tc_chain1000 tc_rand1000 sg_tree4096 tc_chain2000
 #                 peers/run_peers.sh: the same workload files through gringo,
 #                 clingo, SWI-Prolog tabling and ours (the standalone runner
@@ -69,8 +74,10 @@ case "$RUNS" in
 esac
 
 PEER_WORKLOADS="tiny_l1 policy tc_chain1000 tc_rand1000 sg_tree4096 tc_chain2000"
-OWN_WORKLOADS="decision pty audit channel session_end exec exec_checks exec_walk"
+OWN_WORKLOADS="decision pty audit channel session_end exec exec_checks exec_walk provenance mayrun"
 run_decision=0
+run_provenance=0
+run_mayrun=0
 run_pty=0
 run_exec=0
 run_exec_checks=0
@@ -83,6 +90,8 @@ if [ $# -eq 0 ]; then
 	run_exec=1
 	run_exec_checks=1
 	run_exec_walk=1
+	run_provenance=1
+	run_mayrun=1
 	read -r -a peer_wls <<<"$PEER_WORKLOADS"
 fi
 for wl in "$@"; do
@@ -102,6 +111,8 @@ for wl in "$@"; do
 	exec) run_exec=1 ;;
 	exec_checks) run_exec_checks=1 ;;
 	exec_walk) run_exec_walk=1 ;;
+	provenance) run_provenance=1 ;;
+	mayrun) run_mayrun=1 ;;
 	*) peer_wls+=("$wl") ;;
 	esac
 done
@@ -190,6 +201,19 @@ if [ "$run_exec_walk" = 1 ]; then
 		echo
 		"$BUILD/bench/bench_exec" walk -u "$BENCH_USER"
 	fi
+fi
+if [ "$run_provenance" = 1 ]; then
+	echo
+	echo "== provenance: what recording derivations costs, and what it costs when off"
+	data="${BENCH_DATA:-${XDG_CACHE_HOME:-$HOME/.cache}/maelys-bench}"
+	[ -d "$data/tiny_l1" ] || python3 "$HERE/peers/gen.py" "$data" >/dev/null
+	sh "$HERE/provenance.sh" -n "$RUNS" "$BUILD" "$data"
+fi
+if [ "$run_mayrun" = 1 ]; then
+	echo
+	echo "== mayrun: the list of what may run, against the decisions alone"
+	"$BUILD/bench/bench_mayrun" "$ROOT/policies/level1.dl" \
+		"$ROOT/policies/bastion.dl"
 fi
 [ ${#peer_wls[@]} -eq 0 ] && exit 0
 
