@@ -434,9 +434,10 @@ START_TEST(test_explain_control_bytes_never_reach_the_terminal)
 			 0);
 	ck_assert_msg(strchr(out, '\033') == NULL, "%s", out);
 	ck_assert_msg(strchr(err, '\033') == NULL, "%s", err);
-	has_line(out, "facts: user al?[1mice, groups (none), cwd /tmp/?[31mred, "
-		      "time now, mode interactive, host h?]0;title?, remote "
-		      "?[2J");
+	has_line(out,
+		 "facts: user al?[1mice, groups (none), cwd /tmp/?[31mred, "
+		 "time now, mode interactive, host h?]0;title?, remote "
+		 "?[2J");
 	free(out);
 	free(err);
 	ck_assert_int_eq(explain(&out, &err, "--policy", policy("level1.dl"),
@@ -449,8 +450,7 @@ START_TEST(test_explain_control_bytes_never_reach_the_terminal)
 	ck_assert_int_eq(explain(&out, &err, "--policy", policy("level1.dl"),
 				 "--exec", "/bin/true", "--shell",
 				 "/bin/\033[2Jsh", "--guard", "/g\033[0m",
-				 "--parent", "/p\033x",
-				 NULL),
+				 "--parent", "/p\033x", NULL),
 			 0);
 	ck_assert_msg(strchr(out, '\033') == NULL, "%s", out);
 	has_line(out, "      shell /bin/?[2Jsh, guard /g?[0m, parent /p?x");

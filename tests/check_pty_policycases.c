@@ -843,8 +843,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc,
 		       test_policycases_runner_malformed_lines_fail_the_file);
 	tcase_add_test(tc, test_policycases_runner_empty_or_broken_files_fail);
-	tcase_add_test(tc,
-		       test_policycases_runner_file_names_never_reach_the_terminal);
+	tcase_add_test(
+	    tc, test_policycases_runner_file_names_never_reach_the_terminal);
 	tcase_add_test(tc, test_policycases_runner_exec_malformed_lines_fail);
 	tcase_add_test(
 	    tc, test_policycases_coverage_lists_the_rules_no_case_made_true);

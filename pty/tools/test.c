@@ -562,8 +562,7 @@ test_file(struct test_run *t, const char *file)
 		char shown_policy[PATH_MAX];
 
 		pty_printable(shown_policy, sizeof shown_policy, p->path);
-		fprintf(t->out, PTY_MSG_TEST_POLICY "\n", shown,
-			shown_policy);
+		fprintf(t->out, PTY_MSG_TEST_POLICY "\n", shown, shown_policy);
 	}
 	test_decide_file(t, file, text, len, p);
 	free(text);
