@@ -381,6 +381,92 @@ START_TEST(test_deployed_rsync_download_served_upload_refused)
 }
 END_TEST
 
+/* The policy authors' tools on the installed guard (setuid to its audit
+ * account): `maelys-pty test`, `explain` and --list read with the rights
+ * of the user who runs them.  The audit key and log, and another user's
+ * file, are refused to them as to the user (and no line of them is said);
+ * the configuration and the policy the sessions read are theirs to
+ * explain; --list takes no --policy.  Nothing of it is a session: no
+ * record is written. */
+START_TEST(test_deployed_tools_read_with_the_callers_rights)
+{
+	const char *bob_file = bastion_home_file(
+	    &bastion, BOB, "secret.dl", "bob's secret: hunter2\n", 0600);
+	char bob_path[512], case_path[512];
+	char *guard = bastion.guard;
+	const char *secret[] = {bastion.key, bastion.log, bob_path};
+	char *out, *err;
+	size_t i;
+	int st;
+
+	snprintf(bob_path, sizeof bob_path, "%s", bob_file);
+	snprintf(
+	    case_path, sizeof case_path, "%s",
+	    bastion_home_file(&bastion, ALICE, "t.case", "allow ls\n", 0644));
+	for (i = 0; i < sizeof secret / sizeof secret[0]; i++) {
+		char *explain_argv[] = {guard,      "explain",
+					"--policy", (char *)secret[i],
+					"ls",       NULL};
+		char *test_argv[] = {guard,      "test",
+				     "--policy", (char *)secret[i],
+				     case_path,  NULL};
+
+		st = bastion_run_as(&bastion, ALICE, explain_argv, T, &out,
+				    &err);
+		ck_assert_msg(st == 2 && out[0] == '\0' &&
+				  strstr(err, "Permission denied") != NULL &&
+				  strstr(err, "hunter2") == NULL,
+			      "explain --policy %s: status %d, out '%s', "
+			      "err '%s'",
+			      secret[i], st, out, err);
+		free(out);
+		free(err);
+		st = bastion_run_as(&bastion, ALICE, test_argv, T, &out, &err);
+		ck_assert_msg(st == 2 && strstr(err, "hunter2") == NULL &&
+				  strstr(out, "hunter2") == NULL,
+			      "test --policy %s: status %d, out '%s', err "
+			      "'%s'",
+			      secret[i], st, out, err);
+		free(out);
+		free(err);
+	}
+	{
+		char *argv[] = {guard,          "explain", "--config",
+				bastion.config, "ls",      NULL};
+
+		st = bastion_run_as(&bastion, ALICE, argv, T, &out, &err);
+		ck_assert_msg(st == 0 && strstr(out, "verdict: allowed") &&
+				  strstr(out, "facts: user " ALICE ","),
+			      "explain --config: status %d, out '%s', err "
+			      "'%s'",
+			      st, out, err);
+		free(out);
+		free(err);
+	}
+	{
+		char *argv[] = {guard, "--list", NULL};
+		char *with_policy[] = {guard, "--list", "--policy", bob_path,
+				       NULL};
+
+		st = bastion_run_as(&bastion, ALICE, argv, T, &out, &err);
+		ck_assert_msg(st == 0 && strstr(out, "ls\n") != NULL,
+			      "--list: status %d, out '%s', err '%s'", st, out,
+			      err);
+		free(out);
+		free(err);
+		st =
+		    bastion_run_as(&bastion, ALICE, with_policy, T, &out, &err);
+		ck_assert_msg(st != 0 && out[0] == '\0' &&
+				  strstr(err, "hunter2") == NULL,
+			      "--list --policy: status %d, out '%s', err '%s'",
+			      st, out, err);
+		free(out);
+		free(err);
+	}
+	ck_assert_int_eq(bastion_log_mark(&bastion), mark);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -398,6 +484,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_deployed_scp_downloads_served_uploads_refused);
 	tcase_add_test(tc, test_deployed_sftp_get_served_put_refused);
 	tcase_add_test(tc, test_deployed_rsync_download_served_upload_refused);
+	tcase_add_test(tc, test_deployed_tools_read_with_the_callers_rights);
 	suite_add_tcase(s, tc);
 	return s;
 }

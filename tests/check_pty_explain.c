@@ -407,6 +407,81 @@ START_TEST(test_explain_bad_options_exit_2)
 }
 END_TEST
 
+/* A value longer than a session could hold is refused, never cut into
+ * another value the policy would decide on. */
+START_TEST(test_explain_too_long_values_exit_2)
+{
+	char path[4098], name[258], *out, *err;
+
+	path[0] = '/';
+	memset(path + 1, 'a', sizeof path - 2);
+	path[sizeof path - 1] = '\0'; /* 4096 bytes */
+	memset(name, 'u', sizeof name - 1);
+	name[sizeof name - 1] = '\0'; /* 257 bytes */
+	ck_assert_int_eq(explain(&out, &err, "--policy", policy("level1.dl"),
+				 "--cwd", path, "ls", NULL),
+			 2);
+	ck_assert_msg(strstr(err, "--cwd '/aaa") != NULL &&
+			  strstr(err, "': at most 4095 bytes") != NULL,
+		      "%s", err);
+	ck_assert_str_eq(out, "");
+	free(out);
+	free(err);
+	ck_assert_int_eq(explain(&out, &err, "--policy", policy("level1.dl"),
+				 "--user", name, "ls", NULL),
+			 2);
+	ck_assert_msg(strstr(err, "': at most 255 bytes") != NULL, "%s", err);
+	free(out);
+	free(err);
+	/* the longest that fits is taken whole */
+	path[4095] = '\0';
+	ck_assert_int_eq(explain(&out, &err, "--policy", policy("level1.dl"),
+				 "--cwd", path, "ls", NULL),
+			 0);
+	ck_assert_ptr_nonnull(strstr(out, path));
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* What the options say is shown, never obeyed by the terminal: no escape
+ * byte reaches stdout or stderr. */
+START_TEST(test_explain_control_bytes_never_reach_the_terminal)
+{
+	char *out, *err;
+
+	ck_assert_int_eq(explain(&out, &err, "--policy", policy("level1.dl"),
+				 "--cwd", "/tmp/\033[31mred", "--host",
+				 "h\033]0;title\a", "--remote", "\033[2J",
+				 "--user", "al\033[1mice", "ls", NULL),
+			 0);
+	ck_assert_msg(strchr(out, '\033') == NULL, "%s", out);
+	ck_assert_msg(strchr(err, '\033') == NULL, "%s", err);
+	has_line(out,
+		 "facts: user al?[1mice, groups (none), cwd /tmp/?[31mred, "
+		 "time now, mode interactive, host h?]0;title?, remote "
+		 "?[2J");
+	free(out);
+	free(err);
+	ck_assert_int_eq(explain(&out, &err, "--policy", policy("level1.dl"),
+				 "--time", "1\033[2J", "ls", NULL),
+			 2);
+	ck_assert_msg(strchr(err, '\033') == NULL, "%s", err);
+	ck_assert_ptr_nonnull(strstr(err, "--time '1?[2J'"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(explain(&out, &err, "--policy", policy("level1.dl"),
+				 "--exec", "/bin/true", "--shell",
+				 "/bin/\033[2Jsh", "--guard", "/g\033[0m",
+				 "--parent", "/p\033x", NULL),
+			 0);
+	ck_assert_msg(strchr(out, '\033') == NULL, "%s", out);
+	has_line(out, "      shell /bin/?[2Jsh, guard /g?[0m, parent /p?x");
+	free(out);
+	free(err);
+}
+END_TEST
+
 START_TEST(test_explain_unreadable_policy_exit_2)
 {
 	char *out, *err;
@@ -442,6 +517,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_explain_scanner_refusal_has_no_tree);
 	tcase_add_test(tc, test_explain_bad_options_exit_2);
 	tcase_add_test(tc, test_explain_unreadable_policy_exit_2);
+	tcase_add_test(tc, test_explain_too_long_values_exit_2);
+	tcase_add_test(tc, test_explain_control_bytes_never_reach_the_terminal);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -304,6 +304,49 @@ START_TEST(test_policycases_runner_empty_or_broken_files_fail)
 }
 END_TEST
 
+/* A case file's name is shown, never obeyed by the terminal (a glob may
+ * give a file another user named): in every message of the runner. */
+START_TEST(test_policycases_runner_file_names_never_reach_the_terminal)
+{
+	char dir[] = "/tmp/maelys-policycases-XXXXXX", ok[128], gone[128];
+	char notcase[128], level1[4096];
+	struct pty_test_options o;
+	struct cases_out *r = calloc(1, sizeof *r);
+	char *files[2] = {ok, gone};
+
+	ck_assert_ptr_nonnull(r);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	cases_write(dir, "\033[31mok.case", "allow ls\n", 9, ok, sizeof ok);
+	(void)snprintf(gone, sizeof gone, "%s/\033[2Jgone.case", dir);
+	(void)snprintf(level1, sizeof level1, "%s/policies/level1.dl",
+		       maelys_test_source_root());
+	memset(&o, 0, sizeof o);
+	o.policy = level1;
+	o.verbose = true;
+	cases_run(&o, files, 2, r);
+	ck_assert_int_eq(r->rc, 2);
+	ck_assert_msg(strchr(r->out, '\033') == NULL, "%s", r->out);
+	ck_assert_msg(strchr(r->err, '\033') == NULL, "%s", r->err);
+	ck_assert_msg(strstr(r->out, "/?[31mok.case: policy ") != NULL, "%s",
+		      r->out);
+	ck_assert_msg(strstr(r->err, "/?[2Jgone.case: No such file") != NULL,
+		      "%s", r->err);
+	/* not NAME.case, with no policy named: no policy beside it */
+	cases_write(dir, "\033[32mnotcase", "allow ls\n", 9, notcase,
+		    sizeof notcase);
+	files[0] = notcase;
+	o.policy = NULL;
+	cases_run(&o, files, 1, r);
+	ck_assert_int_eq(r->rc, 2);
+	ck_assert_msg(strchr(r->err, '\033') == NULL, "%s", r->err);
+	ck_assert_msg(strstr(r->err, "/?[32mnotcase") != NULL, "%s", r->err);
+	unlink(ok);
+	unlink(notcase);
+	rmdir(dir);
+	free(r);
+}
+END_TEST
+
 /* Exec cases: every fact of pty_exec.h reaches the policy as the case
  * line and the context say (a policy that allows only that exact request
  * proves it), "%20" and "%25" are decoded, and "-" leaves a fact out. */
@@ -800,6 +843,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc,
 		       test_policycases_runner_malformed_lines_fail_the_file);
 	tcase_add_test(tc, test_policycases_runner_empty_or_broken_files_fail);
+	tcase_add_test(
+	    tc, test_policycases_runner_file_names_never_reach_the_terminal);
 	tcase_add_test(tc, test_policycases_runner_exec_malformed_lines_fail);
 	tcase_add_test(
 	    tc, test_policycases_coverage_lists_the_rules_no_case_made_true);

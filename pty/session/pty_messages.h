@@ -270,6 +270,7 @@
 #define PTY_MSG_EXPLAIN_WANT_TIME         "the time as HH:MM, 00:00 to 23:59"
 #define PTY_MSG_EXPLAIN_WANT_MODE         "interactive or command"
 #define PTY_MSG_EXPLAIN_WANT_DEPTH        "a number from 1 to 64"
+#define PTY_MSG_EXPLAIN_WANT_SHORTER      "at most %zu bytes"
 #define PTY_MSG_EXPLAIN_TOO_MANY_ARGS                                          \
 	PTY_MSG_PREFIX "explain: at most %d words of ARGV"
 #define PTY_MSG_EXPLAIN_EXTRA_WORD                                             \

@@ -77,6 +77,15 @@ explain_copy(char *dst, size_t cap, const char *src)
 	(void)snprintf(dst, cap, "%s", src);
 }
 
+/* `text` as shown: what the options, the file system and the policy said
+ * is never obeyed by the terminal.  Returns `shown`. */
+static const char *
+explain_shown(char *shown, size_t cap, const char *text)
+{
+	pty_printable(shown, cap, text);
+	return shown;
+}
+
 /* The session's identity, from the options over the caller's. */
 static int
 explain_identity(struct explain_ctx *c, char *err, size_t errlen)
@@ -122,7 +131,7 @@ static void
 explain_say_context(const struct explain_ctx *c, FILE *out)
 {
 	const struct pty_identity *who = &c->d.who;
-	char buf[PTY_TEXT_MAX];
+	char buf[PTY_TEXT_MAX], cwd[sizeof c->d.cwd];
 	size_t i;
 
 	fprintf(out, PTY_MSG_EXPLAIN_FACTS);
@@ -134,12 +143,19 @@ explain_say_context(const struct explain_ctx *c, FILE *out)
 	}
 	if (who->ngroups == 0)
 		fprintf(out, " (none)");
-	fprintf(out, ", cwd %s, time %s, mode %s, host %s, remote %s\n",
-		c->d.cwd,
+	/* the directory is whatever another user named it; the options are
+	 * as typed: shown, never obeyed by the terminal */
+	pty_printable(cwd, sizeof cwd, c->d.cwd);
+	fprintf(out, ", cwd %s, time %s, mode %s", cwd,
 		c->d.time_of_day[0] != '\0' ? c->d.time_of_day : "now",
-		pty_mode_name(c->opt.mode),
-		who->host[0] != '\0' ? who->host : "(none)",
-		who->remote_addr[0] != '\0' ? who->remote_addr : "(none)");
+		pty_mode_name(c->opt.mode));
+	pty_printable(buf, sizeof buf,
+		      who->host[0] != '\0' ? who->host : "(none)");
+	fprintf(out, ", host %s", buf);
+	pty_printable(buf, sizeof buf,
+		      who->remote_addr[0] != '\0' ? who->remote_addr
+						  : "(none)");
+	fprintf(out, ", remote %s\n", buf);
 }
 
 static struct explain_tree *
@@ -220,12 +236,14 @@ explain_line(struct explain_ctx *c)
 		break;
 	case PTY_VERDICT_ALLOW_LOG:
 		printf(PTY_MSG_EXPLAIN_VERDICT, "");
-		printf(PTY_MSG_EXPLAIN_ALLOW_LOG "\n", dec->log_reason);
+		printf(PTY_MSG_EXPLAIN_ALLOW_LOG "\n",
+		       explain_shown(buf, sizeof buf, dec->log_reason));
 		rc = 0;
 		break;
 	case PTY_VERDICT_CONFIRM:
 		printf(PTY_MSG_EXPLAIN_VERDICT, "");
-		printf(PTY_MSG_EXPLAIN_CONFIRM "\n", dec->confirm_prompt);
+		printf(PTY_MSG_EXPLAIN_CONFIRM "\n",
+		       explain_shown(buf, sizeof buf, dec->confirm_prompt));
 		break;
 	case PTY_VERDICT_POLICY:
 		printf(PTY_MSG_EXPLAIN_VERDICT, "");
@@ -242,7 +260,8 @@ explain_line(struct explain_ctx *c)
 		break;
 	case PTY_VERDICT_ERROR:
 		printf(PTY_MSG_EXPLAIN_VERDICT, "");
-		printf(PTY_MSG_EXPLAIN_ERROR "\n", dec->error);
+		printf(PTY_MSG_EXPLAIN_ERROR "\n",
+		       explain_shown(buf, sizeof buf, dec->error));
 		break;
 	}
 	if (res != NULL)
@@ -347,7 +366,8 @@ explain_exec(struct explain_ctx *c)
 	}
 	if (explain_programs(c, err, sizeof err) != 0 ||
 	    explain_request(c, r, err, sizeof err) != 0) {
-		fprintf(stderr, PTY_MSG_EXPLAIN_FAILED "\n", err);
+		fprintf(stderr, PTY_MSG_EXPLAIN_FAILED "\n",
+			explain_shown(err, sizeof err, err));
 		free(r);
 		return 2;
 	}
@@ -365,8 +385,14 @@ explain_exec(struct explain_ctx *c)
 	}
 	printf("\n");
 	explain_say_context(c, stdout);
-	printf(PTY_MSG_EXPLAIN_PROGRAMS "\n", c->d.shell_program,
-	       c->d.guard_program, r->parent);
+	{
+		char sh[PATH_MAX], guard[PATH_MAX], parent[PATH_MAX];
+
+		pty_printable(sh, sizeof sh, c->d.shell_program);
+		pty_printable(guard, sizeof guard, c->d.guard_program);
+		pty_printable(parent, sizeof parent, r->parent);
+		printf(PTY_MSG_EXPLAIN_PROGRAMS "\n", sh, guard, parent);
+	}
 	switch (dec.verdict) {
 	case PTY_EXEC_ALLOW:
 		printf(PTY_MSG_EXPLAIN_VERDICT "\n",
@@ -392,7 +418,8 @@ explain_exec(struct explain_ctx *c)
 		break;
 	default:
 		printf(PTY_MSG_EXPLAIN_VERDICT, "");
-		printf(PTY_MSG_EXPLAIN_ERROR "\n", dec.error);
+		printf(PTY_MSG_EXPLAIN_ERROR "\n",
+		       explain_shown(buf, sizeof buf, dec.error));
 		break;
 	}
 	if (res != NULL)
@@ -423,7 +450,8 @@ explain_run(int argc, char **argv)
 	    pty_policy_open_for_tool(
 		c.name, c.text, c.len, MAELYS_DATALOG_SESSION_PROVENANCE,
 		&c.session, &c.policy, &c.reads, err, sizeof err) != 0) {
-		fprintf(stderr, PTY_MSG_EXPLAIN_FAILED "\n", err);
+		fprintf(stderr, PTY_MSG_EXPLAIN_FAILED "\n",
+			explain_shown(err, sizeof err, err));
 		goto out;
 	}
 	err[0] = '\0';
@@ -433,7 +461,8 @@ explain_run(int argc, char **argv)
 	else if (explain_identity(&c, err, sizeof err) == 0)
 		rc = c.opt.exec != NULL ? explain_exec(&c) : explain_line(&c);
 	if (rc == 2 && err[0] != '\0')
-		fprintf(stderr, PTY_MSG_EXPLAIN_FAILED "\n", err);
+		fprintf(stderr, PTY_MSG_EXPLAIN_FAILED "\n",
+			explain_shown(err, sizeof err, err));
 out:
 	pty_decider_free(&c.d);
 	(void)maelys_datalog_session_free(c.session);

@@ -9,6 +9,8 @@
 #include "pty_messages.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,8 +55,41 @@ explain_time_ok(const char *t)
 static int
 explain_bad(FILE *err, const char *opt, const char *value, const char *want)
 {
-	fprintf(err, PTY_MSG_EXPLAIN_BAD_VALUE "\n", opt, value, want);
+	char shown[PTY_TEXT_MAX];
+
+	/* the value as typed, never obeyed by the terminal; a value refused
+	 * for its length is shown as far as a name may go */
+	pty_printable(shown, sizeof shown, value);
+	fprintf(err, PTY_MSG_EXPLAIN_BAD_VALUE "\n", opt, shown, want);
 	return 2;
+}
+
+/* The longest value an option may have: what the decider holds of it (a
+ * name of the identity, a path), so that a value is never cut into
+ * another one the policy would decide on. */
+static size_t
+explain_value_max(enum explain_opt opt)
+{
+	switch (opt) {
+	case OPT_USER:
+	case OPT_GROUP:
+	case OPT_REMOTE:
+	case OPT_HOST:
+		return PTY_TEXT_MAX - 1;
+	case OPT_CWD:
+	case OPT_SHELL:
+	case OPT_GUARD:
+	case OPT_PARENT:
+		return PATH_MAX - 1;
+	case OPT_POLICY:
+	case OPT_CONFIG:
+	case OPT_TIME:
+	case OPT_MODE:
+	case OPT_DEPTH:
+	case OPT_EXEC: /* explain.c says when the path is too long */
+		break;
+	}
+	return SIZE_MAX;
 }
 
 /* Sets one option to its value.  Returns 0 or 2 (said on err). */
@@ -67,6 +102,13 @@ explain_set(struct explain_options *o, enum explain_opt opt, const char *name,
 
 	if (v[0] == '\0')
 		return explain_bad(err, name, v, PTY_MSG_EXPLAIN_WANT_WORD);
+	if (strlen(v) > explain_value_max(opt)) {
+		char want[64];
+
+		(void)snprintf(want, sizeof want, PTY_MSG_EXPLAIN_WANT_SHORTER,
+			       explain_value_max(opt));
+		return explain_bad(err, name, v, want);
+	}
 	switch (opt) {
 	case OPT_POLICY:
 		o->policy_path = v;

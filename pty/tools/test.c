@@ -422,12 +422,12 @@ test_check_file(struct test_run *t, const char *file, const char *text,
 	size_t ncases = 0, nbad = 0;
 	int rc;
 
+	pty_printable(shown, sizeof shown, file);
 	if (r == NULL) {
-		fprintf(t->err, PTY_MSG_TEST_UNREADABLE "\n", file,
+		fprintf(t->err, PTY_MSG_TEST_UNREADABLE "\n", shown,
 			strerror(ENOMEM));
 		return 0;
 	}
-	pty_printable(shown, sizeof shown, file);
 	pty_cases_begin(r, text, len);
 	while ((rc = pty_cases_next(r, &c, t->rq, why, sizeof why)) != 0) {
 		if (rc > 0) {
@@ -464,7 +464,10 @@ test_decide_file(struct test_run *t, const char *file, const char *text,
 	     t->d->edb == NULL)) {
 		/* a uid without a name does not matter: every session fact
 		 * comes from the file */
-		fprintf(t->err, PTY_MSG_TEST_NO_DECIDER "\n", file);
+		char shown[PATH_MAX];
+
+		pty_printable(shown, sizeof shown, file);
+		fprintf(t->err, PTY_MSG_TEST_NO_DECIDER "\n", shown);
 		t->unloaded = true;
 		pty_decider_free(t->d);
 		free(r);
@@ -513,19 +516,22 @@ static void
 test_file(struct test_run *t, const char *file)
 {
 	struct test_policy *p;
-	char err[1024], beside[PATH_MAX], *text = NULL;
+	char err[1024], beside[PATH_MAX], shown[PATH_MAX], *text = NULL;
 	size_t len = 0;
 	int fd;
 
+	/* the name as given (a glob may give another user's file): shown,
+	 * never obeyed by the terminal */
+	pty_printable(shown, sizeof shown, file);
 	if (t->o->policy == NULL && t->o->config == NULL &&
 	    test_policy_beside(file, beside, sizeof beside) != 0) {
-		fprintf(t->err, PTY_MSG_TEST_NOT_A_CASE "\n", file);
+		fprintf(t->err, PTY_MSG_TEST_NOT_A_CASE "\n", shown);
 		t->unloaded = true;
 		return;
 	}
 	fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
-		fprintf(t->err, PTY_MSG_TEST_UNREADABLE "\n", file,
+		fprintf(t->err, PTY_MSG_TEST_UNREADABLE "\n", shown,
 			strerror(errno));
 		t->unloaded = true;
 		return;
@@ -533,6 +539,7 @@ test_file(struct test_run *t, const char *file)
 	if (pty_read_whole(fd, file, PTY_CASES_FILE_MAX, &text, &len, err,
 			   sizeof err) != 0) {
 		(void)close(fd);
+		pty_printable(err, sizeof err, err);
 		fprintf(t->err, PTY_MSG_FAILED "\n", err);
 		t->unloaded = true;
 		return;
@@ -553,8 +560,12 @@ test_file(struct test_run *t, const char *file)
 		free(text);
 		return;
 	}
-	if (t->o->verbose)
-		fprintf(t->out, PTY_MSG_TEST_POLICY "\n", file, p->path);
+	if (t->o->verbose) {
+		char shown_policy[PATH_MAX];
+
+		pty_printable(shown_policy, sizeof shown_policy, p->path);
+		fprintf(t->out, PTY_MSG_TEST_POLICY "\n", shown, shown_policy);
+	}
 	test_decide_file(t, file, text, len, p);
 	free(text);
 }
