@@ -229,8 +229,15 @@ pty_step_policy(struct pty_main *m)
 {
 	const struct pty_options *opt = &m->opt;
 	struct pty_guard *g = &m->guard;
+	const struct {
+		const char *name, *value;
+		size_t cap;
+	} given[] = {
+	    {"--shell", opt->shell_path, sizeof g->cfg.shell},
+	    {"--path", opt->path_env, sizeof g->cfg.path_env},
+	};
 	char err[1024], *text = NULL;
-	size_t len = 0;
+	size_t len = 0, i;
 	int rc;
 
 	if (pty_settings(opt, m->privileged, g, &text, &len, err, sizeof err) !=
@@ -240,6 +247,14 @@ pty_step_policy(struct pty_main *m)
 	}
 	g->overridden = opt->policy_path != NULL || opt->shell_path != NULL ||
 			opt->path_env != NULL;
+	/* a value cut to fit would be another shell, another PATH */
+	for (i = 0; i < sizeof given / sizeof given[0]; i++)
+		if (given[i].value != NULL &&
+		    strlen(given[i].value) >= given[i].cap) {
+			free(text);
+			return pty_fail(opt, PTY_MSG_OPTION_TOO_LONG,
+					given[i].name, given[i].cap - 1);
+		}
 	if (opt->shell_path != NULL)
 		(void)snprintf(g->cfg.shell, sizeof g->cfg.shell, "%s",
 			       opt->shell_path);
@@ -283,6 +298,12 @@ pty_step_list(struct pty_main *m)
 	    (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0))
 		ws.ws_col = 80;
 	pty_say_runnable(&list, STDOUT_FILENO, "\n", tty ? ws.ws_col : 0);
+	/* one name a line for a program to read: that it is cut goes to
+	 * stderr (on a terminal the list says it) */
+	if (!tty && list.truncated)
+		pty_say(STDERR_FILENO, "\n", PTY_MSG_PREFIX PTY_MSG_RUNNABLE_CUT,
+			PTY_RUNNABLE_MAX, PTY_RUNNABLE_ENTRIES_MAX,
+			PTY_RUNNABLE_DIRS_MAX);
 	pty_runnable_free(&list);
 	return 0;
 }

@@ -157,6 +157,41 @@ START_TEST(test_command_environment_is_the_allow_list)
 }
 END_TEST
 
+/* --shell and --path longer than a session holds are refused, never cut
+ * to fit (a cut PATH would be another PATH). */
+START_TEST(test_command_overlong_shell_or_path_refused)
+{
+	static const char *const opts[] = {"--path", "--shell"};
+	char *value = malloc(5002), *out, *err;
+	size_t i;
+
+	ck_assert_ptr_nonnull(value);
+	value[0] = '/';
+	memset(value + 1, 'a', 5000);
+	value[5001] = '\0';
+	for (i = 0; i < 2; i++) {
+		char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
+				"--policy",
+				(char *)pts_source_path("policies/level1.dl"),
+				(char *)opts[i],
+				value,
+				"-c",
+				"echo ran",
+				NULL};
+		char *envp[] = {"LANG=C.UTF-8", NULL};
+		char want[64];
+
+		ck_assert_int_eq(pts_run(argv, envp, &out, &err), 126);
+		ck_assert_str_eq(out, "");
+		snprintf(want, sizeof want, "maelys-pty: %s: at most ", opts[i]);
+		ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "%s", err);
+		free(out);
+		free(err);
+	}
+	free(value);
+}
+END_TEST
+
 START_TEST(test_command_policy_that_does_not_load_denies)
 {
 	char *out, *err;
@@ -314,6 +349,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_command_mode_is_a_fact_of_the_policy);
 	tcase_add_test(tc, test_command_environment_is_the_allow_list);
 	tcase_add_test(tc, test_command_policy_that_does_not_load_denies);
+	tcase_add_test(tc, test_command_overlong_shell_or_path_refused);
 	tcase_add_test(tc,
 		       test_command_path_fact_is_where_path_resolution_leads);
 	suite_add_tcase(s, tc);

@@ -113,6 +113,73 @@ START_TEST(test_mayrun_list_every_verdict_sorted_and_marked)
 }
 END_TEST
 
+/* A directory named twice in PATH is read once (the list is not cut for
+ * it); past PTY_RUNNABLE_DIRS_MAX (128) directories the rest are not read,
+ * and the list says it was cut. */
+START_TEST(test_mayrun_list_reads_each_directory_once_and_bounds_them)
+{
+	char *out, *many, d[600], p[700], base[32], cmd[64];
+	size_t i, at;
+
+	make_path();
+	ck_assert(strlen(world.bin) + strlen(dir2) + strlen(world.bin) + 3 <
+		  sizeof path_env);
+	strcpy(path_env, world.bin);
+	strcat(path_env, ":");
+	strcat(path_env, dir2);
+	strcat(path_env, ":");
+	strcat(path_env, world.bin);
+	out = list(pts_world_policy(&world, "every.dl", every_verdict));
+	ck_assert_str_eq(out, "db\tconfirm\nls\nssh\tlogged\nzz\n");
+	free(out);
+
+	/* 128 directories (the first one's programs, then 127 empty ones
+	 * under a short name, so that PATH fits a session's 4095 bytes),
+	 * then dir2 with zz: zz is not read */
+	snprintf(base, sizeof base, "/tmp/mrXXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(base));
+	many = malloc(8192);
+	ck_assert_ptr_nonnull(many);
+	at = (size_t)snprintf(many, 8192, "%s", world.bin);
+	for (i = 1; i < 128; i++) {
+		snprintf(d, sizeof d, "%s/%zu", base, i);
+		ck_assert_int_eq(mkdir(d, 0755), 0);
+		at += (size_t)snprintf(many + at, 8192 - at, ":%s", d);
+	}
+	at += (size_t)snprintf(many + at, 8192 - at, ":%s", dir2);
+	ck_assert_uint_lt(at, 4096);
+	{
+		char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
+				"--policy",
+				(char *)pts_world_policy(&world, "every.dl",
+							 every_verdict),
+				"--path",
+				many,
+				"--list",
+				NULL};
+		char home[400], *envp[] = {home, "LANG=C.UTF-8", NULL};
+		char *err = NULL;
+
+		snprintf(home, sizeof home, "HOME=%s", world.home);
+		ck_assert_int_eq(pts_run(argv, envp, &out, &err), 0);
+		/* ls and ssh and db from the first directory; zz not read */
+		ck_assert_msg(strstr(out, "zz") == NULL, "%s", out);
+		ck_assert_msg(strstr(out, "ls\n") != NULL, "%s", out);
+		/* one name a line on stdout; that it is cut, on stderr */
+		snprintf(p, sizeof p, "maelys-pty: (the list stops short: ");
+		ck_assert_msg(strncmp(err, p, strlen(p)) == 0,
+			      "not said to be cut: %s", err);
+		ck_assert_ptr_null(strstr(out, "stops short"));
+		free(err);
+	}
+	free(out);
+	free(many);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
+	ck_assert_int_eq(system(cmd), 0);
+	pts_world_remove(&world);
+}
+END_TEST
+
 START_TEST(test_mayrun_list_level1)
 {
 	char *policy = pts_slurp(pts_source_path("policies/level1.dl"));
@@ -516,6 +583,8 @@ maelys_check_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_mayrun_list_every_verdict_sorted_and_marked);
 	tcase_add_test(tc, test_mayrun_list_level1);
+	tcase_add_test(
+	    tc, test_mayrun_list_reads_each_directory_once_and_bounds_them);
 	tcase_add_test(tc, test_mayrun_list_bastion);
 	tcase_add_test(tc, test_mayrun_help_at_the_prompt);
 	tcase_add_test(tc, test_mayrun_help_with_arguments_is_a_line);

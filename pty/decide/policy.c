@@ -141,6 +141,9 @@ pty_policy_note_reads(const maelys_datalog_policy_t *policy,
 	r->execs_undecided = !pty_policy_decides_execs(policy);
 }
 
+/* How many times a session's memory budget a provenance session gets. */
+#define PTY_PROVENANCE_MEMORY 8u
+
 /* Loads from `text` (or from the file `name` when text is NULL), prepares a
  * session created with `flags`, notes in *reads (when not NULL) what the
  * policy reads, and hands back the policy itself in *keep (when not NULL;
@@ -171,6 +174,27 @@ pty_policy_load(const char *name, const char *text, size_t len,
 		if (reads != NULL)
 			pty_policy_note_reads(policy, reads);
 		st = maelys_datalog_session_create(policy, flags, out);
+	}
+	if (st == MAELYS_DATALOG_STATUS_OK &&
+	    (flags & MAELYS_DATALOG_SESSION_PROVENANCE) != 0) {
+		/* the records count against the memory budget: a tool that
+		 * explains must reach the verdict a session reaches without
+		 * them, so it gets PTY_PROVENANCE_MEMORY times a session's
+		 * budget (the records take three to five times the tuples'
+		 * room), bounded by the engine's most */
+		uint64_t budget = 0, most = 0;
+
+		st = maelys_datalog_session_get_budget(
+		    *out, MAELYS_DATALOG_BUDGET_MEMORY, &budget);
+		if (st == MAELYS_DATALOG_STATUS_OK)
+			st = maelys_datalog_budget_max(
+			    MAELYS_DATALOG_BUDGET_MEMORY, &most);
+		if (st == MAELYS_DATALOG_STATUS_OK)
+			st = maelys_datalog_session_set_budget(
+			    *out, MAELYS_DATALOG_BUDGET_MEMORY,
+			    budget <= most / PTY_PROVENANCE_MEMORY
+				? budget * PTY_PROVENANCE_MEMORY
+				: most);
 	}
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = maelys_datalog_session_prepare(*out, &diag);

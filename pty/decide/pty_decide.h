@@ -68,7 +68,8 @@ int pty_policy_open_text(const char *name, const char *text, size_t len,
 /* For the policy authors' tools (pty/tools/): the same from `text` (or
  * from the file `name` when text is NULL), with the session created with
  * `flags` (MAELYS_DATALOG_SESSION_PROVENANCE to explain and to measure
- * coverage), and the loaded policy handed back in *policy (when not NULL)
+ * coverage; its memory budget is then 8 times a session's, for the
+ * records), and the loaded policy handed back in *policy (when not NULL)
  * for its rules and warnings; the caller frees it. */
 int pty_policy_open_for_tool(const char *name, const char *text, size_t len,
 			     unsigned flags, maelys_datalog_session_t **out,
@@ -299,6 +300,11 @@ void pty_decide_confirmed(struct pty_decider *d, const char *line, size_t len,
 /* The most executable names read from PATH (the rest are not decided and
  * the list says it was cut). */
 #define PTY_RUNNABLE_MAX 65536u
+/* The most directory entries read from PATH, programs or not (each costs
+ * a stat: about 0.5 s here), and the most directories: past either the
+ * list is cut and says so. */
+#define PTY_RUNNABLE_ENTRIES_MAX 262144u
+#define PTY_RUNNABLE_DIRS_MAX    128u
 
 struct pty_runnable_entry {
 	const char *name;         /* into the list's own buffer */
@@ -309,7 +315,9 @@ struct pty_runnable {
 	struct pty_runnable_entry *entries; /* sorted by name (bytes) */
 	size_t n;
 	size_t considered; /* distinct executable names found in PATH */
-	bool truncated;    /* PTY_RUNNABLE_MAX names were reached */
+	/* PTY_RUNNABLE_MAX names, PTY_RUNNABLE_ENTRIES_MAX entries or
+	 * PTY_RUNNABLE_DIRS_MAX directories were reached */
+	bool truncated;
 	char *names;       /* the names, each NUL-terminated */
 	size_t names_len, names_cap;
 };
@@ -319,7 +327,7 @@ struct pty_runnable {
  * allowed once confirmed.  A name is a regular file with an execute bit
  * that this process may execute, in a directory of d->path_env; a name
  * found in several directories is one entry (the shell runs the first,
- * and command_path says that one).  A name the shell would not read as a
+ * and command_path says that one); a directory named twice is read once.  A name the shell would not read as a
  * bare command name - one the scanner refuses, splits, or finds a
  * metacharacter in (`[`, `a=b`, `~x`) - is not listed.  A directory that
  * cannot be read is skipped, as the shell skips it.  Returns 0, or -1

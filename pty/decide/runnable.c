@@ -71,12 +71,18 @@ static int
 runnable_read_path(const char *path, struct pty_runnable *r,
 		   struct runnable_found *f)
 {
+	/* the directories already read (by device and inode), so that one
+	 * named twice in PATH is read once */
+	dev_t seen_dev[PTY_RUNNABLE_DIRS_MAX];
+	ino_t seen_ino[PTY_RUNNABLE_DIRS_MAX];
+	size_t nseen = 0, entries = 0, i;
 	const char *p = path;
 
-	while (p != NULL && *p != '\0') {
+	while (p != NULL && *p != '\0' && !r->truncated) {
 		size_t dl = strcspn(p, ":");
 		char dir[PATH_MAX];
 		struct dirent *de;
+		struct stat st;
 		DIR *d;
 
 		if (dl == 0 || dl >= sizeof dir) {
@@ -88,9 +94,32 @@ runnable_read_path(const char *path, struct pty_runnable *r,
 		p += dl + (p[dl] == ':');
 		if ((d = opendir(dir)) == NULL)
 			continue;
+		if (fstat(dirfd(d), &st) != 0) {
+			(void)closedir(d);
+			continue;
+		}
+		for (i = 0; i < nseen; i++)
+			if (seen_dev[i] == st.st_dev && seen_ino[i] == st.st_ino)
+				break;
+		if (i < nseen || nseen == PTY_RUNNABLE_DIRS_MAX) {
+			/* read already; or more directories than a PATH
+			 * has: the rest are not read, and the list says so */
+			r->truncated = r->truncated || i == nseen;
+			(void)closedir(d);
+			continue;
+		}
+		seen_dev[nseen] = st.st_dev;
+		seen_ino[nseen++] = st.st_ino;
 		while ((de = readdir(d)) != NULL) {
 			size_t len = strlen(de->d_name);
 
+			/* every entry costs a stat: a directory of a million
+			 * files that are not programs must not stall the
+			 * prompt either */
+			if (++entries > PTY_RUNNABLE_ENTRIES_MAX) {
+				r->truncated = true;
+				break;
+			}
 			if (strcmp(de->d_name, ".") == 0 ||
 			    strcmp(de->d_name, "..") == 0 ||
 			    !runnable_is_program(d, de->d_name))
@@ -105,8 +134,6 @@ runnable_read_path(const char *path, struct pty_runnable *r,
 			}
 		}
 		(void)closedir(d);
-		if (r->truncated)
-			break;
 	}
 	return 0;
 }

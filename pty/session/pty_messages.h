@@ -97,6 +97,7 @@
 	"options that change the configuration are for an unprivileged "      \
 	"guard; this one reads only %s"
 #define PTY_MSG_CANNOT_DROP     "cannot drop the audit account"
+#define PTY_MSG_OPTION_TOO_LONG "%s: at most %zu bytes"
 #define PTY_MSG_NO_AUDIT_KEY    "%s names no audit_key"
 #define PTY_MSG_AUDIT_LOG       "audit log: %s"
 #define PTY_MSG_UNNAMED_USER    "cannot name the user of uid %u"
@@ -352,7 +353,8 @@
 #define PTY_MSG_RUNNABLE_LEGEND_CONFIRM                                        \
 	"(confirm): asks you to confirm before it runs"
 #define PTY_MSG_RUNNABLE_CUT                                                   \
-	"(the list stops at the first %u names read from PATH)"
+	"(the list stops short: PATH holds more than %u programs, %u "         \
+	"entries or %u directories, and the rest were not read)"
 #define PTY_MSG_RUNNABLE_PLAIN         "%s"
 #define PTY_MSG_RUNNABLE_PLAIN_LOGGED  "%s\tlogged"
 #define PTY_MSG_RUNNABLE_PLAIN_CONFIRM "%s\tconfirm"

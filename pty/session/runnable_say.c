@@ -161,5 +161,6 @@ pty_say_runnable(const struct pty_runnable *r, int fd, const char *eol,
 		pty_say(fd, eol, PTY_MSG_RUNNABLE_LEGEND_CONFIRM);
 	pty_say(fd, eol, PTY_MSG_RUNNABLE_COUNT, r->n, r->considered);
 	if (r->truncated)
-		pty_say(fd, eol, PTY_MSG_RUNNABLE_CUT, PTY_RUNNABLE_MAX);
+		pty_say(fd, eol, PTY_MSG_RUNNABLE_CUT, PTY_RUNNABLE_MAX,
+			PTY_RUNNABLE_ENTRIES_MAX, PTY_RUNNABLE_DIRS_MAX);
 }
