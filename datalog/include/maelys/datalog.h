@@ -776,6 +776,90 @@ maelys_datalog_result_premise(const maelys_datalog_result_t *result,
 			      maelys_datalog_premise_t *out);
 
 /*
+ * A walk down a derivation tree: depth first from a tuple, then the rule
+ * that first derived it and each of its premises in literal order (a
+ * positive premise walked into, a negated premise and a built-in visited
+ * as leaves).  The walker remembers which derived tuples it has walked
+ * into, across every walk made with it, so that a shared subtree is walked
+ * once and later visited as WALK_SHOWN: the visits are linear in the
+ * distinct tuples reached.
+ */
+typedef struct maelys_datalog_walk maelys_datalog_walk_t;
+
+typedef enum maelys_datalog_walk_kind {
+	/* A tuple derived by a rule, walked into: its premises follow, one
+	 * level down.  `number` counts such tuples from 1 in the order they
+	 * are visited, across the walks of one walker. */
+	MAELYS_DATALOG_WALK_RULE = 1,
+	MAELYS_DATALOG_WALK_INPUT = 2,   /* an input fact of this solve */
+	MAELYS_DATALOG_WALK_POLICY = 3,  /* a fact written in the policy */
+	MAELYS_DATALOG_WALK_UNKNOWN = 4, /* its origin was not recorded */
+	/* A tuple derived by a rule and walked into before: `number` is the
+	 * one it was visited as; its premises do not follow. */
+	MAELYS_DATALOG_WALK_SHOWN = 5,
+	/* A tuple derived by a rule at depth max_depth, not yet walked into:
+	 * its premises do not follow (and it is not remembered). */
+	MAELYS_DATALOG_WALK_DEEPER = 6,
+	/* Premise `literal` of `rule`, a negated literal: `predicate` and
+	 * `terms` are the tuple that does not hold (term kind 0 in a column
+	 * the literal leaves anonymous). */
+	MAELYS_DATALOG_WALK_NEGATED = 7,
+	/* Premise `literal` of `rule`, a built-in: terms[0] and terms[1] are
+	 * its arguments' values; `predicate` is NULL. */
+	MAELYS_DATALOG_WALK_BUILTIN = 8,
+} maelys_datalog_walk_kind_t;
+
+typedef struct maelys_datalog_walk_node {
+	maelys_datalog_walk_kind_t kind;
+	size_t depth; /* 0: the root of this walk */
+	/* RULE to DEEPER: the tuple, its predicate and terms (as
+	 * result_tuple gives them).  NEGATED, BUILTIN: see the kinds. */
+	maelys_datalog_tuple_t tuple;
+	const char *predicate;
+	maelys_datalog_fact_view_t terms;
+	/* RULE, SHOWN, DEEPER: the rule that derived the tuple.  NEGATED,
+	 * BUILTIN: the rule whose body literal `literal` this is. */
+	size_t rule;
+	size_t literal;
+	size_t number; /* RULE, SHOWN: see the kinds; else 0 */
+} maelys_datalog_walk_node_t;
+
+/* Called once per node, in depth-first order; the node is valid during the
+ * call (its strings and terms as long as the result).  A nonzero return
+ * ends the walk at once. */
+typedef int (*maelys_datalog_walk_visit)(const maelys_datalog_walk_node_t *node,
+					 void *ctx);
+
+/*
+ * Creates a walker of a result of a PROVENANCE session.  It remembers at
+ * most `max_shown` tuples walked into (and never more than the result's
+ * derived tuples), so its memory is bounded by both.  Free it before the
+ * result.  Returns OK, INVALID_ARGUMENT (NULL, max_shown 0), ROLE (not a
+ * PROVENANCE session), NO_MEMORY.
+ */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_walk_create(const maelys_datalog_result_t *result,
+			   size_t max_shown, maelys_datalog_walk_t **out);
+
+/* Frees the walker.  NULL is allowed.  Returns OK. */
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_walk_free(maelys_datalog_walk_t *walk);
+
+/*
+ * Walks the tree of `root`, calling `visit` for each node: a tuple derived
+ * by a rule at depth max_depth is visited as DEEPER (so max_depth 0 visits
+ * the root alone), and the walk never goes further down.  A visit that
+ * returns nonzero ends the walk; it still returns OK.  Returns OK,
+ * INVALID_ARGUMENT (NULL, a handle this result did not give), LIMIT (one
+ * more tuple to walk into than max_shown: the walk ends before visiting
+ * it), NO_MEMORY (the walk ends there; what was visited stays visited).
+ */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_walk(maelys_datalog_walk_t *walk, maelys_datalog_tuple_t root,
+		    size_t max_depth, maelys_datalog_walk_visit visit,
+		    void *ctx);
+
+/*
  * Why rule `rule` did not derive predicate(args...).  *head_matches = 0 when
  * the rule's head cannot be that tuple (another predicate, a constant or a
  * repeated variable that differs).  Otherwise *failed_literal is the first
