@@ -7,94 +7,22 @@
  * Each derived tuple is numbered when its subtree is printed; a second
  * occurrence refers to that number instead of printing it again, so the
  * output is linear in the distinct tuples of the tree, and --explain-depth
- * bounds how far down it goes.
+ * bounds how far down it goes.  The walk itself is the library's
+ * (maelys_datalog_walk); this file only words its nodes.
  */
 #include "explain.h"
 
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define ST_OK MAELYS_DATALOG_STATUS_OK
-
-/* Tuples whose subtree was printed, and their numbers: open addressing on
- * (relation, row). */
-struct seen {
-	uint64_t *keys; /* (relation << 32 | row) + 1; 0 = empty */
-	unsigned *ids;
-	size_t nslots, used;
-	unsigned next_id;
-};
 
 struct explainer {
 	FILE *out;
 	const maelys_datalog_policy_t *policy;
 	const maelys_datalog_result_t *res;
 	unsigned max_depth;
-	struct seen seen;
 };
-
-static size_t
-seen_slot(const struct seen *s, uint64_t key)
-{
-	size_t mask = s->nslots - 1, i = (size_t)(key * UINT64_C(0x9e3779b97f4a7c15) >> 20) & mask;
-
-	while (s->keys[i] != 0 && s->keys[i] != key)
-		i = (i + 1) & mask;
-	return i;
-}
-
-/* The number of a printed tuple, or 0. */
-static unsigned
-seen_get(const struct seen *s, maelys_datalog_tuple_t t)
-{
-	uint64_t key = ((uint64_t)t.relation << 32 | t.row) + 1;
-	size_t i;
-
-	if (s->nslots == 0)
-		return 0;
-	i = seen_slot(s, key);
-	return s->keys[i] == key ? s->ids[i] : 0;
-}
-
-/* Numbers a tuple; 0 when out of memory. */
-static unsigned
-seen_add(struct seen *s, maelys_datalog_tuple_t t)
-{
-	uint64_t key = ((uint64_t)t.relation << 32 | t.row) + 1;
-	size_t i;
-
-	if (s->used + 1 > s->nslots / 2) {
-		struct seen g = {NULL, NULL, s->nslots ? s->nslots * 2 : 64,
-				 0, s->next_id};
-
-		g.keys = calloc(g.nslots, sizeof *g.keys);
-		g.ids = calloc(g.nslots, sizeof *g.ids);
-		if (g.keys == NULL || g.ids == NULL) {
-			free(g.keys);
-			free(g.ids);
-			return 0;
-		}
-		for (i = 0; i < s->nslots; i++) {
-			size_t j;
-
-			if (s->keys[i] == 0)
-				continue;
-			j = seen_slot(&g, s->keys[i]);
-			g.keys[j] = s->keys[i];
-			g.ids[j] = s->ids[i];
-			g.used++;
-		}
-		free(s->keys);
-		free(s->ids);
-		*s = g;
-	}
-	i = seen_slot(s, key);
-	s->keys[i] = key;
-	s->ids[i] = ++s->next_id;
-	s->used++;
-	return s->ids[i];
-}
 
 static void
 indent(FILE *out, unsigned depth)
@@ -190,85 +118,57 @@ print_rule_line(const struct explainer *e, unsigned depth, size_t rule,
 	fprintf(e->out, "%s%s:%zu: %s\n", prefix, ri.source, ri.line, ri.text);
 }
 
-static maelys_datalog_status_t print_tuple(struct explainer *e,
-					   maelys_datalog_tuple_t t,
-					   unsigned depth);
-
-static maelys_datalog_status_t
-print_premise(struct explainer *e, maelys_datalog_tuple_t t, size_t rule,
-	      size_t lit, unsigned depth)
+/* One node of the walk (maelys_datalog_walk), worded as the runner does. */
+static int
+print_node(const maelys_datalog_walk_node_t *n, void *ctx)
 {
+	const struct explainer *e = ctx;
 	maelys_datalog_literal_info_t li;
-	maelys_datalog_premise_t p;
-	maelys_datalog_status_t st;
 
-	if ((st = maelys_datalog_result_premise(e->res, t, lit, &p)) != ST_OK)
-		return st;
-	if (p.kind == MAELYS_DATALOG_LITERAL_ATOM)
-		return print_tuple(e, p.tuple, depth);
-	indent(e->out, depth);
-	if (p.kind == MAELYS_DATALOG_LITERAL_NEGATED) {
+	indent(e->out, (unsigned)n->depth);
+	switch (n->kind) {
+	case MAELYS_DATALOG_WALK_NEGATED:
 		fputs("not ", e->out);
-		print_atom(e, p.predicate, &p.terms);
+		print_atom(e, n->predicate, &n->terms);
 		fputs("  (no such tuple)\n", e->out);
-		return ST_OK;
-	}
-	if (maelys_datalog_policy_get_literal(e->policy, rule, lit, &li) ==
-	    ST_OK)
-		fputs(li.text, e->out);
-	else
-		fprintf(e->out, "literal %zu", lit);
-	fputs("  (with ", e->out);
-	print_terms(e, &p.terms, 0);
-	fputs(": holds)\n", e->out);
-	return ST_OK;
-}
-
-static maelys_datalog_status_t
-print_tuple(struct explainer *e, maelys_datalog_tuple_t t, unsigned depth)
-{
-	maelys_datalog_fact_view_t v;
-	maelys_datalog_derivation_t d;
-	maelys_datalog_status_t st;
-	const char *pred = NULL;
-	unsigned id;
-	size_t i;
-
-	if ((st = maelys_datalog_result_tuple(e->res, t, &pred, &v)) != ST_OK ||
-	    (st = maelys_datalog_result_derivation(e->res, t, &d)) != ST_OK)
-		return st;
-	indent(e->out, depth);
-	print_atom(e, pred, &v);
-	switch (d.origin) {
-	case MAELYS_DATALOG_ORIGIN_INPUT:
-		fputs("  (input fact)\n", e->out);
-		return ST_OK;
-	case MAELYS_DATALOG_ORIGIN_POLICY:
-		fputs("  (fact of the program)\n", e->out);
-		return ST_OK;
-	case MAELYS_DATALOG_ORIGIN_UNKNOWN:
-		fputs("  (not recorded)\n", e->out);
-		return ST_OK;
-	case MAELYS_DATALOG_ORIGIN_RULE:
+		return 0;
+	case MAELYS_DATALOG_WALK_BUILTIN:
+		if (maelys_datalog_policy_get_literal(e->policy, n->rule,
+						      n->literal, &li) == ST_OK)
+			fputs(li.text, e->out);
+		else
+			fprintf(e->out, "literal %zu", n->literal);
+		fputs("  (with ", e->out);
+		print_terms(e, &n->terms, 0);
+		fputs(": holds)\n", e->out);
+		return 0;
+	default:
 		break;
 	}
-	if ((id = seen_get(&e->seen, t)) != 0) {
-		fprintf(e->out, "  (see [%u] above)\n", id);
-		return ST_OK;
-	}
-	if (depth >= e->max_depth) {
+	print_atom(e, n->predicate, &n->terms);
+	switch (n->kind) {
+	case MAELYS_DATALOG_WALK_INPUT:
+		fputs("  (input fact)\n", e->out);
+		break;
+	case MAELYS_DATALOG_WALK_POLICY:
+		fputs("  (fact of the program)\n", e->out);
+		break;
+	case MAELYS_DATALOG_WALK_SHOWN:
+		fprintf(e->out, "  (see [%zu] above)\n", n->number);
+		break;
+	case MAELYS_DATALOG_WALK_DEEPER:
 		fprintf(e->out, "  (derived; deeper than --explain-depth %u)\n",
 			e->max_depth);
-		return ST_OK;
+		break;
+	case MAELYS_DATALOG_WALK_RULE:
+		fprintf(e->out, "  [%zu]\n", n->number);
+		print_rule_line(e, (unsigned)n->depth + 1, n->rule, "by ");
+		break;
+	default:
+		fputs("  (not recorded)\n", e->out);
+		break;
 	}
-	if ((id = seen_add(&e->seen, t)) == 0)
-		return MAELYS_DATALOG_STATUS_NO_MEMORY;
-	fprintf(e->out, "  [%u]\n", id);
-	print_rule_line(e, depth + 1, d.rule, "by ");
-	for (i = 0; i < d.premise_count; i++)
-		if ((st = print_premise(e, t, d.rule, i, depth + 1)) != ST_OK)
-			return st;
-	return ST_OK;
+	return 0;
 }
 
 /* Each rule whose head could be the tuple, and the literal it fails at. */
@@ -331,9 +231,16 @@ explain_print(FILE *out, const maelys_datalog_policy_t *policy,
 					     &handle, &found)) != ST_OK)
 		return st;
 	if (found) {
-		st = print_tuple(&e, handle, 0);
-		free(e.seen.keys);
-		free(e.seen.ids);
+		maelys_datalog_walk_t *walk = NULL;
+
+		/* every tuple of the tree may be numbered: the result bounds
+		 * them */
+		if ((st = maelys_datalog_walk_create(res, SIZE_MAX, &walk)) !=
+		    ST_OK)
+			return st;
+		st = maelys_datalog_walk(walk, handle, max_depth, print_node,
+					 &e);
+		(void)maelys_datalog_walk_free(walk);
 		return st;
 	}
 	fputs(t->name, out);
