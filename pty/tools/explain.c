@@ -203,6 +203,7 @@ explain_trees(const struct explain_ctx *c, const maelys_datalog_result_t *res,
 	if (t->cut)
 		printf(PTY_MSG_EXPLAIN_CUT "\n", EXPLAIN_LINES_MAX,
 		       EXPLAIN_SHOWN_MAX);
+	(void)maelys_datalog_walk_free(t->walk);
 	free(t);
 }
 

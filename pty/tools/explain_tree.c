@@ -188,133 +188,116 @@ tree_line(struct explain_tree *t)
 	return true;
 }
 
-static bool
-tree_was_shown(const struct explain_tree *t, maelys_datalog_tuple_t tu)
+/* A walk's place on the page: the indent of its root. */
+struct tree_walk {
+	struct explain_tree *t;
+	int indent;
+};
+
+/* One node of a derivation walk (maelys_datalog_walk), as explain words
+ * it; ends the walk when the line bound is reached. */
+static int
+tree_visit(const maelys_datalog_walk_node_t *n, void *ctx)
 {
-	size_t i;
-
-	for (i = 0; i < t->nshown; i++)
-		if (t->shown[i].relation == tu.relation &&
-		    t->shown[i].row == tu.row)
-			return true;
-	return false;
-}
-
-static void tree_node(struct explain_tree *t, maelys_datalog_tuple_t tu,
-		      int indent, unsigned level);
-
-/* What body literal i of the rule that derived `tu` matched. */
-static void
-tree_premise(struct explain_tree *t, maelys_datalog_tuple_t tu, size_t rule,
-	     size_t i, int indent, unsigned level)
-{
-	maelys_datalog_premise_t p;
+	const struct tree_walk *w = ctx;
+	struct explain_tree *t = w->t;
+	int indent = w->indent + 2 * (int)n->depth;
 	maelys_datalog_literal_info_t lit;
+	maelys_datalog_rule_info_t rule;
 	char text[EXPLAIN_TEXT_MAX], a[EXPLAIN_TEXT_MAX], b[EXPLAIN_TEXT_MAX];
-	maelys_datalog_status_t st;
 	size_t at;
 
-	st = maelys_datalog_result_premise(t->res, tu, i, &p);
-	if (st != MAELYS_DATALOG_STATUS_OK) {
-		if (tree_line(t))
-			fprintf(t->out, PTY_MSG_EXPLAIN_READ_FAILED "\n",
-				indent, "", maelys_datalog_status_name(st));
-		return;
-	}
-	switch (p.kind) {
-	case MAELYS_DATALOG_LITERAL_ATOM:
-		tree_node(t, p.tuple, indent, level);
-		break;
-	case MAELYS_DATALOG_LITERAL_NEGATED:
-		tree_view_text(t->res, p.predicate != NULL ? p.predicate : "?",
-			       &p.terms, text, sizeof text);
-		if (tree_line(t))
-			fprintf(t->out, PTY_MSG_EXPLAIN_NEGATED "\n", indent,
-				"", text);
-		break;
-	case MAELYS_DATALOG_LITERAL_BUILTIN:
-		if (maelys_datalog_policy_get_literal(
-			t->policy, rule, i, &lit) != MAELYS_DATALOG_STATUS_OK)
+	if (n->kind == MAELYS_DATALOG_WALK_BUILTIN) {
+		if (maelys_datalog_policy_get_literal(t->policy, n->rule,
+						      n->literal, &lit) !=
+		    MAELYS_DATALOG_STATUS_OK)
 			lit.text = "?";
 		at = 0;
 		a[0] = b[0] = '\0';
-		tree_append_term(t->res, &p.terms.terms[0], a, sizeof a, &at);
+		tree_append_term(t->res, &n->terms.terms[0], a, sizeof a, &at);
 		at = 0;
-		tree_append_term(t->res, &p.terms.terms[1], b, sizeof b, &at);
+		tree_append_term(t->res, &n->terms.terms[1], b, sizeof b, &at);
 		if (tree_line(t))
 			fprintf(t->out, PTY_MSG_EXPLAIN_BUILTIN "\n", indent,
 				"", lit.text, a, b);
-		break;
+		return t->cut;
 	}
-}
-
-/* A tuple that holds, and below it how. */
-static void
-tree_node(struct explain_tree *t, maelys_datalog_tuple_t tu, int indent,
-	  unsigned level)
-{
-	maelys_datalog_fact_view_t v;
-	maelys_datalog_derivation_t d;
-	maelys_datalog_rule_info_t rule;
-	maelys_datalog_status_t st;
-	const char *pred = NULL;
-	char text[EXPLAIN_TEXT_MAX];
-	size_t i;
-
-	if ((st = maelys_datalog_result_tuple(t->res, tu, &pred, &v)) !=
-		MAELYS_DATALOG_STATUS_OK ||
-	    (st = maelys_datalog_result_derivation(t->res, tu, &d)) !=
-		MAELYS_DATALOG_STATUS_OK) {
+	tree_view_text(t->res, n->predicate != NULL ? n->predicate : "?",
+		       &n->terms, text, sizeof text);
+	switch (n->kind) {
+	case MAELYS_DATALOG_WALK_NEGATED:
 		if (tree_line(t))
-			fprintf(t->out, PTY_MSG_EXPLAIN_READ_FAILED "\n",
-				indent, "", maelys_datalog_status_name(st));
-		return;
-	}
-	tree_view_text(t->res, pred, &v, text, sizeof text);
-	if (d.origin != MAELYS_DATALOG_ORIGIN_RULE) {
-		if (!tree_line(t))
-			return;
-		if (d.origin == MAELYS_DATALOG_ORIGIN_INPUT)
+			fprintf(t->out, PTY_MSG_EXPLAIN_NEGATED "\n", indent,
+				"", text);
+		return t->cut;
+	case MAELYS_DATALOG_WALK_INPUT:
+		if (tree_line(t))
 			fprintf(t->out, PTY_MSG_EXPLAIN_INPUT "\n", indent, "",
 				text);
-		else if (d.origin == MAELYS_DATALOG_ORIGIN_POLICY)
+		return t->cut;
+	case MAELYS_DATALOG_WALK_POLICY:
+		if (tree_line(t))
 			fprintf(t->out, PTY_MSG_EXPLAIN_POLICY_FACT "\n",
 				indent, "", text);
-		else
+		return t->cut;
+	case MAELYS_DATALOG_WALK_RULE:
+	case MAELYS_DATALOG_WALK_SHOWN:
+	case MAELYS_DATALOG_WALK_DEEPER:
+		break;
+	default:
+		if (tree_line(t))
 			fprintf(t->out, PTY_MSG_EXPLAIN_UNRECORDED "\n", indent,
 				"", text);
-		return;
+		return t->cut;
 	}
-	if (maelys_datalog_policy_get_rule(t->policy, d.rule, &rule) !=
+	if (maelys_datalog_policy_get_rule(t->policy, n->rule, &rule) !=
 	    MAELYS_DATALOG_STATUS_OK) {
 		if (tree_line(t))
 			fprintf(t->out, PTY_MSG_EXPLAIN_UNRECORDED "\n", indent,
 				"", text);
-		return;
+		return t->cut;
 	}
-	if (tree_was_shown(t, tu) || level >= t->depth) {
+	if (n->kind != MAELYS_DATALOG_WALK_RULE) {
 		if (tree_line(t))
 			fprintf(t->out,
-				level >= t->depth && !tree_was_shown(t, tu)
+				n->kind == MAELYS_DATALOG_WALK_DEEPER
 				    ? PTY_MSG_EXPLAIN_DEEPER "\n"
 				    : PTY_MSG_EXPLAIN_SHOWN "\n",
 				indent, "", text, rule.source, rule.line);
-		return;
+		return t->cut;
 	}
-	if (t->nshown == EXPLAIN_SHOWN_MAX) {
-		t->cut = true;
-		return;
-	}
-	t->shown[t->nshown++] = tu;
 	if (!tree_line(t))
-		return;
+		return 1;
 	fprintf(t->out, PTY_MSG_EXPLAIN_BY_RULE "\n", indent, "", text,
 		rule.source, rule.line);
 	if (tree_line(t))
 		fprintf(t->out, PTY_MSG_EXPLAIN_RULE_TEXT "\n", indent, "",
 			rule.text);
-	for (i = 0; i < d.premise_count && !t->cut; i++)
-		tree_premise(t, tu, d.rule, i, indent + 2, level + 1);
+	return t->cut;
+}
+
+/* A tuple that holds, and below it how, `level` levels down already.  One
+ * walker serves every tree of the explanation, so a tuple shown in one is
+ * "shown above" in the next. */
+static void
+tree_node(struct explain_tree *t, maelys_datalog_tuple_t tu, int indent,
+	  unsigned level)
+{
+	struct tree_walk w = {t, indent};
+	maelys_datalog_status_t st = MAELYS_DATALOG_STATUS_OK;
+
+	if (t->walk == NULL)
+		st = maelys_datalog_walk_create(t->res, EXPLAIN_SHOWN_MAX,
+						&t->walk);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = maelys_datalog_walk(
+		    t->walk, tu, level < t->depth ? t->depth - level : 0,
+		    tree_visit, &w);
+	if (st == MAELYS_DATALOG_STATUS_LIMIT)
+		t->cut = true; /* EXPLAIN_SHOWN_MAX tuples shown */
+	else if (st != MAELYS_DATALOG_STATUS_OK && tree_line(t))
+		fprintf(t->out, PTY_MSG_EXPLAIN_READ_FAILED "\n", indent, "",
+			maelys_datalog_status_name(st));
 }
 
 /* Calls visit for every row of pred/arity, a page at a time; stops when

@@ -67,7 +67,8 @@ int explain_options_parse(int argc, char **argv, struct explain_options *o,
 /* ---- The trees (explain_tree.c) */
 
 /* What the trees read, and what they have shown (a derived tuple's tree is
- * printed once; later it is named "shown above"). */
+ * printed once; later it is named "shown above"): at most
+ * EXPLAIN_SHOWN_MAX tuples.  The walker is freed with the trees. */
 #define EXPLAIN_SHOWN_MAX 4096
 /* The most lines of trees one explanation prints. */
 #define EXPLAIN_LINES_MAX 2000
@@ -77,8 +78,7 @@ struct explain_tree {
 	const maelys_datalog_policy_t *policy;
 	FILE *out;
 	unsigned depth; /* levels below a row that are printed */
-	size_t nshown;
-	maelys_datalog_tuple_t shown[EXPLAIN_SHOWN_MAX];
+	maelys_datalog_walk_t *walk; /* what was shown; NULL until a tree */
 	size_t lines; /* printed so far */
 	bool cut;     /* a bound stopped a tree: say so once */
 };
