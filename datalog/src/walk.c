@@ -173,8 +173,8 @@ walk_tuple(struct maelys_datalog_walk *w, maelys_datalog_tuple_t t,
 			break;
 		}
 		/* room for its frame first: a failure leaves it unseen */
-		if (dl_vec_reserve((void **)&w->frames, &w->cap,
-				   w->nframes + 1, sizeof *w->frames) != 0)
+		if (dl_vec_reserve((void **)&w->frames, &w->cap, w->nframes + 1,
+				   sizeof *w->frames) != 0)
 			return MAELYS_DATALOG_STATUS_NO_MEMORY;
 		if ((st = walk_remember(w, t)) != MAELYS_DATALOG_STATUS_OK)
 			return st;
