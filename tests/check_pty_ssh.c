@@ -289,7 +289,7 @@ START_TEST(test_ssh_wrapper_shows_the_shipped_configuration_not_the_users)
 	char *real[] = {"ssh", "-G", SSH_DEST, NULL};
 	char *wrapped[] = {"ssh", "-G", SSH_DEST, NULL};
 	static const char *const shipped[] = {
-	    "hostname " SSH_DEST,
+	    ("hostname " SSH_DEST),
 	    "port 22",
 	    "clearallforwardings yes",
 	    "permitlocalcommand no",

@@ -67,28 +67,42 @@ struct pty_config_key {
 #define PTY_CONFIG_FIELD(f)                                                    \
 	offsetof(struct pty_config, f), sizeof(((struct pty_config *)0)->f)
 
+/* A key whose value is not one of two words. */
+#define PTY_CONFIG_NO_WORDS                                                    \
+	{                                                                      \
+		NULL, NULL                                                     \
+	}
+
 static const struct pty_config_key pty_config_keys[] = {
     [PTY_CONFIG_KEY_POLICY] = {"policy", PTY_CONFIG_PATH,
-			       PTY_CONFIG_FIELD(policy), 0},
+			       PTY_CONFIG_FIELD(policy), 0,
+			       PTY_CONFIG_NO_WORDS},
     [PTY_CONFIG_KEY_SHELL] = {"shell", PTY_CONFIG_PATH, PTY_CONFIG_FIELD(shell),
-			      0},
+			      0, PTY_CONFIG_NO_WORDS},
     [PTY_CONFIG_KEY_PATH] = {"path", PTY_CONFIG_PATH_LIST,
-			     PTY_CONFIG_FIELD(path_env), 0},
+			     PTY_CONFIG_FIELD(path_env), 0,
+			     PTY_CONFIG_NO_WORDS},
     [PTY_CONFIG_KEY_AUDIT_LOG] = {"audit_log", PTY_CONFIG_PATH,
-				  PTY_CONFIG_FIELD(audit_log), 0},
+				  PTY_CONFIG_FIELD(audit_log), 0,
+				  PTY_CONFIG_NO_WORDS},
     [PTY_CONFIG_KEY_AUDIT_KEY] = {"audit_key", PTY_CONFIG_PATH,
-				  PTY_CONFIG_FIELD(audit_key), 0},
+				  PTY_CONFIG_FIELD(audit_key), 0,
+				  PTY_CONFIG_NO_WORDS},
     [PTY_CONFIG_KEY_SYSLOG] = {"syslog", PTY_CONFIG_BOOL,
-			       offsetof(struct pty_config, syslog), 0, 0},
+			       offsetof(struct pty_config, syslog), 0, 0,
+			       PTY_CONFIG_NO_WORDS},
     [PTY_CONFIG_KEY_IDLE_TIMEOUT] = {"idle_timeout", PTY_CONFIG_UINT,
 				     offsetof(struct pty_config, idle_timeout),
-				     0, PTY_CONFIG_IDLE_TIMEOUT_MAX},
+				     0, PTY_CONFIG_IDLE_TIMEOUT_MAX,
+				     PTY_CONFIG_NO_WORDS},
     [PTY_CONFIG_KEY_MAX_DENIALS] = {"max_denials", PTY_CONFIG_UINT,
 				    offsetof(struct pty_config, max_denials), 0,
-				    PTY_CONFIG_MAX_DENIALS_MAX},
+				    PTY_CONFIG_MAX_DENIALS_MAX,
+				    PTY_CONFIG_NO_WORDS},
     [PTY_CONFIG_KEY_ON_AUDIT_FAILURE] =
 	{"on_audit_failure", PTY_CONFIG_AUDIT_FAILURE,
-	 offsetof(struct pty_config, on_audit_failure), 0, 0},
+	 offsetof(struct pty_config, on_audit_failure), 0, 0,
+	 PTY_CONFIG_NO_WORDS},
     [PTY_CONFIG_KEY_LANDLOCK] = {"landlock", PTY_CONFIG_CHOICE,
 				 offsetof(struct pty_config, landlock_required),
 				 0, 0, {"auto", "required"}},
