@@ -85,13 +85,6 @@ pty_supervise_need(const struct pty_policy_reads *reads, bool audited)
 	return need;
 }
 
-/* The request of the session's shell, the child's first exec, built here
- * from what the child will pass; and whether the policy lets it start:
- * asked once before anything is forked, so that a policy without an
- * allow_exec rule for it fails with a sentence, not with a shell that
- * never starts.  The request is kept for that first exec (see
- * pty_supervise_handle).  Exported for --check (pty/check/check.c), which asks
- * the same question without starting anything. */
 int
 pty_supervise_execs_decided(const struct pty_decider *d, bool optional,
 			    char *err, size_t errlen)
@@ -104,6 +97,13 @@ pty_supervise_execs_decided(const struct pty_decider *d, bool optional,
 	return -1;
 }
 
+/* The request of the session's shell, the child's first exec, built here
+ * from what the child will pass; and whether the policy lets it start:
+ * asked once before anything is forked, so that a policy without an
+ * allow_exec rule for it fails with a sentence, not with a shell that
+ * never starts.  The request is kept for that first exec (see
+ * pty_supervise_handle).  Exported for --check (pty/check/check.c), which asks
+ * the same question without starting anything. */
 int
 pty_supervise_shell_allowed(struct pty_supervisor *s, const char *shell_path,
 			    char *const *argv, bool execs_optional, char *err,
@@ -411,7 +411,6 @@ supervise_decide_one(struct pty_supervisor *s, struct pty_exec_request *r,
 {
 	struct pty_exec_decision dec;
 	enum pty_act act;
-
 	bool quiet;
 
 	if (refused != PTY_EXEC_ALLOW) {
