@@ -283,3 +283,12 @@ def test_exceptions_hierarchy():
     assert md.ParseError.__module__ == "maelys_datalog"
     for name in md.__all__:
         assert hasattr(md, name)
+
+
+def test_stub_names_every_public_name():
+    stub = os.path.join(os.path.dirname(md.__file__), "__init__.pyi")
+    with open(stub) as f:
+        text = f.read()
+    for name in md.__all__:
+        assert ("class %s" % name in text or "def %s" % name in text
+                or "%s:" % name in text), name
