@@ -91,11 +91,13 @@ decide_path(json_t *v, const char *key, const char **out, char *err,
 	return 0;
 }
 
-/* An array of strings, at most `max` of them, each at most `each` bytes;
- * out is allocated. */
+/* An array of strings, at most `max` of them, each at most `each` bytes
+ * (and empty only when `empty_ok`: an argv word may be ""); out is
+ * allocated. */
 static int
 decide_strings(json_t *v, const char *key, size_t max, size_t each,
-	       const char ***out, size_t *n, char *err, size_t errlen)
+	       bool empty_ok, const char ***out, size_t *n, char *err,
+	       size_t errlen)
 {
 	size_t i, count;
 	char want[64];
@@ -111,10 +113,18 @@ decide_strings(json_t *v, const char *key, size_t max, size_t each,
 	*out = calloc(count > 0 ? count : 1, sizeof **out);
 	if (*out == NULL)
 		return decide_bad(err, errlen, key, PTY_MSG_DECIDE_NO_MEMORY);
-	for (i = 0; i < count; i++)
-		if (decide_string(json_array_get(v, i), key, each, &(*out)[i],
-				  NULL, err, errlen) != 0)
+	for (i = 0; i < count; i++) {
+		json_t *w = json_array_get(v, i);
+
+		if (empty_ok && json_is_string(w) &&
+		    json_string_length(w) == 0) {
+			(*out)[i] = "";
+			continue;
+		}
+		if (decide_string(w, key, each, &(*out)[i], NULL, err,
+				  errlen) != 0)
 			return -1;
+	}
 	*n = count;
 	return 0;
 }
@@ -168,7 +178,7 @@ decide_field(struct decide_request *rq, const char *key, json_t *v,
 		return decide_path(v, key, &rq->exec, err, errlen);
 	if (strcmp(key, "argv") == 0)
 		return decide_strings(v, key, DECIDE_ARGV_MAX,
-				      PTY_EXEC_BYTES_MAX, &rq->argv, &rq->argc,
+				      PTY_EXEC_BYTES_MAX, true, &rq->argv, &rq->argc,
 				      err, errlen);
 	if (strcmp(key, "shell") == 0)
 		return decide_path(v, key, &rq->shell, err, errlen);
@@ -190,7 +200,8 @@ decide_field(struct decide_request *rq, const char *key, json_t *v,
 	if (strcmp(key, "groups") == 0) {
 		const char **g = NULL;
 		int rc = decide_strings(v, key, PTY_TOOL_GROUPS_MAX,
-					PTY_TEXT_MAX - 1, &g, &n, err, errlen);
+					PTY_TEXT_MAX - 1, false, &g, &n, err,
+					errlen);
 
 		if (rc == 0) {
 			memcpy(f->groups, g, n * sizeof *g);

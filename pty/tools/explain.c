@@ -230,7 +230,9 @@ explain_exec(struct explain_ctx *c)
 	}
 	if (pty_tool_programs(&c->d, &c->cfg, c->opt.shell, c->opt.guard, err,
 			      sizeof err) != 0 ||
-	    pty_tool_exec_request(&c->d, c->opt.exec, c->opt.argv, c->opt.argc,
+	    pty_tool_exec_request(&c->d, c->opt.exec,
+				  c->opt.argc > 0 ? c->opt.argv : NULL,
+				  c->opt.argc,
 				  c->opt.parent, r, err, sizeof err) != 0) {
 		fprintf(stderr, PTY_MSG_EXPLAIN_FAILED "\n",
 			explain_shown(err, sizeof err, err));

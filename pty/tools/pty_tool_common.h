@@ -60,7 +60,8 @@ int pty_tool_programs(struct pty_decider *d, const struct pty_config *cfg,
 
 /* The request a process of the session would make: `exec` as asked (made
  * absolute against d->cwd), resolved as the kernel would open it, with
- * argv (argc 0: its base name) from `parent` (NULL: the shell).  Returns
+ * argv (NULL: its base name alone; argc 0: none, as a process may ask) from
+ * `parent` (NULL: the shell).  Returns
  * 0, or -1 with one line in err. */
 int pty_tool_exec_request(const struct pty_decider *d, const char *exec,
 			  const char *const *argv, size_t argc,

@@ -155,9 +155,9 @@ pty_tool_exec_request(const struct pty_decider *d, const char *exec,
 	r->via = PTY_EXEC_VIA_EXECVE;
 	base = strrchr(r->request, '/');
 	base = base != NULL && base[1] != '\0' ? base + 1 : r->request;
-	r->argc = argc > 0 ? argc : 1;
+	r->argc = argv != NULL ? argc : 1;
 	for (i = 0; i < r->argc; i++) {
-		const char *w = argc > 0 ? argv[i] : base;
+		const char *w = argv != NULL ? argv[i] : base;
 		size_t n = strlen(w);
 
 		if (n >= sizeof r->bytes - used) {
