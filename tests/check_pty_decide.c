@@ -295,9 +295,10 @@ START_TEST(test_decide_shipped_level1_cases)
 }
 END_TEST
 
-/* Runs decide on bastion.dl with `input`, and checks it answered n lines. */
+/* Runs decide on bastion.dl with `len` bytes of input, and checks it
+ * answered n lines. */
 static json_t *
-bastion(const char *input, size_t n)
+bastion_n(const char *input, size_t len, size_t n)
 {
 	char args[2 * PATH_MAX + 16], *out = NULL;
 	size_t got;
@@ -305,11 +306,17 @@ bastion(const char *input, size_t n)
 
 	snprintf(args, sizeof args, "--policy '%s'",
 		 src_path("policies/bastion.dl"));
-	ck_assert_int_eq(decide(input, strlen(input), args, &out), 0);
+	ck_assert_int_eq(decide(input, len, args, &out), 0);
 	a = answers(out, &got);
-	ck_assert_msg(got == n, "%zu answers, not %zu:\n%s", got, n, out);
+	ck_assert_msg(got == n, "%zu answers, not %zu:\n%.2000s", got, n, out);
 	free(out);
 	return a;
+}
+
+static json_t *
+bastion(const char *input, size_t n)
+{
+	return bastion_n(input, strlen(input), n);
 }
 
 #define ALICE                                                                  \
@@ -380,6 +387,9 @@ START_TEST(test_decide_errors_answered_and_worker_goes_on)
 	    {"{\"line\": \"ls\"} trailing", "not JSON"},
 	    {"{\"id\": 1.5, \"line\": \"ls\"}", "field \"id\""},
 	};
+	/* a NUL byte outside a string, after a whole request: never taken
+	 * for the end of the line */
+	static const char nul[] = "{\"line\": \"ls\"}\0 x\n";
 	size_t nbad = sizeof bad / sizeof bad[0], i, len = 0;
 	char *input = malloc(2 * DECIDE_INPUT_MAX), *big;
 	json_t *a;
@@ -390,14 +400,18 @@ START_TEST(test_decide_errors_answered_and_worker_goes_on)
 		strcat(input, bad[i].req);
 		strcat(input, "\n");
 	}
-	/* a request longer than the bound, then one that is fine */
 	len = strlen(input);
+	memcpy(input + len, nul, sizeof nul);
+	len += sizeof nul - 1;
+	/* a request longer than the bound, then one that is fine */
 	big = input + len;
 	memset(big, ' ', DECIDE_INPUT_MAX + 10);
 	big[DECIDE_INPUT_MAX + 10] = '\n';
-	big[DECIDE_INPUT_MAX + 11] = '\0';
-	strcat(big, "{\"id\": 99, \"line\": \"ls\", " ALICE "}\n");
-	a = bastion(input, nbad + 2);
+	strcpy(big + DECIDE_INPUT_MAX + 11,
+	       "{\"id\": 99, \"line\": \"ls\", " ALICE "}\n");
+	len = (size_t)(big - input) + DECIDE_INPUT_MAX + 11 +
+	      strlen(big + DECIDE_INPUT_MAX + 11);
+	a = bastion_n(input, len, nbad + 3);
 	for (i = 0; i < nbad; i++) {
 		json_t *ln = json_object_get(json_array_get(a, i), "line");
 
@@ -407,8 +421,9 @@ START_TEST(test_decide_errors_answered_and_worker_goes_on)
 			      field(a, i, "error"), bad[i].says);
 		ck_assert_int_eq(json_integer_value(ln), (json_int_t)i + 1);
 	}
-	ck_assert(strstr(field(a, nbad, "error"), "longer than") != NULL);
-	ck_assert_str_eq(field(a, nbad + 1, "decision"), "allow");
+	ck_assert(strstr(field(a, nbad, "error"), "not JSON") != NULL);
+	ck_assert(strstr(field(a, nbad + 1, "error"), "longer than") != NULL);
+	ck_assert_str_eq(field(a, nbad + 2, "decision"), "allow");
 	json_decref(a);
 	free(input);
 }

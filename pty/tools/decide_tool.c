@@ -42,7 +42,7 @@ struct decide_ctx {
 	struct pty_exec_decision xdec;
 	struct pty_exec_request xrq;
 	struct decide_out out;
-	char input[DECIDE_INPUT_MAX + 2];
+	char input[DECIDE_INPUT_MAX];
 };
 
 static void
@@ -230,24 +230,40 @@ decide_write(struct decide_ctx *c, unsigned long long lineno)
 	return 0;
 }
 
+/* Reads one request line into c->input, its bytes counted (a NUL byte is
+ * kept, for jansson to refuse, never taken for the end).  Returns 1 with
+ * *len, 0 at the end of input, 2 for a line longer than DECIDE_INPUT_MAX
+ * (read to its end and dropped). */
+static int
+decide_read(struct decide_ctx *c, size_t *len)
+{
+	size_t n = 0;
+	int ch;
+
+	while ((ch = getchar()) != EOF && ch != '\n') {
+		if (n < DECIDE_INPUT_MAX)
+			c->input[n] = (char)ch;
+		if (n <= DECIDE_INPUT_MAX)
+			n++;
+	}
+	if (ch == EOF && n == 0)
+		return 0;
+	*len = n;
+	return n > DECIDE_INPUT_MAX ? 2 : 1;
+}
+
 /* The loop: one request a line, until end of input. */
 static int
 decide_loop(struct decide_ctx *c)
 {
 	unsigned long long lineno = 0;
 	char err[128];
+	size_t len;
+	int rc;
 
-	while (fgets(c->input, (int)sizeof c->input, stdin) != NULL) {
-		size_t len = strlen(c->input);
-		bool whole = len > 0 && c->input[len - 1] == '\n';
-
+	while ((rc = decide_read(c, &len)) != 0) {
 		lineno++;
-		if (!whole && len > DECIDE_INPUT_MAX) {
-			/* too long: skip to its end, then answer */
-			int ch;
-
-			while ((ch = getchar()) != EOF && ch != '\n')
-				;
+		if (rc == 2) {
 			decide_out_reset(&c->out);
 			(void)snprintf(err, sizeof err, PTY_MSG_DECIDE_TOO_LONG,
 				       DECIDE_INPUT_MAX);
@@ -257,9 +273,6 @@ decide_loop(struct decide_ctx *c)
 			decide_out_uint(&c->out, lineno);
 			decide_out_raw(&c->out, "}\n");
 		} else {
-			len -= whole;
-			/* a NUL byte: fgets cannot say where the line ends,
-			 * jansson then reads it as what it is (invalid) */
 			decide_one(c, c->input, len, lineno);
 		}
 		if (decide_write(c, lineno) != 0)
@@ -297,8 +310,12 @@ decide_run(int argc, char **argv)
 			fprintf(stderr, PTY_MSG_UNKNOWN_OPTION "\n", a);
 			return 2;
 		} else {
-			pty_printable(shown, sizeof shown, a);
-			fprintf(stderr, PTY_MSG_DECIDE_FAILED "\n", shown);
+			char word[PTY_TEXT_MAX];
+
+			pty_printable(word, sizeof word, a);
+			(void)snprintf(err, sizeof err,
+				       PTY_MSG_DECIDE_EXTRA_WORD, word);
+			fprintf(stderr, PTY_MSG_DECIDE_FAILED "\n", err);
 			return 2;
 		}
 	}
