@@ -18,8 +18,8 @@
  * the detail to syslog (authpriv) and exits non-zero (126 for -c).
  *
  * Two answers start no session: a policy author's tool (`maelys-pty test`,
- * `maelys-pty explain`, pty_tools.h), run when the first argument names
- * one, after every privilege is dropped; and --list, after step 2, with
+ * `maelys-pty explain`, `maelys-pty decide`, pty_tools.h), run when the
+ * first argument names one, after every privilege is dropped; and --list, after step 2, with
  * the privileges dropped before anything is decided.
  */
 #define _GNU_SOURCE /* setresuid, getresuid, setresgid, getresgid */

@@ -329,6 +329,49 @@
 #define PTY_MSG_EXPLAIN_CANDIDATE   "%*s%s:%zu: %s"
 #define PTY_MSG_EXPLAIN_FAILS_AT    "%*s  fails at %s (%s:%zu:%zu)"
 #define PTY_MSG_EXPLAIN_WITH        "%*s  with %s = %s"
+
+/* -- `maelys-pty decide` (tools/decide*.c): JSON lines in, decisions out */
+#define PTY_MSG_DECIDE_USAGE                                                   \
+	"usage: maelys-pty decide [--policy FILE | --config FILE]\n"           \
+	"\n"                                                                   \
+	"Reads one JSON request a line on standard input and writes one\n"     \
+	"JSON answer a line on standard output, until end of input:\n"         \
+	"  {\"id\": 1, \"line\": \"git push\", \"user\": \"ci\", "               \
+	"\"cwd\": \"/srv\"}\n"                                                 \
+	"  {\"id\": 1, \"decision\": \"allow\", \"reasons\": []}\n"            \
+	"maelys-pty(1), DECIDE, lists the fields.\n"                           \
+	"\n"                                                                   \
+	"  --policy FILE  the policy (default: the configuration's)\n"         \
+	"  --config FILE  the configuration (default %s)\n"
+#define PTY_MSG_DECIDE_FAILED PTY_MSG_PREFIX "decide: %s"
+#define PTY_MSG_DECIDE_AUDIT                                                   \
+	"the configuration names an audit log (%s): decide runs with your "    \
+	"rights and cannot record its decisions there; give --policy, or a "   \
+	"configuration without audit_log"
+#define PTY_MSG_DECIDE_EXTRA_WORD "unexpected word '%s'"
+#define PTY_MSG_DECIDE_TOO_LONG   "the request is longer than %zu bytes"
+#define PTY_MSG_DECIDE_TOO_DEEP   "the request nests deeper than %u levels"
+#define PTY_MSG_DECIDE_MALFORMED  "not JSON (at byte %d: %s)"
+#define PTY_MSG_DECIDE_NOT_OBJECT "a request is a JSON object"
+#define PTY_MSG_DECIDE_LINE_OR_EXEC                                            \
+	"a request has either \"line\" or \"exec\", not both"
+#define PTY_MSG_DECIDE_EXEC_ONLY                                               \
+	"\"argv\", \"shell\", \"guard\" and \"parent\" go with \"exec\" only"
+#define PTY_MSG_DECIDE_UNKNOWN_FIELD "unknown field \"%s\""
+#define PTY_MSG_DECIDE_BAD_FIELD     "field \"%s\": %s"
+#define PTY_MSG_DECIDE_WANT_STRING   "a string"
+#define PTY_MSG_DECIDE_WANT_TEXT     "a string, not empty, without NUL"
+#define PTY_MSG_DECIDE_WANT_ARRAY    "an array of strings"
+#define PTY_MSG_DECIDE_WANT_FEWER    "at most %zu items"
+#define PTY_MSG_DECIDE_WANT_ID       "an integer, or a string of at most 256 bytes"
+#define PTY_MSG_DECIDE_WANT_LINE     "a string without NUL, at most %zu bytes"
+#define PTY_MSG_DECIDE_NO_MEMORY     "out of memory"
+#define PTY_MSG_DECIDE_EMPTY         "an empty line: nothing to run"
+#define PTY_MSG_DECIDE_NO_RULE       "no rule allows '%s'"
+#define PTY_MSG_DECIDE_ERROR         "the policy could not be evaluated: %s"
+#define PTY_MSG_DECIDE_EXECS_RECORDED                                          \
+	"recorded, not decided: the policy decides lines only "                \
+	"(exec_decisions = optional)"
 #define PTY_MSG_EXPLAIN_HOLDS       "%*s  which holds:"
 #define PTY_MSG_EXPLAIN_NO_MATCH    "%*s  no %s tuple matches it"
 #define PTY_MSG_EXPLAIN_BODY_HOLDS  "%*s  its body holds"

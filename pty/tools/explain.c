@@ -14,11 +14,10 @@
 #include "pty_messages.h"
 #include "pty_session.h"
 #include "pty_supervise.h"
+#include "pty_tool_common.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,46 +36,6 @@ struct explain_ctx {
 	struct pty_decider d;
 };
 
-/* The policy's text: --policy as given (named as given, so file:line
- * reads as the person typed it), or the configuration's through the
- * checked descriptor, as maelys-pty reads it. */
-static int
-explain_policy_text(struct explain_ctx *c, char *err, size_t errlen)
-{
-	const char *path;
-	int fd, rc;
-
-	pty_config_defaults(&c->cfg);
-	if (c->opt.policy_path != NULL) {
-		/* the settings of `maelys-pty --policy FILE` */
-		pty_config_for_policy_only(&c->cfg, c->opt.policy_path);
-		c->name = c->opt.policy_path;
-		fd = open(c->name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-		if (fd < 0) {
-			(void)snprintf(err, errlen, "policy %s: %s", c->name,
-				       strerror(errno));
-			return -1;
-		}
-		rc = pty_read_whole(fd, c->name, PTY_POLICY_MAX, &c->text,
-				    &c->len, err, errlen);
-		(void)close(fd);
-		return rc;
-	}
-	path =
-	    c->opt.config_path != NULL ? c->opt.config_path : pty_config_file;
-	if (pty_config_load(path, &c->cfg, err, errlen) != 0)
-		return -1;
-	c->name = c->cfg.policy;
-	return pty_secure_read(c->cfg.policy, PTY_POLICY_MAX, &c->text, &c->len,
-			       err, errlen);
-}
-
-static void
-explain_copy(char *dst, size_t cap, const char *src)
-{
-	(void)snprintf(dst, cap, "%s", src);
-}
-
 /* `text` as shown: what the options, the file system and the policy said
  * is never obeyed by the terminal.  Returns `shown`. */
 static const char *
@@ -90,40 +49,19 @@ explain_shown(char *shown, size_t cap, const char *text)
 static int
 explain_identity(struct explain_ctx *c, char *err, size_t errlen)
 {
-	struct pty_identity *who = &c->d.who;
 	const struct explain_options *o = &c->opt;
+	struct pty_tool_facts f;
 	size_t i;
 
-	if (o->user != NULL) {
-		struct passwd *pw = getpwnam(o->user);
-
-		/* a user of this machine: its groups; another: none, unless
-		 * --group names them */
-		if (pw == NULL || pty_identity_set_user(who, pw) != 0)
-			who->ngroups = 0;
-		explain_copy(who->user, sizeof who->user, o->user);
-	}
-	if (o->ngroups > 0) {
-		who->ngroups = 0;
-		for (i = 0; i < o->ngroups; i++)
-			explain_copy(who->groups[who->ngroups++], PTY_TEXT_MAX,
-				     o->groups[i]);
-	}
-	explain_copy(who->remote_addr, sizeof who->remote_addr,
-		     o->remote != NULL ? o->remote : "");
-	if (o->host != NULL)
-		explain_copy(who->host, sizeof who->host, o->host);
-	if (o->cwd != NULL)
-		pty_decider_set_cwd(&c->d, o->cwd);
-	if (o->time != NULL)
-		explain_copy(c->d.time_of_day, sizeof c->d.time_of_day,
-			     o->time);
-	if (who->user[0] == '\0') {
-		(void)snprintf(err, errlen, PTY_MSG_EXPLAIN_UNKNOWN_USER,
-			       (unsigned)getuid());
-		return -1;
-	}
-	return 0;
+	memset(&f, 0, sizeof f);
+	f.user = o->user;
+	for (i = 0; i < o->ngroups; i++)
+		f.groups[f.ngroups++] = o->groups[i];
+	f.cwd = o->cwd;
+	f.time = o->time;
+	f.remote = o->remote;
+	f.host = o->host;
+	return pty_tool_facts_apply(&c->d, &f, err, errlen);
 }
 
 /* The session's facts, as the explanation's head says them. */
@@ -273,81 +211,6 @@ explain_line(struct explain_ctx *c)
 	return rc;
 }
 
-/* The session's shell and this program, resolved as the supervisor
- * resolves them (pty/exec/supervise.c), unless given. */
-static int
-explain_programs(struct explain_ctx *c, char *err, size_t errlen)
-{
-	char shell[PATH_MAX], self[PATH_MAX];
-	ssize_t n;
-
-	if (c->opt.shell != NULL)
-		explain_copy(shell, sizeof shell, c->opt.shell);
-	else if (realpath(c->cfg.shell, shell) == NULL) {
-		(void)snprintf(err, errlen, PTY_MSG_EXPLAIN_NO_SHELL,
-			       c->cfg.shell, strerror(errno));
-		return -1;
-	}
-	if (c->opt.guard != NULL) {
-		explain_copy(self, sizeof self, c->opt.guard);
-	} else {
-		n = readlink("/proc/self/exe", self, sizeof self - 1);
-		if (n <= 0)
-			n = 0;
-		self[n] = '\0';
-	}
-	if (pty_exec_set_programs(&c->d, shell, self) != 0) {
-		(void)snprintf(err, errlen, PTY_MSG_EXPLAIN_PATH_TOO_LONG,
-			       shell);
-		return -1;
-	}
-	return 0;
-}
-
-/* The request a process of the session would make: PATH as asked (made
- * absolute against --cwd), resolved as the kernel would open it, its argv
- * (default: the base name), from the parent (default: the shell). */
-static int
-explain_request(struct explain_ctx *c, struct pty_exec_request *r, char *err,
-		size_t errlen)
-{
-	const char *base;
-	size_t i, used = 0;
-
-	memset(r, 0, offsetof(struct pty_exec_request, argv));
-	if (pty_path_normalise(c->d.cwd, c->opt.exec, r->request,
-			       sizeof r->request) != 0) {
-		(void)snprintf(err, errlen, PTY_MSG_EXPLAIN_PATH_TOO_LONG,
-			       c->opt.exec);
-		return -1;
-	}
-	if (realpath(r->request, r->path) == NULL)
-		explain_copy(r->path, sizeof r->path, r->request);
-	explain_copy(r->cwd, sizeof r->cwd, c->d.cwd);
-	explain_copy(r->parent, sizeof r->parent,
-		     c->opt.parent != NULL ? c->opt.parent
-					   : c->d.shell_program);
-	r->via = PTY_EXEC_VIA_EXECVE;
-	base = strrchr(r->request, '/');
-	base = base != NULL && base[1] != '\0' ? base + 1 : r->request;
-	r->argc = c->opt.argc > 0 ? c->opt.argc : 1;
-	for (i = 0; i < r->argc; i++) {
-		const char *w = c->opt.argc > 0 ? c->opt.argv[i] : base;
-		size_t n = strlen(w);
-
-		if (n >= sizeof r->bytes - used) {
-			(void)snprintf(err, errlen,
-				       PTY_MSG_EXPLAIN_PATH_TOO_LONG, w);
-			return -1;
-		}
-		memcpy(r->bytes + used, w, n + 1);
-		r->argv[i] = r->bytes + used;
-		r->argv_len[i] = n;
-		used += n + 1;
-	}
-	return 0;
-}
-
 static int
 explain_exec(struct explain_ctx *c)
 {
@@ -365,8 +228,12 @@ explain_exec(struct explain_ctx *c)
 		fprintf(stderr, PTY_MSG_EXPLAIN_FAILED "\n", strerror(ENOMEM));
 		return 2;
 	}
-	if (explain_programs(c, err, sizeof err) != 0 ||
-	    explain_request(c, r, err, sizeof err) != 0) {
+	if (pty_tool_programs(&c->d, &c->cfg, c->opt.shell, c->opt.guard, err,
+			      sizeof err) != 0 ||
+	    pty_tool_exec_request(&c->d, c->opt.exec,
+				  c->opt.argc > 0 ? c->opt.argv : NULL,
+				  c->opt.argc,
+				  c->opt.parent, r, err, sizeof err) != 0) {
 		fprintf(stderr, PTY_MSG_EXPLAIN_FAILED "\n",
 			explain_shown(err, sizeof err, err));
 		free(r);
@@ -447,7 +314,9 @@ explain_run(int argc, char **argv)
 		return 0;
 	}
 	rc = 2;
-	if (explain_policy_text(&c, err, sizeof err) != 0 ||
+	if (pty_tool_policy_text(c.opt.policy_path, c.opt.config_path, &c.cfg,
+				 &c.text, &c.len, &c.name, err,
+				 sizeof err) != 0 ||
 	    pty_policy_open_for_tool(
 		c.name, c.text, c.len, MAELYS_DATALOG_SESSION_PROVENANCE,
 		&c.session, &c.policy, &c.reads, err, sizeof err) != 0) {

@@ -7,6 +7,7 @@
  */
 #include "pty_explain.h"
 #include "pty_messages.h"
+#include "pty_tool_common.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -42,15 +43,6 @@ static const struct {
     {"--depth", OPT_DEPTH},   {"--exec", OPT_EXEC},     {"--shell", OPT_SHELL},
     {"--guard", OPT_GUARD},   {"--parent", OPT_PARENT},
 };
-
-/* "HH:MM", 00:00 to 23:59: what time_of_day/1 holds. */
-static bool
-explain_time_ok(const char *t)
-{
-	return strlen(t) == 5 && t[0] >= '0' && t[0] <= '2' && t[1] >= '0' &&
-	       t[1] <= '9' && (t[0] < '2' || t[1] <= '3') && t[2] == ':' &&
-	       t[3] >= '0' && t[3] <= '5' && t[4] >= '0' && t[4] <= '9';
-}
 
 static int
 explain_bad(FILE *err, const char *opt, const char *value, const char *want)
@@ -132,7 +124,7 @@ explain_set(struct explain_options *o, enum explain_opt opt, const char *name,
 		o->cwd = v;
 		break;
 	case OPT_TIME:
-		if (!explain_time_ok(v))
+		if (!pty_tool_time_ok(v))
 			return explain_bad(err, name, v,
 					   PTY_MSG_EXPLAIN_WANT_TIME);
 		o->time = v;

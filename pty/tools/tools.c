@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The table of the policy authors' tools (pty_tools.h). */
+#include "pty_decide_json.h"
 #include "pty_explain.h"
 #include "pty_tools.h"
 
@@ -8,6 +9,7 @@
 const struct pty_tool pty_tools[] = {
     {"test", pty_tool_test},
     {"explain", explain_run},
+    {"decide", decide_run},
     {NULL, NULL},
 };
 

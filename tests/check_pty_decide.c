@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `maelys-pty decide` (pty/tools/decide*.c), driven as a program runs it:
+ * JSON requests on its standard input, the answers read back as JSON.
+ *   - every case of the shipped case files (policies/cases/NAME.case, read
+ *     with pty/tools/cases.c's own reader) asked of decide gets the
+ *     verdict the case expects, and a "because" is among the reasons;
+ *   - each answer's form: allow, deny with reasons, refuse with its
+ *     offset, log, confirm, an exec request;
+ *   - every error answered {"error", "line"} and the worker goes on:
+ *     malformed JSON, a non-object, an unknown field, a wrong type, a
+ *     duplicate key, too deep, too long, line and exec together;
+ *   - invalid UTF-8 in a policy's reason still gives valid JSON;
+ *   - a long stream: one answer per request, in order;
+ *   - --config naming an audit log is refused (exit 2).
+ * No root needed.
+ */
+#define _GNU_SOURCE
+#include "runner.h"
+
+#include "pty_cases.h"
+#include "pty_decide_json.h"
+#include "pty_harness.h"
+
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char tmpdir[] = "/tmp/maelys-decide-XXXXXX";
+
+static const char *
+src_path(const char *rel)
+{
+	static char buf[4][2 * PATH_MAX];
+	static int k;
+
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof buf[k], "%s/%s", maelys_test_source_root(),
+		 rel);
+	return buf[k];
+}
+
+/* Runs `maelys-pty decide ARGS` with `input` on its standard input; the
+ * exit status, stdout in *out. */
+static int
+decide(const char *input, size_t len, const char *args, char **out)
+{
+	char in[PATH_MAX], cmd[3 * PATH_MAX], *err = NULL;
+	FILE *f;
+	int rc;
+
+	if (tmpdir[strlen(tmpdir) - 1] == 'X')
+		ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	snprintf(in, sizeof in, "%s/in", tmpdir);
+	f = fopen(in, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(input, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(cmd, sizeof cmd, "exec '%s' decide %s < '%s'",
+		 pts_build_path("pty/maelys-pty"), args, in);
+	rc = pts_run_path("/bin/sh", (char *[]){"sh", "-c", cmd, NULL},
+			  (char *[]){"PATH=/usr/bin:/bin", "LC_ALL=C", NULL},
+			  out, &err);
+	free(err);
+	return rc;
+}
+
+/* The answers, one JSON value a line; each must be an object. */
+static json_t *
+answers(const char *out, size_t *n)
+{
+	json_t *all = json_array();
+	const char *p = out;
+
+	while (*p != '\0') {
+		const char *nl = strchr(p, '\n');
+		json_error_t e;
+		json_t *v;
+
+		ck_assert_msg(nl != NULL, "answer without newline: %s", p);
+		v = json_loadb(p, (size_t)(nl - p), 0, &e);
+		ck_assert_msg(v != NULL && json_is_object(v),
+			      "not a JSON object: %.*s (%s)", (int)(nl - p), p,
+			      e.text);
+		json_array_append_new(all, v);
+		p = nl + 1;
+	}
+	*n = json_array_size(all);
+	return all;
+}
+
+static const char *
+field(json_t *a, size_t i, const char *key)
+{
+	json_t *v = json_object_get(json_array_get(a, i), key);
+
+	return json_is_string(v) ? json_string_value(v) : "";
+}
+
+/* Whether a reason of answer i contains `text`. */
+static bool
+has_reason(json_t *a, size_t i, const char *text)
+{
+	json_t *r = json_object_get(json_array_get(a, i), "reasons");
+	size_t k;
+
+	for (k = 0; k < json_array_size(r); k++)
+		if (strstr(json_string_value(json_array_get(r, k)), text))
+			return true;
+	return false;
+}
+
+/* The request of a case: the context's facts, and the line or the exec;
+ * NULL when the case cannot be said in a request (an exec reached by
+ * #! or a loader, a request that is not the path, a path resolving
+ * elsewhere on this machine, a context without a host or a guard). */
+static char *
+case_request(const struct pty_case_reader *r, const struct pty_case *c,
+	     const struct pty_exec_request *rq, size_t id)
+{
+	const struct pty_case_context *x = &r->ctx;
+	json_t *o = json_object(), *g = json_array(), *argv;
+	char real[PATH_MAX], *s;
+	size_t i;
+
+	if (x->who.host[0] == '\0' || x->who.user[0] == '\0') {
+		json_decref(o);
+		json_decref(g);
+		return NULL;
+	}
+	json_object_set_new(o, "id", json_integer((json_int_t)id));
+	json_object_set_new(o, "user", json_string(x->who.user));
+	for (i = 0; i < x->who.ngroups; i++)
+		json_array_append_new(g, json_string(x->who.groups[i]));
+	json_object_set_new(o, "groups", g);
+	json_object_set_new(o, "host", json_string(x->who.host));
+	if (x->who.remote_addr[0] != '\0')
+		json_object_set_new(o, "remote",
+				    json_string(x->who.remote_addr));
+	json_object_set_new(o, "cwd", json_string(x->cwd));
+	json_object_set_new(o, "time", json_string(x->time_of_day));
+	json_object_set_new(o, "mode",
+			    json_string(pty_mode_name(x->mode)));
+	if (c->kind == PTY_CASE_LINE) {
+		json_object_set_new(o, "line",
+				    json_stringn(c->value, c->len));
+	} else {
+		if (x->via != PTY_EXEC_VIA_EXECVE ||
+		    strcmp(rq->request, rq->path) != 0 ||
+		    (realpath(rq->path, real) != NULL &&
+		     strcmp(real, rq->path) != 0) ||
+		    x->parent[0] == '\0' || x->shell[0] == '\0' ||
+		    x->guard[0] == '\0') {
+			json_decref(o);
+			return NULL;
+		}
+		json_object_set_new(o, "exec", json_string(rq->path));
+		argv = json_array();
+		for (i = 0; i < rq->argc; i++)
+			json_array_append_new(
+			    argv, json_stringn(rq->argv[i], rq->argv_len[i]));
+		json_object_set_new(o, "argv", argv);
+		json_object_set_new(o, "shell", json_string(x->shell));
+		json_object_set_new(o, "guard", json_string(x->guard));
+		json_object_set_new(o, "parent", json_string(x->parent));
+	}
+	s = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	return s;
+}
+
+/* What decide answers for a case's expectation. */
+static const char *
+case_want(const struct pty_case *c)
+{
+	if (c->kind == PTY_CASE_EXEC)
+		return c->want_exec == PTY_EXEC_ALLOW ? "allow" : "deny";
+	if (c->confirm_yes)
+		return "confirm"; /* the first answer asks */
+	switch (c->want) {
+	case PTY_VERDICT_ALLOW:
+		return "allow";
+	case PTY_VERDICT_ALLOW_LOG:
+		return "log";
+	case PTY_VERDICT_CONFIRM:
+		return "confirm";
+	case PTY_VERDICT_SYNTAX:
+		return "refuse";
+	default:
+		return "deny";
+	}
+}
+
+/* Every case of one shipped case file, asked of decide in one stream. */
+static void
+shipped(const char *name, size_t least)
+{
+	char casefile[64], pol[64], args[2 * PATH_MAX + 16];
+	struct pty_case_reader *r = malloc(sizeof *r);
+	struct pty_exec_request *rq = malloc(sizeof *rq);
+	char *text, *out = NULL, why[512], *input = NULL;
+	size_t n = 0, cap = 0, asked = 0, skipped = 0, i, got;
+	struct expect {
+		char want[16];
+		size_t lineno;
+		char because[8][PTY_TEXT_MAX];
+		size_t nbecause;
+	} *want = calloc(4096, sizeof *want);
+	struct pty_case c;
+	json_t *a;
+	int rc;
+	bool last_asked = false;
+
+	snprintf(casefile, sizeof casefile, "policies/cases/%s.case", name);
+	snprintf(pol, sizeof pol, "policies/%s.dl", name);
+	text = pts_slurp(src_path(casefile));
+	ck_assert_ptr_nonnull(text);
+	pty_cases_begin(r, text, strlen(text));
+	while ((rc = pty_cases_next(r, &c, rq, why, sizeof why)) != 0) {
+		char *req;
+		size_t len;
+
+		ck_assert_msg(rc > 0, "%s:%zu: %s", casefile, r->lineno, why);
+		if (c.kind == PTY_CASE_BECAUSE) {
+			if (last_asked && want[asked - 1].nbecause < 8)
+				snprintf(want[asked - 1].because
+					     [want[asked - 1].nbecause++],
+					 PTY_TEXT_MAX, "%s", c.value);
+			continue;
+		}
+		req = case_request(r, &c, rq, asked);
+		last_asked = req != NULL;
+		if (req == NULL) {
+			skipped++;
+			continue;
+		}
+		ck_assert_uint_lt(asked, 4096);
+		snprintf(want[asked].want, sizeof want[asked].want, "%s",
+			 case_want(&c));
+		want[asked++].lineno = c.lineno;
+		len = strlen(req);
+		if (n + len + 2 > cap) {
+			cap = (n + len + 2) * 2;
+			input = realloc(input, cap);
+			ck_assert_ptr_nonnull(input);
+		}
+		memcpy(input + n, req, len);
+		input[n + len] = '\n';
+		n += len + 1;
+		free(req);
+	}
+	snprintf(args, sizeof args, "--policy '%s'", src_path(pol));
+	ck_assert_int_eq(decide(input, n, args, &out), 0);
+	a = answers(out, &got);
+	ck_assert_uint_eq(got, asked);
+	for (i = 0; i < asked; i++) {
+		size_t k;
+
+		ck_assert_msg(strcmp(field(a, i, "decision"), want[i].want) ==
+				  0,
+			      "%s:%zu: decide says %s, the case %s", casefile,
+			      want[i].lineno, field(a, i, "decision"),
+			      want[i].want);
+		for (k = 0; k < want[i].nbecause; k++)
+			ck_assert_msg(has_reason(a, i, want[i].because[k]),
+				      "%s:%zu: no reason has '%s'", casefile,
+				      want[i].lineno, want[i].because[k]);
+	}
+	/* nearly every case is asked: only the ones a request cannot say */
+	ck_assert_msg(asked >= least, "%s: %zu asked, %zu skipped", casefile,
+		      asked, skipped);
+	fprintf(stderr, "%s: %zu cases asked of decide, %zu not sayable\n",
+		casefile, asked, skipped);
+	json_decref(a);
+	free(out);
+	free(input);
+	free(text);
+	free(want);
+	free(r);
+	free(rq);
+}
+
+START_TEST(test_decide_shipped_bastion_cases)
+{
+	shipped("bastion", 640);
+}
+END_TEST
+
+START_TEST(test_decide_shipped_level1_cases)
+{
+	shipped("level1", 170);
+}
+END_TEST
+
+/* Runs decide on bastion.dl with `len` bytes of input, and checks it
+ * answered n lines. */
+static json_t *
+bastion_n(const char *input, size_t len, size_t n)
+{
+	char args[2 * PATH_MAX + 16], *out = NULL;
+	size_t got;
+	json_t *a;
+
+	snprintf(args, sizeof args, "--policy '%s'",
+		 src_path("policies/bastion.dl"));
+	ck_assert_int_eq(decide(input, len, args, &out), 0);
+	a = answers(out, &got);
+	ck_assert_msg(got == n, "%zu answers, not %zu:\n%.2000s", got, n, out);
+	free(out);
+	return a;
+}
+
+static json_t *
+bastion(const char *input, size_t n)
+{
+	return bastion_n(input, strlen(input), n);
+}
+
+#define ALICE                                                                  \
+	"\"user\": \"alice\", \"groups\": [\"alice\"], \"host\": "            \
+	"\"bastion1\", \"cwd\": \"/home/alice\", \"time\": \"10:30\", "        \
+	"\"mode\": \"interactive\""
+
+START_TEST(test_decide_answers)
+{
+	json_t *a = bastion(
+	    "{\"id\": 17, \"line\": \"ls -la\", " ALICE "}\n"
+	    "{\"id\": \"s\", \"line\": \"rm -rf /\", " ALICE "}\n"
+	    "{\"id\": 3, \"line\": \"ls \\\"x\\\"\", " ALICE "}\n"
+	    "{\"id\": 4, \"line\": \"\", " ALICE "}\n"
+	    "{\"id\": 5, \"exec\": \"/usr/bin/ls\", \"argv\": [\"ls\"], "
+	    "\"shell\": \"/usr/bin/bash\", \"guard\": "
+	    "\"/usr/local/bin/maelys-pty\", \"parent\": \"/usr/bin/bash\", " ALICE
+	    "}\n",
+	    5);
+	json_t *v;
+
+	ck_assert_int_eq(json_integer_value(json_object_get(
+			     json_array_get(a, 0), "id")),
+			 17);
+	ck_assert_str_eq(field(a, 0, "decision"), "allow");
+	ck_assert_uint_eq(json_array_size(json_object_get(
+			      json_array_get(a, 0), "reasons")),
+			  0);
+	ck_assert_str_eq(field(a, 1, "id"), "s");
+	ck_assert_str_eq(field(a, 1, "decision"), "deny");
+	ck_assert_uint_gt(json_array_size(json_object_get(
+			      json_array_get(a, 1), "reasons")),
+			  0);
+	/* the scanner refuses before solving, at the quote */
+	ck_assert_str_eq(field(a, 2, "decision"), "refuse");
+	v = json_object_get(json_array_get(a, 2), "refused_at");
+	ck_assert(json_is_integer(v));
+	ck_assert_int_eq(json_integer_value(v), 3);
+	ck_assert_str_eq(field(a, 3, "decision"), "deny");
+	ck_assert(has_reason(a, 3, "empty"));
+	ck_assert_str_eq(field(a, 4, "decision"), "allow");
+	json_decref(a);
+}
+END_TEST
+
+START_TEST(test_decide_errors_answered_and_worker_goes_on)
+{
+	static const struct {
+		const char *req, *says;
+	} bad[] = {
+	    {"not json", "not JSON"},
+	    {"[1, 2]", "a request is a JSON object"},
+	    {"{\"line\": \"ls\", \"colour\": 1}", "unknown field \"colour\""},
+	    {"{\"line\": 7}", "field \"line\": a string"},
+	    {"{\"line\": \"ls\", \"groups\": \"a\"}", "field \"groups\""},
+	    {"{\"line\": \"ls\", \"groups\": [1]}", "field \"groups\""},
+	    {"{\"line\": \"ls\", \"time\": \"25:00\"}", "field \"time\""},
+	    {"{\"line\": \"ls\", \"cwd\": \"rel\"}", "an absolute path"},
+	    {"{\"line\": \"ls\", \"mode\": \"x\"}", "field \"mode\""},
+	    {"{\"line\": \"ls\", \"user\": \"a\", \"user\": \"b\"}",
+	     "duplicate"},
+	    {"{\"line\": \"ls\", \"exec\": \"/bin/ls\"}", "either"},
+	    {"{\"id\": 9}", "either"},
+	    {"{\"line\": \"ls\", \"argv\": [\"ls\"]}", "with \"exec\" only"},
+	    {"{\"line\": \"ls\", \"groups\": [[\"a\"]]}", "nests deeper"},
+	    {"{\"line\": \"a\\u0000b\"}", "\\u0000"},
+	    {"{\"line\": \"\xff\"}", "not JSON"},
+	    {"{\"line\": \"ls\"} trailing", "not JSON"},
+	    {"{\"id\": 1.5, \"line\": \"ls\"}", "field \"id\""},
+	};
+	/* a NUL byte outside a string, after a whole request: never taken
+	 * for the end of the line */
+	static const char nul[] = "{\"line\": \"ls\"}\0 x\n";
+	size_t nbad = sizeof bad / sizeof bad[0], i, len = 0;
+	char *input = malloc(2 * DECIDE_INPUT_MAX), *big;
+	json_t *a;
+
+	ck_assert_ptr_nonnull(input);
+	input[0] = '\0';
+	for (i = 0; i < nbad; i++) {
+		strcat(input, bad[i].req);
+		strcat(input, "\n");
+	}
+	len = strlen(input);
+	memcpy(input + len, nul, sizeof nul);
+	len += sizeof nul - 1;
+	/* a request longer than the bound, then one that is fine */
+	big = input + len;
+	memset(big, ' ', DECIDE_INPUT_MAX + 10);
+	big[DECIDE_INPUT_MAX + 10] = '\n';
+	strcpy(big + DECIDE_INPUT_MAX + 11,
+	       "{\"id\": 99, \"line\": \"ls\", " ALICE "}\n");
+	len = (size_t)(big - input) + DECIDE_INPUT_MAX + 11 +
+	      strlen(big + DECIDE_INPUT_MAX + 11);
+	a = bastion_n(input, len, nbad + 3);
+	for (i = 0; i < nbad; i++) {
+		json_t *ln = json_object_get(json_array_get(a, i), "line");
+
+		ck_assert_msg(strstr(field(a, i, "error"), bad[i].says) !=
+				  NULL,
+			      "request %zu: error '%s' lacks '%s'", i + 1,
+			      field(a, i, "error"), bad[i].says);
+		ck_assert_int_eq(json_integer_value(ln), (json_int_t)i + 1);
+	}
+	ck_assert(strstr(field(a, nbad, "error"), "not JSON") != NULL);
+	ck_assert(strstr(field(a, nbad + 1, "error"), "longer than") != NULL);
+	ck_assert_str_eq(field(a, nbad + 2, "decision"), "allow");
+	json_decref(a);
+	free(input);
+}
+END_TEST
+
+START_TEST(test_decide_long_stream_in_order)
+{
+	size_t n = 5000, i;
+	char *input = malloc(n * 256), *p = input;
+	json_t *a;
+
+	ck_assert_ptr_nonnull(input);
+	for (i = 0; i < n; i++)
+		p += sprintf(p, "{\"id\": %zu, \"line\": \"%s\", " ALICE "}\n",
+			     i, i % 3 == 0 ? "rm -rf /" : "ls -la");
+	a = bastion(input, n);
+	for (i = 0; i < n; i++) {
+		ck_assert_int_eq(json_integer_value(json_object_get(
+				     json_array_get(a, i), "id")),
+				 (json_int_t)i);
+		ck_assert_str_eq(field(a, i, "decision"),
+				 i % 3 == 0 ? "deny" : "allow");
+	}
+	json_decref(a);
+	free(input);
+}
+END_TEST
+
+START_TEST(test_decide_refuses_a_configured_audit_log)
+{
+	char conf[PATH_MAX], cmd[3 * PATH_MAX], *out = NULL, *err = NULL;
+	FILE *f;
+
+	if (tmpdir[strlen(tmpdir) - 1] == 'X')
+		ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	snprintf(conf, sizeof conf, "%s/maelys-pty.conf", tmpdir);
+	f = fopen(conf, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "policy = %s\naudit_log = %s/audit.log\naudit_key = "
+		   "%s/audit.key\n",
+		src_path("policies/bastion.dl"), tmpdir, tmpdir);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(cmd, sizeof cmd, "exec '%s' decide --config '%s' </dev/null",
+		 pts_build_path("pty/maelys-pty"), conf);
+	ck_assert_int_eq(
+	    pts_run_path("/bin/sh", (char *[]){"sh", "-c", cmd, NULL},
+			 (char *[]){"PATH=/usr/bin:/bin", NULL}, &out, &err),
+	    2);
+	ck_assert_str_eq(out, "");
+	ck_assert_msg(strstr(err, "decide:") != NULL, "%s", err);
+	free(out);
+	free(err);
+}
+END_TEST
+
+START_TEST(test_decide_bad_options_exit_2)
+{
+	char *out = NULL;
+
+	ck_assert_int_eq(decide("", 0, "--colour", &out), 2);
+	free(out);
+	ck_assert_int_eq(decide("", 0, "--policy /nonexistent/p.dl", &out),
+			 2);
+	free(out);
+	ck_assert_int_eq(decide("", 0, "--policy a --config b", &out), 2);
+	free(out);
+}
+END_TEST
+
+Suite *
+maelys_check_suite(void)
+{
+	Suite *s = suite_create("pty");
+	TCase *tc = tcase_create("decide");
+
+	tcase_set_timeout(tc, 240);
+	tcase_add_test(tc, test_decide_shipped_bastion_cases);
+	tcase_add_test(tc, test_decide_shipped_level1_cases);
+	tcase_add_test(tc, test_decide_answers);
+	tcase_add_test(tc, test_decide_errors_answered_and_worker_goes_on);
+	tcase_add_test(tc, test_decide_long_stream_in_order);
+	tcase_add_test(tc, test_decide_refuses_a_configured_audit_log);
+	tcase_add_test(tc, test_decide_bad_options_exit_2);
+	suite_add_tcase(s, tc);
+	return s;
+}
