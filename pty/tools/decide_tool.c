@@ -8,7 +8,9 @@
  * identity, with its fields in place of it (pty_tool_facts_apply, the
  * one `explain` uses).  A bad request is answered with an error and the
  * loop goes on; exit 0 at the end of input, 1 when an answer could not be
- * written, 2 for a usage error or a policy that does not load.
+ * written or a record failed with on_audit_failure = terminate, 2 for a
+ * usage error, a policy that does not load or an audit log that cannot be
+ * started.
  *
  * Recording: decide is the one tool main.c runs with the installed
  * program's privileges (pty_tools.h).  It reads its settings as a session
