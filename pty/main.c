@@ -19,10 +19,11 @@
  *
  * Two answers start no session: a policy author's tool (`maelys-pty test`,
  * `maelys-pty explain`, `maelys-pty decide`, pty_tools.h), run when the
- * first argument names one, after every privilege is dropped; and --list, after step 2, with
+ * first argument names one, after every privilege is dropped (decide, with
+ * the configuration's audit log, starts its writer as step 3 does first);
+ * and --list, after step 2, with
  * the privileges dropped before anything is decided.
  */
-#define _GNU_SOURCE /* setresuid, getresuid, setresgid, getresgid */
 #include "pty_audit.h"
 #include "pty_check.h"
 #include "pty_decide.h"
@@ -82,23 +83,6 @@ pty_self_path(char *buf, size_t cap)
 		(void)snprintf(buf, cap, "/usr/local/bin/maelys-pty");
 	else
 		buf[n] = '\0';
-}
-
-/* Drops the audit account (set-user-ID) and any set-group-ID group for
- * good: real, effective and saved ids become the caller's. */
-static int
-pty_drop_privileges(void)
-{
-	gid_t g = getgid(), rg, eg, sg;
-	uid_t u = getuid(), r, e, s;
-
-	if (setresgid(g, g, g) != 0 || getresgid(&rg, &eg, &sg) != 0 ||
-	    rg != g || eg != g || sg != g)
-		return -1;
-	if (setresuid(u, u, u) != 0 || getresuid(&r, &e, &s) != 0 || r != u ||
-	    e != u || s != u)
-		return -1;
-	return 0;
 }
 
 /* Whether a -c command is this program itself (sshd's ForceCommand). */
@@ -196,6 +180,7 @@ pty_step_options(struct pty_main *m)
 {
 	struct pty_options *opt = &m->opt;
 	int rc = pty_options_parse(m->argc, m->argv, opt, stderr);
+	const char *why;
 
 	if (rc != 0)
 		return rc;
@@ -210,13 +195,8 @@ pty_step_options(struct pty_main *m)
 	/* before the identity rules of a session: --check reports them */
 	if (opt->check)
 		return pty_check_run(opt, stdout, stderr);
-	/* deployed, the guard is setuid to its audit account
-	 * (maelys-pty-setup), which only its audit writer keeps */
-	if (geteuid() == 0 && getuid() != 0)
-		return pty_fail(opt, PTY_MSG_SETUID_ROOT);
-	if (getegid() != getgid() && geteuid() == getuid())
-		return pty_fail(opt, PTY_MSG_SETGID_LEFT);
-	m->privileged = geteuid() != getuid() || getegid() != getgid();
+	if (pty_privileges_of_install(&m->privileged, &why) != 0)
+		return pty_fail(opt, "%s", why);
 	if (m->privileged &&
 	    (opt->config_path != NULL || opt->policy_path != NULL ||
 	     opt->shell_path != NULL || opt->path_env != NULL ||
@@ -313,16 +293,18 @@ pty_step_list(struct pty_main *m)
 	return 0;
 }
 
-/* Step 3: the audit writer, then the audit account is gone. */
+/* Step 3: the audit writer, then the audit account is gone (account.c,
+ * as for `maelys-pty decide`). */
 static int
 pty_step_audit(struct pty_main *m)
 {
 	struct pty_guard *g = &m->guard;
-	char err[1024];
+	char err[1100];
+	int rc = pty_guard_start_audit(g, m->privileged, err, sizeof err);
 
-	if (g->cfg.audit_log[0] != '\0' &&
-	    pty_audit_start_writer(g->cfg.audit_log, g->cfg.audit_key,
-				   &g->audit, err, sizeof err) != 0) {
+	if (rc < 0)
+		return pty_fail(&m->opt, "%s", err);
+	if (rc > 0) {
 		/* a guard started inside a session ($SHELL -c) runs under
 		 * NO_NEW_PRIVS, so without its audit account: the outer guard,
 		 * whose supervisor decides and records every exec of this
@@ -330,12 +312,10 @@ pty_step_audit(struct pty_main *m)
 		 * only once its supervisor finds the outer one
 		 * (pty_supervise_accept); until then the error waits. */
 		if (!pty_supervise_maybe_nested())
-			return pty_fail(&m->opt, PTY_MSG_AUDIT_LOG, err);
-		(void)snprintf(g->audit_missing, sizeof g->audit_missing,
-			       PTY_MSG_AUDIT_LOG, err);
+			return pty_fail(&m->opt, "%s", err);
+		(void)snprintf(g->audit_missing, sizeof g->audit_missing, "%s",
+			       err);
 	}
-	if (m->privileged && pty_drop_privileges() != 0)
-		return pty_fail(&m->opt, PTY_MSG_CANNOT_DROP);
 	return PTY_GO_ON;
 }
 
@@ -468,13 +448,17 @@ main(int argc, char **argv)
 	(void)signal(SIGXFSZ, SIG_IGN);
 	openlog("maelys-pty", LOG_PID, LOG_AUTHPRIV);
 	if (argc > 1 && pty_tool_find(argv[1]) != NULL) {
+		const struct pty_tool *t = pty_tool_find(argv[1]);
+
 		/* a tool reads with the caller's rights, never the audit
-		 * account's or the group's the program is installed with */
-		if (pty_drop_privileges() != 0) {
+		 * account's or the group's the program is installed with;
+		 * one that keeps an audit log (decide) starts its writer
+		 * first and drops them itself (pty_tools.h) */
+		if (!t->keeps_privileges && pty_drop_privileges() != 0) {
 			fprintf(stderr, PTY_MSG_FAILED "\n", PTY_MSG_CANNOT_DROP);
 			return 1;
 		}
-		return pty_tool_find(argv[1])->run(argc - 1, argv + 1);
+		return t->run(argc - 1, argv + 1);
 	}
 	m.argc = argc;
 	m.argv = argv;

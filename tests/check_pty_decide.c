@@ -12,8 +12,12 @@
  *     duplicate key, too deep, too long, line and exec together;
  *   - invalid UTF-8 in a policy's reason still gives valid JSON;
  *   - a long stream: one answer per request, in order;
- *   - --config naming an audit log is refused (exit 2).
- * No root needed.
+ *   - with an audit log (root: decide runs as nobody with setpriv, as
+ *     check_pty_exec.c runs an unprivileged guard): session_start and
+ *     session_end, a record of each line and exec before its answer, the
+ *     chain intact; another user or other groups refused; a record that
+ *     cannot be written denied, with deny and with terminate.
+ * The rest needs no root.
  */
 #define _GNU_SOURCE
 #include "runner.h"
@@ -27,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char tmpdir[] = "/tmp/maelys-decide-XXXXXX";
@@ -452,30 +457,265 @@ START_TEST(test_decide_long_stream_in_order)
 }
 END_TEST
 
-START_TEST(test_decide_refuses_a_configured_audit_log)
-{
-	char conf[PATH_MAX], cmd[3 * PATH_MAX], *out = NULL, *err = NULL;
-	FILE *f;
+/* ---- With an audit log (root: decide runs as nobody, setpriv) ---- */
 
-	if (tmpdir[strlen(tmpdir) - 1] == 'X')
-		ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-	snprintf(conf, sizeof conf, "%s/maelys-pty.conf", tmpdir);
-	f = fopen(conf, "w");
-	ck_assert_ptr_nonnull(f);
-	fprintf(f, "policy = %s\naudit_log = %s/audit.log\naudit_key = "
-		   "%s/audit.key\n",
-		src_path("policies/bastion.dl"), tmpdir, tmpdir);
-	ck_assert_int_eq(fclose(f), 0);
-	snprintf(cmd, sizeof cmd, "exec '%s' decide --config '%s' </dev/null",
-		 pts_build_path("pty/maelys-pty"), conf);
-	ck_assert_int_eq(
-	    pts_run_path("/bin/sh", (char *[]){"sh", "-c", cmd, NULL},
-			 (char *[]){"PATH=/usr/bin:/bin", NULL}, &out, &err),
-	    2);
-	ck_assert_str_eq(out, "");
-	ck_assert_msg(strstr(err, "decide:") != NULL, "%s", err);
+/* A world for a decide of nobody's with an audit log, as check_pty_exec.c's
+ * setup_nobody makes one for a session: the configuration and the policy
+ * root's, the log folder and the key nobody's (a deployed guard's writer
+ * is the audit account instead: the bastion suites run that). */
+static char lw_dir[64], lw_conf[PATH_MAX], lw_log[PATH_MAX];
+
+static bool
+log_world(const char *audit_log, const char *extra)
+{
+	char path[PATH_MAX], cmd[4 * PATH_MAX], text[4 * PATH_MAX];
+	char *pol;
+
+	if (geteuid() != 0 || access("/usr/bin/setpriv", X_OK) != 0) {
+		printf("not root, or no setpriv: decide with a log not tested\n");
+		return false;
+	}
+	snprintf(lw_dir, sizeof lw_dir, "/tmp/maelys-decidelog-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(lw_dir));
+	ck_assert_int_eq(chmod(lw_dir, 0755), 0);
+	snprintf(path, sizeof path, "%s/policy.dl", lw_dir);
+	pol = pts_slurp(src_path("policies/bastion.dl"));
+	pts_write_file(path, pol, 0644);
+	free(pol);
+	snprintf(lw_log, sizeof lw_log, "%s/log/audit.log", lw_dir);
+	snprintf(cmd, sizeof cmd,
+		 "mkdir -m 0700 '%s/log' && chown nobody '%s/log' && "
+		 "printf '0123456789abcdef0123456789abcdef-test-key\\n' "
+		 "> '%s/audit.key' && chmod 0600 '%s/audit.key' && "
+		 "chown nobody '%s/audit.key'",
+		 lw_dir, lw_dir, lw_dir, lw_dir, lw_dir);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(lw_conf, sizeof lw_conf, "%s/maelys-pty.conf", lw_dir);
+	snprintf(text, sizeof text,
+		 "policy = %s\naudit_log = %s\naudit_key = %s/audit.key\n"
+		 "syslog = off\n%s",
+		 path, audit_log != NULL ? audit_log : lw_log, lw_dir, extra);
+	pts_write_file(lw_conf, text, 0644);
+	return true;
+}
+
+static void
+log_world_remove(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", lw_dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* `maelys-pty decide --config` of the log world as nobody, `input` on its
+ * standard input, under the file-size limit `fsize` (0: none); the exit
+ * status, stdout in *out, stderr in *err. */
+static int
+decide_nobody(const char *input, unsigned long fsize, char **out, char **err)
+{
+	char in[PATH_MAX], cmd[4 * PATH_MAX], limit[64] = "";
+
+	snprintf(in, sizeof in, "%s/in", lw_dir);
+	pts_write_file(in, input, 0644);
+	if (fsize > 0)
+		snprintf(limit, sizeof limit, "prlimit --fsize=%lu:%lu ", fsize,
+			 fsize);
+	snprintf(cmd, sizeof cmd,
+		 "exec %ssetpriv --reuid nobody --regid nogroup "
+		 "--clear-groups '%s' decide --config '%s' < '%s'",
+		 limit, pts_build_path("pty/maelys-pty"), lw_conf, in);
+	return pts_run_path("/bin/sh", (char *[]){"sh", "-c", cmd, NULL},
+			    (char *[]){"PATH=/usr/bin:/bin", "LC_ALL=C", NULL},
+			    out, err);
+}
+
+/* The records of the log holding every one of `needles`. */
+static int
+log_count(const char *const needles[])
+{
+	char *log = pts_slurp(lw_log);
+	int n = log != NULL ? pts_count_lines(log, needles) : 0;
+
+	free(log);
+	return n;
+}
+
+static void
+assert_chain_intact(void)
+{
+	char *out = NULL, *err = NULL;
+
+	ck_assert_msg(pts_verify_log(lw_conf, lw_log, &out, &err) == 0,
+		      "%s%s", out, err);
+	ck_assert_ptr_nonnull(strstr(out, "chain intact"));
 	free(out);
 	free(err);
+}
+
+START_TEST(test_decide_records_every_decision)
+{
+	char *out = NULL, *err = NULL;
+	json_t *a;
+	size_t n;
+
+	if (!log_world(NULL, ""))
+		return;
+	ck_assert_msg(
+	    decide_nobody(
+		"{\"id\": 1, \"line\": \"ls -la\", \"user\": \"nobody\", "
+		"\"host\": \"bastion1\"}\n"
+		"{\"id\": 2, \"line\": \"rm -rf /\", \"mode\": "
+		"\"interactive\"}\n"
+		"{\"id\": 3, \"exec\": \"/usr/bin/ls\", \"argv\": [\"ls\", "
+		"\"-l\"], \"cwd\": \"/tmp\", \"remote\": \"192.0.2.7\"}\n",
+		0, &out, &err) == 0,
+	    "%s", err);
+	a = answers(out, &n);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_str_eq(field(a, 0, "decision"), "allow");
+	ck_assert_str_eq(field(a, 1, "decision"), "deny");
+	ck_assert_str_eq(field(a, 2, "decision"), "allow");
+	json_decref(a);
+	/* a session of its own, nobody's, mode decide, start to end */
+	ck_assert_int_eq(log_count((const char *[]){"\"seq\":1,",
+						    "\"user\":\"nobody\"",
+						    "\"mode\":\"decide\"",
+						    "\"event\":\"session_start\"",
+						    NULL}),
+			 1);
+	ck_assert_int_eq(
+	    log_count((const char *[]){"\"seq\":5,", "\"user\":\"nobody\"",
+				       "\"event\":\"session_end\"", NULL}),
+	    1);
+	/* each decision as a session records it, with the request's host,
+	 * remote and cwd where the record holds them */
+	ck_assert_int_eq(log_count((const char *[]){"\"seq\":2,",
+						    "\"host\":\"bastion1\"",
+						    "\"event\":\"command\"",
+						    "\"line\":\"ls -la\"",
+						    "\"decision\":\"allow\"",
+						    NULL}),
+			 1);
+	ck_assert_int_eq(
+	    log_count((const char *[]){"\"seq\":3,", "\"event\":\"line\"",
+				       "\"line\":\"rm -rf /\"",
+				       "\"decision\":\"deny\"",
+				       "\"reasons\":[{\"op\":\"rm\"", NULL}),
+	    1);
+	ck_assert_int_eq(log_count((const char *[]){
+			     "\"seq\":4,", "\"remote\":\"192.0.2.7\"",
+			     "\"event\":\"exec\"",
+			     "\"exec_path\":\"/usr/bin/ls\"",
+			     "\"exec_argv\":[\"ls\",\"-l\"]",
+			     "\"exec_cwd\":\"/tmp\"", "\"decision\":\"allow\"",
+			     NULL}),
+			 1);
+	ck_assert_int_eq(log_count((const char *[]){"\"v\":1", NULL}), 5);
+	assert_chain_intact();
+	free(out);
+	free(err);
+	log_world_remove();
+}
+END_TEST
+
+/* The log says who asked: another user, or other groups, are refused
+ * with an error and leave no record; the caller's own are decided. */
+START_TEST(test_decide_with_a_log_refuses_another_user)
+{
+	char *out = NULL, *err = NULL;
+	json_t *a;
+	size_t n;
+
+	if (!log_world(NULL, ""))
+		return;
+	ck_assert_msg(
+	    decide_nobody(
+		"{\"id\": 1, \"line\": \"ls\", \"user\": \"alice\"}\n"
+		"{\"id\": 2, \"line\": \"ls\", \"groups\": [\"wheel\"]}\n"
+		"{\"id\": 3, \"exec\": \"/usr/bin/ls\", \"user\": \"root\"}\n"
+		"{\"id\": 4, \"line\": \"ls\", \"user\": \"nobody\"}\n",
+		0, &out, &err) == 0,
+	    "%s", err);
+	a = answers(out, &n);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_msg(strstr(field(a, 0, "error"), "\"user\" must be yours "
+						   "(nobody)") != NULL,
+		      "%s", out);
+	ck_assert_ptr_nonnull(
+	    strstr(field(a, 1, "error"), "\"groups\" must be exactly yours"));
+	ck_assert_ptr_nonnull(strstr(field(a, 2, "error"), "must be yours"));
+	ck_assert_ptr_null(json_object_get(json_array_get(a, 0), "decision"));
+	ck_assert_str_eq(field(a, 3, "decision"), "allow");
+	json_decref(a);
+	ck_assert_int_eq(log_count((const char *[]){"alice", NULL}), 0);
+	ck_assert_int_eq(log_count((const char *[]){"\"event\":\"command\"",
+						    NULL}),
+			 1);
+	assert_chain_intact();
+	free(out);
+	free(err);
+	log_world_remove();
+}
+END_TEST
+
+/* A record that cannot be written: with deny, each answer is a deny that
+ * says so and decide goes on; with terminate, decide stops after the
+ * first; a log where not even session_start can be written, no answer. */
+START_TEST(test_decide_on_audit_failure)
+{
+	const char *input = "{\"id\": 1, \"line\": \"ls -la\"}\n"
+			    "{\"id\": 2, \"exec\": \"/usr/bin/ls\"}\n";
+	char *out = NULL, *err = NULL;
+	json_t *a;
+	size_t n;
+
+	/* session_start fits in 700 bytes, nothing after it */
+	if (!log_world(NULL, ""))
+		return;
+	ck_assert_msg(decide_nobody(input, 700, &out, &err) == 0, "%s", err);
+	a = answers(out, &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(field(a, 0, "decision"), "deny");
+	ck_assert_str_eq(field(a, 1, "decision"), "deny");
+	ck_assert_msg(has_reason(a, 0, "audit record could not be written"),
+		      "%s", out);
+	ck_assert(has_reason(a, 1, "audit record could not be written"));
+	json_decref(a);
+	ck_assert_int_eq(
+	    log_count((const char *[]){"\"event\":\"session_start\"", NULL}),
+	    1);
+	ck_assert_int_eq(log_count((const char *[]){"\"v\":1", NULL}), 1);
+	assert_chain_intact();
+	free(out);
+	free(err);
+	log_world_remove();
+
+	if (!log_world(NULL, "on_audit_failure = terminate\n"))
+		return;
+	ck_assert_int_eq(decide_nobody(input, 700, &out, &err), 1);
+	a = answers(out, &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(field(a, 0, "decision"), "deny");
+	ck_assert(has_reason(a, 0, "audit record could not be written"));
+	ck_assert_msg(strstr(err, "the audit log cannot be written") != NULL,
+		      "%s", err);
+	json_decref(a);
+	assert_chain_intact();
+	free(out);
+	free(err);
+	log_world_remove();
+
+	if (!log_world("/dev/full", ""))
+		return;
+	ck_assert_int_eq(decide_nobody(input, 0, &out, &err), 2);
+	ck_assert_str_eq(out, "");
+	ck_assert_msg(strstr(err, "decide: the audit log cannot be written") !=
+			  NULL,
+		      "%s", err);
+	free(out);
+	free(err);
+	log_world_remove();
 }
 END_TEST
 
@@ -505,7 +745,9 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_decide_answers);
 	tcase_add_test(tc, test_decide_errors_answered_and_worker_goes_on);
 	tcase_add_test(tc, test_decide_long_stream_in_order);
-	tcase_add_test(tc, test_decide_refuses_a_configured_audit_log);
+	tcase_add_test(tc, test_decide_records_every_decision);
+	tcase_add_test(tc, test_decide_with_a_log_refuses_another_user);
+	tcase_add_test(tc, test_decide_on_audit_failure);
 	tcase_add_test(tc, test_decide_bad_options_exit_2);
 	suite_add_tcase(s, tc);
 	return s;

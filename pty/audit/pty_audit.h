@@ -21,8 +21,9 @@
  * Record fields, in this order (absent ones omitted):
  *   v (1), seq (1, 2, ... over the whole file), time (RFC 3339 UTC with
  *   milliseconds, "2026-12-02T15:04:05.123Z"), host, user, session (32 hex
- *   digits), tty, remote, mode ("interactive" | "command"), event, line (or
- *   line_sha256 when the line was refused for its size), exec_path,
+ *   digits), tty, remote, mode ("interactive" | "command" | "decide"),
+ *   event, line (or line_sha256 when the line was refused for its size),
+ *   exec_path,
  *   exec_request, exec_argv (array; or exec_argv_sha256), exec_argc,
  *   exec_cwd, exec_parent, exec_via, exec_through, pid, tokens (array),
  *   metachars (array of class names), decision, reasons (array of
@@ -117,7 +118,7 @@ struct pty_audit_session {
 	const char *user;
 	const char *tty;        /* "" when there is none (-c) */
 	const char *remote;     /* "" when not over ssh */
-	const char *mode;       /* "interactive" or "command" */
+	const char *mode;       /* "interactive", "command", "decide" */
 	char policy_sha256[65]; /* of the policy text the session loaded */
 };
 

@@ -344,10 +344,14 @@
 	"  --policy FILE  the policy (default: the configuration's)\n"         \
 	"  --config FILE  the configuration (default %s)\n"
 #define PTY_MSG_DECIDE_FAILED PTY_MSG_PREFIX "decide: %s"
-#define PTY_MSG_DECIDE_AUDIT                                                   \
-	"the configuration names an audit log (%s): decide runs with your "    \
-	"rights and cannot record its decisions there; give --policy, or a "   \
-	"configuration without audit_log"
+#define PTY_MSG_DECIDE_NOT_YOUR_USER                                           \
+	"\"user\" must be yours (%s): decisions are recorded in the audit "   \
+	"log as yours"
+#define PTY_MSG_DECIDE_NOT_YOUR_GROUPS                                         \
+	"\"groups\" must be exactly yours: decisions are recorded in the "    \
+	"audit log as yours"
+#define PTY_MSG_DECIDE_NOT_RECORDED                                            \
+	"denied: its audit record could not be written (%s)"
 #define PTY_MSG_DECIDE_EXTRA_WORD "unexpected word '%s'"
 #define PTY_MSG_DECIDE_TOO_LONG   "the request is longer than %zu bytes"
 #define PTY_MSG_DECIDE_TOO_DEEP   "the request nests deeper than %u levels"

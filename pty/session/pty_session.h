@@ -162,6 +162,26 @@ extern const char pty_config_file[];
 extern const char pty_default_shell[];
 extern const char pty_default_path[];
 
+/* ---- The audit account ---- */
+
+/*
+ * Deployed, the guard is installed setuid to its audit account
+ * (maelys-pty-setup): only its audit writer keeps that account; the
+ * guard itself becomes the caller, for good, before it reads or runs
+ * anything of theirs.  account.c owns these steps, for a session
+ * (main.c) and for `maelys-pty decide` alike.
+ */
+
+/* Whether this process runs with the privileges of an installed guard
+ * (*privileged), or -1 with the sentence for an installation that must
+ * not run (setuid root, a set-group-ID bit left) in *why. */
+int pty_privileges_of_install(bool *privileged, const char **why);
+
+/* Drops the audit account and any set-group-ID group for good: real,
+ * effective and saved ids become the caller's, and are checked.  Returns
+ * 0, or -1. */
+int pty_drop_privileges(void);
+
 /* ---- The guard ---- */
 
 /*
@@ -276,6 +296,15 @@ int pty_guard_event(struct pty_guard *g, const char *event, const char *note);
 /* Makes `who` the guard's identity, and the audit log's session names
  * (user, host, tty, remote) its strings. */
 void pty_guard_set_identity(struct pty_guard *g, const struct pty_identity *who);
+
+/* While this process is still the audit account: starts the audit
+ * writer of g->cfg's audit_log (none configured: g->audit stays NULL),
+ * then, when `privileged`, drops every privilege (pty_drop_privileges),
+ * whether the writer started or not.  Returns 0; 1 when the writer did
+ * not start (err: PTY_MSG_AUDIT_LOG with why; the privileges are gone);
+ * -1 when they could not be dropped (err: PTY_MSG_CANNOT_DROP). */
+int pty_guard_start_audit(struct pty_guard *g, bool privileged, char *err,
+			  size_t errlen);
 
 /* Writes a line to syslog (authpriv) when the guard logs there. */
 void pty_guard_log(const struct pty_guard *g, int priority, const char *fmt,

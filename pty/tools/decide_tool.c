@@ -8,14 +8,26 @@
  * identity, with its fields in place of it (pty_tool_facts_apply, the
  * one `explain` uses).  A bad request is answered with an error and the
  * loop goes on; exit 0 at the end of input, 1 when an answer could not be
- * written, 2 for a usage error or a policy that does not load.
+ * written or a record failed with on_audit_failure = terminate, 2 for a
+ * usage error, a policy that does not load or an audit log that cannot be
+ * started.
  *
- * Recording: a session records through the audit writer, started as the
- * audit account before the guard drops its rights; a tool runs after
- * main.c dropped them, with the caller's.  So decide keeps no audit log:
- * a configuration naming one is refused, said on stderr, and the caller
- * who must record decides inside a session instead.
+ * Recording: decide is the one tool main.c runs with the installed
+ * program's privileges (pty_tools.h).  It reads its settings as a session
+ * does - with privileges, only the built-in configuration; a --policy or
+ * --config of the caller's is read after they are dropped - and, when the
+ * configuration names an audit log, starts the audit writer as a session
+ * does (pty_guard_start_audit), drops every privilege, and then keeps the
+ * log as a session: session_start (mode "decide"), a record of each
+ * decision written before its answer with the session's records
+ * (guard_record.c for a line, exec_record.c for an exec, written by
+ * pty_guard_write_record), session_end at the end of input.  A record
+ * that cannot be written turns the answer into a deny that says so; with
+ * on_audit_failure = terminate, decide stops.  The log says who asked:
+ * with it, a request may not name another user or other groups than the
+ * caller's.
  */
+#include "guard_record.h"
 #include "pty_decide_json.h"
 #include "pty_messages.h"
 #include "pty_supervise.h"
@@ -27,8 +39,16 @@
 #include <string.h>
 #include <unistd.h>
 
+/* What a record of decide's says for `mode` "mode": a session of its own */
+#define DECIDE_MODE "decide"
+
 struct decide_ctx {
-	struct pty_config cfg;
+	/* the settings (g.cfg), the audit writer, the session's names */
+	struct pty_guard g;
+	bool started; /* the session_start record is written */
+	bool stop;    /* a record failed with on_audit_failure = terminate */
+	struct guard_record rec;
+	struct pty_exec_record xrec;
 	char *text;
 	size_t len;
 	const char *name;
@@ -69,6 +89,30 @@ decide_verdict(struct decide_out *o, const char *decision,
 	decide_reasons(o, r, n);
 }
 
+/* Writes the record of a decision before its answer (nothing to do
+ * without a log).  Returns 0, or -1 with the answer a deny that says the
+ * record could not be written; with on_audit_failure = terminate, decide
+ * stops once it is written (pty_guard_write_record said so on stderr). */
+static int
+decide_record(struct decide_ctx *c, const struct pty_audit_event *e)
+{
+	char err[512], why[700];
+	const char *r[1] = {why};
+	enum pty_act act;
+
+	if (c->g.audit == NULL)
+		return 0;
+	act = pty_guard_write_record(&c->g, e, STDERR_FILENO, "\n", err,
+				     sizeof err);
+	if (act == PTY_ACT_RUN)
+		return 0;
+	if (act == PTY_ACT_END)
+		c->stop = true;
+	(void)snprintf(why, sizeof why, PTY_MSG_DECIDE_NOT_RECORDED, err);
+	decide_verdict(&c->out, "deny", r, 1);
+	return -1;
+}
+
 /* The answer of a line: pty_decide's verdict in the answer's words. */
 static void
 decide_line(struct decide_ctx *c, const struct decide_request *rq)
@@ -79,6 +123,17 @@ decide_line(struct decide_ctx *c, const struct decide_request *rq)
 	size_t i;
 
 	pty_decide(&c->d, rq->line, rq->line_len, rq->mode, dec);
+	/* the session's record of a line (pty_guard_finish's event); a
+	 * confirm is the caller's to ask: recorded as such */
+	if (decide_record(
+		c, guard_record_line(
+		       &c->rec,
+		       rq->mode == PTY_MODE_COMMAND ? "command" : "line",
+		       rq->line, rq->line_len, dec,
+		       dec->verdict == PTY_VERDICT_CONFIRM
+			   ? "confirm"
+			   : guard_record_outcome(dec))) != 0)
+		return;
 	switch (dec->verdict) {
 	case PTY_VERDICT_ALLOW:
 		decide_verdict(&c->out, "allow", r, 0);
@@ -128,7 +183,7 @@ decide_exec(struct decide_ctx *c, const struct decide_request *rq)
 	char err[2 * PATH_MAX];
 	size_t i;
 
-	if (pty_tool_programs(&c->d, &c->cfg, rq->shell, rq->guard, err,
+	if (pty_tool_programs(&c->d, &c->g.cfg, rq->shell, rq->guard, err,
 			      sizeof err) != 0 ||
 	    pty_tool_exec_request(&c->d, rq->exec, rq->argv, rq->argc,
 				  rq->parent, &c->xrq, err, sizeof err) != 0) {
@@ -137,20 +192,27 @@ decide_exec(struct decide_ctx *c, const struct decide_request *rq)
 		return;
 	}
 	pty_exec_decide(&c->d, &c->xrq, rq->mode, x);
+	/* a policy that decides lines only: what a session does with the
+	 * program is the configuration's to say; under exec_decisions =
+	 * optional it records the program, undecided, and lets it run */
+	if (x->verdict == PTY_EXEC_POLICY &&
+	    pty_supervise_execs_decided(&c->d, c->g.cfg.exec_decisions_optional,
+					err, sizeof err) == 0) {
+		x->verdict = PTY_EXEC_RECORDED;
+		x->nreasons = 0;
+		x->error[0] = '\0';
+	}
+	if (decide_record(c, pty_exec_record(&c->xrec, &c->xrq, x)) != 0)
+		return;
 	switch (x->verdict) {
 	case PTY_EXEC_ALLOW:
 		decide_verdict(&c->out, "allow", r, 0);
 		return;
+	case PTY_EXEC_RECORDED:
+		r[0] = PTY_MSG_DECIDE_EXECS_RECORDED;
+		decide_verdict(&c->out, "log", r, 1);
+		return;
 	case PTY_EXEC_POLICY:
-		/* a policy that decides lines only: what a session does with
-		 * the program is the configuration's to say */
-		if (pty_supervise_execs_decided(&c->d,
-						c->cfg.exec_decisions_optional,
-						err, sizeof err) == 0) {
-			r[0] = PTY_MSG_DECIDE_EXECS_RECORDED;
-			decide_verdict(&c->out, "log", r, 1);
-			return;
-		}
 		for (i = 0; i < x->nreasons; i++)
 			r[i] = x->reasons[i];
 		if (x->nreasons == 0) {
@@ -164,11 +226,46 @@ decide_exec(struct decide_ctx *c, const struct decide_request *rq)
 	case PTY_EXEC_ERROR:
 	case PTY_EXEC_UNREADABLE:
 	case PTY_EXEC_UNSAFE:
-	case PTY_EXEC_RECORDED:
 		break;
 	}
 	r[0] = x->error;
 	decide_verdict(&c->out, "deny", r, 1);
+}
+
+/* With an audit log its records say who asked: a request may not name
+ * another user than the caller, nor other groups than the caller's (the
+ * same set: leaving one out could escape a rule on it).  Returns true,
+ * with the error in err, when it does. */
+static bool
+decide_not_callers(const struct decide_ctx *c, const struct pty_tool_facts *f,
+		   char *err, size_t errlen)
+{
+	const struct pty_identity *who = &c->who;
+	size_t i, k;
+
+	if (f->user != NULL && strcmp(f->user, who->user) != 0) {
+		(void)snprintf(err, errlen, PTY_MSG_DECIDE_NOT_YOUR_USER,
+			       who->user);
+		return true;
+	}
+	for (i = 0; i < f->ngroups; i++) {
+		for (k = 0; k < who->ngroups; k++)
+			if (strcmp(f->groups[i], who->groups[k]) == 0)
+				break;
+		if (k == who->ngroups)
+			goto not_yours;
+	}
+	for (k = 0; f->ngroups > 0 && k < who->ngroups; k++) {
+		for (i = 0; i < f->ngroups; i++)
+			if (strcmp(f->groups[i], who->groups[k]) == 0)
+				break;
+		if (i == f->ngroups)
+			goto not_yours;
+	}
+	return false;
+not_yours:
+	(void)snprintf(err, errlen, "%s", PTY_MSG_DECIDE_NOT_YOUR_GROUPS);
+	return true;
 }
 
 /* Answers one request line; `lineno` counts from 1. */
@@ -181,7 +278,9 @@ decide_one(struct decide_ctx *c, const char *text, size_t len,
 
 	decide_out_reset(&c->out);
 	decide_out_raw(&c->out, "{");
-	if (decide_request_parse(text, len, &rq, err, sizeof err) != 0) {
+	if (decide_request_parse(text, len, &rq, err, sizeof err) != 0 ||
+	    (c->g.audit != NULL &&
+	     decide_not_callers(c, &rq.facts, err, sizeof err))) {
 		decide_out_id(&c->out, &rq);
 		decide_out_raw(&c->out, "\"error\": ");
 		decide_out_string(&c->out, err, strlen(err));
@@ -275,18 +374,43 @@ decide_loop(struct decide_ctx *c)
 		} else {
 			decide_one(c, c->input, len, lineno);
 		}
-		if (decide_write(c, lineno) != 0)
+		if (decide_write(c, lineno) != 0 || c->stop)
 			return 1;
 	}
 	return ferror(stdin) ? 1 : 0;
+}
+
+/* The session of decide's records: the caller's names (the host and
+ * remote a request gives are its records'), mode "decide", the policy's
+ * digest, and its session_start record.  Returns 0, or -1 with one line in
+ * err. */
+static int
+decide_start(struct decide_ctx *c, char *err, size_t errlen)
+{
+	struct pty_guard *g = &c->g;
+
+	pty_guard_set_identity(g, &c->d.who);
+	g->asess.mode = DECIDE_MODE;
+	pty_sha256_hex(c->text, c->len, g->asess.policy_sha256);
+	if (pty_audit_session_id(g->asess.id) != 0) {
+		(void)snprintf(err, errlen, "%s", PTY_MSG_NO_RANDOMNESS);
+		return -1;
+	}
+	if (pty_guard_event(g, "session_start", NULL) != 0) {
+		(void)snprintf(err, errlen, "%s", PTY_MSG_NO_START_RECORD);
+		return -1;
+	}
+	c->started = true;
+	return 0;
 }
 
 int
 decide_run(int argc, char **argv)
 {
 	static struct decide_ctx c; /* big buffers: not the stack */
-	const char *policy = NULL, *config = NULL;
+	const char *policy = NULL, *config = NULL, *why;
 	char err[2 * PATH_MAX], shown[2 * PATH_MAX];
+	bool privileged;
 	int i, rc = 2;
 
 	memset(&c, 0, sizeof c);
@@ -323,32 +447,64 @@ decide_run(int argc, char **argv)
 		fprintf(stderr, PTY_MSG_CONFIG_AND_POLICY "\n");
 		return 2;
 	}
-	if (pty_tool_policy_text(policy, config, &c.cfg, &c.text, &c.len,
-				 &c.name, err, sizeof err) != 0)
-		goto failed;
-	if (c.cfg.audit_log[0] != '\0') {
-		(void)snprintf(err, sizeof err, PTY_MSG_DECIDE_AUDIT,
-			       c.cfg.audit_log);
+	if (pty_privileges_of_install(&privileged, &why) != 0) {
+		(void)snprintf(err, sizeof err, "%s", why);
 		goto failed;
 	}
+	/* what the caller names is read with the caller's rights: with
+	 * privileges, only the built-in configuration, as a session reads
+	 * only it (main.c, PTY_MSG_PRIVILEGED_OPTIONS) */
+	if (privileged && (policy != NULL || config != NULL)) {
+		if (pty_drop_privileges() != 0) {
+			(void)snprintf(err, sizeof err, PTY_MSG_CANNOT_DROP);
+			goto failed;
+		}
+		privileged = false;
+	}
+	if (pty_tool_policy_text(policy, config, &c.g.cfg, &c.text, &c.len,
+				 &c.name, err, sizeof err) != 0)
+		goto failed;
+	/* the session's step: the writer as the audit account, then every
+	 * privilege gone for good (without a log: gone all the same) */
+	if (pty_guard_start_audit(&c.g, privileged, err, sizeof err) != 0)
+		goto failed;
 	if (pty_policy_open_for_tool(c.name, c.text, c.len, 0, &c.session,
 				     NULL, &c.reads, err, sizeof err) != 0)
 		goto failed;
-	if (pty_decider_init(&c.d, c.session, &c.reads, c.cfg.path_env) != 0 &&
-	    c.d.edb == NULL) {
-		(void)snprintf(err, sizeof err, "%s", strerror(ENOMEM));
-		goto failed;
+	if (pty_decider_init(&c.d, c.session, &c.reads, c.g.cfg.path_env) !=
+	    0) {
+		if (c.d.edb == NULL) {
+			(void)snprintf(err, sizeof err, "%s", strerror(ENOMEM));
+			goto failed;
+		}
+		/* a uid without a name still decides without a log (a
+		 * request without "user" is then answered with the error of
+		 * pty_tool_facts_apply); the log must name who asked */
+		if (c.g.audit != NULL) {
+			(void)snprintf(err, sizeof err, PTY_MSG_UNNAMED_USER,
+				       (unsigned)getuid());
+			goto failed;
+		}
 	}
-	/* a uid without a name still decides: a request without "user" is
-	 * then answered with the error of pty_tool_facts_apply */
 	c.who = c.d.who;
 	(void)snprintf(c.cwd, sizeof c.cwd, "%s", c.d.cwd);
+	if (c.g.audit != NULL && decide_start(&c, err, sizeof err) != 0)
+		goto failed;
 	rc = decide_loop(&c);
 	goto out;
 failed:
+	/* nothing is said with the audit account's rights (a no-op once
+	 * they are dropped) */
+	(void)pty_drop_privileges();
 	pty_printable(shown, sizeof shown, err);
 	fprintf(stderr, PTY_MSG_DECIDE_FAILED "\n", shown);
 out:
+	if (c.started) {
+		/* the caller's names again, not the last request's */
+		c.d.who = c.who;
+		(void)pty_guard_event(&c.g, "session_end", NULL);
+	}
+	pty_audit_close(c.g.audit);
 	pty_decider_free(&c.d);
 	decide_out_free(&c.out);
 	(void)maelys_datalog_session_free(c.session);

@@ -4,8 +4,8 @@
  * and decide with it, but start no session (`maelys-pty test`,
  * `maelys-pty explain`, `maelys-pty decide`).  main.c runs one when the
  * first argument names it, after dropping every privilege the installed
- * program has: a tool reads files with the rights of the person who runs
- * it.
+ * program has (decide drops them itself, see keeps_privileges): a tool
+ * reads files with the rights of the person who runs it.
  *
  * Each tool takes its own argv (argv[0] is the tool's name), prints to
  * stdout and stderr, and returns the exit status.
@@ -13,11 +13,17 @@
 #ifndef PTY_TOOLS_H
 #define PTY_TOOLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct pty_tool {
 	const char *name;
 	int (*run)(int argc, char **argv);
+	/* run with the installed program's privileges, which the tool drops
+	 * itself before it reads anything the caller names: decide, whose
+	 * audit writer starts as the audit account, as a session's does
+	 * (pty_guard_start_audit).  false: main.c drops them first */
+	bool keeps_privileges;
 };
 
 /* The tools, ended by a { NULL, NULL } entry. */

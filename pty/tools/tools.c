@@ -7,10 +7,10 @@
 #include <string.h>
 
 const struct pty_tool pty_tools[] = {
-    {"test", pty_tool_test},
-    {"explain", explain_run},
-    {"decide", decide_run},
-    {NULL, NULL},
+    {"test", pty_tool_test, false},
+    {"explain", explain_run, false},
+    {"decide", decide_run, true},
+    {NULL, NULL, false},
 };
 
 const struct pty_tool *
