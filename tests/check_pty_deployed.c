@@ -467,6 +467,76 @@ START_TEST(test_deployed_tools_read_with_the_callers_rights)
 }
 END_TEST
 
+/* `maelys-pty decide` on the setuid install: the writer starts as the
+ * audit account, every privilege is dropped before a request is read, and
+ * each decision is recorded as the caller's; a request for another user is
+ * refused and leaves no record; --policy is read with the caller's rights
+ * (bob's file stays bob's). */
+START_TEST(test_deployed_decide_records_as_the_caller)
+{
+	const char *bob_file = bastion_home_file(
+	    &bastion, BOB, "secret.dl", "bob's secret: hunter2\n", 0600);
+	char script[2048], bob_path[512], *out, *err, *tail;
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	int st;
+
+	snprintf(bob_path, sizeof bob_path, "%s", bob_file);
+	snprintf(script, sizeof script,
+		 "printf '%%s\\n' '{\"id\": 1, \"line\": \"ls\"}' "
+		 "'{\"id\": 2, \"line\": \"ls\", \"user\": \"%s\"}' | "
+		 "'%s' decide",
+		 BOB, bastion.guard);
+	st = bastion_run_as(&bastion, ALICE, argv, T, &out, &err);
+	tail = bastion_log_tail(&bastion, mark);
+	ck_assert_msg(st == 0 &&
+			  strstr(out, "{\"id\": 1, \"decision\": \"allow\"") !=
+			      NULL &&
+			  strstr(out, "{\"id\": 2, \"error\": ") != NULL,
+		      "decide: status %d, out '%s', err '%s'", st, out, err);
+	ck_assert_msg(bastion_log_count(&bastion, mark,
+					(const char *[]){
+					    "\"event\":\"session_start\"",
+					    "\"mode\":\"decide\"",
+					    "\"user\":\"" ALICE "\"", NULL}) == 1,
+		      "no session_start of alice's decide:\n%s", tail);
+	ck_assert_msg(bastion_log_count(&bastion, mark,
+					(const char *[]){"\"mode\":\"decide\"",
+							 "\"line\":\"ls\"",
+							 "\"decision\":"
+							 "\"allow\"",
+							 NULL}) == 1,
+		      "the allowed line is not recorded once:\n%s", tail);
+	ck_assert_msg(bastion_log_count(&bastion, mark,
+					(const char *[]){"\"user\":\"" BOB "\"",
+							 NULL}) == 0,
+		      "a record in bob's name:\n%s", tail);
+	ck_assert_msg(bastion_log_count(&bastion, mark,
+					(const char *[]){
+					    "\"event\":\"session_end\"",
+					    "\"mode\":\"decide\"", NULL}) == 1,
+		      "no session_end of alice's decide:\n%s", tail);
+	free(tail);
+	free(out);
+	free(err);
+	ck_assert_int_eq(bastion_verify_log(&bastion, &out, &err), 0);
+	free(out);
+	free(err);
+
+	/* a policy of the caller's choosing: read as the caller */
+	snprintf(script, sizeof script,
+		 "echo '{\"line\": \"ls\"}' | '%s' decide --policy '%s'",
+		 bastion.guard, bob_path);
+	st = bastion_run_as(&bastion, ALICE, argv, T, &out, &err);
+	ck_assert_msg(st == 2 && strstr(err, "Permission denied") != NULL &&
+			  strstr(out, "hunter2") == NULL &&
+			  strstr(err, "hunter2") == NULL,
+		      "decide --policy: status %d, out '%s', err '%s'", st, out,
+		      err);
+	free(out);
+	free(err);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -485,6 +555,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_deployed_sftp_get_served_put_refused);
 	tcase_add_test(tc, test_deployed_rsync_download_served_upload_refused);
 	tcase_add_test(tc, test_deployed_tools_read_with_the_callers_rights);
+	tcase_add_test(tc, test_deployed_decide_records_as_the_caller);
 	suite_add_tcase(s, tc);
 	return s;
 }
