@@ -245,7 +245,8 @@ shipped(const char *name, size_t least)
 	struct pty_exec_request *rq = malloc(sizeof *rq);
 	char *text, *out = NULL, why[512];
 	struct shipped_input in = {0};
-	size_t ncases = 0, i, got;
+	size_t ncases = 0, elsewhere = 0, i, got;
+	char real[PATH_MAX];
 	struct pty_case c;
 	json_t *a;
 	int rc;
@@ -271,6 +272,21 @@ shipped(const char *name, size_t least)
 			continue;
 		}
 		ncases++;
+		/* decide resolves "exec" as the supervisor resolves what the
+		 * kernel opened; a case's path is taken as written.  A path
+		 * that resolves elsewhere on this machine (none on Debian 12)
+		 * is another program here: asked, but not compared */
+		if (c.kind == PTY_CASE_EXEC &&
+		    realpath(rq->path, real) != NULL &&
+		    strcmp(real, rq->path) != 0) {
+			fprintf(stderr, "%s:%zu: %s is %s here: not compared\n",
+				casefile, c.lineno, rq->path, real);
+			elsewhere++;
+			shipped_push(&in, case_request(r, &c, rq, in.asked,
+						       false),
+				     "", c.lineno);
+			continue;
+		}
 		if (c.kind == PTY_CASE_LINE && c.confirm_yes) {
 			shipped_push(&in, case_request(r, &c, rq, in.asked,
 						       false),
@@ -291,6 +307,8 @@ shipped(const char *name, size_t least)
 	for (i = 0; i < in.asked; i++) {
 		size_t k;
 
+		if (in.want[i].want[0] == '\0')
+			continue;
 		ck_assert_msg(strcmp(field(a, i, "decision"),
 				     in.want[i].want) == 0,
 			      "%s:%zu: decide says %s (%s), the case %s",
@@ -312,8 +330,10 @@ shipped(const char *name, size_t least)
 	}
 	/* the files are not emptied by mistake */
 	ck_assert_msg(ncases >= least, "%s: %zu cases", casefile, ncases);
-	fprintf(stderr, "%s: all %zu cases asked of decide (%zu requests)\n",
-		casefile, ncases, in.asked);
+	fprintf(stderr,
+		"%s: all %zu cases asked of decide (%zu requests), %zu "
+		"compared\n",
+		casefile, ncases, in.asked, ncases - elsewhere);
 	json_decref(a);
 	free(out);
 	free(in.text);
