@@ -446,6 +446,20 @@ START_TEST(test_decide_errors_answered_and_worker_goes_on)
 	    {"{\"line\": \"\xff\"}", "not JSON"},
 	    {"{\"line\": \"ls\"} trailing", "not JSON"},
 	    {"{\"id\": 1.5, \"line\": \"ls\"}", "field \"id\""},
+	    {"{\"exec\": \"/bin/ls\", \"via\": \"shebang\"}",
+	     "\"through\" goes with"},
+	    {"{\"exec\": \"/bin/ls\", \"through\": \"/x\"}",
+	     "\"through\" goes with"},
+	    {"{\"exec\": \"/bin/ls\", \"via\": \"exec\"}", "field \"via\""},
+	    {"{\"exec\": \"/bin/ls\", \"request\": \"ls\"}",
+	     "an absolute path"},
+	    {"{\"exec\": \"/bin/ls\", \"request\": null}",
+	     "field \"request\""},
+	    {"{\"exec\": \"/bin/ls\", \"confirmed\": true}",
+	     "\"confirmed\" goes with \"line\" only"},
+	    {"{\"line\": \"ls\", \"confirmed\": 1}", "field \"confirmed\""},
+	    {"{\"line\": \"ls\", \"via\": \"execve\"}", "with \"exec\" only"},
+	    {"{\"line\": \"ls\", \"guard\": null}", "with \"exec\" only"},
 	};
 	/* a NUL byte outside a string, after a whole request: never taken
 	 * for the end of the line */
