@@ -28,6 +28,14 @@ check_text(const char *s, size_t max)
 		abort();
 }
 
+/* A path, or "" for null (no such fact) when `null_ok`. */
+static void
+check_path(const char *s, bool null_ok)
+{
+	if (s != NULL && !(null_ok && s[0] == '\0') && s[0] != '/')
+		abort();
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -60,7 +68,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (a.argv[i] == NULL)
 				abort();
 		check_text(a.facts.user, PTY_TEXT_MAX - 1);
-		check_text(a.facts.host, PTY_TEXT_MAX - 1);
+		/* "" is null: no such fact */
+		if (a.facts.host != NULL && a.facts.host[0] != '\0')
+			check_text(a.facts.host, PTY_TEXT_MAX - 1);
+		check_path(a.request, false);
+		check_path(a.shell, true);
+		check_path(a.guard, true);
+		check_path(a.parent, true);
+		if ((a.through != NULL) !=
+		    (a.exec != NULL && a.via != PTY_EXEC_VIA_EXECVE))
+			abort();
+		check_path(a.through, false);
+		if (a.line != NULL &&
+		    (a.request != NULL || a.via_given || a.shell != NULL))
+			abort();
 		if (a.facts.cwd != NULL && a.facts.cwd[0] != '/')
 			abort();
 		if (a.facts.time != NULL && !pty_tool_time_ok(a.facts.time))

@@ -360,7 +360,14 @@
 #define PTY_MSG_DECIDE_LINE_OR_EXEC                                            \
 	"a request has either \"line\" or \"exec\", not both"
 #define PTY_MSG_DECIDE_EXEC_ONLY                                               \
-	"\"argv\", \"shell\", \"guard\" and \"parent\" go with \"exec\" only"
+	"\"argv\", \"request\", \"via\", \"through\", \"shell\", \"guard\" and "  \
+	"\"parent\" go with \"exec\" only"
+#define PTY_MSG_DECIDE_LINE_ONLY "\"confirmed\" goes with \"line\" only"
+#define PTY_MSG_DECIDE_VIA_THROUGH                                             \
+	"\"through\" goes with \"via\": \"shebang\" or \"loader\", and they "     \
+	"need it"
+#define PTY_MSG_DECIDE_WANT_VIA     "\"execve\", \"shebang\" or \"loader\""
+#define PTY_MSG_DECIDE_WANT_BOOLEAN "true or false"
 #define PTY_MSG_DECIDE_UNKNOWN_FIELD "unknown field \"%s\""
 #define PTY_MSG_DECIDE_BAD_FIELD     "field \"%s\": %s"
 #define PTY_MSG_DECIDE_WANT_STRING   "a string"

@@ -91,6 +91,30 @@ decide_path(json_t *v, const char *key, const char **out, char *err,
 	return 0;
 }
 
+/* An absolute path, or null for no such fact (""). */
+static int
+decide_path_or_null(json_t *v, const char *key, const char **out, char *err,
+		    size_t errlen)
+{
+	if (json_is_null(v)) {
+		*out = "";
+		return 0;
+	}
+	return decide_path(v, key, out, err, errlen);
+}
+
+/* A string of at most `max` bytes, or null for no such fact (""). */
+static int
+decide_text_or_null(json_t *v, const char *key, size_t max, const char **out,
+		    char *err, size_t errlen)
+{
+	if (json_is_null(v)) {
+		*out = "";
+		return 0;
+	}
+	return decide_string(v, key, max, out, NULL, err, errlen);
+}
+
 /* An array of strings, at most `max` of them, each at most `each` bytes
  * (and empty only when `empty_ok`: an argv word may be ""); out is
  * allocated. */
@@ -176,25 +200,50 @@ decide_field(struct decide_request *rq, const char *key, json_t *v,
 	}
 	if (strcmp(key, "exec") == 0)
 		return decide_path(v, key, &rq->exec, err, errlen);
+	if (strcmp(key, "request") == 0)
+		return decide_path(v, key, &rq->request, err, errlen);
+	if (strcmp(key, "via") == 0) {
+		s = json_is_string(v) ? json_string_value(v) : "";
+		if (strcmp(s, "execve") == 0)
+			rq->via = PTY_EXEC_VIA_EXECVE;
+		else if (strcmp(s, "shebang") == 0)
+			rq->via = PTY_EXEC_VIA_SHEBANG;
+		else if (strcmp(s, "loader") == 0)
+			rq->via = PTY_EXEC_VIA_LOADER;
+		else
+			return decide_bad(err, errlen, key,
+					  PTY_MSG_DECIDE_WANT_VIA);
+		rq->via_given = true;
+		return 0;
+	}
+	if (strcmp(key, "through") == 0)
+		return decide_path(v, key, &rq->through, err, errlen);
+	if (strcmp(key, "confirmed") == 0) {
+		if (!json_is_boolean(v))
+			return decide_bad(err, errlen, key,
+					  PTY_MSG_DECIDE_WANT_BOOLEAN);
+		rq->confirmed = json_is_true(v);
+		return 0;
+	}
 	if (strcmp(key, "argv") == 0)
 		return decide_strings(v, key, DECIDE_ARGV_MAX,
 				      PTY_EXEC_BYTES_MAX, true, &rq->argv, &rq->argc,
 				      err, errlen);
 	if (strcmp(key, "shell") == 0)
-		return decide_path(v, key, &rq->shell, err, errlen);
+		return decide_path_or_null(v, key, &rq->shell, err, errlen);
 	if (strcmp(key, "guard") == 0)
-		return decide_path(v, key, &rq->guard, err, errlen);
+		return decide_path_or_null(v, key, &rq->guard, err, errlen);
 	if (strcmp(key, "parent") == 0)
-		return decide_path(v, key, &rq->parent, err, errlen);
+		return decide_path_or_null(v, key, &rq->parent, err, errlen);
 	if (strcmp(key, "user") == 0)
 		return decide_string(v, key, PTY_TEXT_MAX - 1, &f->user, NULL,
 				     err, errlen);
 	if (strcmp(key, "host") == 0)
-		return decide_string(v, key, PTY_TEXT_MAX - 1, &f->host, NULL,
-				     err, errlen);
+		return decide_text_or_null(v, key, PTY_TEXT_MAX - 1, &f->host,
+					   err, errlen);
 	if (strcmp(key, "remote") == 0)
-		return decide_string(v, key, PTY_TEXT_MAX - 1, &f->remote,
-				     NULL, err, errlen);
+		return decide_text_or_null(v, key, PTY_TEXT_MAX - 1,
+					   &f->remote, err, errlen);
 	if (strcmp(key, "cwd") == 0)
 		return decide_path(v, key, &f->cwd, err, errlen);
 	if (strcmp(key, "groups") == 0) {
@@ -276,8 +325,21 @@ decide_request_parse(const char *text, size_t len, struct decide_request *rq,
 	}
 	if (rq->line != NULL &&
 	    (rq->argv != NULL || rq->shell != NULL || rq->guard != NULL ||
-	     rq->parent != NULL)) {
+	     rq->parent != NULL || rq->request != NULL || rq->via_given ||
+	     rq->through != NULL)) {
 		(void)snprintf(err, errlen, PTY_MSG_DECIDE_EXEC_ONLY);
+		return -1;
+	}
+	if (rq->exec != NULL &&
+	    json_object_get(rq->doc, "confirmed") != NULL) {
+		(void)snprintf(err, errlen, PTY_MSG_DECIDE_LINE_ONLY);
+		return -1;
+	}
+	/* the host names what a program is reached through exactly when it
+	 * is a script's interpreter or a loader (cases.c's via) */
+	if (rq->exec != NULL &&
+	    (rq->through != NULL) != (rq->via != PTY_EXEC_VIA_EXECVE)) {
+		(void)snprintf(err, errlen, PTY_MSG_DECIDE_VIA_THROUGH);
 		return -1;
 	}
 	return 0;

@@ -123,6 +123,18 @@ decide_line(struct decide_ctx *c, const struct decide_request *rq)
 	size_t i;
 
 	pty_decide(&c->d, rq->line, rq->line_len, rq->mode, dec);
+	/* "confirmed": the person said yes to this line's confirm, as a
+	 * session's pty_guard_confirmed: recorded as confirmed, then decided
+	 * again with confirmed(Cmd).  A line that asks no confirmation is
+	 * decided as without it, as a session never asks it */
+	if (rq->confirmed && dec->verdict == PTY_VERDICT_CONFIRM) {
+		if (decide_record(c, guard_record_line(&c->rec, "confirm",
+						       rq->line, rq->line_len,
+						       dec, "confirmed")) != 0)
+			return;
+		pty_decide_confirmed(&c->d, rq->line, rq->line_len, rq->mode,
+				     dec);
+	}
 	/* the session's record of a line (pty_guard_finish's event); a
 	 * confirm is the caller's to ask: recorded as such */
 	if (decide_record(
@@ -185,8 +197,17 @@ decide_exec(struct decide_ctx *c, const struct decide_request *rq)
 
 	if (pty_tool_programs(&c->d, &c->g.cfg, rq->shell, rq->guard, err,
 			      sizeof err) != 0 ||
-	    pty_tool_exec_request(&c->d, rq->exec, rq->argv, rq->argc,
-				  rq->parent, &c->xrq, err, sizeof err) != 0) {
+	    pty_tool_exec_request(&c->d,
+				  &(struct pty_tool_exec){
+				      .exec = rq->exec,
+				      .request = rq->request,
+				      .argv = rq->argv,
+				      .argc = rq->argc,
+				      .parent = rq->parent,
+				      .via = rq->via,
+				      .through = rq->through,
+				  },
+				  &c->xrq, err, sizeof err) != 0) {
 		r[0] = err;
 		decide_verdict(&c->out, "deny", r, 1);
 		return;

@@ -230,10 +230,16 @@ explain_exec(struct explain_ctx *c)
 	}
 	if (pty_tool_programs(&c->d, &c->cfg, c->opt.shell, c->opt.guard, err,
 			      sizeof err) != 0 ||
-	    pty_tool_exec_request(&c->d, c->opt.exec,
-				  c->opt.argc > 0 ? c->opt.argv : NULL,
-				  c->opt.argc,
-				  c->opt.parent, r, err, sizeof err) != 0) {
+	    pty_tool_exec_request(
+		&c->d,
+		&(struct pty_tool_exec){
+		    .exec = c->opt.exec,
+		    .argv = c->opt.argc > 0 ? c->opt.argv : NULL,
+		    .argc = c->opt.argc,
+		    .parent = c->opt.parent,
+		    .via = PTY_EXEC_VIA_EXECVE,
+		},
+		r, err, sizeof err) != 0) {
 		fprintf(stderr, PTY_MSG_EXPLAIN_FAILED "\n",
 			explain_shown(err, sizeof err, err));
 		free(r);

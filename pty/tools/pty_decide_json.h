@@ -59,11 +59,18 @@ struct decide_request {
 	const char *line; /* a line request, or NULL */
 	size_t line_len;
 	const char *exec; /* an exec request, or NULL */
+	const char *request; /* exec: the path as asked, or NULL */
 	const char **argv; /* exec: argc words, into doc (NULL: none given) */
 	size_t argc;
-	const char *shell, *guard, *parent; /* exec: or NULL */
+	/* exec: NULL when not given, "" for null (no such fact) */
+	const char *shell, *guard, *parent;
+	bool via_given;
+	enum pty_exec_via via; /* exec: default execve */
+	const char *through;   /* exec: shebang, loader; or NULL */
+	bool confirmed; /* line: decide again with confirmed(Cmd) */
 	bool mode_given;
 	enum pty_mode mode; /* default: command, a program's request */
+	/* host and remote: "" for null (no such fact) */
 	struct pty_tool_facts facts;
 };
 

@@ -58,14 +58,25 @@ int pty_tool_programs(struct pty_decider *d, const struct pty_config *cfg,
 		      const char *shell, const char *guard, char *err,
 		      size_t errlen);
 
-/* The request a process of the session would make: `exec` as asked (made
- * absolute against d->cwd), resolved as the kernel would open it, with
- * argv (NULL: its base name alone; argc 0: none, as a process may ask) from
- * `parent` (NULL: the shell).  Returns
- * 0, or -1 with one line in err. */
-int pty_tool_exec_request(const struct pty_decider *d, const char *exec,
-			  const char *const *argv, size_t argc,
-			  const char *parent, struct pty_exec_request *r,
-			  char *err, size_t errlen);
+/* An exec request as a tool is asked it. */
+struct pty_tool_exec {
+	const char *exec;    /* the program, resolved as the kernel opens it */
+	const char *request; /* the path as asked (NULL: exec as given) */
+	/* argv: NULL, its base name alone; argc 0 with argv, none, as a
+	 * process may ask */
+	const char *const *argv;
+	size_t argc;
+	const char *parent; /* NULL: the shell; "": no exec_parent fact */
+	enum pty_exec_via via;
+	const char *through; /* shebang, loader: absolute; else NULL */
+};
+
+/* The request a process of the session would make: x->request (or
+ * x->exec) made absolute against d->cwd as exec_request, x->exec made
+ * absolute and resolved as the kernel would open it as exec_path, and the
+ * rest as given.  Returns 0, or -1 with one line in err. */
+int pty_tool_exec_request(const struct pty_decider *d,
+			  const struct pty_tool_exec *x,
+			  struct pty_exec_request *r, char *err, size_t errlen);
 
 #endif /* PTY_TOOL_COMMON_H */

@@ -132,30 +132,39 @@ pty_tool_programs(struct pty_decider *d, const struct pty_config *cfg,
 }
 
 int
-pty_tool_exec_request(const struct pty_decider *d, const char *exec,
-		      const char *const *argv, size_t argc, const char *parent,
-		      struct pty_exec_request *r, char *err, size_t errlen)
+pty_tool_exec_request(const struct pty_decider *d,
+		      const struct pty_tool_exec *x, struct pty_exec_request *r,
+		      char *err, size_t errlen)
 {
-	const char *base;
+	const char *base, *asked = x->request != NULL ? x->request : x->exec;
+	const char *const *argv = x->argv;
+	char opened[PATH_MAX];
 	size_t i, used = 0;
 
 	memset(r, 0, offsetof(struct pty_exec_request, argv));
-	if (argc > PTY_EXEC_ARGS_MAX ||
-	    pty_path_normalise(d->cwd, exec, r->request, sizeof r->request) !=
-		0) {
+	if (x->argc > PTY_EXEC_ARGS_MAX ||
+	    pty_path_normalise(d->cwd, asked, r->request, sizeof r->request) !=
+		0 ||
+	    pty_path_normalise(d->cwd, x->exec, opened, sizeof opened) != 0 ||
+	    (x->through != NULL &&
+	     strlen(x->through) >= sizeof r->through)) {
 		(void)snprintf(err, errlen, PTY_MSG_EXPLAIN_PATH_TOO_LONG,
-			       exec);
+			       x->exec);
 		return -1;
 	}
-	if (realpath(r->request, r->path) == NULL)
-		tool_copy(r->path, sizeof r->path, r->request);
+	/* the program is always resolved here, as the supervisor resolves
+	 * what the kernel opened: the request names it as asked */
+	if (realpath(opened, r->path) == NULL)
+		tool_copy(r->path, sizeof r->path, opened);
 	tool_copy(r->cwd, sizeof r->cwd, d->cwd);
 	tool_copy(r->parent, sizeof r->parent,
-		  parent != NULL ? parent : d->shell_program);
-	r->via = PTY_EXEC_VIA_EXECVE;
+		  x->parent != NULL ? x->parent : d->shell_program);
+	r->via = x->via;
+	tool_copy(r->through, sizeof r->through,
+		  x->through != NULL ? x->through : "");
 	base = strrchr(r->request, '/');
 	base = base != NULL && base[1] != '\0' ? base + 1 : r->request;
-	r->argc = argv != NULL ? argc : 1;
+	r->argc = argv != NULL ? x->argc : 1;
 	for (i = 0; i < r->argc; i++) {
 		const char *w = argv != NULL ? argv[i] : base;
 		size_t n = strlen(w);
