@@ -36,6 +36,20 @@
 
 static char tmpdir[] = "/tmp/maelys-decide-XXXXXX";
 
+/* After each test (in its own process, as Check forks it): the scratch
+ * folder goes, if the test made one. */
+static void
+decide_teardown(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	if (tmpdir[strlen(tmpdir) - 1] == 'X')
+		return;
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+}
+
 static const char *
 src_path(const char *rel)
 {
@@ -809,6 +823,7 @@ maelys_check_suite(void)
 	TCase *tc = tcase_create("decide");
 
 	tcase_set_timeout(tc, 240);
+	tcase_add_checked_fixture(tc, NULL, decide_teardown);
 	tcase_add_test(tc, test_decide_shipped_bastion_cases);
 	tcase_add_test(tc, test_decide_shipped_level1_cases);
 	tcase_add_test(tc, test_decide_answers);
