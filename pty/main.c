@@ -21,8 +21,8 @@
  * `maelys-pty explain`, `maelys-pty decide`, pty_tools.h), run when the
  * first argument names one, after every privilege is dropped (decide, with
  * the configuration's audit log, starts its writer as step 3 does first);
- * and --list, after step 2, with
- * the privileges dropped before anything is decided.
+ * and --list, after step 2, with the privileges dropped before anything is
+ * decided.
  */
 #include "pty_audit.h"
 #include "pty_check.h"
