@@ -5,8 +5,8 @@
  * the plan joins them in), origins of input facts and of the policy's facts,
  * trees that end in facts for recursive rules, provenance_only, why_not and
  * rule_fired; every predicate readable with the flag and only QUERY ones
- * without; bad handles, the memory budget and allocation failures; the
- * walk of a derivation tree (maelys_datalog_walk).
+ * without; bad handles, the memory budget and allocation failures.  The
+ * walk of a derivation tree is check_datalog_walk.c's.
  */
 #include "runner.h"
 
@@ -28,49 +28,6 @@
 
 static const maelys_datalog_domain_t prov_graph_domain =
     DLTEST_GRAPH_DOMAIN("prov_graph");
-
-static maelys_datalog_session_t *
-new_session(maelys_datalog_policy_t *policy, unsigned flags)
-{
-	maelys_datalog_session_t *s = NULL;
-
-	ck_assert_status(maelys_datalog_session_create(policy, flags, &s),
-			 ST_OK);
-	return s;
-}
-
-/* The handle of pred(args...), which must hold. */
-static maelys_datalog_tuple_t
-find(const maelys_datalog_result_t *res, const char *pred,
-     const maelys_datalog_arg_t *args, size_t n)
-{
-	maelys_datalog_tuple_t t;
-	int found = -1;
-
-	ck_assert_status(maelys_datalog_result_find(res, pred, args, n, &t,
-						    &found),
-			 ST_OK);
-	ck_assert_msg(found == 1, "%s/%zu does not hold", pred, n);
-	return t;
-}
-
-static maelys_datalog_tuple_t
-find_ii(const maelys_datalog_result_t *res, const char *pred, int64_t a,
-	int64_t b)
-{
-	const maelys_datalog_arg_t args[2] = {maelys_datalog_arg_integer(a),
-					      maelys_datalog_arg_integer(b)};
-
-	return find(res, pred, args, 2);
-}
-
-static maelys_datalog_tuple_t
-find_i(const maelys_datalog_result_t *res, const char *pred, int64_t a)
-{
-	const maelys_datalog_arg_t args[1] = {maelys_datalog_arg_integer(a)};
-
-	return find(res, pred, args, 1);
-}
 
 static maelys_datalog_derivation_t
 derivation(const maelys_datalog_result_t *res, maelys_datalog_tuple_t t)
@@ -118,7 +75,7 @@ START_TEST(test_prov_nonrecursive_premises_in_source_order)
 				  ".decl r(x, y)\n"
 				  "r(X, Y) :- e(X, Y), f(7, X).\n";
 	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, src);
-	maelys_datalog_session_t *s = new_session(policy, PROV);
+	maelys_datalog_session_t *s = dltest_new_session_flags(policy, PROV);
 	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
 	maelys_datalog_tuple_t t;
@@ -133,7 +90,7 @@ START_TEST(test_prov_nonrecursive_premises_in_source_order)
 	dltest_add_ii(edb, "f", 9, 9);
 	dltest_add_ii(edb, "f", 7, 1);
 	res = dltest_solve(s, edb);
-	t = find_ii(res, "r", 1, 2);
+	t = dltest_find_ii(res, "r", 1, 2);
 	d = derivation(res, t);
 	ck_assert_int_eq(d.origin, MAELYS_DATALOG_ORIGIN_RULE);
 	ck_assert_uint_eq(d.rule, 0);
@@ -199,7 +156,7 @@ START_TEST(test_prov_recursive_tree_ends_in_input_facts)
 				  "tc(X, Y) :- e(X, Y).\n"
 				  "tc(X, Z) :- tc(X, Y), tc(Y, Z).\n";
 	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, src);
-	maelys_datalog_session_t *s = new_session(policy, PROV);
+	maelys_datalog_session_t *s = dltest_new_session_flags(policy, PROV);
 	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
 	maelys_datalog_tuple_t t;
@@ -210,7 +167,7 @@ START_TEST(test_prov_recursive_tree_ends_in_input_facts)
 		dltest_add_ii(edb, "e", i, i + 1);
 	dltest_add_ii(edb, "e", 20, 0); /* a cycle in the graph */
 	res = dltest_solve(s, edb);
-	t = find_ii(res, "tc", 0, 20);
+	t = dltest_find_ii(res, "tc", 0, 20);
 	ck_assert_int_eq(derivation(res, t).origin,
 			 MAELYS_DATALOG_ORIGIN_RULE);
 	nodes = walk(res, t, 0, 64, &inputs);
@@ -219,7 +176,7 @@ START_TEST(test_prov_recursive_tree_ends_in_input_facts)
 	ck_assert_uint_eq(nodes, 2 * 20 - 1 + 20);
 	/* tc(3, 3) holds through the cycle, and its tree is finite too */
 	inputs = 0;
-	(void)walk(res, find_ii(res, "tc", 3, 3), 0, 64, &inputs);
+	(void)walk(res, dltest_find_ii(res, "tc", 3, 3), 0, 64, &inputs);
 	ck_assert_uint_eq(inputs, 21);
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
@@ -239,7 +196,7 @@ START_TEST(test_prov_negation_and_builtins_give_their_values)
 	    ".decl m(x)\n"
 	    "m(W) :- w(W), re_match(W, \"^rm\"), !prefix(W, \"rmdir\").\n";
 	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, src);
-	maelys_datalog_session_t *s = new_session(policy, PROV);
+	maelys_datalog_session_t *s = dltest_new_session_flags(policy, PROV);
 	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
 	maelys_datalog_tuple_t t;
@@ -254,7 +211,7 @@ START_TEST(test_prov_negation_and_builtins_give_their_values)
 	dltest_add_s(edb, "w", "rm");
 	dltest_add_s(edb, "w", "rmdir");
 	res = dltest_solve(s, edb);
-	t = find_i(res, "r", 5);
+	t = dltest_find_i(res, "r", 5);
 	p = premise(res, t, 1);
 	ck_assert_int_eq(p.kind, MAELYS_DATALOG_LITERAL_NEGATED);
 	ck_assert_str_eq(p.predicate, "g");
@@ -267,7 +224,7 @@ START_TEST(test_prov_negation_and_builtins_give_their_values)
 	ck_assert_ptr_null(p.predicate);
 	ck_assert_int_eq(p.terms.terms[0].as.integer, 5);
 	ck_assert_int_eq(p.terms.terms[1].as.integer, 3);
-	t = find(res, "m", rm, 1);
+	t = dltest_find(res, "m", rm, 1);
 	p = premise(res, t, 1);
 	ck_assert_int_eq(p.kind, MAELYS_DATALOG_LITERAL_BUILTIN);
 	ck_assert_int_eq(p.terms.terms[0].kind, MAELYS_DATALOG_TERM_SYMBOL);
@@ -311,7 +268,7 @@ static void
 check_graph_tree(const maelys_datalog_result_t *res)
 {
 	const maelys_datalog_arg_t n4[1] = {maelys_datalog_arg_symbol("n4")};
-	maelys_datalog_tuple_t t = find(res, "ok", n4, 1), pt;
+	maelys_datalog_tuple_t t = dltest_find(res, "ok", n4, 1), pt;
 	maelys_datalog_derivation_t d = derivation(res, t);
 	size_t links = 0;
 
@@ -339,7 +296,7 @@ check_graph_tree(const maelys_datalog_result_t *res)
 START_TEST(test_prov_policy_only_strata_walk_across_solves)
 {
 	maelys_datalog_policy_t *policy = graph_policy();
-	maelys_datalog_session_t *s = new_session(policy, PROV);
+	maelys_datalog_session_t *s = dltest_new_session_flags(policy, PROV);
 	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res, *res2;
 	int fired = -1;
@@ -365,8 +322,8 @@ END_TEST
 START_TEST(test_prov_helper_relations_readable_only_with_the_flag)
 {
 	maelys_datalog_policy_t *policy = graph_policy();
-	maelys_datalog_session_t *plain = new_session(policy, 0);
-	maelys_datalog_session_t *prov = new_session(policy, PROV);
+	maelys_datalog_session_t *plain = dltest_new_session_flags(policy, 0);
+	maelys_datalog_session_t *prov = dltest_new_session_flags(policy, PROV);
 	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *r0, *r1;
 	const maelys_datalog_arg_t pa[2] = {maelys_datalog_arg_symbol("n0"),
@@ -409,7 +366,7 @@ START_TEST(test_prov_helper_relations_readable_only_with_the_flag)
 							    rows, 32, &n),
 			 ST_OK);
 	ck_assert_uint_eq(n, 4);
-	t = find(r1, "path", pa, 2);
+	t = dltest_find(r1, "path", pa, 2);
 	ck_assert_int_eq(derivation(r1, t).origin, MAELYS_DATALOG_ORIGIN_RULE);
 	/* QUERY predicates stay readable without the flag */
 	ck_assert_status(maelys_datalog_result_count(r0, "ok", 1, &n), ST_OK);
@@ -430,7 +387,7 @@ START_TEST(test_prov_origins_of_facts)
 				  "c(1).\nc(2).\n"
 				  "c(X) :- e(X).\n";
 	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, src);
-	maelys_datalog_session_t *s = new_session(policy, PROV);
+	maelys_datalog_session_t *s = dltest_new_session_flags(policy, PROV);
 	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
 	maelys_datalog_premise_t p;
@@ -438,19 +395,19 @@ START_TEST(test_prov_origins_of_facts)
 	dltest_add_i(edb, "e", 2);
 	dltest_add_i(edb, "e", 3);
 	res = dltest_solve(s, edb);
-	ck_assert_int_eq(derivation(res, find_i(res, "e", 3)).origin,
+	ck_assert_int_eq(derivation(res, dltest_find_i(res, "e", 3)).origin,
 			 MAELYS_DATALOG_ORIGIN_INPUT);
 	/* written in the policy: the rule's later derivation is not its
 	 * first */
-	ck_assert_int_eq(derivation(res, find_i(res, "c", 2)).origin,
+	ck_assert_int_eq(derivation(res, dltest_find_i(res, "c", 2)).origin,
 			 MAELYS_DATALOG_ORIGIN_POLICY);
-	ck_assert_int_eq(derivation(res, find_i(res, "c", 1)).origin,
+	ck_assert_int_eq(derivation(res, dltest_find_i(res, "c", 1)).origin,
 			 MAELYS_DATALOG_ORIGIN_POLICY);
-	ck_assert_int_eq(derivation(res, find_i(res, "c", 3)).origin,
+	ck_assert_int_eq(derivation(res, dltest_find_i(res, "c", 3)).origin,
 			 MAELYS_DATALOG_ORIGIN_RULE);
 	/* a fact has no premises */
 	ck_assert_status(maelys_datalog_result_premise(
-			     res, find_i(res, "c", 1), 0, &p),
+			     res, dltest_find_i(res, "c", 1), 0, &p),
 			 ST_INVALID);
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
@@ -470,8 +427,8 @@ START_TEST(test_prov_only_records_what_was_asked)
 	static const char *const only[] = {"top"};
 	static const char *const bad[] = {"nope"};
 	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, two_src);
-	maelys_datalog_session_t *s = new_session(policy, PROV);
-	maelys_datalog_session_t *plain = new_session(policy, 0);
+	maelys_datalog_session_t *s = dltest_new_session_flags(policy, PROV);
+	maelys_datalog_session_t *plain = dltest_new_session_flags(policy, 0);
 	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
 	int fired = -1;
@@ -487,14 +444,14 @@ START_TEST(test_prov_only_records_what_was_asked)
 	dltest_add_i(edb, "e", 4);
 	res = dltest_solve(s, edb);
 	/* top and what it comes from: a, e */
-	ck_assert_int_eq(derivation(res, find_i(res, "top", 4)).origin,
+	ck_assert_int_eq(derivation(res, dltest_find_i(res, "top", 4)).origin,
 			 MAELYS_DATALOG_ORIGIN_RULE);
-	ck_assert_int_eq(derivation(res, find_i(res, "a", 4)).origin,
+	ck_assert_int_eq(derivation(res, dltest_find_i(res, "a", 4)).origin,
 			 MAELYS_DATALOG_ORIGIN_RULE);
-	ck_assert_int_eq(derivation(res, find_i(res, "e", 4)).origin,
+	ck_assert_int_eq(derivation(res, dltest_find_i(res, "e", 4)).origin,
 			 MAELYS_DATALOG_ORIGIN_INPUT);
 	/* b is outside: readable, not recorded; its rule still fired */
-	ck_assert_int_eq(derivation(res, find_i(res, "b", 4)).origin,
+	ck_assert_int_eq(derivation(res, dltest_find_i(res, "b", 4)).origin,
 			 MAELYS_DATALOG_ORIGIN_UNKNOWN);
 	ck_assert_status(maelys_datalog_result_rule_fired(res, 2, &fired),
 			 ST_OK);
@@ -545,8 +502,8 @@ why(const maelys_datalog_result_t *res, size_t rule, const char *pred,
 START_TEST(test_prov_why_not_names_the_first_failing_literal)
 {
 	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, why_src);
-	maelys_datalog_session_t *s = new_session(policy, PROV);
-	maelys_datalog_session_t *plain = new_session(policy, 0);
+	maelys_datalog_session_t *s = dltest_new_session_flags(policy, PROV);
+	maelys_datalog_session_t *plain = dltest_new_session_flags(policy, 0);
 	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res, *r0;
 	const maelys_datalog_arg_t one[1] = {maelys_datalog_arg_integer(1)};
@@ -629,8 +586,8 @@ START_TEST(test_prov_rule_fired_even_without_a_new_tuple)
 				  "t(X) :- f(X).\n"
 				  "t(X) :- e(X), f(X), X > 100.\n";
 	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, src);
-	maelys_datalog_session_t *s = new_session(policy, PROV);
-	maelys_datalog_session_t *plain = new_session(policy, 0);
+	maelys_datalog_session_t *s = dltest_new_session_flags(policy, PROV);
+	maelys_datalog_session_t *plain = dltest_new_session_flags(policy, 0);
 	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res, *r0;
 	int fired = -1;
@@ -648,7 +605,7 @@ START_TEST(test_prov_rule_fired_even_without_a_new_tuple)
 	ck_assert_status(maelys_datalog_result_rule_fired(res, 2, &fired),
 			 ST_OK);
 	ck_assert_int_eq(fired, 0);
-	ck_assert_uint_eq(derivation(res, find_i(res, "t", 1)).rule, 0);
+	ck_assert_uint_eq(derivation(res, dltest_find_i(res, "t", 1)).rule, 0);
 	ck_assert_status(maelys_datalog_result_rule_fired(res, 3, &fired),
 			 ST_INVALID);
 	ck_assert_status(maelys_datalog_result_rule_fired(NULL, 0, &fired),
@@ -676,7 +633,7 @@ END_TEST
 START_TEST(test_prov_bad_handles_are_refused)
 {
 	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, two_src);
-	maelys_datalog_session_t *s = new_session(policy, PROV);
+	maelys_datalog_session_t *s = dltest_new_session_flags(policy, PROV);
 	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
 	maelys_datalog_tuple_t t, bad_rel = {1000, 0}, bad_row;
@@ -688,7 +645,7 @@ START_TEST(test_prov_bad_handles_are_refused)
 
 	dltest_add_i(edb, "e", 1);
 	res = dltest_solve(s, edb);
-	t = find_i(res, "a", 1);
+	t = dltest_find_i(res, "a", 1);
 	bad_row = t;
 	bad_row.row = 1;
 	ck_assert_status(maelys_datalog_result_tuple(res, bad_rel, &name, &v),
@@ -749,7 +706,7 @@ START_TEST(test_prov_memory_counts_against_the_budget)
 	/* the least budget that works without provenance */
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
-		maelys_datalog_session_t *s = new_session(policy, 0);
+		maelys_datalog_session_t *s = dltest_new_session_flags(policy, 0);
 		maelys_datalog_status_t st;
 
 		ck_assert_status(maelys_datalog_session_set_budget(
@@ -765,7 +722,7 @@ START_TEST(test_prov_memory_counts_against_the_budget)
 			lo = mid + 1;
 	}
 	{
-		maelys_datalog_session_t *s = new_session(policy, PROV);
+		maelys_datalog_session_t *s = dltest_new_session_flags(policy, PROV);
 
 		ck_assert_status(maelys_datalog_session_set_budget(
 				     s, MAELYS_DATALOG_BUDGET_MEMORY, lo),
@@ -778,7 +735,7 @@ START_TEST(test_prov_memory_counts_against_the_budget)
 				 ST_OK);
 		ck_assert_status(solve_chain(s, &res), ST_OK);
 		ck_assert_int_eq(
-		    derivation(res, find_ii(res, "tc", 0, 400)).origin,
+		    derivation(res, dltest_find_ii(res, "tc", 0, 400)).origin,
 		    MAELYS_DATALOG_ORIGIN_RULE);
 		(void)maelys_datalog_result_free(res);
 		(void)maelys_datalog_session_free(s);
@@ -836,281 +793,6 @@ START_TEST(test_prov_allocation_failures_are_no_memory)
 }
 END_TEST
 
-/* ---- maelys_datalog_walk */
-
-static const char walk_src[] =
-    ".decl e(x, y)\n.input e\n"
-    ".decl tc(x, y)\n"
-    "tc(X, Y) :- e(X, Y).\n"
-    "tc(X, Z) :- tc(X, Y), e(Y, Z).\n"
-    ".decl bad(x)\nbad(9).\n"
-    ".decl back(x)\n"
-    "back(X) :- tc(X, 1), tc(1, X), not(bad(X)), X != 2.\n";
-
-/* The visits of a walk, one line each: depth, kind, the values, and the
- * rule and number or literal; stops after `stop_after` visits (0: never). */
-struct walk_log {
-	char text[2048];
-	size_t at, visits, stop_after;
-};
-
-static int
-log_visit(const maelys_datalog_walk_node_t *n, void *ctx)
-{
-	static const char *const kinds[] = {
-	    "?",     "rule",  "input",   "policy", "unknown",
-	    "shown", "deeper", "negated", "builtin"};
-	struct walk_log *l = ctx;
-	size_t i;
-
-	ck_assert_int_ge(n->kind, MAELYS_DATALOG_WALK_RULE);
-	ck_assert_int_le(n->kind, MAELYS_DATALOG_WALK_BUILTIN);
-	l->at += (size_t)snprintf(l->text + l->at, sizeof l->text - l->at,
-				  "%zu %s %s(", n->depth, kinds[n->kind],
-				  n->predicate != NULL ? n->predicate : "");
-	for (i = 0; i < n->terms.arity; i++)
-		l->at += (size_t)snprintf(l->text + l->at,
-					  sizeof l->text - l->at, "%s%lld",
-					  i > 0 ? "," : "",
-					  (long long)n->terms.terms[i].as.integer);
-	if (n->kind >= MAELYS_DATALOG_WALK_NEGATED)
-		l->at += (size_t)snprintf(l->text + l->at,
-					  sizeof l->text - l->at,
-					  ") r%zu l%zu\n", n->rule, n->literal);
-	else
-		l->at += (size_t)snprintf(l->text + l->at,
-					  sizeof l->text - l->at,
-					  ") r%zu #%zu\n", n->rule, n->number);
-	ck_assert_uint_lt(l->at, sizeof l->text);
-	return ++l->visits == l->stop_after;
-}
-
-/* A solve of walk_src over the cycle 1 -> 2 -> 3 -> 1. */
-static maelys_datalog_result_t *
-walk_solve(maelys_datalog_session_t *s)
-{
-	maelys_datalog_input_edb_t *edb = dltest_new_edb();
-	maelys_datalog_result_t *res;
-
-	dltest_add_ii(edb, "e", 1, 2);
-	dltest_add_ii(edb, "e", 2, 3);
-	dltest_add_ii(edb, "e", 3, 1);
-	res = dltest_solve(s, edb);
-	(void)maelys_datalog_input_edb_free(edb);
-	return res;
-}
-
-/* back(1)'s whole tree: tc(1, 1) walked into once, then named. */
-static const char walk_back_tree[] = "0 rule back(1) r2 #1\n"
-				     "1 rule tc(1,1) r1 #2\n"
-				     "2 rule tc(1,3) r1 #3\n"
-				     "3 rule tc(1,2) r0 #4\n"
-				     "4 input e(1,2) r0 #0\n"
-				     "3 input e(2,3) r0 #0\n"
-				     "2 input e(3,1) r0 #0\n"
-				     "1 shown tc(1,1) r1 #2\n"
-				     "1 negated bad(1) r2 l2\n"
-				     "1 builtin (1,2) r2 l3\n";
-
-static struct walk_log
-walk_logged(maelys_datalog_walk_t *w, maelys_datalog_tuple_t root,
-	    size_t max_depth, size_t stop_after, maelys_datalog_status_t want)
-{
-	struct walk_log l;
-
-	memset(&l, 0, sizeof l);
-	l.stop_after = stop_after;
-	ck_assert_status(maelys_datalog_walk(w, root, max_depth, log_visit, &l),
-			 want);
-	return l;
-}
-
-/* Depth first, premises in literal order, a repeated subtree named by its
- * number, also in a later walk of the same walker; a new walker numbers
- * afresh. */
-START_TEST(test_walk_visits_depth_first_once_per_subtree)
-{
-	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, walk_src);
-	maelys_datalog_session_t *s = new_session(policy, PROV);
-	maelys_datalog_result_t *res = walk_solve(s);
-	maelys_datalog_tuple_t back = find_i(res, "back", 1);
-	maelys_datalog_walk_t *w = NULL;
-	struct walk_log l;
-
-	ck_assert_status(maelys_datalog_walk_create(res, 100, &w), ST_OK);
-	l = walk_logged(w, back, 12, 0, ST_OK);
-	ck_assert_str_eq(l.text, walk_back_tree);
-	l = walk_logged(w, find_ii(res, "tc", 1, 3), 12, 0, ST_OK);
-	ck_assert_str_eq(l.text, "0 shown tc(1,3) r1 #3\n");
-	l = walk_logged(w, find_i(res, "bad", 9), 12, 0, ST_OK);
-	ck_assert_str_eq(l.text, "0 policy bad(9) r0 #0\n");
-	(void)maelys_datalog_walk_free(w);
-	ck_assert_status(maelys_datalog_walk_create(res, 100, &w), ST_OK);
-	l = walk_logged(w, find_ii(res, "tc", 1, 3), 12, 0, ST_OK);
-	ck_assert_str_eq(l.text, "0 rule tc(1,3) r1 #1\n"
-				 "1 rule tc(1,2) r0 #2\n"
-				 "2 input e(1,2) r0 #0\n"
-				 "1 input e(2,3) r0 #0\n");
-	(void)maelys_datalog_walk_free(w);
-	(void)maelys_datalog_result_free(res);
-	(void)maelys_datalog_session_free(s);
-	(void)maelys_datalog_policy_free(policy);
-}
-END_TEST
-
-/* max_depth: a derived tuple there is DEEPER, not walked into nor
- * remembered (so a shallower meeting later walks into it); 0 visits the
- * root alone; facts are leaves at any depth. */
-START_TEST(test_walk_depth_bound)
-{
-	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, walk_src);
-	maelys_datalog_session_t *s = new_session(policy, PROV);
-	maelys_datalog_result_t *res = walk_solve(s);
-	maelys_datalog_tuple_t back = find_i(res, "back", 1);
-	maelys_datalog_walk_t *w = NULL;
-	struct walk_log l;
-
-	ck_assert_status(maelys_datalog_walk_create(res, 100, &w), ST_OK);
-	l = walk_logged(w, back, 0, 0, ST_OK);
-	ck_assert_str_eq(l.text, "0 deeper back(1) r2 #0\n");
-	l = walk_logged(w, back, 2, 0, ST_OK);
-	ck_assert_str_eq(l.text, "0 rule back(1) r2 #1\n"
-				 "1 rule tc(1,1) r1 #2\n"
-				 "2 deeper tc(1,3) r1 #0\n"
-				 "2 input e(3,1) r0 #0\n"
-				 "1 shown tc(1,1) r1 #2\n"
-				 "1 negated bad(1) r2 l2\n"
-				 "1 builtin (1,2) r2 l3\n");
-	l = walk_logged(w, find_ii(res, "tc", 1, 3), 1, 0, ST_OK);
-	ck_assert_str_eq(l.text, "0 rule tc(1,3) r1 #3\n"
-				 "1 deeper tc(1,2) r0 #0\n"
-				 "1 input e(2,3) r0 #0\n");
-	l = walk_logged(w, find_ii(res, "e", 1, 2), 0, 0, ST_OK);
-	ck_assert_str_eq(l.text, "0 input e(1,2) r0 #0\n");
-	(void)maelys_datalog_walk_free(w);
-	(void)maelys_datalog_result_free(res);
-	(void)maelys_datalog_session_free(s);
-	(void)maelys_datalog_policy_free(policy);
-}
-END_TEST
-
-/* A visitor that returns nonzero ends the walk there (OK); max_shown ends
- * it with LIMIT before the tuple one too many. */
-START_TEST(test_walk_stops_early_and_at_max_shown)
-{
-	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, walk_src);
-	maelys_datalog_session_t *s = new_session(policy, PROV);
-	maelys_datalog_result_t *res = walk_solve(s);
-	maelys_datalog_tuple_t back = find_i(res, "back", 1);
-	maelys_datalog_walk_t *w = NULL;
-	struct walk_log l;
-	size_t k;
-
-	for (k = 1; k <= 10; k++) {
-		ck_assert_status(maelys_datalog_walk_create(res, 100, &w),
-				 ST_OK);
-		l = walk_logged(w, back, 12, k, ST_OK);
-		ck_assert_uint_eq(l.visits, k);
-		ck_assert_int_eq(strncmp(l.text, walk_back_tree, l.at), 0);
-		(void)maelys_datalog_walk_free(w);
-	}
-	ck_assert_status(maelys_datalog_walk_create(res, 2, &w), ST_OK);
-	l = walk_logged(w, back, 12, 0, MAELYS_DATALOG_STATUS_LIMIT);
-	ck_assert_str_eq(l.text, "0 rule back(1) r2 #1\n"
-				 "1 rule tc(1,1) r1 #2\n");
-	/* what it remembers it still names */
-	l = walk_logged(w, back, 12, 0, ST_OK);
-	ck_assert_str_eq(l.text, "0 shown back(1) r2 #1\n");
-	(void)maelys_datalog_walk_free(w);
-	(void)maelys_datalog_result_free(res);
-	(void)maelys_datalog_session_free(s);
-	(void)maelys_datalog_policy_free(policy);
-}
-END_TEST
-
-START_TEST(test_walk_bad_arguments_are_refused)
-{
-	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, walk_src);
-	maelys_datalog_session_t *s = new_session(policy, PROV);
-	maelys_datalog_session_t *plain = new_session(policy, 0);
-	maelys_datalog_result_t *res = walk_solve(s), *pres;
-	maelys_datalog_tuple_t back = find_i(res, "back", 1);
-	maelys_datalog_tuple_t bad_rel = {1000, 0}, bad_row = back;
-	maelys_datalog_walk_t *w = (maelys_datalog_walk_t *)&w;
-	struct walk_log l;
-
-	ck_assert_status(maelys_datalog_walk_create(NULL, 1, &w), ST_INVALID);
-	ck_assert_ptr_null(w);
-	ck_assert_status(maelys_datalog_walk_create(res, 0, &w), ST_INVALID);
-	ck_assert_status(maelys_datalog_walk_create(res, 1, NULL), ST_INVALID);
-	pres = walk_solve(plain);
-	ck_assert_status(maelys_datalog_walk_create(pres, 1, &w), ST_ROLE);
-	ck_assert_ptr_null(w);
-	(void)maelys_datalog_result_free(pres);
-	ck_assert_status(maelys_datalog_walk_create(res, 100, &w), ST_OK);
-	memset(&l, 0, sizeof l);
-	ck_assert_status(maelys_datalog_walk(NULL, back, 1, log_visit, &l),
-			 ST_INVALID);
-	ck_assert_status(maelys_datalog_walk(w, back, 1, NULL, &l),
-			 ST_INVALID);
-	ck_assert_status(maelys_datalog_walk(w, bad_rel, 1, log_visit, &l),
-			 ST_INVALID);
-	bad_row.row = 1000;
-	ck_assert_status(maelys_datalog_walk(w, bad_row, 1, log_visit, &l),
-			 ST_INVALID);
-	ck_assert_uint_eq(l.visits, 0);
-	/* and the walker is whole after them */
-	l = walk_logged(w, back, 12, 0, ST_OK);
-	ck_assert_str_eq(l.text, walk_back_tree);
-	(void)maelys_datalog_walk_free(w);
-	ck_assert_status(maelys_datalog_walk_free(NULL), ST_OK);
-	(void)maelys_datalog_result_free(res);
-	(void)maelys_datalog_session_free(plain);
-	(void)maelys_datalog_session_free(s);
-	(void)maelys_datalog_policy_free(policy);
-}
-END_TEST
-
-/* Every allocation of create and walk fails in turn: NO_MEMORY, what was
- * visited a beginning of the tree, and the attempt that gets through
- * visits it all.  (Leaks show under the sanitizer build.) */
-START_TEST(test_walk_allocation_failures_are_no_memory)
-{
-	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, walk_src);
-	maelys_datalog_session_t *s = new_session(policy, PROV);
-	maelys_datalog_result_t *res = walk_solve(s);
-	maelys_datalog_tuple_t back = find_i(res, "back", 1);
-	size_t n;
-
-	for (n = 1; n < 100; n++) {
-		maelys_datalog_walk_t *w = NULL;
-		maelys_datalog_status_t st;
-		struct walk_log l;
-
-		memset(&l, 0, sizeof l);
-		(void)dl_mem_fail_after(n);
-		st = maelys_datalog_walk_create(res, 100, &w);
-		if (st == ST_OK)
-			st = maelys_datalog_walk(w, back, 12, log_visit, &l);
-		(void)dl_mem_fail_after(0);
-		(void)maelys_datalog_walk_free(w);
-		if (st == ST_OK) {
-			ck_assert_str_eq(l.text, walk_back_tree);
-			break;
-		}
-		ck_assert_msg(st == MAELYS_DATALOG_STATUS_NO_MEMORY,
-			      "allocation %zu: %s", n,
-			      maelys_datalog_status_name(st));
-		ck_assert_int_eq(strncmp(l.text, walk_back_tree, l.at), 0);
-	}
-	ck_assert_msg(n > 2, "no allocation was made to fail");
-	ck_assert_uint_lt(n, 100);
-	(void)maelys_datalog_result_free(res);
-	(void)maelys_datalog_session_free(s);
-	(void)maelys_datalog_policy_free(policy);
-}
-END_TEST
-
 Suite *
 maelys_check_suite(void)
 {
@@ -1129,11 +811,6 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_prov_bad_handles_are_refused);
 	tcase_add_test(tc, test_prov_memory_counts_against_the_budget);
 	tcase_add_test(tc, test_prov_allocation_failures_are_no_memory);
-	tcase_add_test(tc, test_walk_visits_depth_first_once_per_subtree);
-	tcase_add_test(tc, test_walk_depth_bound);
-	tcase_add_test(tc, test_walk_stops_early_and_at_max_shown);
-	tcase_add_test(tc, test_walk_bad_arguments_are_refused);
-	tcase_add_test(tc, test_walk_allocation_failures_are_no_memory);
 	suite_add_tcase(s, tc);
 	return s;
 }

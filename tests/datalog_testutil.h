@@ -234,16 +234,60 @@ dltest_load_walkthrough(const maelys_datalog_domain_t *domain)
 	return policy;
 }
 
+/* A session of `policy` created with `flags` (0, or
+ * MAELYS_DATALOG_SESSION_PROVENANCE) and the default budgets. */
+static inline maelys_datalog_session_t *
+dltest_new_session_flags(maelys_datalog_policy_t *policy, unsigned flags)
+{
+	maelys_datalog_session_t *session = NULL;
+
+	ck_assert_status(
+	    maelys_datalog_session_create(policy, flags, &session),
+	    MAELYS_DATALOG_STATUS_OK);
+	ck_assert_ptr_nonnull(session);
+	return session;
+}
+
+/* The handle of pred(args...) in a result of a PROVENANCE session, which
+ * must hold. */
+static inline maelys_datalog_tuple_t
+dltest_find(const maelys_datalog_result_t *res, const char *pred,
+	    const maelys_datalog_arg_t *args, size_t n)
+{
+	maelys_datalog_tuple_t t;
+	int found = -1;
+
+	ck_assert_status(maelys_datalog_result_find(res, pred, args, n, &t,
+						    &found),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_msg(found == 1, "%s/%zu does not hold", pred, n);
+	return t;
+}
+
+/* dltest_find of pred(a) and pred(a, b), integers. */
+static inline maelys_datalog_tuple_t
+dltest_find_i(const maelys_datalog_result_t *res, const char *pred, int64_t a)
+{
+	const maelys_datalog_arg_t args[1] = {maelys_datalog_arg_integer(a)};
+
+	return dltest_find(res, pred, args, 1);
+}
+
+static inline maelys_datalog_tuple_t
+dltest_find_ii(const maelys_datalog_result_t *res, const char *pred,
+	       int64_t a, int64_t b)
+{
+	const maelys_datalog_arg_t args[2] = {maelys_datalog_arg_integer(a),
+					      maelys_datalog_arg_integer(b)};
+
+	return dltest_find(res, pred, args, 2);
+}
+
 /* A session of `policy` with the default flags and budgets. */
 static inline maelys_datalog_session_t *
 dltest_new_session(maelys_datalog_policy_t *policy)
 {
-	maelys_datalog_session_t *session = NULL;
-
-	ck_assert_status(maelys_datalog_session_create(policy, 0, &session),
-			 MAELYS_DATALOG_STATUS_OK);
-	ck_assert_ptr_nonnull(session);
-	return session;
+	return dltest_new_session_flags(policy, 0);
 }
 
 /* An empty input EDB. */
