@@ -11,12 +11,15 @@
 #define _GNU_SOURCE
 #include "runner.h"
 
+#include "pty_decide.h"
 #include "pty_harness.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <maelys/datalog.h>
 
 /* Runs `maelys-pty explain` with the words given (NULL-ended); returns the
  * exit status, with stdout and stderr in *out and *err. */
@@ -347,6 +350,44 @@ START_TEST(test_explain_policy_deciding_lines_only_records_programs)
 }
 END_TEST
 
+/* A provenance session (explain, test --coverage) gets eight times a
+ * session's memory budget, for its records; a session without the flag
+ * keeps the engine's default. */
+START_TEST(test_explain_provenance_session_gets_room_for_records)
+{
+	static const char text[] = "allow(C) :- command(C).\n";
+	maelys_datalog_session_t *plain = NULL, *prov = NULL;
+	maelys_datalog_policy_t *policy = NULL;
+	uint64_t def = 0, got = 0;
+	char err[512];
+
+	ck_assert_int_eq(maelys_datalog_budget_default(
+			     MAELYS_DATALOG_BUDGET_MEMORY, &def),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(pty_policy_open_for_tool("p.dl", text, strlen(text),
+						  0, &plain, &policy, NULL,
+						  err, sizeof err),
+			 0);
+	ck_assert_int_eq(maelys_datalog_session_get_budget(
+			     plain, MAELYS_DATALOG_BUDGET_MEMORY, &got),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_uint_eq(got, def);
+	(void)maelys_datalog_policy_free(policy);
+	ck_assert_int_eq(pty_policy_open_for_tool(
+			     "p.dl", text, strlen(text),
+			     MAELYS_DATALOG_SESSION_PROVENANCE, &prov, &policy,
+			     NULL, err, sizeof err),
+			 0);
+	ck_assert_int_eq(maelys_datalog_session_get_budget(
+			     prov, MAELYS_DATALOG_BUDGET_MEMORY, &got),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_uint_eq(got, 8 * def);
+	(void)maelys_datalog_policy_free(policy);
+	(void)maelys_datalog_session_free(plain);
+	(void)maelys_datalog_session_free(prov);
+}
+END_TEST
+
 START_TEST(test_explain_scanner_refusal_has_no_tree)
 {
 	char *out, *err;
@@ -512,6 +553,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_explain_bastion_allowed_program);
 	tcase_add_test(tc, test_explain_bastion_refused_program);
 	tcase_add_test(tc, test_explain_level1_programs);
+	tcase_add_test(tc, test_explain_provenance_session_gets_room_for_records);
 	tcase_add_test(tc,
 		       test_explain_policy_deciding_lines_only_records_programs);
 	tcase_add_test(tc, test_explain_scanner_refusal_has_no_tree);

@@ -136,44 +136,6 @@ cases_expect_all(const char *got, const char *const *expect, size_t n)
 			      "'%s' not reported:\n%s", expect[i], got);
 }
 
-/* A provenance session (explain, test --coverage) gets eight times a
- * session's memory budget, for its records; a session without the flag
- * keeps the engine's default. */
-START_TEST(test_policycases_provenance_session_gets_room_for_records)
-{
-	static const char text[] = "allow(C) :- command(C).\n";
-	maelys_datalog_session_t *plain = NULL, *prov = NULL;
-	maelys_datalog_policy_t *policy = NULL;
-	uint64_t def = 0, got = 0;
-	char err[512];
-
-	ck_assert_int_eq(maelys_datalog_budget_default(
-			     MAELYS_DATALOG_BUDGET_MEMORY, &def),
-			 MAELYS_DATALOG_STATUS_OK);
-	ck_assert_int_eq(pty_policy_open_for_tool("p.dl", text, strlen(text),
-						  0, &plain, &policy, NULL,
-						  err, sizeof err),
-			 0);
-	ck_assert_int_eq(maelys_datalog_session_get_budget(
-			     plain, MAELYS_DATALOG_BUDGET_MEMORY, &got),
-			 MAELYS_DATALOG_STATUS_OK);
-	ck_assert_uint_eq(got, def);
-	(void)maelys_datalog_policy_free(policy);
-	ck_assert_int_eq(pty_policy_open_for_tool(
-			     "p.dl", text, strlen(text),
-			     MAELYS_DATALOG_SESSION_PROVENANCE, &prov, &policy,
-			     NULL, err, sizeof err),
-			 0);
-	ck_assert_int_eq(maelys_datalog_session_get_budget(
-			     prov, MAELYS_DATALOG_BUDGET_MEMORY, &got),
-			 MAELYS_DATALOG_STATUS_OK);
-	ck_assert_uint_eq(got, 8 * def);
-	(void)maelys_datalog_policy_free(policy);
-	(void)maelys_datalog_session_free(plain);
-	(void)maelys_datalog_session_free(prov);
-}
-END_TEST
-
 START_TEST(test_policycases_shipped_cases_all_hold)
 {
 	char level1[4096], bastion[4096];
@@ -876,8 +838,6 @@ maelys_check_suite(void)
 	TCase *tc = tcase_create("policycases");
 
 	tcase_add_test(tc, test_policycases_shipped_cases_all_hold);
-	tcase_add_test(
-	    tc, test_policycases_provenance_session_gets_room_for_records);
 	tcase_add_test(
 	    tc, test_policycases_runner_reports_every_failure_with_its_line);
 	tcase_add_test(tc,
