@@ -19,15 +19,15 @@
  * warning, with check --werror), 2 usage.
  * Only the public API is used; file formats live in facts_io.c.
  */
-#define _GNU_SOURCE /* getopt_long */
+#define _GNU_SOURCE /* O_CLOEXEC, setenv */
 
 #include "explain.h"
 #include "explain_tuple.h"
 #include "facts_io.h"
+#include "runner_options.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,333 +38,10 @@
 
 #include <maelys/datalog.h>
 
-#define PROGRAM_NAME "maelys-datalog"
-
 /* The largest program text read; the engine's own (smaller) source limit
  * then gives its LIMIT diagnostic.  Only a guard against reading a huge
  * file whole. */
 #define RUN_PROGRAM_READ_MAX ((size_t)1 << 30)
-
-enum { RUN_OK = 0, RUN_ERROR = 1, RUN_USAGE = 2 };
-
-struct options {
-	const char *command;   /* "run" or "check" */
-	const char *program;   /* PROG.dl */
-	const char *facts_dir; /* -F, default "." */
-	const char *out_dir;   /* -D, default "."; "-" is stdout */
-	unsigned flags;        /* maelys_datalog_policy_load_text flags */
-	uint64_t max_tuples;   /* 0: the hard maximum */
-	uint64_t max_memory;   /* 0: the hard maximum */
-	bool werror;           /* check: a warning is an error */
-	bool verbose;          /* run: print the load's warnings */
-	/* run --explain: the tuples, as written (argv), in order */
-	const char **explain;
-	size_t nexplain;
-	unsigned explain_depth; /* --explain-depth */
-};
-
-static const char usage_text[] =
-    "Usage: " PROGRAM_NAME " run [OPTIONS] PROG.dl\n"
-    "       " PROGRAM_NAME " check [--souffle|--native] [--werror] PROG.dl\n"
-    "       " PROGRAM_NAME " --help | --version\n"
-    "\n"
-    "run:   load PROG.dl, read the facts of each `.input rel` from\n"
-    "       FACTS_DIR/rel.facts (tab-separated), solve, then write each\n"
-    "       `.output rel` to OUT_DIR/rel.csv and print `.printsize rel` as\n"
-    "       \"rel<TAB>count\" on stdout, in source order.\n"
-    "check: load PROG.dl and report: \"PROG.dl: ok\", or the diagnostic;\n"
-    "       the load's warnings go to stderr as FILE:LINE:COL: warning: ...\n"
-    "\n"
-    "Options:\n"
-    "  --souffle             read Souffle's syntax (default: Souffle's when\n"
-    "                        the program declares types, ours otherwise)\n"
-    "  --native              read the native dialect\n"
-    "  -F DIR, --facts=DIR   directory of the .facts files (default .)\n"
-    "  -D DIR, --output=DIR  directory of the .csv files (default .);\n"
-    "                        `-D -` prints the outputs on stdout\n"
-    "  --max-tuples N        stop with budget_tuples after N derived tuples\n"
-    "  --max-memory BYTES    stop with budget_memory above BYTES of working\n"
-    "                        memory (suffix K, M, G or T: powers of 1024)\n"
-    "  --werror              check: a warning is an error (exit status 1)\n"
-    "  -v, --verbose         run: print the load's warnings on stderr\n"
-    "  --explain TUPLE       run: after the outputs, print how TUPLE\n"
-    "                        (e.g. 'path(\"a\", 3)') was derived, or why no\n"
-    "                        rule derived it; may be given more than once\n"
-    "  --explain-depth N     levels of derivation printed (default 12)\n"
-    "  -h, --help            print this help\n"
-    "  -V, --version         print the library version\n"
-    "\n"
-    "Exit status: 0 success, 1 load, input, evaluation or output error\n"
-    "(or, with --werror, a warning), 2 usage error.  See maelys-datalog(1).\n";
-
-/* Says what is wrong (unless `what` is NULL: already said) and how to get
- * help; returns the usage exit status. */
-static int
-usage_error(const char *what, const char *arg)
-{
-	if (what != NULL && arg != NULL)
-		fprintf(stderr, PROGRAM_NAME ": %s '%s'\n", what, arg);
-	else if (what != NULL)
-		fprintf(stderr, PROGRAM_NAME ": %s\n", what);
-	fputs("Try '" PROGRAM_NAME " --help' for more information.\n", stderr);
-	return RUN_USAGE;
-}
-
-/* "maelys-datalog: <status name>: <diagnostic message>" */
-static int
-report_status(maelys_datalog_status_t st,
-	      const maelys_datalog_diagnostic_t *diag)
-{
-	const char *msg = diag != NULL && diag->message[0] != '\0'
-			      ? diag->message
-			      : maelys_datalog_status_meaning(st);
-
-	fprintf(stderr, PROGRAM_NAME ": %s: %s\n",
-		maelys_datalog_status_name(st), msg);
-	return RUN_ERROR;
-}
-
-static int
-report_error(const char *msg)
-{
-	fprintf(stderr, PROGRAM_NAME ": %s\n", msg);
-	return RUN_ERROR;
-}
-
-/*
- * A budget value: decimal digits, for memory optionally followed by K, M, G
- * or T (powers of 1024); from 1 to the budget's hard maximum.  Returns 0, or
- * a usage error's exit status after saying why.
- */
-static int
-parse_budget(const char *opt, const char *s, maelys_datalog_budget_t b,
-	     bool suffixes, uint64_t *out)
-{
-	uint64_t v = 0, max = 0, mul = 1;
-	const char *p = s;
-
-	if (*p < '0' || *p > '9')
-		return usage_error("not a number:", s);
-	for (; *p >= '0' && *p <= '9'; p++) {
-		unsigned d = (unsigned)(*p - '0');
-
-		if (v > (UINT64_MAX - d) / 10)
-			return usage_error("number too large:", s);
-		v = v * 10 + d;
-	}
-	if (suffixes && *p != '\0' && p[1] == '\0') {
-		const char *units = "KMGT", *u = strchr(units, *p);
-
-		if (u != NULL) {
-			mul = (uint64_t)1 << (10 * (u - units + 1));
-			p++;
-		}
-	}
-	if (*p != '\0')
-		return usage_error("not a number:", s);
-	if (v > UINT64_MAX / mul)
-		return usage_error("number too large:", s);
-	v *= mul;
-	if (maelys_datalog_budget_max(b, &max) != MAELYS_DATALOG_STATUS_OK)
-		return usage_error("unknown budget for", opt);
-	if (v == 0 || v > max) {
-		fprintf(stderr,
-			PROGRAM_NAME ": %s %s: must be from 1 to %llu\n", opt,
-			s, (unsigned long long)max);
-		return usage_error(NULL, NULL);
-	}
-	*out = v;
-	return 0;
-}
-
-/* The long options; a value of OPT_* (above 255) names one that has no
- * short form. */
-enum {
-	OPT_SOUFFLE = 256,
-	OPT_NATIVE,
-	OPT_MAX_TUPLES,
-	OPT_MAX_MEMORY,
-	OPT_WERROR,
-	OPT_EXPLAIN,
-	OPT_EXPLAIN_DEPTH
-};
-
-static const struct option long_options[] = {
-    {"souffle", no_argument, NULL, OPT_SOUFFLE},
-    {"native", no_argument, NULL, OPT_NATIVE},
-    {"facts", required_argument, NULL, 'F'},
-    {"output", required_argument, NULL, 'D'},
-    {"max-tuples", required_argument, NULL, OPT_MAX_TUPLES},
-    {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
-    {"werror", no_argument, NULL, OPT_WERROR},
-    {"explain", required_argument, NULL, OPT_EXPLAIN},
-    {"explain-depth", required_argument, NULL, OPT_EXPLAIN_DEPTH},
-    {"verbose", no_argument, NULL, 'v'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
-
-/* What a missing value is called in the usage error. */
-static const char *
-missing_what(int opt)
-{
-	return opt == 'F' || opt == 'D' ? "missing directory after"
-	       : opt == OPT_EXPLAIN     ? "missing tuple after"
-					: "missing number after";
-}
-
-/* How the option just read was written, for a usage error: its long name
- * when getopt_long matched one (li), "-X" for a short one, else the
- * argument as written for an error (getopt_long has stepped past it, and
- * `last` is it; NULL otherwise). */
-static void
-option_name(int c, int li, const char *last, char *out, size_t cap)
-{
-	if (li >= 0)
-		(void)snprintf(out, cap, "--%s", long_options[li].name);
-	else if (last != NULL && strncmp(last, "--", 2) == 0)
-		(void)snprintf(out, cap, "%.*s", (int)strcspn(last, "="), last);
-	else if (c > 0 && c < 256)
-		(void)snprintf(out, cap, "-%c", c);
-	else
-		(void)snprintf(out, cap, "%s", last != NULL ? last : "?");
-}
-
-/* One option of a command (getopt_long's answer `c`, its value `val`).
- * Returns -1 when it is good, else the exit status. */
-static int
-take_option(struct options *o, int c, const char *val, const char *arg)
-{
-	bool run = strcmp(o->command, "run") == 0;
-
-	switch (c) {
-	case 'h':
-		fputs(usage_text, stdout);
-		return RUN_OK;
-	case OPT_SOUFFLE:
-		o->flags = MAELYS_DATALOG_LOAD_SOUFFLE;
-		return -1;
-	case OPT_NATIVE:
-		o->flags = 0;
-		return -1;
-	case OPT_WERROR:
-		if (run)
-			return usage_error("run does not take the option", arg);
-		o->werror = true;
-		return -1;
-	default:
-		break;
-	}
-	if (!run)
-		return usage_error("check does not take the option", arg);
-	switch (c) {
-	case 'F':
-		o->facts_dir = val;
-		return -1;
-	case 'D':
-		o->out_dir = val;
-		return -1;
-	case 'v':
-		o->verbose = true;
-		return -1;
-	case OPT_EXPLAIN:
-		/* o->explain has room for every argument (parse_args) */
-		o->explain[o->nexplain++] = val;
-		return -1;
-	case OPT_EXPLAIN_DEPTH: {
-		char *end = NULL;
-		unsigned long v;
-
-		errno = 0;
-		v = val[0] >= '0' && val[0] <= '9' ? strtoul(val, &end, 10) : 0;
-		if (end == NULL || *end != '\0' || errno != 0 || v == 0 ||
-		    v > 10000)
-			return usage_error("--explain-depth wants a number "
-					   "from 1 to 10000, not",
-					   val);
-		o->explain_depth = (unsigned)v;
-		return -1;
-	}
-	case OPT_MAX_TUPLES:
-		return parse_budget("--max-tuples", val,
-				    MAELYS_DATALOG_BUDGET_TUPLES, false,
-				    &o->max_tuples) != 0
-			   ? RUN_USAGE
-			   : -1;
-	case OPT_MAX_MEMORY:
-		return parse_budget("--max-memory", val,
-				    MAELYS_DATALOG_BUDGET_MEMORY, true,
-				    &o->max_memory) != 0
-			   ? RUN_USAGE
-			   : -1;
-	default:
-		return usage_error("unknown option", arg);
-	}
-}
-
-/* Returns -1 when the arguments are good, else the exit status.  The
- * command is argv[1]; getopt_long reads what follows it, in any order
- * ("-F DIR", "-FDIR", "--facts=DIR", "--facts DIR"; "--" ends the
- * options; "-" is a program name: standard input). */
-static int
-parse_args(int argc, char **argv, struct options *o)
-{
-	int c, st;
-
-	memset(o, 0, sizeof *o);
-	o->explain_depth = EXPLAIN_DEPTH_DEFAULT;
-	o->facts_dir = ".";
-	o->out_dir = ".";
-	o->flags = MAELYS_DATALOG_LOAD_DETECT_SYNTAX;
-	if (argc < 2)
-		return usage_error("missing command (run or check)", NULL);
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		fputs(usage_text, stdout);
-		return RUN_OK;
-	}
-	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-		printf(PROGRAM_NAME " %s\n", maelys_datalog_version());
-		return RUN_OK;
-	}
-	if (strcmp(argv[1], "run") != 0 && strcmp(argv[1], "check") != 0)
-		return usage_error("unknown command (run or check):", argv[1]);
-	o->command = argv[1];
-	/* every --explain takes an argument: argc bounds their number */
-	o->explain = calloc((size_t)argc, sizeof *o->explain);
-	if (o->explain == NULL)
-		return report_error("out of memory");
-	opterr = 0; /* the errors below say which option, in our words */
-	optind = 1;
-	for (;;) {
-		char name[80];
-		int li = -1;
-
-		c = getopt_long(argc - 1, argv + 1, ":F:D:hv", long_options,
-				&li);
-		if (c == -1)
-			break;
-		option_name(c == '?' || c == ':' ? optopt : c, li,
-			    c == '?' || c == ':' ? argv[optind] : NULL, name,
-			    sizeof name);
-		if (c == ':')
-			return usage_error(missing_what(optopt), name);
-		if (c == '?')
-			return usage_error("unknown option", name);
-		st = take_option(o, c, optarg, name);
-		if (st != -1)
-			return st;
-	}
-	for (c = optind + 1; c < argc; c++) {
-		if (o->program != NULL)
-			return usage_error("more than one program:", argv[c]);
-		o->program = argv[c];
-	}
-	if (o->program == NULL)
-		return usage_error("missing program (PROG.dl)", NULL);
-	if (o->facts_dir[0] == '\0' || o->out_dir[0] == '\0')
-		return usage_error("empty directory name", NULL);
-	return -1;
-}
 
 /* Reads the whole file at `path`.  Returns 0, or the exit status after
  * saying why. */
@@ -456,7 +133,7 @@ load_program(const struct options *o, maelys_datalog_policy_t **policy)
 					     o->flags, policy, &diag);
 	free(text);
 	if (st != MAELYS_DATALOG_STATUS_OK)
-		return report_status(st, &diag);
+		return runner_report_status(st, &diag);
 	return 0;
 }
 
@@ -525,7 +202,7 @@ check_directives(const struct options *o, const maelys_datalog_policy_t *policy)
 
 		if (maelys_datalog_policy_get_directive(policy, i, &d) !=
 		    MAELYS_DATALOG_STATUS_OK)
-			return report_error("cannot read the directives");
+			return runner_report_error("cannot read the directives");
 		if (d.kind == MAELYS_DATALOG_DIRECTIVE_INPUT && d.to_stdout) {
 			fprintf(stderr,
 				PROGRAM_NAME ": %s: .input %s: IO=stdout is "
@@ -573,15 +250,15 @@ read_inputs(const struct options *o, const maelys_datalog_policy_t *policy,
 
 		if (maelys_datalog_policy_get_directive(policy, i, &d) !=
 		    MAELYS_DATALOG_STATUS_OK)
-			return report_error("cannot read the directives");
+			return runner_report_error("cannot read the directives");
 		if (d.kind != MAELYS_DATALOG_DIRECTIVE_INPUT)
 			continue;
 		if ((path = directive_path(&d, o->facts_dir, ".facts")) == NULL)
-			return report_error("out of memory");
+			return runner_report_error("out of memory");
 		rc = facts_io_read(edb, path, &d, err, sizeof err);
 		free(path);
 		if (rc != 0)
-			return report_error(err);
+			return runner_report_error(err);
 	}
 	return 0;
 }
@@ -597,7 +274,7 @@ write_stdout(const maelys_datalog_result_t *res,
 	printf("---------------\n%s\n===============\n", d->predicate);
 	if (facts_io_write(stdout, res, d->predicate, d->arity, d->delimiter,
 			   err, sizeof err) != 0)
-		return report_error(err);
+		return runner_report_error(err);
 	fputs("===============\n", stdout);
 	return 0;
 }
@@ -612,7 +289,7 @@ write_file(const struct options *o, const maelys_datalog_result_t *res,
 	int rc = RUN_ERROR, werr;
 
 	if (path == NULL)
-		return report_error("out of memory");
+		return runner_report_error("out of memory");
 	f = fopen(path, "w");
 	if (f == NULL) {
 		fprintf(stderr, PROGRAM_NAME ": %s: cannot write: %s\n", path,
@@ -623,7 +300,7 @@ write_file(const struct options *o, const maelys_datalog_result_t *res,
 	if (facts_io_write(f, res, d->predicate, d->arity, d->delimiter, err,
 			   sizeof err) != 0) {
 		(void)fclose(f);
-		report_error(err);
+		runner_report_error(err);
 		goto out;
 	}
 	werr = ferror(f);
@@ -647,7 +324,7 @@ print_size(const maelys_datalog_result_t *res,
 	    maelys_datalog_result_count(res, d->predicate, d->arity, &count);
 
 	if (st != MAELYS_DATALOG_STATUS_OK)
-		return report_status(st, NULL);
+		return runner_report_status(st, NULL);
 	printf("%s\t%zu\n", d->predicate, count);
 	return 0;
 }
@@ -665,7 +342,7 @@ write_outputs(const struct options *o, const maelys_datalog_policy_t *policy,
 
 		if (maelys_datalog_policy_get_directive(policy, i, &d) !=
 		    MAELYS_DATALOG_STATUS_OK)
-			return report_error("cannot read the directives");
+			return runner_report_error("cannot read the directives");
 		if (d.kind == MAELYS_DATALOG_DIRECTIVE_PRINTSIZE)
 			rc = print_size(res, &d);
 		else if (d.kind != MAELYS_DATALOG_DIRECTIVE_OUTPUT)
@@ -702,18 +379,18 @@ set_budgets(const struct options *o, maelys_datalog_session_t *s)
 		if (st == MAELYS_DATALOG_STATUS_OK)
 			st = maelys_datalog_session_set_budget(s, all[i], max);
 		if (st != MAELYS_DATALOG_STATUS_OK)
-			return report_status(st, NULL);
+			return runner_report_status(st, NULL);
 	}
 	if (o->max_tuples != 0 &&
 	    (st = maelys_datalog_session_set_budget(
 		 s, MAELYS_DATALOG_BUDGET_TUPLES, o->max_tuples)) !=
 		MAELYS_DATALOG_STATUS_OK)
-		return report_status(st, NULL);
+		return runner_report_status(st, NULL);
 	if (o->max_memory != 0 &&
 	    (st = maelys_datalog_session_set_budget(
 		 s, MAELYS_DATALOG_BUDGET_MEMORY, o->max_memory)) !=
 		MAELYS_DATALOG_STATUS_OK)
-		return report_status(st, NULL);
+		return runner_report_status(st, NULL);
 	return 0;
 }
 
@@ -731,7 +408,7 @@ parse_explains(const struct options *o, struct explain_tuple **out)
 		return 0;
 	t = calloc(o->nexplain, sizeof *t);
 	if (t == NULL)
-		return report_error("out of memory");
+		return runner_report_error("out of memory");
 	for (i = 0; i < o->nexplain; i++) {
 		if (explain_tuple_parse(o->explain[i], strlen(o->explain[i]),
 					o->flags == MAELYS_DATALOG_LOAD_SOUFFLE,
@@ -769,7 +446,7 @@ cmd_run(const struct options *o)
 		goto out;
 	if ((st = maelys_datalog_input_edb_create(&edb)) !=
 	    MAELYS_DATALOG_STATUS_OK) {
-		rc = report_status(st, NULL);
+		rc = runner_report_status(st, NULL);
 		goto out;
 	}
 	if ((rc = read_inputs(o, policy, edb)) != 0)
@@ -780,14 +457,14 @@ cmd_run(const struct options *o)
 		 policy,
 		 o->nexplain > 0 ? MAELYS_DATALOG_SESSION_PROVENANCE : 0u,
 		 &session)) != MAELYS_DATALOG_STATUS_OK) {
-		rc = report_status(st, NULL);
+		rc = runner_report_status(st, NULL);
 		goto out;
 	}
 	if ((rc = set_budgets(o, session)) != 0)
 		goto out;
 	st = maelys_datalog_session_solve_edb(session, edb, &res, &diag);
 	if (st != MAELYS_DATALOG_STATUS_OK) {
-		rc = report_status(st, &diag);
+		rc = runner_report_status(st, &diag);
 		goto out;
 	}
 	/* the facts are in the session's result now: give their memory
@@ -847,7 +524,7 @@ cmd_check(const struct options *o)
 	}
 	printf("%s: ok\n", o->program);
 	if (fflush(stdout) != 0 || ferror(stdout))
-		return report_error("stdout: write error");
+		return runner_report_error("stdout: write error");
 	return RUN_OK;
 }
 
@@ -905,7 +582,7 @@ main(int argc, char **argv)
 	int rc;
 
 	reexec_with_huge_pages(argv);
-	rc = parse_args(argc, argv, &o);
+	rc = runner_parse_args(argc, argv, &o);
 
 	if (rc >= 0) {
 		free(o.explain);
