@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define T 20000 /* ms for any one answer: sessions start in well under 1 s */
@@ -537,6 +538,57 @@ START_TEST(test_deployed_decide_records_as_the_caller)
 }
 END_TEST
 
+/* Two users' decide workers at once on the setuid install, 200 questions
+ * each: every decision recorded once under the name of the user who asked,
+ * none under the other's, and the chain intact. */
+START_TEST(test_deployed_decide_two_users_at_once)
+{
+	static const char *const users[] = {ALICE, BOB};
+	char script[1024], *out, *err, *tail;
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	pid_t pid;
+	int st, i;
+
+	snprintf(script, sizeof script,
+		 "i=0; while [ $i -lt 200 ]; do "
+		 "echo \"{\\\"id\\\": $i, \\\"line\\\": \\\"ls\\\"}\"; "
+		 "i=$((i + 1)); done | '%s' decide",
+		 bastion.guard);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		st = bastion_run_as(&bastion, BOB, argv, T, &out, &err);
+		_exit(st == 0 && strstr(out, "\"id\": 199, \"decision\": "
+					     "\"allow\"") != NULL
+			  ? 0
+			  : 1);
+	}
+	st = bastion_run_as(&bastion, ALICE, argv, T, &out, &err);
+	ck_assert_msg(st == 0 && strstr(out, "\"id\": 199, \"decision\": "
+					     "\"allow\"") != NULL,
+		      "alice's decide: status %d, err '%s'", st, err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		      "bob's decide did not answer all 200");
+	tail = bastion_log_tail(&bastion, mark);
+	for (i = 0; i < 2; i++)
+		ck_assert_msg(bastion_log_count_user(
+				  &bastion, mark, users[i],
+				  (const char *[]){"\"mode\":\"decide\"",
+						   "\"line\":\"ls\"",
+						   "\"decision\":\"allow\"",
+						   NULL}) == 200,
+			      "%s's 200 decisions are not recorded as %s's:\n%s",
+			      users[i], users[i], tail);
+	free(tail);
+	ck_assert_int_eq(bastion_verify_log(&bastion, &out, &err), 0);
+	free(out);
+	free(err);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -556,6 +608,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_deployed_rsync_download_served_upload_refused);
 	tcase_add_test(tc, test_deployed_tools_read_with_the_callers_rights);
 	tcase_add_test(tc, test_deployed_decide_records_as_the_caller);
+	tcase_add_test(tc, test_deployed_decide_two_users_at_once);
 	suite_add_tcase(s, tc);
 	return s;
 }
