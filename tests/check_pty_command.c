@@ -192,6 +192,25 @@ START_TEST(test_command_overlong_shell_or_path_refused)
 }
 END_TEST
 
+/* A policy that decides lines only (the walkthrough's) runs a -c command
+ * with no word of its own on stderr: a -c command's output belongs to the
+ * program that asked (the note is an interactive session's). */
+START_TEST(test_command_lines_only_policy_says_nothing)
+{
+	char *out, *err;
+
+	pts_world_make(&world);
+	ck_assert_int_eq(run_c(pts_source_path("policies/walkthrough.dl"),
+			       "echo quiet", &out, &err),
+			 0);
+	ck_assert_str_eq(out, "quiet\n");
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
+	pts_world_remove(&world);
+}
+END_TEST
+
 START_TEST(test_command_policy_that_does_not_load_denies)
 {
 	char *out, *err;
@@ -349,6 +368,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_command_mode_is_a_fact_of_the_policy);
 	tcase_add_test(tc, test_command_environment_is_the_allow_list);
 	tcase_add_test(tc, test_command_policy_that_does_not_load_denies);
+	tcase_add_test(tc, test_command_lines_only_policy_says_nothing);
 	tcase_add_test(tc, test_command_overlong_shell_or_path_refused);
 	tcase_add_test(tc,
 		       test_command_path_fact_is_where_path_resolution_leads);
