@@ -17,6 +17,7 @@
  * reached come from context lines.
  */
 #include "pty_cases.h"
+#include "pty_tool_common.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -183,9 +184,7 @@ cases_set_time(struct pty_case_context *x, const char *rest)
 	if (why != NULL)
 		return why;
 	/* exactly what the host supplies: "HH:MM", 00:00 to 23:59 */
-	if (strlen(t) != 5 || t[2] != ':' || t[0] < '0' || t[0] > '2' ||
-	    t[1] < '0' || t[1] > '9' || (t[0] == '2' && t[1] > '3') ||
-	    t[3] < '0' || t[3] > '5' || t[4] < '0' || t[4] > '9')
+	if (!pty_tool_time_ok(t))
 		return "time is HH:MM, 00:00 to 23:59";
 	memcpy(x->time_of_day, t, sizeof t);
 	return NULL;

@@ -17,6 +17,7 @@
 #include "pty_cases.h"
 #include "pty_messages.h"
 #include "pty_session.h"
+#include "pty_tool_common.h"
 #include "pty_tools.h"
 
 #include <errno.h>
@@ -281,26 +282,22 @@ test_policy_get(struct test_run *t, const char *path)
 		return p->failed ? NULL : p;
 	p->tried = true;
 	flags = t->o->coverage ? MAELYS_DATALOG_SESSION_PROVENANCE : 0;
-	if (t->o->config != NULL) {
+	{
+		/* --config: the configured policy, opened as a session opens
+		 * it; otherwise the case file's own, as given */
 		struct pty_config cfg;
+		const char *name = NULL;
 
-		/* the configured policy, opened as a session opens it */
-		rc = pty_config_load(t->o->config, &cfg, err, sizeof err);
-		if (rc == 0)
-			rc = pty_secure_read(cfg.policy, PTY_POLICY_MAX, &text,
-					     &len, err, sizeof err);
+		rc = pty_tool_policy_text(t->o->config != NULL ? NULL : path,
+					  t->o->config, &cfg, &text, &len,
+					  &name, err, sizeof err);
 		if (rc == 0) {
-			(void)snprintf(p->path, sizeof p->path, "%s",
-				       cfg.policy);
+			(void)snprintf(p->path, sizeof p->path, "%s", name);
 			rc = pty_policy_open_for_tool(
-			    cfg.policy, text, len, flags, &p->session,
-			    &p->policy, &p->reads, err, sizeof err);
+			    name, text, len, flags, &p->session, &p->policy,
+			    &p->reads, err, sizeof err);
 		}
 		free(text);
-	} else {
-		rc = pty_policy_open_for_tool(path, NULL, 0, flags,
-					      &p->session, &p->policy, &p->reads,
-					      err, sizeof err);
 	}
 	if (rc != 0) {
 		char shown[sizeof err];
