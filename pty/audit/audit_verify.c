@@ -137,99 +137,229 @@ audit_next_line(struct audit_window *w, const char **line, size_t *len,
 	}
 }
 
-/* "FILE: cannot check: why" to report (if any); returns 2. */
-static int
-audit_cannot(FILE *report, const char *name, const char *why)
+/* A reader (pty_audit.h): the files, the key, the window over the file
+ * being read, and the HMAC of the last record handed out. */
+struct pty_audit_reader {
+	const char **paths;
+	size_t npaths;
+	size_t file;          /* index of the file being read */
+	unsigned long long line; /* line number in that file */
+	unsigned long long count; /* records verified in all */
+	struct audit_mac *keyed;
+	struct audit_window w; /* w.fd < 0: the next file is not open */
+	unsigned char prev[AUDIT_MAC_LEN];
+	char *copy;  /* the record handed out, NUL-terminated */
+	int done;    /* 0, or what every later call returns (1, -1, -2) */
+	char why[640]; /* the complaint of a done reader */
+};
+
+int
+pty_audit_reader_open(const char *const *paths, size_t npaths,
+		      const char *key_path, struct pty_audit_reader **out,
+		      char *err, size_t errlen)
 {
-	if (report != NULL)
-		fprintf(report, "%s: cannot check: %s\n", name, why);
-	return 2;
+	struct pty_audit_reader *r;
+	size_t i;
+
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
+	if (out == NULL || paths == NULL || npaths == 0 || key_path == NULL) {
+		audit_err(err, errlen, "audit log: no log or no key named");
+		return -1;
+	}
+	*out = NULL;
+	for (i = 0; i < npaths; i++)
+		if (paths[i] == NULL) {
+			audit_err(err, errlen, "audit log: no log named");
+			return -1;
+		}
+	if ((r = calloc(1, sizeof *r)) == NULL ||
+	    (r->paths = calloc(npaths, sizeof *r->paths)) == NULL ||
+	    (r->w.buf = malloc(2 * PTY_AUDIT_LINE_MAX)) == NULL ||
+	    (r->copy = malloc(PTY_AUDIT_LINE_MAX + 1)) == NULL) {
+		audit_err(err, errlen, "audit log: out of memory");
+		pty_audit_reader_close(r);
+		return -1;
+	}
+	r->w.fd = -1;
+	r->npaths = npaths;
+	for (i = 0; i < npaths; i++)
+		r->paths[i] = paths[i];
+	if (audit_key_load(key_path, &r->keyed, err, errlen) != 0) {
+		pty_audit_reader_close(r);
+		return -1;
+	}
+	*out = r;
+	return 0;
 }
 
-/* The loop of pty_audit_verify over an open log, with a buffer of 2 *
- * PTY_AUDIT_LINE_MAX bytes: each line checked against the HMAC of the one
- * before it, until the end or the first that fails. */
-static int
-audit_verify_fd(int fd, const struct audit_mac *keyed, char *buf,
-		const char *name, FILE *report)
+void
+pty_audit_reader_close(struct pty_audit_reader *r)
 {
-	struct audit_window w = {fd, buf, 0, 0, false, 0};
-	unsigned char prev[AUDIT_MAC_LEN];
-	const char *line;
-	size_t len;
-	uint64_t n = 0;
+	if (r == NULL)
+		return;
+	if (r->w.fd >= 0)
+		(void)close(r->w.fd);
+	audit_mac_free(r->keyed);
+	free(r->w.buf);
+	free(r->copy);
+	free(r->paths);
+	free(r);
+}
+
+size_t
+pty_audit_reader_file(const struct pty_audit_reader *r)
+{
+	return r != NULL ? r->file : 0;
+}
+
+unsigned long long
+pty_audit_reader_line(const struct pty_audit_reader *r)
+{
+	return r != NULL ? r->line : 0;
+}
+
+unsigned long long
+pty_audit_reader_count(const struct pty_audit_reader *r)
+{
+	return r != NULL ? r->count : 0;
+}
+
+/* Ends the reader with `rc` and "FILE: ..." as its complaint. */
+static int
+reader_stop(struct pty_audit_reader *r, int rc, const char *what, char *err,
+	    size_t errlen)
+{
+	const char *name = r->paths[r->file < r->npaths ? r->file
+						       : r->npaths - 1];
+
+	r->done = rc;
+	if (rc == -2)
+		(void)snprintf(r->why, sizeof r->why, "%s: cannot check: %s",
+			       name, what);
+	else if (rc == -1)
+		(void)snprintf(r->why, sizeof r->why,
+			       "%s: record %llu (line %llu): %s", name,
+			       r->line + 1, r->line + 1, what);
+	else
+		r->why[0] = '\0';
+	audit_err(err, errlen, "%s", r->why);
+	return rc;
+}
+
+/* Opens paths[r->file] and starts its chain.  0, or -1 with why. */
+static int
+reader_open_file(struct pty_audit_reader *r, char *why, size_t whylen)
+{
+	struct stat st;
+	int saved;
+
+	r->w.fd = open(r->paths[r->file],
+		       O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY |
+			   O_NONBLOCK);
+	if (r->w.fd < 0) {
+		saved = errno;
+		audit_err(why, whylen, "%s",
+			  saved == ELOOP ? "is a symbolic link"
+					 : strerror(saved));
+		return -1;
+	}
+	if (fstat(r->w.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		audit_err(why, whylen, "not a regular file");
+		return -1;
+	}
+	r->w.start = r->w.end = 0;
+	r->w.eof = false;
+	r->w.error = 0;
+	r->line = 0;
+	if (audit_hmac(r->keyed, "", 0, r->prev) != 0) {
+		audit_err(why, whylen, "HMAC failed");
+		return -1;
+	}
+	return 0;
+}
+
+int
+pty_audit_reader_next(struct pty_audit_reader *r, const char **line,
+		      size_t *len, char *err, size_t errlen)
+{
 	char why[256];
 	int rc;
 
-	if (audit_hmac(keyed, "", 0, prev) != 0)
-		return audit_cannot(report, name, "HMAC failed");
-	while ((rc = audit_next_line(&w, &line, &len, why, sizeof why)) == 0) {
-		if (audit_check_line(keyed, line, len, n + 1, prev, why,
-				     sizeof why) != 0) {
-			rc = -1;
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
+	if (r == NULL || line == NULL || len == NULL) {
+		audit_err(err, errlen, "audit log: invalid argument");
+		return -2;
+	}
+	if (r->done != 0) {
+		audit_err(err, errlen, "%s", r->why);
+		return r->done;
+	}
+	for (;;) {
+		if (r->w.fd < 0 && reader_open_file(r, why, sizeof why) != 0)
+			return reader_stop(r, -2, why, err, errlen);
+		rc = audit_next_line(&r->w, line, len, why, sizeof why);
+		if (rc == 0)
 			break;
-		}
-		if (audit_hmac(keyed, line, len, prev) != 0)
-			return audit_cannot(report, name, "HMAC failed");
-		n++;
+		if (rc == -1)
+			return reader_stop(r, -1, why, err, errlen);
+		if (rc == -2)
+			return reader_stop(r, -2, strerror(r->w.error), err,
+					   errlen);
+		/* the end of this file: the next one, or the end */
+		(void)close(r->w.fd);
+		r->w.fd = -1;
+		if (r->file + 1 == r->npaths)
+			return reader_stop(r, 1, "", err, errlen);
+		r->file++;
 	}
-	if (rc == -2)
-		return audit_cannot(report, name, strerror(w.error));
-	if (rc == 1) {
-		if (report != NULL)
-			fprintf(report,
-				"%s: %" PRIu64 " records, chain "
-				"intact\n",
-				name, n);
-		return 0;
-	}
-	if (report != NULL)
-		fprintf(report,
-			"%s: record %" PRIu64 " (line %" PRIu64 "): %s\n", name,
-			n + 1, n + 1, why);
-	return 1;
+	if (audit_check_line(r->keyed, *line, *len, r->line + 1, r->prev, why,
+			     sizeof why) != 0)
+		return reader_stop(r, -1, why, err, errlen);
+	if (audit_hmac(r->keyed, *line, *len, r->prev) != 0)
+		return reader_stop(r, -2, "HMAC failed", err, errlen);
+	memcpy(r->copy, *line, *len);
+	r->copy[*len] = '\0';
+	*line = r->copy;
+	r->line++;
+	r->count++;
+	return 0;
 }
 
 int
 pty_audit_verify(const char *log_path, const char *key_path, FILE *report)
 {
-	struct audit_mac *keyed = NULL;
+	struct pty_audit_reader *r = NULL;
 	const char *name = log_path != NULL ? log_path : "(null)";
-	char err[512] = "", *buf = NULL;
-	struct stat st;
-	int fd = -1, rc = 2, saved;
+	const char *line;
+	char err[1024] = "";
+	size_t len;
+	int rc;
 
 	if (log_path == NULL || key_path == NULL) {
-		audit_err(err, sizeof err, "no log or no key named");
-		goto out;
+		if (report != NULL)
+			fprintf(report, "%s: cannot check: no log or no key "
+					"named\n",
+				name);
+		return 2;
 	}
-	if (audit_key_load(key_path, &keyed, err, sizeof err) != 0)
-		goto out;
-	fd = open(log_path,
-		  O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0) {
-		saved = errno;
-		audit_err(err, sizeof err, "%s",
-			  saved == ELOOP ? "is a symbolic link"
-					 : strerror(saved));
-		goto out;
+	if (pty_audit_reader_open(&log_path, 1, key_path, &r, err,
+				  sizeof err) != 0) {
+		if (report != NULL)
+			fprintf(report, "%s: cannot check: %s\n", name, err);
+		return 2;
 	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		audit_err(err, sizeof err, "not a regular file");
-		goto out;
+	while ((rc = pty_audit_reader_next(r, &line, &len, err, sizeof err)) ==
+	       0)
+		;
+	if (report != NULL) {
+		if (rc == 1)
+			fprintf(report, "%s: %llu records, chain intact\n",
+				name, pty_audit_reader_count(r));
+		else
+			fprintf(report, "%s\n", err);
 	}
-	if ((buf = malloc(2 * PTY_AUDIT_LINE_MAX)) == NULL) {
-		audit_err(err, sizeof err, "out of memory");
-		goto out;
-	}
-	rc = audit_verify_fd(fd, keyed, buf, name, report);
-	err[0] = '\0';
-out:
-	if (rc == 2 && err[0] != '\0' && report != NULL)
-		fprintf(report, "%s: cannot check: %s\n", name, err);
-	free(buf);
-	if (fd >= 0)
-		(void)close(fd);
-	audit_mac_free(keyed);
-	return rc;
+	pty_audit_reader_close(r);
+	return rc == 1 ? 0 : rc == -1 ? 1 : 2;
 }

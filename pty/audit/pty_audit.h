@@ -258,6 +258,38 @@ int pty_audit_write(struct pty_audit *a, const struct pty_audit_session *s,
  * bytes at a time, however long the log. */
 int pty_audit_verify(const char *log_path, const char *key_path, FILE *report);
 
+/* Reading a log record by record, each verified before it is handed out
+ * (what --verify-log and `maelys-pty log` are made of; audit_verify.c).
+ * `paths` are the files of one log, oldest first.  A reader reads at
+ * most 2 * PTY_AUDIT_LINE_MAX bytes at a time, however long the log. */
+struct pty_audit_reader;
+
+/* Opens a reader over npaths (at least 1) files with the key (its
+ * rules are pty_audit_open's).  Returns 0, or -1 with one line in err
+ * (the key cannot be read, no memory). */
+int pty_audit_reader_open(const char *const *paths, size_t npaths,
+			  const char *key_path, struct pty_audit_reader **out,
+			  char *err, size_t errlen);
+
+/* The next record: its bytes without the newline in [*line, *line +
+ * *len) (followed by a NUL, valid until the next call), verified as
+ * pty_audit_verify checks it.  Returns 0; 1 at the end of the last file,
+ * every record verified; -1 when the log is broken here (err: "FILE:
+ * record N (line L): what is wrong"); -2 when a file cannot be read
+ * (err: "FILE: cannot check: why").  After -1 or -2, every later call
+ * returns the same. */
+int pty_audit_reader_next(struct pty_audit_reader *r, const char **line,
+			  size_t *len, char *err, size_t errlen);
+
+/* The file (an index into paths) and line number of the record the last
+ * call returned, and how many records were verified so far. */
+size_t pty_audit_reader_file(const struct pty_audit_reader *r);
+unsigned long long pty_audit_reader_line(const struct pty_audit_reader *r);
+unsigned long long pty_audit_reader_count(const struct pty_audit_reader *r);
+
+/* Closes it and wipes the key.  NULL is allowed. */
+void pty_audit_reader_close(struct pty_audit_reader *r);
+
 /* SHA-256 of `len` bytes as 64 lower-case hex digits; "" in the unlikely
  * case that libsodium fails (so that nothing passes for a digest). */
 void pty_sha256_hex(const void *data, size_t len, char hex[65]);
