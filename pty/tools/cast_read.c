@@ -157,10 +157,6 @@ cast_header(struct pty_cast_reader *r, json_t *hdr, struct pty_cast_header *h)
 			return cast_fail(r, PTY_MSG_CAST_IDLE);
 		h->idle_time_limit = json_number_value(v);
 	}
-	v = json_object_get(hdr, "title");
-	if (json_is_string(v))
-		(void)snprintf(h->title, sizeof h->title, "%s",
-			       json_string_value(v));
 	return 0;
 }
 

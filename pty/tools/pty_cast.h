@@ -26,8 +26,6 @@
 #define PTY_CAST_SIZE_MAX 10000u
 /* The latest time an event may have, in seconds: a century. */
 #define PTY_CAST_TIME_MAX 3.2e9
-/* The longest title kept (cut beyond). */
-#define PTY_CAST_TITLE_MAX 256
 
 enum pty_cast_code {
 	PTY_CAST_OUTPUT, /* "o": what the terminal showed */
@@ -40,7 +38,6 @@ struct pty_cast_header {
 	unsigned width, height;
 	/* the header's idle_time_limit in seconds; < 0: none given */
 	double idle_time_limit;
-	char title[PTY_CAST_TITLE_MAX]; /* "" when none; control bytes kept */
 };
 
 struct pty_cast_event {
