@@ -216,7 +216,9 @@ static const struct {
      "asciicast version 3"},
     {"{\"width\": 80, \"height\": 24}\n", 1, "asciicast version not given"},
     {"{\"version\": \"2\", \"width\": 80, \"height\": 24}\n", 1,
-     "asciicast version not a number"},
+     "asciicast version not an integer"},
+    {"{\"version\": 2.0, \"width\": 80, \"height\": 24}\n", 1,
+     "asciicast version not an integer"},
     {"{\"version\": 2, \"height\": 24}\n", 1,
      "the header's \"width\" is not an integer from 1 to 10000"},
     {"{\"version\": 2, \"width\": 80, \"height\": 0}\n", 1,
@@ -330,12 +332,14 @@ START_TEST(test_replay_lists_markers)
 {
 	const char *f = replay_file(
 	    "m.cast", HDR "[1.5, \"m\", \"allow: ls\"]\n"
+			  "[59.9996, \"m\", \"exec deny: /tmp/x\"]\n"
 			  "[3725.25, \"m\", \"deny: printf \\u001b[2J\"]\n"
 			  "[3725.5, \"o\", \"x\"]\n");
 	char *out, *err;
 
 	ck_assert_int_eq(replay_run("--markers", f, NULL, &out, &err), 0);
 	ck_assert_str_eq(out, "0:00:01.500  allow: ls\n"
+			      "0:01:00.000  exec deny: /tmp/x\n"
 			      "1:02:05.250  deny: printf ?[2J\n");
 	free(out);
 	free(err);

@@ -428,7 +428,7 @@
 		       "%ux%u: lines may wrap"
 /* --markers: one line a marker, its time (H:MM:SS.mmm) and its label
  * with control characters shown as '?' */
-#define PTY_MSG_REPLAY_MARKER      "%u:%02u:%06.3f  %s"
+#define PTY_MSG_REPLAY_MARKER      "%u:%02u:%02u.%03u  %s"
 #define PTY_MSG_REPLAY_NO_MARKERS  "%s: no markers"
 #define PTY_MSG_CAST_TOO_LONG      "a line longer than %zu bytes"
 #define PTY_MSG_CAST_TOO_BIG                                                   \

@@ -143,7 +143,8 @@ cast_header(struct pty_cast_reader *r, json_t *hdr, struct pty_cast_header *h)
 				       (long long)json_integer_value(v));
 		else
 			(void)snprintf(shown, sizeof shown, "%s",
-				       v == NULL ? "not given" : "not a number");
+				       v == NULL ? "not given"
+						 : "not an integer");
 		return cast_fail(r, PTY_MSG_CAST_VERSION, shown);
 	}
 	if (cast_size(r, hdr, "width", &h->width) != 0 ||

@@ -112,19 +112,20 @@ replay_list_markers(struct pty_cast_reader *r, const char *file)
 	struct pty_cast_event ev;
 	char label[1024];
 	size_t n = 0;
-	unsigned h, m;
-	double sec;
+	unsigned long long ms;
 	int rc;
 
 	while ((rc = pty_cast_next(r, &ev)) > 0) {
 		if (ev.code != PTY_CAST_MARKER)
 			continue;
-		h = (unsigned)(ev.time / 3600);
-		m = (unsigned)((ev.time - h * 3600.0) / 60);
-		sec = ev.time - h * 3600.0 - m * 60.0;
+		/* whole milliseconds first, so that 59.9996 s reads 0:01:00.000
+		 * and not 0:00:60.000 (the time is at most PTY_CAST_TIME_MAX) */
+		ms = (unsigned long long)(ev.time * 1000 + 0.5);
 		/* a label is the session's bytes: shown, never obeyed */
 		pty_printable(label, sizeof label, ev.data);
-		printf(PTY_MSG_REPLAY_MARKER "\n", h, m, sec, label);
+		printf(PTY_MSG_REPLAY_MARKER "\n", (unsigned)(ms / 3600000),
+		       (unsigned)(ms / 60000 % 60), (unsigned)(ms / 1000 % 60),
+		       (unsigned)(ms % 1000), label);
 		n++;
 	}
 	if (rc < 0) {
