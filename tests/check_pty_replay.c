@@ -34,10 +34,10 @@
 
 /* What one reading of a text found. */
 struct cast_read {
-	int rc;          /* pty_cast_begin's, then the last pty_cast_next's */
-	size_t nevents;  /* events handed out */
-	size_t skipped;  /* passed over */
-	size_t lineno;   /* the reader's line at the end */
+	int rc;         /* pty_cast_begin's, then the last pty_cast_next's */
+	size_t nevents; /* events handed out */
+	size_t skipped; /* passed over */
+	size_t lineno;  /* the reader's line at the end */
 	char err[512];
 	struct pty_cast_header h;
 	struct pty_cast_event ev[8]; /* the first ones (data not kept) */
@@ -46,7 +46,8 @@ struct cast_read {
 };
 
 static void
-cast_read_text(const char *text, size_t len, uint64_t max, struct cast_read *out)
+cast_read_text(const char *text, size_t len, uint64_t max,
+	       struct cast_read *out)
 {
 	struct pty_cast_reader r;
 	struct pty_cast_event ev;
@@ -87,7 +88,8 @@ START_TEST(test_replay_reads_our_recording)
 	static const char text[] =
 	    "{\"version\": 2, \"width\": 100, \"height\": 30, \"timestamp\": "
 	    "1796314321, \"env\": {\"SHELL\": \"/bin/bash\", \"TERM\": "
-	    "\"xterm\"}, \"title\": \"maelys-pty session 42 (alice@bastion)\"}\n"
+	    "\"xterm\"}, \"title\": \"maelys-pty session 42 "
+	    "(alice@bastion)\"}\n"
 	    "[0.000100, \"o\", \"$ \"]\n"
 	    "[0.500000, \"i\", \"ls\\r\"]\n"
 	    "[0.600000, \"m\", \"allow: ls\"]\n"
@@ -145,8 +147,10 @@ START_TEST(test_replay_reads_other_writers_forms)
 	ck_assert_uint_eq(c.len[2], 0);
 	ck_assert_uint_eq(c.skipped, 1);
 
+	/* no newline at the end */
 	cast_read_str("{\"version\": 2, \"width\": 80, \"height\": 24, "
-		      "\"idle_time_limit\": null}", &c); /* no newline */
+		      "\"idle_time_limit\": null}",
+		      &c);
 	ck_assert_int_eq(c.rc, 0);
 	ck_assert(c.h.idle_time_limit < 0);
 	ck_assert_uint_eq(c.nevents, 0);
@@ -291,7 +295,10 @@ replay_run(const char *a1, const char *a2, const char *a3, char **out,
 	   char **err)
 {
 	char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
-			(char *)"replay", (char *)a1, (char *)a2, (char *)a3,
+			(char *)"replay",
+			(char *)a1,
+			(char *)a2,
+			(char *)a3,
 			NULL};
 	char *envp[] = {(char *)"PATH=/usr/bin:/bin", (char *)"LC_ALL=C", NULL};
 
@@ -353,8 +360,9 @@ END_TEST
 
 START_TEST(test_replay_broken_file_exits_2_after_what_played)
 {
-	const char *f = replay_file("b.cast", HDR "[0.01, \"o\", \"before\"]\n"
-						  "[0.001, \"o\", \"after\"]\n");
+	const char *f =
+	    replay_file("b.cast", HDR "[0.01, \"o\", \"before\"]\n"
+				      "[0.001, \"o\", \"after\"]\n");
 	char *out, *err, want[600];
 
 	ck_assert_int_eq(replay_run(f, NULL, NULL, &out, &err), 2);
@@ -393,9 +401,9 @@ START_TEST(test_replay_usage_errors_exit_2)
 	size_t i;
 
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		ck_assert_int_eq(
-		    replay_run(cases[i].a1, cases[i].a2, cases[i].a3, &out, &err),
-		    2);
+		ck_assert_int_eq(replay_run(cases[i].a1, cases[i].a2,
+					    cases[i].a3, &out, &err),
+				 2);
 		ck_assert_msg(strstr(err, cases[i].says) != NULL,
 			      "case %zu: %s", i, err);
 		ck_assert_str_eq(out, "");

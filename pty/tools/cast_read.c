@@ -23,8 +23,7 @@
 /* The longest event code read: the format's are one letter. */
 #define CAST_CODE_MAX 8
 
-static int
-cast_fail(struct pty_cast_reader *r, const char *fmt, ...)
+static int cast_fail(struct pty_cast_reader *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 static int
@@ -249,7 +248,8 @@ cast_event(struct pty_cast_reader *r, json_t *a, struct pty_cast_event *ev)
 		if (strcmp(name, codes[i].name) == 0 && n == 1)
 			break;
 	if (i == sizeof codes / sizeof codes[0]) {
-		r->skipped++; /* a code of a later format: its data is its own */
+		/* a code of a later format: its data is its own */
+		r->skipped++;
 		return 0;
 	}
 	if (!json_is_string(d))

@@ -58,7 +58,7 @@ struct pty_cast_reader {
 	size_t lineno;      /* the last line read, from 1 */
 	size_t skipped;     /* events of codes unknown to this reader */
 	double last_time;
-	char *line; /* one line, PTY_CAST_LINE_MAX + 1 bytes */
+	char *line;  /* one line, PTY_CAST_LINE_MAX + 1 bytes */
 	void *event; /* the last event's JSON (jansson), owning its data */
 	char err[512];
 };

@@ -17,10 +17,10 @@
 #define PTY_REPLAY_SPEED_MAX 1e6
 
 struct pty_replay_options {
-	double speed;      /* > 0 */
+	double speed; /* > 0 */
 	/* seconds; <= 0: none.  The command line's, else the file's */
 	double idle_limit;
-	bool markers;      /* list them and exit */
+	bool markers; /* list them and exit */
 	const char *file;
 };
 

@@ -59,7 +59,8 @@ replay_options(int argc, char **argv, struct pty_replay_options *o, char *err,
 			}
 			v = argv[++i];
 			if (a[2] == 's' &&
-			    !replay_number(v, PTY_REPLAY_SPEED_MAX, &o->speed)) {
+			    !replay_number(v, PTY_REPLAY_SPEED_MAX,
+					   &o->speed)) {
 				(void)snprintf(err, errlen,
 					       PTY_MSG_REPLAY_BAD_SPEED, v);
 				return -1;
@@ -118,8 +119,8 @@ replay_list_markers(struct pty_cast_reader *r, const char *file)
 	while ((rc = pty_cast_next(r, &ev)) > 0) {
 		if (ev.code != PTY_CAST_MARKER)
 			continue;
-		/* whole milliseconds first, so that 59.9996 s reads 0:01:00.000
-		 * and not 0:00:60.000 (the time is at most PTY_CAST_TIME_MAX) */
+		/* whole milliseconds first, so that 59.9996 s reads
+		 * 0:01:00.000, not 0:00:60.000 (at most PTY_CAST_TIME_MAX) */
 		ms = (unsigned long long)(ev.time * 1000 + 0.5);
 		/* a label is the session's bytes: shown, never obeyed */
 		pty_printable(label, sizeof label, ev.data);

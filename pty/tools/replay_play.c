@@ -30,7 +30,7 @@ enum replay_mode {
 	REPLAY_PLAY,   /* events at their time */
 	REPLAY_PAUSED, /* waiting for a key */
 	REPLAY_STEP,   /* the next output at once, then paused */
-	REPLAY_JUMP,   /* everything up to the next marker at once, then paused */
+	REPLAY_JUMP,   /* up to the next marker at once, then paused */
 	REPLAY_QUIT,
 };
 
@@ -134,7 +134,8 @@ replay_wait(struct replay_state *s, double at, const sigset_t *unblocked,
 		pfd.fd = s->in_fd;
 		pfd.events = POLLIN;
 		pfd.revents = 0;
-		rc = ppoll(&pfd, 1, tp, unblocked); /* fd -1: the timeout only */
+		/* fd -1 (no keys): the timeout only */
+		rc = ppoll(&pfd, 1, tp, unblocked);
 		if (rc < 0 && errno != EINTR) {
 			(void)snprintf(err, errlen, PTY_MSG_REPLAY_NO_TERMINAL,
 				       strerror(errno));
