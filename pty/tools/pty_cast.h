@@ -21,7 +21,7 @@
 #define PTY_CAST_LINE_MAX ((size_t)1 << 20)
 /* The largest file read by default: the recorder's largest record_max
  * (64G) and room for its last line. */
-#define PTY_CAST_FILE_MAX ((uint64_t)64 << 30 | PTY_CAST_LINE_MAX)
+#define PTY_CAST_FILE_MAX (((uint64_t)64 << 30) + PTY_CAST_LINE_MAX)
 /* The largest width or height of the terminal a file names. */
 #define PTY_CAST_SIZE_MAX 10000u
 /* The latest time an event may have, in seconds: a century. */

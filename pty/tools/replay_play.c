@@ -4,9 +4,9 @@
  * clock that runs at --speed and stops while paused, in ppoll(2) on the
  * keyboard, so a key acts at once.  The terminal's input is put in raw
  * mode (no echo, no line editing, no signal keys: ^C is read as a quit)
- * and put back on every way out; SIGINT, SIGTERM and SIGHUP sent from
- * elsewhere are blocked but while waiting, and end the play through the
- * same way out.  The output mode is left as it is: the recorded bytes
+ * and put back on every way out; SIGINT, SIGTERM, SIGHUP and SIGQUIT
+ * sent from elsewhere are blocked but while waiting, and end the play
+ * through the same way out, then the program as they would have.  The output mode is left as it is: the recorded bytes
  * went through the session's terminal and hold their own "\r\n".
  *
  * The recorded bytes are written as they are: they are what the
