@@ -416,13 +416,14 @@
 #define PTY_MSG_REPLAY_BAD_OPTION "unknown option '%s'"
 #define PTY_MSG_REPLAY_NEEDS_ARG  "%s needs a value"
 #define PTY_MSG_REPLAY_BAD_SPEED                                               \
-	"--speed '%s': a number above 0 and at most 1000000"
+	"--speed '%s': a number above 0 and at most %.0f"
 #define PTY_MSG_REPLAY_BAD_IDLE                                                \
 	"--idle-limit '%s': a number of seconds above 0"
 #define PTY_MSG_REPLAY_CANNOT_OPEN "%s: %s"
 #define PTY_MSG_REPLAY_NO_TERMINAL                                             \
 	"cannot set the terminal: %s"
 #define PTY_MSG_REPLAY_OUTPUT      "cannot write the recording out: %s"
+#define PTY_MSG_REPLAY_KEYS        "cannot wait for the keys: %s"
 #define PTY_MSG_REPLAY_SMALLER                                                 \
 	PTY_MSG_PREFIX "replay: recorded on a %ux%u terminal, this one is "    \
 		       "%ux%u: lines may wrap"
@@ -450,7 +451,7 @@
 	"the time is not a number of seconds from 0 to %.0f"
 #define PTY_MSG_CAST_BACKWARDS                                                 \
 	"the time %.6f comes before the previous event's %.6f"
-#define PTY_MSG_CAST_BAD_CODE      "the code is not a string of 1 to 8 bytes"
+#define PTY_MSG_CAST_BAD_CODE      "the code is not a string of 1 to %u bytes"
 #define PTY_MSG_CAST_BAD_DATA      "the data of an \"%s\" event is not a string"
 #define PTY_MSG_CAST_BAD_RESIZE                                                \
 	"the size of an \"r\" event is not COLSxROWS, each 1 to %u"

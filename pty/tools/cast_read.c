@@ -21,7 +21,7 @@
 #include <string.h>
 
 /* The longest event code read: the format's are one letter. */
-#define CAST_CODE_MAX 8
+#define CAST_CODE_MAX 8u
 
 static int cast_fail(struct pty_cast_reader *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -242,7 +242,7 @@ cast_event(struct pty_cast_reader *r, json_t *a, struct pty_cast_event *ev)
 	r->last_time = time;
 	n = json_string_length(c);
 	if (!json_is_string(c) || n == 0 || n > CAST_CODE_MAX)
-		return cast_fail(r, PTY_MSG_CAST_BAD_CODE);
+		return cast_fail(r, PTY_MSG_CAST_BAD_CODE, CAST_CODE_MAX);
 	name = json_string_value(c);
 	for (i = 0; i < sizeof codes / sizeof codes[0]; i++)
 		if (strcmp(name, codes[i].name) == 0 && n == 1)

@@ -62,7 +62,8 @@ replay_options(int argc, char **argv, struct pty_replay_options *o, char *err,
 			    !replay_number(v, PTY_REPLAY_SPEED_MAX,
 					   &o->speed)) {
 				(void)snprintf(err, errlen,
-					       PTY_MSG_REPLAY_BAD_SPEED, v);
+					       PTY_MSG_REPLAY_BAD_SPEED, v,
+					       PTY_REPLAY_SPEED_MAX);
 				return -1;
 			}
 			if (a[2] == 'i' && !replay_number(v, PTY_CAST_TIME_MAX,

@@ -137,7 +137,7 @@ replay_wait(struct replay_state *s, double at, const sigset_t *unblocked,
 		/* fd -1 (no keys): the timeout only */
 		rc = ppoll(&pfd, 1, tp, unblocked);
 		if (rc < 0 && errno != EINTR) {
-			(void)snprintf(err, errlen, PTY_MSG_REPLAY_NO_TERMINAL,
+			(void)snprintf(err, errlen, PTY_MSG_REPLAY_KEYS,
 				       strerror(errno));
 			return -1;
 		}
