@@ -390,6 +390,71 @@
 #define PTY_MSG_EXPLAIN_READ_FAILED "%*s(cannot read the result: %s)"
 #define PTY_MSG_EXPLAIN_CUT                                                    \
 	"(trees cut at %d lines or %d tuples: give a narrower line)"
+/* -- `maelys-pty replay` (tools/replay*.c): a session recording played
+ * back; the asciicast reader's refusals (tools/cast_read.c) name the line:
+ * "FILE:LINE: " is put before them */
+#define PTY_MSG_REPLAY_USAGE                                                   \
+	"usage: maelys-pty replay [--speed F] [--idle-limit S] [--markers] "   \
+	"FILE\n"                                                               \
+	"\n"                                                                   \
+	"Plays the recording FILE (asciicast v2) in this terminal with its\n"  \
+	"timing.  Keys: space pause or resume, . one step while paused,\n"    \
+	"n play up to the next marker (a decision) and pause, q quit.\n"      \
+	"It shows what the session's terminal showed, escape sequences\n"     \
+	"included: replay only recordings of the audit folder.\n"             \
+	"\n"                                                                   \
+	"  --speed F       play F times as fast (default 1)\n"                \
+	"  --idle-limit S  wait at most S seconds between events (default:\n" \
+	"                  the file's idle_time_limit, else no limit)\n"      \
+	"  --markers       list the markers with their times and exit\n"      \
+	"Exit status: 0 played or quit, 2 a usage error or a file that is\n"   \
+	"not a recording (what was played stands).\n"
+#define PTY_MSG_REPLAY_FAILED     PTY_MSG_PREFIX "replay: %s"
+#define PTY_MSG_REPLAY_AT_LINE    PTY_MSG_PREFIX "replay: %s:%zu: %s"
+#define PTY_MSG_REPLAY_NO_FILE    "no recording given"
+#define PTY_MSG_REPLAY_EXTRA      "one recording at a time ('%s')"
+#define PTY_MSG_REPLAY_BAD_OPTION "unknown option '%s'"
+#define PTY_MSG_REPLAY_NEEDS_ARG  "%s needs a value"
+#define PTY_MSG_REPLAY_BAD_SPEED                                               \
+	"--speed '%s': a number above 0 and at most %.0f"
+#define PTY_MSG_REPLAY_BAD_IDLE                                                \
+	"--idle-limit '%s': a number of seconds above 0"
+#define PTY_MSG_REPLAY_CANNOT_OPEN "%s: %s"
+#define PTY_MSG_REPLAY_NO_TERMINAL                                             \
+	"cannot set the terminal: %s"
+#define PTY_MSG_REPLAY_OUTPUT      "cannot write the recording out: %s"
+#define PTY_MSG_REPLAY_KEYS        "cannot wait for the keys: %s"
+#define PTY_MSG_REPLAY_SMALLER                                                 \
+	PTY_MSG_PREFIX "replay: recorded on a %ux%u terminal, this one is "    \
+		       "%ux%u: lines may wrap"
+/* --markers: one line a marker, its time (H:MM:SS.mmm) and its label
+ * with control characters shown as '?' */
+#define PTY_MSG_REPLAY_MARKER      "%u:%02u:%02u.%03u  %s"
+#define PTY_MSG_REPLAY_NO_MARKERS  "%s: no markers"
+#define PTY_MSG_CAST_TOO_LONG      "a line longer than %zu bytes"
+#define PTY_MSG_CAST_TOO_BIG                                                   \
+	"the file is longer than %llu bytes, the most replay reads"
+#define PTY_MSG_CAST_READ_FAILED   "cannot read: %s"
+#define PTY_MSG_CAST_EMPTY         "empty: no asciicast header"
+#define PTY_MSG_CAST_NOT_JSON      "not JSON (at column %d: %s)"
+#define PTY_MSG_CAST_NO_HEADER                                                 \
+	"the header is not a JSON object: not an asciicast file"
+#define PTY_MSG_CAST_VERSION                                                   \
+	"asciicast version %s: replay reads version 2"
+#define PTY_MSG_CAST_SIZE                                                      \
+	"the header's \"%s\" is not an integer from 1 to %u"
+#define PTY_MSG_CAST_IDLE                                                      \
+	"the header's \"idle_time_limit\" is not a number of seconds"
+#define PTY_MSG_CAST_NOT_EVENT                                                 \
+	"not an event: an event is [time, code, data]"
+#define PTY_MSG_CAST_BAD_TIME                                                  \
+	"the time is not a number of seconds from 0 to %.0f"
+#define PTY_MSG_CAST_BACKWARDS                                                 \
+	"the time %.6f comes before the previous event's %.6f"
+#define PTY_MSG_CAST_BAD_CODE      "the code is not a string of 1 to %u bytes"
+#define PTY_MSG_CAST_BAD_DATA      "the data of an \"%s\" event is not a string"
+#define PTY_MSG_CAST_BAD_RESIZE                                                \
+	"the size of an \"r\" event is not COLSxROWS, each 1 to %u"
 /* -- what may I run: `help` at the prompt and --list (runnable_say.c,
  * guard_help.c).  The marks follow a name in the columns; without a
  * terminal (--list to a pipe) a line is the name alone, or the name, a

@@ -2,10 +2,12 @@
 /*
  * The policy authors' tools: subcommands of maelys-pty that load a policy
  * and decide with it, but start no session (`maelys-pty test`,
- * `maelys-pty explain`, `maelys-pty decide`).  main.c runs one when the
- * first argument names it, after dropping every privilege the installed
- * program has (decide drops them itself, see keeps_privileges): a tool
- * reads files with the rights of the person who runs it.
+ * `maelys-pty explain`, `maelys-pty decide`), and the auditors' player of
+ * session recordings, which decides nothing (`maelys-pty replay`,
+ * pty_replay.h).  main.c runs one when the first argument names it, after
+ * dropping every privilege the installed program has (decide drops them
+ * itself, see keeps_privileges): a tool reads files with the rights of the
+ * person who runs it.
  *
  * Each tool takes its own argv (argv[0] is the tool's name), prints to
  * stdout and stderr, and returns the exit status.
