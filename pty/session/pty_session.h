@@ -306,7 +306,7 @@ enum pty_act pty_guard_refused(struct pty_guard *g, int fd, const char *eol);
  * pty_guard_conclude and pty_guard_answer), so a guard killed at any
  * moment leaves the counts of every decision it concluded.  An update
  * costs one message to the writer and its answer, no disk write
- * (bench/fallback.sh). */
+ * (bench_pty -p audit measures it). */
 void pty_guard_exec_concluded(struct pty_guard *g, bool decided);
 
 /* The shell's wait status, for session_end's exit_status or signal. */
