@@ -305,18 +305,15 @@ pty_guard_confirmed(struct pty_guard *g, struct pty_decider *d,
 }
 
 /* The line's facts kept while it waits for its answer: execs decided
- * meanwhile reuse the decider's EDB.  Returns 0, or -1 (no memory). */
-static int
+ * meanwhile reuse the decider's EDB.  Returns OK, or why not. */
+static maelys_datalog_status_t
 pty_guard_keep_facts(struct pty_guard *g, const struct pty_decider *d)
 {
-	if (g->pending.facts == NULL &&
-	    maelys_datalog_input_edb_create(&g->pending.facts) !=
-		MAELYS_DATALOG_STATUS_OK)
-		return -1;
-	return guard_record_copy_facts(g->pending.facts, d->edb) ==
-			   MAELYS_DATALOG_STATUS_OK
-		   ? 0
-		   : -1;
+	maelys_datalog_status_t st;
+
+	if (g->pending.facts == NULL)
+		PTY_TRY(st, maelys_datalog_input_edb_create(&g->pending.facts));
+	return guard_record_copy_facts(g->pending.facts, d->edb);
 }
 
 /* pty_guard_conclude but for the count and the fallback record. */
@@ -326,6 +323,7 @@ pty_guard_conclude_line(struct pty_guard *g, struct pty_decider *d,
 			bool can_ask, int fd, const char *eol)
 {
 	struct pty_decision *dec = &g->pending.dec;
+	maelys_datalog_status_t st;
 	size_t i;
 
 	g->pending.active = false;
@@ -339,12 +337,14 @@ pty_guard_conclude_line(struct pty_guard *g, struct pty_decider *d,
 	if (!can_ask)
 		return pty_guard_confirmed(g, d, line, len, mode, dec, d->edb,
 					   false, false, fd, eol);
-	if (pty_guard_keep_facts(g, d) != 0) {
+	if ((st = pty_guard_keep_facts(g, d)) != MAELYS_DATALOG_STATUS_OK) {
 		/* a confirm record without its facts would not be the
 		 * decider's truth: refused, as any decision that fails */
 		dec->verdict = PTY_VERDICT_ERROR;
-		(void)snprintf(dec->error, sizeof dec->error,
-			       "out of memory keeping the line's facts");
+		pty_status_text(st,
+				&(maelys_datalog_diagnostic_t)
+				    MAELYS_DATALOG_DIAGNOSTIC_INIT,
+				dec->error, sizeof dec->error);
 		return pty_guard_finish(g, line, len, mode, dec, d->edb, fd,
 					eol);
 	}
