@@ -65,8 +65,8 @@
  *   given, in the order they were added to the input EDB, each an array
  *   [predicate, arg, ...] with strings as JSON strings (escaped as above)
  *   and integers as JSON integers (decimal, "-" for negative ones, no
- *   leading zeros, within 64 bits): [["command","git"],["arg","git"],
- *   ["argv",0,"git"],["argc",1],["user","alice"],...].  It is left out
+ *   leading zeros, within 64 bits): [["command","git"],["argv",1,"git"],
+ *   ["arg","push"],["argv",2,"push"],["argc",2],["user","alice"],...].  It is left out
  *   when the policy was not asked (a line the scanner refused; an exec
  *   refused or recorded before it was decided).  A "confirm" record
  *   carries the facts of the decision that asked for the confirmation.
@@ -77,7 +77,9 @@
  * - session_end carries exit_status (the shell's, 0-255) or signal (the
  *   name of the signal that ended it, "SIGKILL"), then decisions (lines
  *   and execs decided), refusals (those refused) and execs (execs
- *   decided), all counted by the guard.  The writer's fallback record
+ *   concluded, decided or only recorded), all counted by the guard.
+ *   exit_status and signal are left out when the session ended before
+ *   its shell did.  The writer's fallback record
  *   (the guard went away without ending the session) carries the counts
  *   as of the guard's last decision and no exit_status, and its note
  *   says so.

@@ -39,8 +39,8 @@
  *   audit_log = /var/log/maelys-pty/audit.log   (absent: no audit log)
  *   audit_key = /etc/maelys-pty/audit.key       (required with audit_log)
  *   syslog = on | off | records          (default on; records: on, and
- *                                         every audit record to syslog
- *                                         and the journal too, sent by
+ *                                         every audit record to the
+ *                                         journal or syslog, sent by
  *                                         the audit writer)
  *   idle_timeout = SECONDS               (0 = none, the default)
  *   max_denials = N                      (0 = unlimited, the default)
@@ -219,7 +219,7 @@ struct pty_guard {
 	unsigned denials;  /* lines refused in this session */
 	bool end_recorded; /* the session_end record is written */
 	/* what session_end says (pty_audit.h): lines and execs decided,
-	 * execs concluded (pty_guard_concluded), and the shell's wait
+	 * execs concluded (pty_guard_exec_concluded), and the shell's wait
 	 * status once it is known (pty_guard_set_exit) */
 	unsigned long long decisions, execs;
 	bool exited;
