@@ -12,7 +12,8 @@
  *     the log then verifies with one more record; appending never makes a
  *     broken log verify;
  *   - the same record written to an empty log always verifies: whatever the
- *     bytes, the writer's escaping and the reader agree.
+ *     bytes, the writer's escaping and the reader agree (its "facts" too:
+ *     the input as a string and as an integer, from an input EDB).
  * The files live in a directory made once per process (under /dev/shm when
  * it is there, so that fdatasync costs nothing) and removed at exit.
  */
@@ -22,6 +23,8 @@
 
 #include "guard_record.h"
 #include "pty_audit.h"
+
+#include <maelys/datalog_builders.h>
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -129,6 +132,9 @@ static int
 fuzz_append(const char *path, const uint8_t *data, size_t size)
 {
 	static struct pty_decision dec;
+	static maelys_datalog_input_edb_t *edb;
+	maelys_datalog_arg_t args[2];
+	int64_t num = 0;
 	struct pty_audit_session s;
 	struct guard_record rec;
 	struct pty_audit *a = NULL;
@@ -155,10 +161,25 @@ fuzz_append(const char *path, const uint8_t *data, size_t size)
 	memcpy(dec.reasons[0].op, "__line__", 9);
 	memcpy(dec.reasons[0].reason, data, rlen);
 	dec.reasons[0].reason[rlen] = '\0';
+	/* its facts: the input as a string and its first bytes as an
+	 * integer, read back from an input EDB as the guard reads them */
+	if (edb == NULL &&
+	    maelys_datalog_input_edb_create(&edb) != MAELYS_DATALOG_STATUS_OK)
+		abort();
+	memcpy(&num, data, size < sizeof num ? size : sizeof num);
+	args[0] = maelys_datalog_arg_integer(num);
+	args[1] = maelys_datalog_arg_symbol_n((const char *)data, len);
+	if (maelys_datalog_input_edb_clear(edb) != MAELYS_DATALOG_STATUS_OK ||
+	    maelys_datalog_input_edb_add(edb, "argv", args, 2, NULL) !=
+		MAELYS_DATALOG_STATUS_OK ||
+	    maelys_datalog_input_edb_add(edb, "argc", args, 1, NULL) !=
+		MAELYS_DATALOG_STATUS_OK)
+		abort();
+	dec.asked = true;
 	rc = pty_audit_write(a, &s,
 			     guard_record_line(&rec, "command",
 					       (const char *)data, len, &dec,
-					       "deny"),
+					       "deny", edb),
 			     err, sizeof err);
 	pty_audit_close(a);
 	return rc;

@@ -417,6 +417,9 @@ START_TEST(test_deploy_confirm_question_leaves_execs_decided)
 	int i;
 
 	setup("");
+	/* the exec decided during the question reuses the decider's input
+	 * facts: the confirm record still carries reboot's */
+	add_audit_log();
 	snprintf(go, sizeof go, "%s/GO", world.dir);
 	snprintf(result, sizeof result, "%s/RESULT", world.dir);
 	snprintf(mark, sizeof mark, "%s/MARK", world.dir);
@@ -443,6 +446,27 @@ START_TEST(test_deploy_confirm_question_leaves_execs_decided)
 	ck_assert_int_eq(pts_wait(&p, T), 0);
 	ck_assert(!pts_world_ran(&world, "reboot"));
 	pts_close(&p);
+	{
+		char *log = pts_slurp(log_path);
+
+		ck_assert_int_eq(
+		    pts_count_lines(
+			log,
+			(const char *[]){
+			    "\"event\":\"confirm\"", "\"decision\":\"declined\"",
+			    "\"facts\":[[\"command\",\"reboot\"],"
+			    "[\"argv\",1,\"reboot\"],[\"argc\",1],",
+			    NULL}),
+		    1);
+		ck_assert_int_eq(
+		    pts_count_lines(log, (const char *[]){
+					     "\"exec_path\":\"/usr/bin/touch\"",
+					     "\"facts\":[[\"exec_path\","
+					     "\"/usr/bin/touch\"]",
+					     NULL}),
+		    1);
+		free(log);
+	}
 	teardown();
 }
 END_TEST

@@ -423,6 +423,7 @@ pty_decide_with(struct pty_decider *d, const char *line, size_t len,
 	pty_copy(out->denied_op, sizeof out->denied_op, out->command,
 		 strlen(out->command));
 	st = pty_build_edb(d, &out->scan, mode, confirmed, &diag);
+	out->asked = st == MAELYS_DATALOG_STATUS_OK;
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = pty_decider_solve_ask(d, "allow", out->scan.tokens[0].text,
 					   out->scan.tokens[0].len, &res,

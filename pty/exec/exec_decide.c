@@ -95,6 +95,7 @@ exec_decide_with(struct pty_decider *d, const struct pty_exec_request *r,
 
 	memset(out, 0, sizeof *out);
 	st = exec_build_edb(d, r, mode, &diag);
+	out->asked = st == MAELYS_DATALOG_STATUS_OK;
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = pty_decider_solve_ask(d, "allow_exec", r->path,
 					   strlen(r->path), &res, &allowed,
