@@ -2,6 +2,7 @@
 /* The table of the policy authors' tools (pty_tools.h). */
 #include "pty_decide_json.h"
 #include "pty_explain.h"
+#include "pty_log.h"
 #include "pty_tools.h"
 
 #include <string.h>
@@ -10,6 +11,7 @@ const struct pty_tool pty_tools[] = {
     {"test", pty_tool_test, false},
     {"explain", explain_run, false},
     {"decide", decide_run, true},
+    {"log", log_run, false},
     {NULL, NULL, false},
 };
 
