@@ -34,6 +34,8 @@
 	"                       [--werror] CASEFILE...\n"                     \
 	"       maelys-pty explain [OPTIONS] 'LINE' | --exec PATH "           \
 	"[-- ARGV...]\n"                                                       \
+	"       maelys-pty log [OPTIONS] [FILE...] | log --replay --policy "   \
+	"FILE [FILE...]\n"                                                     \
 	"       maelys-pty [--config FILE | --policy FILE] [--path PATH] "     \
 	"--list\n"                                                             \
 	"       maelys-pty --help | --version\n"                               \

@@ -200,8 +200,9 @@ log_reasons(FILE *f, const struct log_record *r)
 		(void)fputc(')', f);
 }
 
-/* What a session_start or session_end row says of the session. */
-static void
+/* What a session_start or session_end row says of the session; whether
+ * it said anything. */
+static bool
 log_session_what(FILE *f, const struct log_record *r, bool start)
 {
 	char buf[PTY_TEXT_MAX * 3];
@@ -219,7 +220,7 @@ log_session_what(FILE *f, const struct log_record *r, bool start)
 				       r->remote);
 			log_safe_write(f, buf, strlen(buf));
 		}
-		return;
+		return r->mode != NULL;
 	}
 	buf[0] = '\0';
 	if (json_is_integer(r->exit_status))
@@ -236,9 +237,12 @@ log_session_what(FILE *f, const struct log_record *r, bool start)
 			       (long long)json_integer_value(r->refusals),
 			       (long long)json_integer_value(r->execs));
 		log_safe_write(f, counts, strlen(counts));
-	} else if (buf[0] != '\0') {
-		log_safe_write(f, buf, strlen(buf) - 2);
+		return true;
 	}
+	if (buf[0] == '\0')
+		return false;
+	log_safe_write(f, buf, strlen(buf) - 2);
+	return true;
 }
 
 void
@@ -248,6 +252,7 @@ log_table_row(FILE *f, const struct log_record *r)
 	bool start = strcmp(r->event, "session_start") == 0;
 	bool end = strcmp(r->event, "session_end") == 0;
 	size_t used = 0;
+	bool what = true;
 
 	log_time_show(r, when);
 	(void)log_safe_fmt(sid, sizeof sid, &used, r->session,
@@ -262,7 +267,7 @@ log_table_row(FILE *f, const struct log_record *r)
 			  : log_safe_cell(decision, sizeof decision,
 					  r->event));
 	if (start || end) {
-		log_session_what(f, r, start);
+		what = log_session_what(f, r, start);
 	} else if (r->exec_path != NULL) {
 		(void)fputs(PTY_MSG_LOG_EXEC, f);
 		log_safe_write(f, r->exec_path, r->exec_path_len);
@@ -270,13 +275,12 @@ log_table_row(FILE *f, const struct log_record *r)
 		log_safe_write(f, r->line, r->line_len);
 	} else if (r->line_by_sha256) {
 		(void)fputs(PTY_MSG_LOG_BY_SHA256, f);
+	} else {
+		what = false;
 	}
 	if (r->note != NULL && r->note[0] != '\0') {
-		(void)fputs(start || end || r->line != NULL ||
-				    r->exec_path != NULL
-				? "  "
-				: "",
-			    f);
+		if (what)
+			(void)fputs("  ", f);
 		log_safe_write(f, r->note, strlen(r->note));
 	}
 	if (log_record_is_decision(r))
