@@ -158,7 +158,7 @@ fuzz_append(const char *path, const uint8_t *data, size_t size)
 	rc = pty_audit_write(a, &s,
 			     guard_record_line(&rec, "command",
 					       (const char *)data, len, &dec,
-					       "deny"),
+					       "deny", NULL),
 			     err, sizeof err);
 	pty_audit_close(a);
 	return rc;

@@ -138,7 +138,7 @@ check_record(const struct pty_exec_request *r)
 	copy_str(dec.error, sizeof dec.error, r->request);
 	/* as the supervisor records it (pty/exec/exec_record.c), but "deny"
 	 * whatever the verdict */
-	e = pty_exec_record(&rec, r, &dec);
+	e = pty_exec_record(&rec, r, &dec, NULL);
 	e->outcome = "deny";
 	if (pty_audit_write(a, &s, e, err, sizeof err) != 0) {
 		/* a record is at most 64 KiB, and a byte may take six

@@ -423,7 +423,7 @@ pty_finish(struct pty_main *m, int rc)
 			      m->guard.asess.id, m->guard.who->user, rc);
 	}
 	pty_decider_free(&m->decider);
-	pty_audit_close(m->guard.audit);
+	pty_guard_close(&m->guard);
 	(void)maelys_datalog_session_free(m->session);
 }
 

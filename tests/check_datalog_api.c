@@ -601,6 +601,78 @@ START_TEST(test_api_edb_add_over_hard_limits_is_limit)
 }
 END_TEST
 
+START_TEST(test_api_edb_get_reads_back_each_fact_as_added)
+{
+	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
+	maelys_datalog_arg_t in[3], out[MAELYS_DATALOG_MAX_ARITY];
+	const char *pred = SENTINEL;
+	size_t n = 99;
+
+	in[0] = maelys_datalog_arg_symbol_n("a\0b\xff", 4);
+	in[1] = maelys_datalog_arg_integer(INT64_MIN);
+	in[2] = maelys_datalog_arg_symbol_n(NULL, 0);
+	ck_assert_status(maelys_datalog_input_edb_add(edb, "argv", in, 3, &diag),
+			 ST_OK);
+	ck_assert_status(maelys_datalog_input_edb_add(edb, "zero", NULL, 0, &diag),
+			 ST_OK);
+
+	ck_assert_status(maelys_datalog_input_edb_get(
+			     edb, 0, &pred, out, MAELYS_DATALOG_MAX_ARITY, &n),
+			 ST_OK);
+	ck_assert_str_eq(pred, "argv");
+	ck_assert_uint_eq(n, 3);
+	ck_assert_int_eq(out[0].kind, MAELYS_DATALOG_TERM_SYMBOL);
+	ck_assert_uint_eq(out[0].as.symbol.length, 4);
+	ck_assert_int_eq(memcmp(out[0].as.symbol.text, "a\0b\xff", 4), 0);
+	ck_assert_int_eq(out[1].kind, MAELYS_DATALOG_TERM_INTEGER);
+	ck_assert(out[1].as.integer == INT64_MIN);
+	ck_assert_int_eq(out[2].kind, MAELYS_DATALOG_TERM_SYMBOL);
+	ck_assert_uint_eq(out[2].as.symbol.length, 0);
+
+	/* arity 0 needs no room at all */
+	ck_assert_status(maelys_datalog_input_edb_get(edb, 1, &pred, NULL, 0, &n),
+			 ST_OK);
+	ck_assert_str_eq(pred, "zero");
+	ck_assert_uint_eq(n, 0);
+
+	/* too little room: the arity needed, nothing else */
+	ck_assert_status(maelys_datalog_input_edb_get(edb, 0, &pred, out, 2, &n),
+			 MAELYS_DATALOG_STATUS_TRUNCATED);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_ptr_null(pred);
+
+	/* out of range, NULLs: invalid, outputs cleared */
+	pred = SENTINEL;
+	n = 99;
+	ck_assert_status(maelys_datalog_input_edb_get(edb, 2, &pred, out, 3, &n),
+			 ST_INVALID);
+	ck_assert_ptr_null(pred);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_status(maelys_datalog_input_edb_get(NULL, 0, &pred, out, 3, &n),
+			 ST_INVALID);
+	ck_assert_status(maelys_datalog_input_edb_get(edb, 0, NULL, out, 3, &n),
+			 ST_INVALID);
+	ck_assert_status(
+	    maelys_datalog_input_edb_get(edb, 0, &pred, out, 3, NULL),
+	    ST_INVALID);
+	ck_assert_status(maelys_datalog_input_edb_get(edb, 0, &pred, NULL, 3, &n),
+			 ST_INVALID);
+
+	/* what truncate and clear removed is gone */
+	ck_assert_status(maelys_datalog_input_edb_truncate(edb, 1), ST_OK);
+	ck_assert_status(maelys_datalog_input_edb_get(edb, 1, &pred, out, 3, &n),
+			 ST_INVALID);
+	ck_assert_status(maelys_datalog_input_edb_get(edb, 0, &pred, out, 3, &n),
+			 ST_OK);
+	ck_assert_str_eq(pred, "argv");
+	ck_assert_status(maelys_datalog_input_edb_clear(edb), ST_OK);
+	ck_assert_status(maelys_datalog_input_edb_get(edb, 0, &pred, out, 3, &n),
+			 ST_INVALID);
+	(void)maelys_datalog_input_edb_free(edb);
+}
+END_TEST
+
 START_TEST(test_api_result_null_arguments_are_invalid_and_clear_out)
 {
 	maelys_datalog_policy_t *policy = dltest_load_walkthrough(&pty_domain);
@@ -2115,6 +2187,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc,
 		       test_api_edb_null_and_malformed_arguments_are_invalid);
 	tcase_add_test(tc, test_api_edb_add_over_hard_limits_is_limit);
+	tcase_add_test(tc, test_api_edb_get_reads_back_each_fact_as_added);
 	tcase_add_test(
 	    tc, test_api_result_null_arguments_are_invalid_and_clear_out);
 	tcase_add_test(tc, test_api_builders_null_arguments_are_invalid);

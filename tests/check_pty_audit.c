@@ -351,7 +351,7 @@ decided(struct guard_record *gr, const struct pty_audit_event *e,
 	const struct pty_decision *d)
 {
 	struct pty_audit_event *out = guard_record_line(
-	    gr, e->event, e->line, e->line_len, d, e->outcome);
+	    gr, e->event, e->line, e->line_len, d, e->outcome, NULL);
 
 	out->note = e->note;
 	return out;
@@ -729,7 +729,7 @@ START_TEST(test_audit_exec_records_read_independently)
 	dec.nreasons = 1;
 	(void)snprintf(dec.reasons[0], sizeof dec.reasons[0], "no shells");
 	ck_assert_int_eq(pty_audit_write(a, &s,
-					 pty_exec_record(&xr, &r, &dec), err,
+					 pty_exec_record(&xr, &r, &dec, NULL), err,
 					 sizeof err),
 			 0);
 	/* an argv of 100 KiB: the record carries its digest instead */
@@ -744,7 +744,7 @@ START_TEST(test_audit_exec_records_read_independently)
 	dec.verdict = PTY_EXEC_ALLOW;
 	dec.nreasons = 0;
 	ck_assert_int_eq(pty_audit_write(a, &s,
-					 pty_exec_record(&xr, &r, &dec), err,
+					 pty_exec_record(&xr, &r, &dec, NULL), err,
 					 sizeof err),
 			 0);
 	pty_audit_close(a);

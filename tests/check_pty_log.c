@@ -150,7 +150,8 @@ writer_line(struct writer *w, const char *line)
 				      guard_record_line(&rec, "line", line,
 							strlen(line), &dec,
 							guard_record_outcome(
-							    &dec)),
+							    &dec),
+							w->d.edb),
 				      err, sizeof err) == 0,
 		      "%s", err);
 }
@@ -176,7 +177,8 @@ writer_exec(struct writer *w, const char *path)
 	r.argv_len[0] = 3;
 	pty_exec_decide(&w->d, &r, PTY_MODE_INTERACTIVE, &dec);
 	ck_assert_msg(pty_audit_write(w->a, &w->s,
-				      pty_exec_record(&rec, &r, &dec), err,
+				      pty_exec_record(&rec, &r, &dec, w->d.edb),
+				      err,
 				      sizeof err) == 0,
 		      "%s", err);
 }

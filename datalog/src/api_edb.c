@@ -64,6 +64,44 @@ maelys_datalog_input_edb_count(const maelys_datalog_input_edb_t *edb)
 	return edb == NULL ? 0 : edb->nfacts;
 }
 
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_input_edb_get(const maelys_datalog_input_edb_t *edb,
+			     size_t index, const char **predicate,
+			     maelys_datalog_arg_t *args, size_t capacity,
+			     size_t *count)
+{
+	const struct dl_edb_fact *f;
+	size_t i;
+
+	if (predicate != NULL)
+		*predicate = NULL;
+	if (count != NULL)
+		*count = 0;
+	if (edb == NULL || predicate == NULL || count == NULL ||
+	    (args == NULL && capacity > 0) || index >= edb->nfacts)
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	f = &edb->facts[index];
+	if (f->nargs > capacity) {
+		*count = f->nargs;
+		return MAELYS_DATALOG_STATUS_TRUNCATED;
+	}
+	for (i = 0; i < f->nargs; i++) {
+		const struct dl_edb_arg *d = &edb->args[f->first_arg + i];
+
+		args[i].kind = d->kind;
+		if (d->kind == MAELYS_DATALOG_TERM_INTEGER) {
+			args[i].as.integer = d->integer;
+			continue;
+		}
+		args[i].as.symbol.text = edb->bytes + d->off;
+		args[i].as.symbol.length = d->len;
+	}
+	/* add stored the name NUL-terminated */
+	*predicate = edb->bytes + f->name_off;
+	*count = f->nargs;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 static int
 dl_edb_push_bytes(maelys_datalog_input_edb_t *edb, const char *s, size_t n,
 		  size_t *off)

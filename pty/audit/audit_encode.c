@@ -11,6 +11,7 @@
 
 #include "audit_internal.h"
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,11 +25,19 @@ struct audit_buf {
 	char *p;
 	size_t len, cap;
 	bool full;
+	/* when set, what is put is hashed instead of kept (facts_sha256:
+	 * the digest of text that never needs to be held whole) */
+	crypto_hash_sha256_state *hash;
 };
 
 static void
 audit_put(struct audit_buf *b, const void *s, size_t n)
 {
+	if (b->hash != NULL) {
+		if (crypto_hash_sha256_update(b->hash, s, n) != 0)
+			b->full = true;
+		return;
+	}
 	if (b->full || n > b->cap - b->len) {
 		b->full = true;
 		return;
@@ -205,6 +214,102 @@ audit_put_decision(struct audit_buf *b, const struct pty_audit_decision *d,
 	audit_put_text(b, "confirm_prompt", d->confirm_prompt);
 }
 
+/* The array of "facts" (pty_audit.h).  Returns 0, or -1 when a fact
+ * cannot be read or is not one the format allows. */
+static int
+audit_put_facts_array(struct audit_buf *b, const struct pty_audit_facts *f)
+{
+	struct pty_audit_fact fact;
+	char num[32];
+	size_t i, j;
+
+	audit_puts(b, "[");
+	for (i = 0; i < f->count && !b->full; i++) {
+		memset(&fact, 0, sizeof fact);
+		if (f->get(f->ctx, i, &fact) != 0 ||
+		    fact.nargs > PTY_AUDIT_FACT_ARGS_MAX ||
+		    fact.predicate.s == NULL)
+			return -1;
+		audit_puts(b, i > 0 ? ",[" : "[");
+		audit_put_string(b, fact.predicate.s, fact.predicate.len);
+		for (j = 0; j < fact.nargs; j++) {
+			const struct pty_audit_fact_arg *a = &fact.args[j];
+
+			audit_puts(b, ",");
+			if (a->is_integer) {
+				(void)snprintf(num, sizeof num, "%" PRId64,
+					       a->integer);
+				audit_puts(b, num);
+			} else if (a->text.s == NULL && a->text.len > 0) {
+				return -1;
+			} else {
+				audit_put_string(b,
+						 a->text.s != NULL ? a->text.s
+								   : "",
+						 a->text.len);
+			}
+		}
+		audit_puts(b, "]");
+	}
+	audit_puts(b, "]");
+	return 0;
+}
+
+/* ,"facts":[...] or, when `hashed`, ,"facts_sha256":"<the SHA-256 of the
+ * array's text>".  Returns 0, or -1 (a fact cannot be read, libsodium
+ * failed). */
+static int
+audit_put_facts(struct audit_buf *b, const struct pty_audit_facts *f,
+		bool hashed)
+{
+	crypto_hash_sha256_state st;
+	struct audit_buf h = {NULL, 0, 0, false, &st};
+	unsigned char digest[crypto_hash_sha256_BYTES];
+	char hex[2 * crypto_hash_sha256_BYTES + 1];
+
+	if (f == NULL)
+		return 0;
+	if (f->count > 0 && f->get == NULL)
+		return -1;
+	if (!hashed) {
+		audit_puts(b, ",\"facts\":");
+		return audit_put_facts_array(b, f);
+	}
+	if (crypto_hash_sha256_init(&st) != 0 ||
+	    audit_put_facts_array(&h, f) != 0 || h.full ||
+	    crypto_hash_sha256_final(&st, digest) != 0)
+		return -1;
+	audit_hex(digest, sizeof digest, hex);
+	audit_put_cstr(b, "facts_sha256", hex);
+	return 0;
+}
+
+/* ,"name":N */
+static void
+audit_put_number(struct audit_buf *b, const char *name, unsigned long long v)
+{
+	char num[32];
+
+	(void)snprintf(num, sizeof num, "%llu", v);
+	audit_puts(b, ",\"");
+	audit_puts(b, name);
+	audit_puts(b, "\":");
+	audit_puts(b, num);
+}
+
+/* What a session's end adds: exit_status or signal, and the counts. */
+static void
+audit_put_end(struct audit_buf *b, const struct pty_audit_end *end)
+{
+	if (end->has_status)
+		audit_put_number(b, "exit_status",
+				 (unsigned long long)end->exit_status);
+	audit_put_cstr(b, "signal", end->signal);
+	audit_put_number(b, "decisions", end->decisions);
+	audit_put_number(b, "refusals", end->refusals);
+	audit_put_number(b, "execs", end->execs);
+}
+
 /* "exec_argv_sha256": the SHA-256 of every argument followed by its NUL.
  * Returns 0, or -1 when libsodium fails. */
 static int
@@ -282,10 +387,12 @@ audit_put_exec(struct audit_buf *b, const struct pty_audit_event *e,
  * not fit in PTY_AUDIT_LINE_MAX, -1 when the HMAC fails. */
 int
 audit_encode_body(const struct pty_audit_session *s,
-		  const struct pty_audit_event *e, bool compact, char *out,
-		  size_t cap, size_t *len)
+		  const struct pty_audit_event *e, enum audit_size size,
+		  char *out, size_t cap, size_t *len)
 {
-	struct audit_buf b = {out, 0, cap, false};
+	struct audit_buf b = {out, 0, cap, false, NULL};
+	bool compact = size == AUDIT_SIZE_COMPACT;
+	const struct pty_audit_facts *facts = NULL;
 	char hex[65];
 	bool hashed = false;
 
@@ -314,6 +421,14 @@ audit_encode_body(const struct pty_audit_session *s,
 				   e->outcome);
 	else if (e->exec == NULL)
 		audit_put_cstr(&b, "decision", e->outcome);
+	if (e->exec != NULL)
+		facts = e->exec->facts;
+	else if (e->decision != NULL)
+		facts = e->decision->facts;
+	if (audit_put_facts(&b, facts, size != AUDIT_SIZE_FULL) != 0)
+		return -1;
+	if (e->end != NULL)
+		audit_put_end(&b, e->end);
 	audit_put_cstr(&b, "note", e->note);
 	if (s->policy_sha256[0] != '\0')
 		audit_put_field(
@@ -366,7 +481,8 @@ audit_decision_ok(const struct pty_audit_decision *d)
 	    (d->nreasons > 0 && d->reasons == NULL) ||
 	    !audit_texts_ok(&d->error, 1) ||
 	    !audit_texts_ok(&d->log_reason, 1) ||
-	    !audit_texts_ok(&d->confirm_prompt, 1))
+	    !audit_texts_ok(&d->confirm_prompt, 1) ||
+	    (d->facts != NULL && d->facts->count > 0 && d->facts->get == NULL))
 		return false;
 	for (i = 0; i < d->nreasons; i++)
 		if (!audit_texts_ok(&d->reasons[i].op, 1) ||
@@ -387,7 +503,8 @@ audit_exec_ok(const struct pty_audit_exec *x)
 	    !audit_texts_ok(&x->cwd, 1) || !audit_texts_ok(&x->parent, 1) ||
 	    !audit_texts_ok(&x->through, 1) || !audit_texts_ok(&x->error, 1) ||
 	    !audit_texts_ok(x->reasons, x->nreasons) ||
-	    (x->argc > 0 && (x->argv == NULL || x->argv_len == NULL)))
+	    (x->argc > 0 && (x->argv == NULL || x->argv_len == NULL)) ||
+	    (x->facts != NULL && x->facts->count > 0 && x->facts->get == NULL))
 		return false;
 	for (i = 0; i < x->argc; i++)
 		if (x->argv[i] == NULL)
@@ -403,7 +520,9 @@ audit_encode(const struct pty_audit_session *s, const struct pty_audit_event *e,
 
 	if (s == NULL || e == NULL || e->event == NULL ||
 	    (e->line == NULL && e->line_len != 0) ||
-	    !audit_decision_ok(e->decision) || !audit_exec_ok(e->exec)) {
+	    !audit_decision_ok(e->decision) || !audit_exec_ok(e->exec) ||
+	    (e->end != NULL && e->end->has_status &&
+	     (e->end->exit_status < 0 || e->end->exit_status > 255))) {
 		audit_err(err, errlen, "audit log: invalid argument");
 		return -1;
 	}
@@ -416,17 +535,23 @@ audit_encode(const struct pty_audit_session *s, const struct pty_audit_event *e,
 		audit_err(err, errlen, "audit log: bad session id or digest");
 		return -1;
 	}
-	/* the whole record first; what does not fit is recorded by digest */
-	rc = audit_encode_body(s, e, false, out, cap, len);
+	/* the whole record first; what does not fit is recorded by digest:
+	 * the facts first, then the line and the argv too */
+	rc = audit_encode_body(s, e, AUDIT_SIZE_FULL, out, cap, len);
 	if (rc == 1)
-		rc = audit_encode_body(s, e, true, out, cap, len);
+		rc = audit_encode_body(s, e, AUDIT_SIZE_FACTS_SHA256, out, cap,
+				       len);
+	if (rc == 1)
+		rc = audit_encode_body(s, e, AUDIT_SIZE_COMPACT, out, cap, len);
 	if (rc == 1)
 		audit_err(err, errlen,
 			  "audit log: the record would be longer than %zu "
 			  "bytes",
 			  PTY_AUDIT_LINE_MAX);
 	else if (rc != 0)
-		audit_err(err, errlen, "audit log: SHA-256 failed");
+		audit_err(err, errlen,
+			  "audit log: SHA-256 failed, or a fact of the "
+			  "decision could not be read");
 	return rc == 0 ? 0 : -1;
 }
 

@@ -59,15 +59,22 @@ struct pty_audit *audit_handle_begin(const char *log_path, const char *key_path,
 				     struct pty_audit **out, char *err,
 				     size_t errlen);
 
+/* How much of a record is recorded by its SHA-256 (pty_audit.h): nothing;
+ * the facts; the facts, the line and the argv. */
+enum audit_size {
+	AUDIT_SIZE_FULL,
+	AUDIT_SIZE_FACTS_SHA256,
+	AUDIT_SIZE_COMPACT,
+};
+
 /* The body of a record (audit_encode.c): the JSON members from "host" to
  * "policy_sha256".  audit_encode_body returns 0 (*len set), 1 when it
- * does not fit in cap, -1 on error; `compact` records the line and the
- * argv by their SHA-256 (pty_audit.h).  audit_encode checks the session,
- * tries the whole body then the compact one, and returns 0 or -1 with one
+ * does not fit in cap, -1 on error.  audit_encode checks the session,
+ * tries the sizes in order until one fits, and returns 0 or -1 with one
  * line in err. */
 int audit_encode_body(const struct pty_audit_session *s,
-		      const struct pty_audit_event *e, bool compact, char *out,
-		      size_t cap, size_t *len);
+		      const struct pty_audit_event *e, enum audit_size size,
+		      char *out, size_t cap, size_t *len);
 int audit_encode(const struct pty_audit_session *s,
 		 const struct pty_audit_event *e, char *out, size_t cap,
 		 size_t *len, char *err, size_t errlen);

@@ -4,7 +4,8 @@
  * what the writer produces - one object without white space, its keys
  * known, in the documented order and each at most once, values of the type
  * each key has (strings with the writer's escapes, unsigned integers,
- * arrays of strings, the {"op","reason"} objects of "reasons") - and
+ * arrays of strings, the {"op","reason"} objects of "reasons", the
+ * [predicate, column...] arrays of "facts") - and
  * refuses anything else, so that a record means one thing only.  It never
  * recurses (the shape is fixed) and never reads past the line it is given.
  */
@@ -26,6 +27,7 @@ enum audit_type {
 	AUDIT_T_TIME,
 	AUDIT_T_STRINGS, /* array of strings */
 	AUDIT_T_REASONS, /* array of {"op":string,"reason":string} */
+	AUDIT_T_FACTS,   /* array of [string, string or integer ...] */
 };
 
 /* The record's keys, in the order they must appear. */
@@ -60,6 +62,13 @@ enum audit_key {
 	AUDIT_K_ERROR,
 	AUDIT_K_LOG_REASON,
 	AUDIT_K_CONFIRM_PROMPT,
+	AUDIT_K_FACTS,
+	AUDIT_K_FACTS_SHA256,
+	AUDIT_K_EXIT_STATUS,
+	AUDIT_K_SIGNAL,
+	AUDIT_K_DECISIONS,
+	AUDIT_K_REFUSALS,
+	AUDIT_K_EXECS,
 	AUDIT_K_NOTE,
 	AUDIT_K_POLICY_SHA256,
 	AUDIT_K_PREV,
@@ -102,6 +111,13 @@ static const struct {
     [AUDIT_K_ERROR] = {"error", AUDIT_T_STRING, false},
     [AUDIT_K_LOG_REASON] = {"log_reason", AUDIT_T_STRING, false},
     [AUDIT_K_CONFIRM_PROMPT] = {"confirm_prompt", AUDIT_T_STRING, false},
+    [AUDIT_K_FACTS] = {"facts", AUDIT_T_FACTS, false},
+    [AUDIT_K_FACTS_SHA256] = {"facts_sha256", AUDIT_T_HEX64, false},
+    [AUDIT_K_EXIT_STATUS] = {"exit_status", AUDIT_T_NUMBER, false},
+    [AUDIT_K_SIGNAL] = {"signal", AUDIT_T_STRING, false},
+    [AUDIT_K_DECISIONS] = {"decisions", AUDIT_T_NUMBER, false},
+    [AUDIT_K_REFUSALS] = {"refusals", AUDIT_T_NUMBER, false},
+    [AUDIT_K_EXECS] = {"execs", AUDIT_T_NUMBER, false},
     [AUDIT_K_NOTE] = {"note", AUDIT_T_STRING, false},
     [AUDIT_K_POLICY_SHA256] = {"policy_sha256", AUDIT_T_HEX64, false},
     [AUDIT_K_PREV] = {"prev", AUDIT_T_HEX64, true},
@@ -263,8 +279,9 @@ audit_read_time(struct audit_reader *r)
 	return 0;
 }
 
+/* An unsigned decimal integer of at most `max`. */
 static int
-audit_read_number(struct audit_reader *r, uint64_t *v)
+audit_read_number_within(struct audit_reader *r, uint64_t *v, uint64_t max)
 {
 	size_t start = r->pos;
 
@@ -272,7 +289,7 @@ audit_read_number(struct audit_reader *r, uint64_t *v)
 	while (r->pos < r->len && r->s[r->pos] >= '0' && r->s[r->pos] <= '9') {
 		unsigned d = (unsigned)(r->s[r->pos] - '0');
 
-		if (*v > (AUDIT_SEQ_MAX - d) / 10)
+		if (*v > (max - d) / 10)
 			return audit_bad(r, "number too large");
 		*v = *v * 10 + d;
 		r->pos++;
@@ -284,6 +301,12 @@ audit_read_number(struct audit_reader *r, uint64_t *v)
 		return audit_bad(r, "number with a leading zero");
 	}
 	return 0;
+}
+
+static int
+audit_read_number(struct audit_reader *r, uint64_t *v)
+{
+	return audit_read_number_within(r, v, AUDIT_SEQ_MAX);
 }
 
 /* A key that must be `name`. */
@@ -335,6 +358,60 @@ audit_read_array(struct audit_reader *r, bool reasons)
 	}
 }
 
+/* An integer column of a fact: -?[0-9]+ without leading zeros ("-0"
+ * neither), within 64 bits, as the writer prints an int64_t. */
+static int
+audit_read_integer(struct audit_reader *r)
+{
+	bool neg = r->pos < r->len && r->s[r->pos] == '-';
+	uint64_t v;
+
+	if (neg)
+		r->pos++;
+	if (audit_read_number_within(r, &v, neg ? (uint64_t)INT64_MAX + 1
+					       : (uint64_t)INT64_MAX) != 0)
+		return -1;
+	if (neg && v == 0)
+		return audit_bad(r, "-0");
+	return 0;
+}
+
+/* [] or [[predicate,column,...],...]: a fact is a non-empty array whose
+ * first item is a string and the others strings or integers. */
+static int
+audit_read_facts(struct audit_reader *r)
+{
+	size_t start, end;
+
+	if (audit_expect(r, '[') != 0)
+		return -1;
+	if (r->pos < r->len && r->s[r->pos] == ']') {
+		r->pos++;
+		return 0;
+	}
+	for (;;) {
+		if (audit_expect(r, '[') != 0 ||
+		    audit_read_string(r, &start, &end) != 0)
+			return -1;
+		while (r->pos < r->len && r->s[r->pos] == ',') {
+			r->pos++;
+			if (r->pos < r->len && r->s[r->pos] == '"') {
+				if (audit_read_string(r, &start, &end) != 0)
+					return -1;
+			} else if (audit_read_integer(r) != 0) {
+				return -1;
+			}
+		}
+		if (audit_expect(r, ']') != 0)
+			return -1;
+		if (r->pos < r->len && r->s[r->pos] == ',') {
+			r->pos++;
+			continue;
+		}
+		return audit_expect(r, ']');
+	}
+}
+
 static int
 audit_read_value(struct audit_reader *r, enum audit_key k,
 		 struct audit_record *rec)
@@ -367,6 +444,8 @@ audit_read_value(struct audit_reader *r, enum audit_key k,
 		return audit_read_array(r, false);
 	case AUDIT_T_REASONS:
 		return audit_read_array(r, true);
+	case AUDIT_T_FACTS:
+		return audit_read_facts(r);
 	}
 	return audit_bad(r, "unknown value type");
 }
@@ -427,6 +506,10 @@ audit_parse(const char *line, size_t len, struct audit_record *rec, char *why,
 	}
 	if (seen[AUDIT_K_LINE] && seen[AUDIT_K_LINE_SHA256]) {
 		audit_err(why, whylen, "both line and line_sha256");
+		return -1;
+	}
+	if (seen[AUDIT_K_FACTS] && seen[AUDIT_K_FACTS_SHA256]) {
+		audit_err(why, whylen, "both facts and facts_sha256");
 		return -1;
 	}
 	if (rec->v != 1) {

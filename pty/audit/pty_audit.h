@@ -27,8 +27,9 @@
  *   exec_request, exec_argv (array; or exec_argv_sha256), exec_argc,
  *   exec_cwd, exec_parent, exec_via, exec_through, pid, tokens (array),
  *   metachars (array of class names), decision, reasons (array of
- *   {"op","reason"}), refusal, error, log_reason, confirm_prompt, note,
- *   policy_sha256, prev, mac.
+ *   {"op","reason"}), refusal, error, log_reason, confirm_prompt, facts
+ *   (or facts_sha256), exit_status, signal, decisions, refusals, execs,
+ *   note, policy_sha256, prev, mac.
  * Strings are JSON-escaped (\" \\ \b \f \n \r \t, other control bytes as
  * \u00XX; bytes >= 0x80 are copied: the scanner admits only UTF-8 text, and a
  * line refused for its encoding is recorded by its SHA-256).
@@ -59,6 +60,27 @@
  *   deny_exec reason}), and error for "error" and "refused".
  *   exec_argv_sha256 (SHA-256 of every argument followed by a NUL byte)
  *   replaces exec_argv when the record would otherwise be too long.
+ * - facts, in a decision record (line, command, confirm, exec) whose
+ *   decision the policy was asked for: every input fact the policy was
+ *   given, in the order they were added to the input EDB, each an array
+ *   [predicate, arg, ...] with strings as JSON strings (escaped as above)
+ *   and integers as JSON integers (decimal, "-" for negative ones, no
+ *   leading zeros, within 64 bits): [["command","git"],["arg","git"],
+ *   ["argv",0,"git"],["argc",1],["user","alice"],...].  It is left out
+ *   when the policy was not asked (a line the scanner refused; an exec
+ *   refused or recorded before it was decided).  A "confirm" record
+ *   carries the facts of the decision that asked for the confirmation.
+ *   When the record would be too long with it, facts_sha256 (the SHA-256
+ *   of the array's JSON text exactly as facts would have held it)
+ *   replaces it first; if that is still too long the line and argv give
+ *   way as below.  Such a record cannot be decided again.
+ * - session_end carries exit_status (the shell's, 0-255) or signal (the
+ *   name of the signal that ended it, "SIGKILL"), then decisions (lines
+ *   and execs decided), refusals (those refused) and execs (execs
+ *   decided), all counted by the guard.  The writer's fallback record
+ *   (the guard went away without ending the session) carries the counts
+ *   as of the guard's last decision and no exit_status, and its note
+ *   says so.
  * - line_sha256 (SHA-256 of the raw bytes) replaces line, and tokens are
  *   left out, when the scan refused the line for its size or its encoding
  *   (line_by_sha256), when line_len >= SCAN_LINE_MAX (scanner.h), when
@@ -99,6 +121,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -140,9 +163,38 @@ struct pty_audit_reason {
 	struct pty_audit_text op, reason;
 };
 
+/* One column of an input fact: a string, or an integer when is_integer. */
+struct pty_audit_fact_arg {
+	bool is_integer;
+	int64_t integer;
+	struct pty_audit_text text;
+};
+
+/* The most columns a recorded fact may have (the policy's domain has
+ * none wider than 2). */
+#define PTY_AUDIT_FACT_ARGS_MAX 8
+
+/* One input fact: predicate(args[0], ..., args[nargs-1]). */
+struct pty_audit_fact {
+	struct pty_audit_text predicate;
+	size_t nargs;
+	struct pty_audit_fact_arg args[PTY_AUDIT_FACT_ARGS_MAX];
+};
+
+/* "facts": the input facts the policy was given for a decision, read one
+ * at a time, in the order they were added (so that an exec's thousands
+ * of arguments need no copy): get(ctx, i, out) fills fact i of count and
+ * returns 0, or -1 (then the record is not written).  The decider's
+ * input EDB is the one source: pty/session/guard_record.c reads it. */
+struct pty_audit_facts {
+	size_t count;
+	int (*get)(const void *ctx, size_t i, struct pty_audit_fact *out);
+	const void *ctx;
+};
+
 /* What the decision of a line adds to its record (tokens to
- * confirm_prompt above).  pty/session/guard_record.c makes it from a
- * line's decision. */
+ * confirm_prompt above, and facts).  pty/session/guard_record.c makes it
+ * from a line's decision. */
 struct pty_audit_decision {
 	/* "tokens": the line's words (left out when the line is recorded
 	 * by its SHA-256) */
@@ -161,6 +213,9 @@ struct pty_audit_decision {
 	/* "error", "log_reason", "confirm_prompt": each left out when its
 	 * s is NULL */
 	struct pty_audit_text error, log_reason, confirm_prompt;
+	/* "facts" (or "facts_sha256"); NULL: left out, the policy was not
+	 * asked (the scanner refused the line) */
+	const struct pty_audit_facts *facts;
 };
 
 /* What an exec record adds (exec_path to pid above, then its decision).
@@ -184,6 +239,20 @@ struct pty_audit_exec {
 	const struct pty_audit_text *reasons;
 	size_t nreasons;
 	struct pty_audit_text error; /* "error", left out when s is NULL */
+	/* "facts" (or "facts_sha256"); NULL: left out, the policy was not
+	 * asked (the request was refused or recorded before deciding) */
+	const struct pty_audit_facts *facts;
+};
+
+/* What a session's end adds (event "session_end"). */
+struct pty_audit_end {
+	/* "exit_status" (0-255) when has_status; "signal" ("SIGKILL") when
+	 * signal is not NULL; neither when the shell's end is not known */
+	bool has_status;
+	int exit_status;
+	const char *signal;
+	/* "decisions" (lines and execs decided), "refusals", "execs" */
+	unsigned long long decisions, refusals, execs;
 };
 
 /* One event to record. */
@@ -202,6 +271,8 @@ struct pty_audit_event {
 	/* event "exec": what a process of the session asked to run, and
 	 * the supervisor's decision, or NULL */
 	const struct pty_audit_exec *exec;
+	/* event "session_end": the session's counts and exit, or NULL */
+	const struct pty_audit_end *end;
 };
 
 /* Opens the log in this process (creating it with mode 0600 if missing)

@@ -412,6 +412,7 @@ pty_decide_solved(struct pty_decider *d, const char *cmd, size_t cmdlen,
 	int allowed = 0;
 
 	pty_copy(out->denied_op, sizeof out->denied_op, cmd, cmdlen);
+	out->asked = st == MAELYS_DATALOG_STATUS_OK;
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = pty_decider_solve_ask(d, "allow", cmd, cmdlen, &res,
 					   &allowed, diag);

@@ -155,6 +155,9 @@ struct pty_decision {
 	char log_reason[PTY_TEXT_MAX];     /* ALLOW_LOG: its Reason */
 	char confirm_prompt[PTY_TEXT_MAX]; /* CONFIRM: its Prompt */
 	int confirmed;                     /* decided with confirmed(Cmd) */
+	/* the policy was given the decider's input EDB (d->edb): it holds
+	 * this decision's facts until the decider's next decision */
+	bool asked;
 };
 
 /* Who the session is: what the session facts say (user, group, host,

@@ -65,16 +65,19 @@ exec_say_refused(const struct pty_exec_request *r,
 			dec->reasons_total - dec->nreasons);
 }
 
-enum pty_act
-pty_exec_conclude(struct pty_guard *g, const struct pty_exec_request *r,
-		  const struct pty_exec_decision *dec, int fd, const char *eol)
+/* pty_exec_conclude but for the count and the fallback record. */
+static enum pty_act
+exec_conclude_one(struct pty_guard *g, const struct pty_exec_request *r,
+		  const struct pty_exec_decision *dec,
+		  const maelys_datalog_input_edb_t *edb, int fd,
+		  const char *eol)
 {
 	struct pty_exec_record rec;
 	enum pty_act act;
 	char err[512];
 
-	act = pty_guard_write_record(g, pty_exec_record(&rec, r, dec), fd, eol,
-				     err, sizeof err);
+	act = pty_guard_write_record(g, pty_exec_record(&rec, r, dec, edb), fd,
+				     eol, err, sizeof err);
 	if (act == PTY_ACT_END)
 		return act;
 	if (act == PTY_ACT_DENY) {
@@ -91,4 +94,16 @@ pty_exec_conclude(struct pty_guard *g, const struct pty_exec_request *r,
 		? (dec->nreasons > 0 ? dec->reasons[0] : "no rule allows it")
 		: dec->error);
 	return pty_guard_refused(g, fd, eol);
+}
+
+enum pty_act
+pty_exec_conclude(struct pty_guard *g, const struct pty_exec_request *r,
+		  const struct pty_exec_decision *dec,
+		  const maelys_datalog_input_edb_t *edb, int fd,
+		  const char *eol)
+{
+	enum pty_act act = exec_conclude_one(g, r, dec, edb, fd, eol);
+
+	pty_guard_exec_concluded(g, dec->verdict != PTY_EXEC_RECORDED);
+	return act;
 }

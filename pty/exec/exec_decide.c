@@ -86,6 +86,7 @@ exec_decide_solved(struct pty_decider *d, const char *path, size_t pathlen,
 	maelys_datalog_result_t *res = NULL;
 	int allowed = 0;
 
+	out->asked = st == MAELYS_DATALOG_STATUS_OK;
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = pty_decider_solve_ask(d, "allow_exec", path, pathlen, &res,
 					   &allowed, diag);

@@ -6,6 +6,8 @@
  */
 #include "pty_exec.h"
 
+#include "guard_record.h"
+
 #include <string.h>
 
 static const char *
@@ -51,7 +53,8 @@ exec_record_decision(struct pty_exec_record *rec,
 
 struct pty_audit_event *
 pty_exec_record(struct pty_exec_record *rec, const struct pty_exec_request *r,
-		const struct pty_exec_decision *dec)
+		const struct pty_exec_decision *dec,
+		const maelys_datalog_input_edb_t *edb)
 {
 	struct pty_audit_exec *x = &rec->exec;
 
@@ -69,6 +72,7 @@ pty_exec_record(struct pty_exec_record *rec, const struct pty_exec_request *r,
 	x->argv_len = r->argv_len;
 	x->argc = r->argc;
 	x->pid = r->pid;
+	x->facts = guard_record_facts(&rec->facts, dec->asked ? edb : NULL);
 	rec->event.event = "exec";
 	rec->event.exec = x;
 	exec_record_decision(rec, dec);

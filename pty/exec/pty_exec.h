@@ -102,6 +102,9 @@ struct pty_exec_decision {
 	size_t reasons_total; /* ... of how many */
 	char reasons[PTY_REASONS_MAX][PTY_TEXT_MAX];
 	char error[600]; /* ERROR and UNREADABLE: why */
+	/* the policy was given the decider's input EDB (d->edb): it holds
+	 * this decision's facts until the decider's next decision */
+	bool asked;
 };
 
 /* The programs of the session facts session_shell/1 and guard_program/1
@@ -137,15 +140,19 @@ struct pty_exec_record {
 	struct pty_audit_event event;
 	struct pty_audit_exec exec;
 	struct pty_audit_text reasons[PTY_REASONS_MAX];
+	struct pty_audit_facts facts;
 };
 
 /* The record of request r and its decision, as event "exec" with the
  * verdict's word as its "decision" ("allow", "deny", "error",
- * "refused"), by the rules of pty_audit.h.  It points into r, dec and
+ * "refused"), by the rules of pty_audit.h, and as its "facts" those of
+ * `edb`: the input EDB dec was solved over (the decider's, before its
+ * next decision), read when dec->asked.  It points into r, dec, edb and
  * rec, which must outlive it.  Returns &rec->event. */
-struct pty_audit_event *pty_exec_record(struct pty_exec_record *rec,
-					const struct pty_exec_request *r,
-					const struct pty_exec_decision *dec);
+struct pty_audit_event *
+pty_exec_record(struct pty_exec_record *rec, const struct pty_exec_request *r,
+		const struct pty_exec_decision *dec,
+		const maelys_datalog_input_edb_t *edb);
 
 /* What reading a request may answer besides 0 or an errno (exec_read.c,
  * exec_walk.c, exec_chain.c). */

@@ -81,12 +81,14 @@ struct pty_supervisor {
 
 /* Concludes one exec decision as the guard concludes a line: its audit
  * record (a record that cannot be written denies the exec, and with
- * on_audit_failure = terminate ends the session), the message and syslog
- * line of a refusal, and the refusal count.  PTY_ACT_RUN only for an
- * allowed exec whose record, if there is a log, is written. */
+ * on_audit_failure = terminate ends the session) with the facts of `edb`,
+ * the input EDB dec was solved over, the message and syslog line of a
+ * refusal, and the counts (pty_guard_exec_concluded).  PTY_ACT_RUN only
+ * for an allowed exec whose record, if there is a log, is written. */
 enum pty_act pty_exec_conclude(struct pty_guard *g,
 			       const struct pty_exec_request *r,
-			       const struct pty_exec_decision *dec, int fd,
+			       const struct pty_exec_decision *dec,
+			       const maelys_datalog_input_edb_t *edb, int fd,
 			       const char *eol);
 
 /* Whether this process may be a guard nested in a supervised session: it

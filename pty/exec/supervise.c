@@ -423,7 +423,8 @@ supervise_decide_one(struct pty_supervisor *s, struct pty_exec_request *r,
 	quiet = dec.verdict == PTY_EXEC_ALLOW || dec.verdict == PTY_EXEC_RECORDED;
 	if (s->around_message != NULL && !quiet)
 		s->around_message(true);
-	act = pty_exec_conclude(s->guard, r, &dec, s->out_fd, s->eol);
+	act = pty_exec_conclude(s->guard, r, &dec, s->decider->edb, s->out_fd,
+				s->eol);
 	if (s->around_message != NULL && !quiet)
 		s->around_message(false);
 	if (act == PTY_ACT_END)

@@ -46,8 +46,10 @@ command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 		if (pty_signals_take_child() || look) {
 			look = false;
 			/* orphans of the session come to the guard too */
-			if (pty_spawn_reap(pid, &st))
+			if (pty_spawn_reap(pid, &st)) {
+				pty_guard_set_exit(sup->guard, st);
 				break;
+			}
 		}
 		if (ppoll(&pfd, sup->listener >= 0 ? 1 : 0, NULL, mask) <= 0)
 			continue;

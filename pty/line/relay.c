@@ -381,6 +381,7 @@ pty_reap(void)
 	if (pty_spawn_reap(relay.child_gone ? 0 : relay.child.pid, &st)) {
 		relay.child_gone = true;
 		relay.wait_status = st;
+		pty_guard_set_exit(relay.guard, st);
 	}
 }
 

@@ -3,6 +3,7 @@
  * Concluding a line: confirmation, the audit record, the user's message,
  * syslog, the denial count (see pty_session.h for the rules).
  */
+#define _GNU_SOURCE /* sigabbrev_np */
 
 #include "pty_session.h"
 
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <syslog.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 void
@@ -39,15 +41,71 @@ pty_guard_set_identity(struct pty_guard *g, const struct pty_identity *who)
 	g->asess.remote = who->remote_addr;
 }
 
+/* What session_end says of the session: its counts, and the shell's
+ * exit when it is known (pty_audit.h). */
+static void
+pty_guard_end_of(const struct pty_guard *g, struct pty_audit_end *end,
+		 bool with_exit, char sig[24])
+{
+	const char *abbrev;
+
+	memset(end, 0, sizeof *end);
+	end->decisions = g->decisions;
+	end->refusals = g->denials;
+	end->execs = g->execs;
+	if (!with_exit || !g->exited)
+		return;
+	if (WIFEXITED(g->wait_status)) {
+		end->has_status = true;
+		end->exit_status = WEXITSTATUS(g->wait_status);
+	} else if (WIFSIGNALED(g->wait_status)) {
+		abbrev = sigabbrev_np(WTERMSIG(g->wait_status));
+		if (abbrev != NULL)
+			(void)snprintf(sig, 24, "SIG%s", abbrev);
+		else
+			(void)snprintf(sig, 24, "%d", WTERMSIG(g->wait_status));
+		end->signal = sig;
+	}
+}
+
+/* The record the writer appends if this guard is killed: the session's
+ * end with the counts as of now and no exit status (the guard that would
+ * have seen the shell end is gone).  Returns 0, or -1 (said to syslog). */
+static int
+pty_guard_fallback(struct pty_guard *g)
+{
+	struct pty_audit_event e;
+	struct pty_audit_end end;
+	char err[256], sig[24];
+
+	if (g->audit == NULL || g->end_recorded)
+		return 0;
+	memset(&e, 0, sizeof e);
+	pty_guard_end_of(g, &end, false, sig);
+	e.event = e.outcome = "session_end";
+	e.end = &end;
+	/* no exit status: the counts are those of the last decision
+	 * concluded (pty_audit.h) */
+	e.note = "the guard ended without ending the session";
+	if (pty_audit_set_fallback(g->audit, &g->asess, &e, err, sizeof err) !=
+	    0) {
+		pty_guard_log(g, LOG_ERR, "audit log: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
 int
 pty_guard_event(struct pty_guard *g, const char *event, const char *note)
 {
 	struct pty_audit_event e;
-	char err[256];
+	struct pty_audit_end end;
+	bool ending = strcmp(event, "session_end") == 0;
+	char err[256], sig[24];
 
 	if (g->audit == NULL)
 		return 0;
-	if (strcmp(event, "session_end") == 0) {
+	if (ending) {
 		if (g->end_recorded)
 			return 0;
 		g->end_recorded = true;
@@ -56,24 +114,46 @@ pty_guard_event(struct pty_guard *g, const char *event, const char *note)
 	e.event = event;
 	e.note = note;
 	e.outcome = event;
+	if (ending) {
+		pty_guard_end_of(g, &end, true, sig);
+		e.end = &end;
+	}
 	if (pty_audit_write(g->audit, &g->asess, &e, err, sizeof err) != 0) {
 		pty_guard_log(g, LOG_ERR, "audit log: %s", err);
 		return -1;
 	}
-	if (strcmp(event, "session_start") == 0) {
-		/* if this guard is killed, its writer still ends the
-		 * session in the log */
-		e.event = e.outcome = "session_end";
-		e.note = "the guard ended without ending the session";
-		if (pty_audit_set_fallback(g->audit, &g->asess, &e, err,
-					   sizeof err) != 0) {
-			pty_guard_log(g, LOG_ERR, "audit log: %s", err);
-			return -1;
-		}
-	} else if (strcmp(event, "session_end") == 0) {
+	/* if this guard is killed, its writer still ends the session in
+	 * the log */
+	if (strcmp(event, "session_start") == 0)
+		return pty_guard_fallback(g);
+	if (ending)
 		(void)pty_audit_session_done(g->audit, err, sizeof err);
-	}
 	return 0;
+}
+
+void
+pty_guard_exec_concluded(struct pty_guard *g, bool decided)
+{
+	g->execs++;
+	if (decided)
+		g->decisions++;
+	(void)pty_guard_fallback(g);
+}
+
+void
+pty_guard_set_exit(struct pty_guard *g, int wait_status)
+{
+	g->exited = true;
+	g->wait_status = wait_status;
+}
+
+void
+pty_guard_close(struct pty_guard *g)
+{
+	(void)maelys_datalog_input_edb_free(g->pending.facts);
+	g->pending.facts = NULL;
+	pty_audit_close(g->audit);
+	g->audit = NULL;
 }
 
 /* The audit log cannot be written, and on_audit_failure = terminate. */
@@ -100,18 +180,20 @@ pty_guard_write_record(struct pty_guard *g, const struct pty_audit_event *e,
 	return PTY_ACT_DENY;
 }
 
-/* Records the line's decision; outcome is the word of the record. */
+/* Records the line's decision; outcome is the word of the record, edb
+ * the input EDB it was solved over. */
 static enum pty_act
 pty_guard_record_line(struct pty_guard *g, const char *event, const char *line,
 		      size_t len, const struct pty_decision *dec,
-		      const char *outcome, int fd, const char *eol, char *err,
-		      size_t errlen)
+		      const char *outcome,
+		      const maelys_datalog_input_edb_t *edb, int fd,
+		      const char *eol, char *err, size_t errlen)
 {
 	struct guard_record rec;
 
 	return pty_guard_write_record(
-	    g, guard_record_line(&rec, event, line, len, dec, outcome), fd, eol,
-	    err, errlen);
+	    g, guard_record_line(&rec, event, line, len, dec, outcome, edb),
+	    fd, eol, err, errlen);
 }
 
 /* A summary of a refusal for syslog: never the raw text of a line that was
@@ -164,8 +246,8 @@ pty_guard_refused(struct pty_guard *g, int fd, const char *eol)
  * record, the message, the count (see pty_session.h). */
 static enum pty_act
 pty_guard_finish(struct pty_guard *g, const char *line, size_t len,
-		 enum pty_mode mode, const struct pty_decision *dec, int fd,
-		 const char *eol)
+		 enum pty_mode mode, const struct pty_decision *dec,
+		 const maelys_datalog_input_edb_t *edb, int fd, const char *eol)
 {
 	const char *event = mode == PTY_MODE_COMMAND ? "command" : "line";
 	enum pty_act act;
@@ -177,8 +259,8 @@ pty_guard_finish(struct pty_guard *g, const char *line, size_t len,
 		return pty_guard_refused(g, fd, eol);
 	}
 	act = pty_guard_record_line(g, event, line, len, dec,
-				    guard_record_outcome(dec), fd, eol, err,
-				    sizeof err);
+				    guard_record_outcome(dec), edb, fd, eol,
+				    err, sizeof err);
 	if (act == PTY_ACT_END)
 		return act;
 	if (act == PTY_ACT_DENY && pty_verdict_runs(dec->verdict)) {
@@ -199,14 +281,15 @@ pty_guard_finish(struct pty_guard *g, const char *line, size_t len,
 static enum pty_act
 pty_guard_confirmed(struct pty_guard *g, struct pty_decider *d,
 		    const char *line, size_t len, enum pty_mode mode,
-		    struct pty_decision *dec, bool asked, bool yes, int fd,
-		    const char *eol)
+		    struct pty_decision *dec,
+		    const maelys_datalog_input_edb_t *edb, bool asked, bool yes,
+		    int fd, const char *eol)
 {
 	char err[512];
 
 	if (pty_guard_record_line(g, "confirm", line, len, dec,
-				  yes ? "confirmed" : "declined", fd, eol, err,
-				  sizeof err) == PTY_ACT_END)
+				  yes ? "confirmed" : "declined", edb, fd, eol,
+				  err, sizeof err) == PTY_ACT_END)
 		return PTY_ACT_END;
 	if (!yes) {
 		if (!asked)
@@ -218,13 +301,29 @@ pty_guard_confirmed(struct pty_guard *g, struct pty_decider *d,
 		return pty_guard_refused(g, fd, eol);
 	}
 	pty_decide_confirmed(d, line, len, mode, dec);
-	return pty_guard_finish(g, line, len, mode, dec, fd, eol);
+	return pty_guard_finish(g, line, len, mode, dec, d->edb, fd, eol);
 }
 
-enum pty_act
-pty_guard_conclude(struct pty_guard *g, struct pty_decider *d, const char *line,
-		   size_t len, enum pty_mode mode, bool can_ask, int fd,
-		   const char *eol)
+/* The line's facts kept while it waits for its answer: execs decided
+ * meanwhile reuse the decider's EDB.  Returns 0, or -1 (no memory). */
+static int
+pty_guard_keep_facts(struct pty_guard *g, const struct pty_decider *d)
+{
+	if (g->pending.facts == NULL &&
+	    maelys_datalog_input_edb_create(&g->pending.facts) !=
+		MAELYS_DATALOG_STATUS_OK)
+		return -1;
+	return guard_record_copy_facts(g->pending.facts, d->edb) ==
+			   MAELYS_DATALOG_STATUS_OK
+		   ? 0
+		   : -1;
+}
+
+/* pty_guard_conclude but for the count and the fallback record. */
+static enum pty_act
+pty_guard_conclude_line(struct pty_guard *g, struct pty_decider *d,
+			const char *line, size_t len, enum pty_mode mode,
+			bool can_ask, int fd, const char *eol)
 {
 	struct pty_decision *dec = &g->pending.dec;
 	size_t i;
@@ -233,11 +332,22 @@ pty_guard_conclude(struct pty_guard *g, struct pty_decider *d, const char *line,
 	pty_decide(d, line, len, mode, dec);
 	if (dec->verdict == PTY_VERDICT_EMPTY)
 		return PTY_ACT_SKIP;
+	g->decisions++;
 	if (dec->verdict != PTY_VERDICT_CONFIRM)
-		return pty_guard_finish(g, line, len, mode, dec, fd, eol);
+		return pty_guard_finish(g, line, len, mode, dec, d->edb, fd,
+					eol);
 	if (!can_ask)
-		return pty_guard_confirmed(g, d, line, len, mode, dec, false,
-					   false, fd, eol);
+		return pty_guard_confirmed(g, d, line, len, mode, dec, d->edb,
+					   false, false, fd, eol);
+	if (pty_guard_keep_facts(g, d) != 0) {
+		/* a confirm record without its facts would not be the
+		 * decider's truth: refused, as any decision that fails */
+		dec->verdict = PTY_VERDICT_ERROR;
+		(void)snprintf(dec->error, sizeof dec->error,
+			       "out of memory keeping the line's facts");
+		return pty_guard_finish(g, line, len, mode, dec, d->edb, fd,
+					eol);
+	}
 	/* the line waits in the guard for the answer: its own copy (a line
 	 * that needs confirmation was accepted by the scanner, so it is
 	 * shorter than SCAN_LINE_MAX), its words pointing into it */
@@ -251,6 +361,19 @@ pty_guard_conclude(struct pty_guard *g, struct pty_decider *d, const char *line,
 	return PTY_ACT_ASK;
 }
 
+enum pty_act
+pty_guard_conclude(struct pty_guard *g, struct pty_decider *d, const char *line,
+		   size_t len, enum pty_mode mode, bool can_ask, int fd,
+		   const char *eol)
+{
+	enum pty_act act =
+	    pty_guard_conclude_line(g, d, line, len, mode, can_ask, fd, eol);
+
+	if (act != PTY_ACT_SKIP && act != PTY_ACT_ASK)
+		(void)pty_guard_fallback(g);
+	return act;
+}
+
 const char *
 pty_guard_question(const struct pty_guard *g)
 {
@@ -261,12 +384,16 @@ enum pty_act
 pty_guard_answer(struct pty_guard *g, struct pty_decider *d, bool yes, int fd,
 		 const char *eol)
 {
+	enum pty_act act;
+
 	if (!g->pending.active)
 		return PTY_ACT_DENY;
 	g->pending.active = false;
-	return pty_guard_confirmed(g, d, g->pending.line, g->pending.len,
-				   g->pending.mode, &g->pending.dec, true, yes,
-				   fd, eol);
+	act = pty_guard_confirmed(g, d, g->pending.line, g->pending.len,
+				  g->pending.mode, &g->pending.dec,
+				  g->pending.facts, true, yes, fd, eol);
+	(void)pty_guard_fallback(g);
+	return act;
 }
 
 const char *

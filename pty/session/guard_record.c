@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The audit record of a line's decision (guard_record.h): what
- * pty_audit.h says each field holds, taken from the decision.
+ * pty_audit.h says each field holds, taken from the decision, and its
+ * facts read back from the input EDB it was solved over.
  */
 
 #include "guard_record.h"
@@ -58,10 +59,68 @@ guard_record_scan(struct guard_record *rec, const struct scan_result *scan)
 			 : NULL;
 }
 
+/* Fact i of the EDB ctx, as pty_audit.h's flat values. */
+static int
+guard_record_fact(const void *ctx, size_t i, struct pty_audit_fact *out)
+{
+	maelys_datalog_arg_t args[PTY_AUDIT_FACT_ARGS_MAX];
+	const char *pred = NULL;
+	size_t j, n = 0;
+
+	if (maelys_datalog_input_edb_get(ctx, i, &pred, args,
+					 PTY_AUDIT_FACT_ARGS_MAX,
+					 &n) != MAELYS_DATALOG_STATUS_OK)
+		return -1;
+	out->predicate.s = pred;
+	out->predicate.len = strlen(pred);
+	out->nargs = n;
+	for (j = 0; j < n; j++) {
+		struct pty_audit_fact_arg *a = &out->args[j];
+
+		a->is_integer = args[j].kind == MAELYS_DATALOG_TERM_INTEGER;
+		a->integer = a->is_integer ? args[j].as.integer : 0;
+		a->text.s = a->is_integer ? NULL : args[j].as.symbol.text;
+		a->text.len = a->is_integer ? 0 : args[j].as.symbol.length;
+	}
+	return 0;
+}
+
+const struct pty_audit_facts *
+guard_record_facts(struct pty_audit_facts *f,
+		   const maelys_datalog_input_edb_t *edb)
+{
+	if (edb == NULL)
+		return NULL;
+	f->count = maelys_datalog_input_edb_count(edb);
+	f->get = guard_record_fact;
+	f->ctx = edb;
+	return f;
+}
+
+maelys_datalog_status_t
+guard_record_copy_facts(maelys_datalog_input_edb_t *to,
+			const maelys_datalog_input_edb_t *from)
+{
+	maelys_datalog_arg_t args[MAELYS_DATALOG_MAX_ARITY];
+	maelys_datalog_status_t st;
+	const char *pred;
+	size_t i, n;
+
+	PTY_TRY(st, maelys_datalog_input_edb_clear(to));
+	for (i = 0; i < maelys_datalog_input_edb_count(from); i++) {
+		PTY_TRY(st, maelys_datalog_input_edb_get(
+				from, i, &pred, args, MAELYS_DATALOG_MAX_ARITY,
+				&n));
+		PTY_TRY(st, maelys_datalog_input_edb_add(to, pred, args, n,
+							 NULL));
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 struct pty_audit_event *
 guard_record_line(struct guard_record *rec, const char *event, const char *line,
 		  size_t len, const struct pty_decision *dec,
-		  const char *outcome)
+		  const char *outcome, const maelys_datalog_input_edb_t *edb)
 {
 	struct pty_audit_decision *d = &rec->decision;
 	size_t i, n;
@@ -84,6 +143,7 @@ guard_record_line(struct guard_record *rec, const char *event, const char *line,
 	    pty_audit_text_or_none(dec->log_reason, sizeof dec->log_reason);
 	d->confirm_prompt =
 	    pty_audit_text_or_none(dec->confirm_prompt, sizeof dec->confirm_prompt);
+	d->facts = guard_record_facts(&rec->facts, dec->asked ? edb : NULL);
 	rec->event.event = event;
 	rec->event.line = line;
 	rec->event.line_len = len;

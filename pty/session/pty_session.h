@@ -214,6 +214,12 @@ struct pty_guard {
 	struct pty_audit_session asess;
 	unsigned denials;  /* lines refused in this session */
 	bool end_recorded; /* the session_end record is written */
+	/* what session_end says (pty_audit.h): lines and execs decided,
+	 * execs concluded (pty_guard_concluded), and the shell's wait
+	 * status once it is known (pty_guard_set_exit) */
+	unsigned long long decisions, execs;
+	bool exited;
+	int wait_status;
 	/* why the configured audit log could not be opened by a guard that
 	 * may be nested in a session (see main.c); "" otherwise.  A session
 	 * whose supervisor is not nested does not start with it set. */
@@ -236,6 +242,9 @@ struct pty_guard {
 		size_t len;
 		enum pty_mode mode;
 		struct pty_decision dec;
+		/* dec's facts, copied from the decider's input EDB (which
+		 * the execs decided meanwhile reuse); NULL until needed */
+		maelys_datalog_input_edb_t *facts;
 	} pending;
 };
 
@@ -286,6 +295,21 @@ enum pty_act pty_guard_write_record(struct pty_guard *g,
  * ("2 refusals left in this session"): a person may still change course;
  * a -c command is refused once and ends anyway. */
 enum pty_act pty_guard_refused(struct pty_guard *g, int fd, const char *eol);
+
+/* After an exec is concluded (pty_exec_conclude; `decided`: by the
+ * policy, not only recorded): counted for session_end, and the writer's
+ * fallback session_end brought up to date (lines do the same in
+ * pty_guard_conclude and pty_guard_answer), so a guard killed at any
+ * moment leaves the counts of every decision it concluded.  An update
+ * costs one message to the writer and its answer, no disk write
+ * (bench/fallback.sh). */
+void pty_guard_exec_concluded(struct pty_guard *g, bool decided);
+
+/* The shell's wait status, for session_end's exit_status or signal. */
+void pty_guard_set_exit(struct pty_guard *g, int wait_status);
+
+/* Frees what the guard holds and closes its audit handle. */
+void pty_guard_close(struct pty_guard *g);
 
 /* Records a session event ("session_start", "session_end") with a note;
  * a session has one session_end record, the first one asked for (the

@@ -128,13 +128,21 @@ decide_line(struct decide_ctx *c, const struct decide_request *rq)
 	 * again with confirmed(Cmd).  A line that asks no confirmation is
 	 * decided as without it, as a session never asks it */
 	if (rq->confirmed && dec->verdict == PTY_VERDICT_CONFIRM) {
-		if (decide_record(c, guard_record_line(&c->rec, "confirm",
-						       rq->line, rq->line_len,
-						       dec, "confirmed")) != 0)
+		if (decide_record(c, guard_record_line(
+					 &c->rec, "confirm", rq->line,
+					 rq->line_len, dec, "confirmed",
+					 c->d.edb)) != 0)
 			return;
 		pty_decide_confirmed(&c->d, rq->line, rq->line_len, rq->mode,
 				     dec);
 	}
+	/* counted for session_end as a session counts its lines */
+	if (dec->verdict != PTY_VERDICT_EMPTY)
+		c->g.decisions++;
+	if (!pty_verdict_runs(dec->verdict) &&
+	    dec->verdict != PTY_VERDICT_CONFIRM &&
+	    dec->verdict != PTY_VERDICT_EMPTY)
+		c->g.denials++;
 	/* the session's record of a line (pty_guard_finish's event); a
 	 * confirm is the caller's to ask: recorded as such */
 	if (decide_record(
@@ -144,7 +152,8 @@ decide_line(struct decide_ctx *c, const struct decide_request *rq)
 		       rq->line, rq->line_len, dec,
 		       dec->verdict == PTY_VERDICT_CONFIRM
 			   ? "confirm"
-			   : guard_record_outcome(dec))) != 0)
+			   : guard_record_outcome(dec),
+		       c->d.edb)) != 0)
 		return;
 	switch (dec->verdict) {
 	case PTY_VERDICT_ALLOW:
@@ -222,8 +231,17 @@ decide_exec(struct decide_ctx *c, const struct decide_request *rq)
 		x->verdict = PTY_EXEC_RECORDED;
 		x->nreasons = 0;
 		x->error[0] = '\0';
+		/* recorded, not decided: as a session records it, without
+		 * the facts of a decision nobody acts on */
+		x->asked = false;
 	}
-	if (decide_record(c, pty_exec_record(&c->xrec, &c->xrq, x)) != 0)
+	c->g.execs++;
+	if (x->verdict != PTY_EXEC_RECORDED)
+		c->g.decisions++;
+	if (x->verdict != PTY_EXEC_ALLOW && x->verdict != PTY_EXEC_RECORDED)
+		c->g.denials++;
+	if (decide_record(c, pty_exec_record(&c->xrec, &c->xrq, x,
+					     c->d.edb)) != 0)
 		return;
 	switch (x->verdict) {
 	case PTY_EXEC_ALLOW:
@@ -525,7 +543,7 @@ out:
 		c.d.who = c.who;
 		(void)pty_guard_event(&c.g, "session_end", NULL);
 	}
-	pty_audit_close(c.g.audit);
+	pty_guard_close(&c.g);
 	pty_decider_free(&c.d);
 	decide_out_free(&c.out);
 	(void)maelys_datalog_session_free(c.session);

@@ -640,6 +640,22 @@ MAELYS_DATALOG_API size_t
 maelys_datalog_input_edb_count(const maelys_datalog_input_edb_t *edb);
 
 /*
+ * Reads back fact `index` (0 .. count-1, in the order added) so a host can
+ * record exactly what it asked: *predicate is its NUL-terminated name and
+ * args[0 .. *count-1] its columns, whose strings point into the EDB (not
+ * NUL-terminated; use the length) and stay valid until the EDB is next
+ * changed or freed.  `args` has room for `capacity` columns
+ * (MAELYS_DATALOG_MAX_ARITY is always enough).  Returns OK, INVALID_ARGUMENT
+ * (NULL, index out of range), TRUNCATED (capacity below the fact's arity:
+ * *count is the arity needed, nothing else is set).
+ */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_input_edb_get(const maelys_datalog_input_edb_t *edb,
+			     size_t index, const char **predicate,
+			     maelys_datalog_arg_t *args, size_t capacity,
+			     size_t *count);
+
+/*
  * Adds the fact predicate(args[0], ..., args[count-1]); strings are copied.
  * The predicate is checked against the policy when solved (UNDECLARED, ARITY,
  * ROLE come from session_solve_edb).  Returns OK, INVALID_ARGUMENT (NULL, a
