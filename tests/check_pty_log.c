@@ -10,7 +10,15 @@
  *     and --json (the records byte for byte);
  *   - a tampered record: the rows before it stand, the verifier's sentence
  *     on stderr, exit 1; a missing key or log, exit 2;
- *   - --since/--until's times (log_time_parse), good and bad.
+ *   - --replay: a candidate that refuses git push finds that one change
+ *     (exit 1), the policy of the log none (exit 0); the recorded facts are
+ *     what is decided (the time of day and the user of the record, not the
+ *     replay's); a program's change; a confirmation asked; a line refused
+ *     by the scanner counted as not replayable; a tampered record stops
+ *     the replay with the verifier's sentence (exit 1); a candidate that
+ *     does not load (exit 2);
+ *   - --since/--until's times (log_time_parse), good and bad; the safe
+ *     form of text.
  */
 #define _GNU_SOURCE
 #include "runner.h"
@@ -110,6 +118,7 @@ writer_open(struct writer *w, const char *user)
 					  "/usr/bin:/bin"),
 			 0);
 	(void)snprintf(w->d.who.user, sizeof w->d.who.user, "%s", user);
+	(void)snprintf(w->d.who.host, sizeof w->d.who.host, "bastion1");
 	(void)snprintf(w->d.time_of_day, sizeof w->d.time_of_day, "14:05");
 	ck_assert_msg(pty_audit_open(t.log, t.key, &w->a, err, sizeof err) ==
 			  0,
@@ -443,6 +452,201 @@ START_TEST(cannot_read)
 }
 END_TEST
 
+/* Writes a candidate policy into the scratch folder; its path. */
+static const char *
+candidate(const char *name, const char *text)
+{
+	static char path[400];
+
+	(void)snprintf(path, sizeof path, "%s/%s", t.dir, name);
+	spit(path, text, strlen(text));
+	return path;
+}
+
+static const char policy_no_push[] =
+    "deny(\"git\", \"pushing is frozen\") :- command(\"git\"), "
+    "arg(\"push\").\n"
+    "deny(\"rm\", \"removing files is not allowed here\") :- "
+    "command(\"rm\").\n"
+    "deny_any(Op) :- deny(Op, R).\n"
+    "allow(Cmd) :- command(Cmd), not(deny_any(Cmd)), Cmd != \"sh\".\n"
+    "allow_exec(P) :- exec_path(P).\n";
+
+START_TEST(replay_finds_the_change)
+{
+	char *out, *err;
+	int rc;
+
+	make_log();
+	rc = run_log((const char *[]){"--replay", "--policy",
+				      candidate("no_push.dl", policy_no_push),
+				      NULL},
+		     &out, &err);
+	ck_assert_msg(rc == 1, "rc %d: %s", rc, err);
+	ck_assert_str_eq(err, "");
+	/* one change, the candidate's reason under it, then the counts */
+	ck_assert_int_eq(count(out, "  alice  allowed -> refused  git push "
+				    "origin main"),
+			 1);
+	ck_assert_int_eq(count(out, "->"), 1);
+	ck_assert_ptr_nonnull(
+	    strstr(out, "git push origin main\n    deny(git): pushing is "
+			"frozen\n"));
+	ck_assert_ptr_nonnull(
+	    strstr(out, "4 decisions replayed, 1 would change (1 newly "
+			"refused, 0 newly allowed), 1 not replayable"));
+	free(out);
+	free(err);
+
+	/* the policy the log was decided by: nothing changes */
+	rc = run_log((const char *[]){"--replay", "--policy", t.policy, NULL},
+		     &out, &err);
+	ck_assert_msg(rc == 0, "rc %d: %s", rc, err);
+	ck_assert_int_eq(count(out, "->"), 0);
+	ck_assert_ptr_nonnull(
+	    strstr(out, "4 decisions replayed, 0 would change (0 newly "
+			"refused, 0 newly allowed), 1 not replayable"));
+	free(out);
+	free(err);
+
+	/* the filters choose what is replayed: bob pushed nothing */
+	rc = run_log((const char *[]){"--replay", "--policy",
+				      candidate("no_push.dl", policy_no_push),
+				      "--user", "bob", NULL},
+		     &out, &err);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_ptr_nonnull(strstr(out, "1 decisions replayed, 0 would "
+					  "change"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+START_TEST(replay_decides_the_recorded_facts)
+{
+	char *out, *err;
+	int rc;
+
+	make_log();
+	/* the records say 14:05 and alice, whatever the clock and the
+	 * caller: only rm changes (it had a deny) */
+	rc = run_log(
+	    (const char *[]){
+		"--replay", "--policy",
+		candidate("at_time.dl",
+			  "allow(Cmd) :- command(Cmd), time_of_day(\"14:05\"), "
+			  "host(\"bastion1\").\n"
+			  "allow_exec(P) :- exec_path(P), user(\"alice\"), "
+			  "exec_arg(0, \"git\"), exec_cwd(\"/home/alice\").\n"),
+		NULL},
+	    &out, &err);
+	ck_assert_msg(rc == 1, "rc %d: %s %s", rc, out, err);
+	ck_assert_int_eq(count(out, "->"), 1);
+	ck_assert_int_eq(count(out, "alice  refused -> allowed  rm -rf /"), 1);
+	ck_assert_ptr_nonnull(strstr(out, "(0 newly refused, 1 newly "
+					  "allowed)"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+START_TEST(replay_programs_and_confirmations)
+{
+	char *out, *err;
+	int rc;
+
+	make_log();
+	rc = run_log(
+	    (const char *[]){
+		"--replay", "--policy",
+		candidate("strict.dl",
+			  "deny(\"rm\", \"no\") :- command(\"rm\").\n"
+			  "deny_any(Op) :- deny(Op, R).\n"
+			  "allow(Cmd) :- command(Cmd), not(deny_any(Cmd)), "
+			  "Cmd != \"git\".\n"
+			  "require_confirm(\"git\", \"push to the forge?\") :- "
+			  "command(\"git\").\n"
+			  "deny_exec(P, \"git is not a program of this "
+			  "bastion\") :- exec_path(P), exec_arg(0, \"git\").\n"
+			  "allow_exec(P) :- exec_path(P), "
+			  "not(exec_arg(0, \"git\")).\n"),
+		NULL},
+	    &out, &err);
+	ck_assert_msg(rc == 1, "rc %d: %s", rc, err);
+	ck_assert_int_eq(count(out, "->"), 2);
+	ck_assert_ptr_nonnull(
+	    strstr(out, "alice  allowed -> asks confirmation  git push origin "
+			"main\n    require_confirm: push to the forge?\n"));
+	ck_assert_ptr_nonnull(
+	    strstr(out, "alice  allowed -> refused  exec /usr/bin/git\n    git "
+			"is not a program of this bastion\n"));
+	ck_assert_ptr_nonnull(
+	    strstr(out, "4 decisions replayed, 2 would change (1 newly "
+			"refused, 0 newly allowed), 1 not replayable"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+START_TEST(replay_stops_at_a_tampered_record)
+{
+	char *out, *err;
+	int rc;
+
+	make_log();
+	/* bob's ls (record 8) turned into another line */
+	tamper("\"line\":\"ls -l\"", "\"line\":\"ls -a\"");
+	rc = run_log((const char *[]){"--replay", "--policy",
+				      candidate("no_push.dl", policy_no_push),
+				      NULL},
+		     &out, &err);
+	ck_assert_int_eq(rc, 1);
+	/* the change found before it stands; the count is of what was read */
+	ck_assert_int_eq(count(out, "allowed -> refused  git push"), 1);
+	ck_assert_ptr_nonnull(strstr(out, "3 decisions replayed, 1 would "
+					  "change"));
+	ck_assert_int_eq(count(err, "record 8 (line 8)"), 1);
+	free(out);
+	free(err);
+	/* with the log's own policy too: a broken log is never a pass */
+	rc = run_log((const char *[]){"--replay", "--policy", t.policy, NULL},
+		     &out, &err);
+	ck_assert_int_eq(rc, 1);
+	ck_assert_int_eq(count(err, "record 8 (line 8)"), 1);
+	free(out);
+	free(err);
+}
+END_TEST
+
+START_TEST(replay_usage)
+{
+	char *out, *err;
+	int rc;
+
+	make_log();
+	rc = run_log((const char *[]){"--replay", "--policy",
+				      candidate("bad.dl", "allow(X :- .\n"),
+				      NULL},
+		     &out, &err);
+	ck_assert_int_eq(rc, 2);
+	ck_assert_str_eq(out, "");
+	ck_assert_int_eq(count(err, "bad.dl"), 1);
+	free(out);
+	free(err);
+	rc = run_log((const char *[]){"--replay", NULL}, &out, &err);
+	ck_assert_int_eq(rc, 2);
+	ck_assert_int_eq(count(err, "--replay needs --policy"), 1);
+	free(out);
+	free(err);
+	rc = run_log((const char *[]){"--replay", "--policy", t.policy,
+				      "--json", NULL},
+		     &out, &err);
+	ck_assert_int_eq(rc, 2);
+	free(out);
+	free(err);
+}
+END_TEST
+
 /* log_time_parse: ms since the epoch, and the span of the precision. */
 static void
 time_is(const char *s, int64_t ms, int64_t span)
@@ -524,6 +728,11 @@ maelys_check_suite(void)
 	tcase_add_test(tc, json_as_written);
 	tcase_add_test(tc, tampered_stops);
 	tcase_add_test(tc, cannot_read);
+	tcase_add_test(tc, replay_finds_the_change);
+	tcase_add_test(tc, replay_decides_the_recorded_facts);
+	tcase_add_test(tc, replay_programs_and_confirmations);
+	tcase_add_test(tc, replay_stops_at_a_tampered_record);
+	tcase_add_test(tc, replay_usage);
 	tcase_add_test(tc, times);
 	tcase_add_test(tc, safe_text);
 	suite_add_tcase(s, tc);
