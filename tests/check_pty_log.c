@@ -134,7 +134,8 @@ writer_open(struct writer *w, const char *user)
 }
 
 static void
-writer_event(struct writer *w, const char *event, const char *note)
+writer_event(struct writer *w, const char *event, const char *note,
+	     const struct pty_audit_end *end)
 {
 	struct pty_audit_event e;
 	char err[512];
@@ -142,6 +143,7 @@ writer_event(struct writer *w, const char *event, const char *note)
 	memset(&e, 0, sizeof e);
 	e.event = event;
 	e.note = note;
+	e.end = end;
 	ck_assert_msg(pty_audit_write(w->a, &w->s, &e, err, sizeof err) == 0,
 		      "%s", err);
 }
@@ -211,18 +213,25 @@ make_log(void)
 	tmp_make();
 	writer_open(&w, "alice");
 	memcpy(t.sid_alice, w.s.id, sizeof t.sid_alice);
-	writer_event(&w, "session_start", NULL);
+	writer_event(&w, "session_start", NULL, NULL);
 	writer_line(&w, "git push origin main");
 	writer_line(&w, "rm -rf /");
 	writer_line(&w, "echo \x1b]0;owned\x07\x1b[2J");
 	writer_exec(&w, "/usr/bin/git");
-	writer_event(&w, "session_end", "the user logged out");
+	writer_event(&w, "session_end", "the user logged out",
+		     &(struct pty_audit_end){.has_status = true,
+					     .exit_status = 0,
+					     .decisions = 4,
+					     .refusals = 2,
+					     .execs = 1});
 	writer_close(&w);
 	writer_open(&w, "bob");
 	memcpy(t.sid_bob, w.s.id, sizeof t.sid_bob);
-	writer_event(&w, "session_start", NULL);
+	writer_event(&w, "session_start", NULL, NULL);
 	writer_line(&w, "ls -l");
-	writer_event(&w, "session_end", NULL);
+	writer_event(&w, "session_end", NULL,
+		     &(struct pty_audit_end){.signal = "SIGKILL",
+					     .decisions = 1});
 	writer_close(&w);
 }
 
@@ -282,7 +291,11 @@ START_TEST(table_rows)
 	ck_assert_int_eq(count(out, "  start           interactive on "
 				    "/dev/pts/3 from 192.0.2.7"),
 			 2);
-	ck_assert_int_eq(count(out, "  end             the user logged out"),
+	ck_assert_int_eq(count(out, "  end             exit 0, decisions 4, "
+				    "refusals 2, execs 1  the user logged out"),
+			 1);
+	ck_assert_int_eq(count(out, "  end             killed by SIGKILL, "
+				    "decisions 1, refusals 0, execs 0"),
 			 1);
 	/* the escape sequence of the refused line is shown, not sent */
 	ck_assert_ptr_null(strchr(out, '\x1b'));

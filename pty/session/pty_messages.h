@@ -304,7 +304,7 @@
 #define PTY_MSG_LOG_FROM       " from %s"
 #define PTY_MSG_LOG_EXIT       "exit %lld"
 #define PTY_MSG_LOG_SIGNAL     "killed by %s"
-#define PTY_MSG_LOG_COUNTS     "%s%lld decisions, %lld refusals, %lld execs"
+#define PTY_MSG_LOG_COUNTS     "%sdecisions %lld, refusals %lld, execs %lld"
 #define PTY_MSG_LOG_DENY_OPEN  "deny("
 #define PTY_MSG_LOG_DENY_CLOSE "): "
 #define PTY_MSG_LOG_REASON_SEP "; "

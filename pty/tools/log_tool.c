@@ -231,6 +231,8 @@ log_read(const struct log_opts *o, const char *key, struct log_replay *rp)
 int
 log_run(int argc, char **argv)
 {
+	/* large (the files' pointers, the configuration's paths): not on
+	 * the stack; log_run runs once a process */
 	static struct log_opts o;
 	static struct pty_config cfg;
 	struct log_replay rp;
@@ -268,7 +270,10 @@ log_run(int argc, char **argv)
 		return 2;
 	}
 	rc = log_read(&o, key, &rp);
-	log_replay_summary(&rp, stdout);
+	/* the counts of what was read, also when the log broke on the way;
+	 * none when it could not be read at all */
+	if (rc != 2 || rp.replayed + rp.unreplayable > 0)
+		log_replay_summary(&rp, stdout);
 	log_replay_close(&rp);
 	if (rc != 0)
 		return rc;
