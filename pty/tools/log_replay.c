@@ -76,7 +76,7 @@ log_replay_open(struct log_replay *rp, const char *policy_path,
 	    0)
 		return -1;
 	if (pty_decider_init(&rp->d, rp->session, &reads, NULL) != 0) {
-		(void)snprintf(err, errlen, PTY_MSG_TEST_NO_DECIDER,
+		(void)snprintf(err, errlen, PTY_MSG_LOG_NO_DECIDER,
 			       policy_path);
 		log_replay_close(rp);
 		return -1;
