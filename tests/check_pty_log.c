@@ -17,6 +17,11 @@
  *     by the scanner counted as not replayable; a tampered record stops
  *     the replay with the verifier's sentence (exit 1); a candidate that
  *     does not load (exit 2);
+ *   - every case of the shipped case files, decided by the guard's
+ *     deciders and recorded as a session records it, replayed against
+ *     its own policy: every decision replayed, none changed (the facts
+ *     survive the log, JSON and all, and the replay asks what the live
+ *     deciders ask);
  *   - --since/--until's times (log_time_parse), good and bad; the safe
  *     form of text.
  */
@@ -24,6 +29,7 @@
 #include "runner.h"
 
 #include "guard_record.h"
+#include "pty_cases.h"
 #include "pty_exec.h"
 #include "pty_harness.h"
 #include "pty_log.h"
@@ -660,6 +666,119 @@ START_TEST(replay_usage)
 }
 END_TEST
 
+/* Records every case of policies/cases/NAME.case as decided with
+ * policies/NAME.dl; how many decisions were recorded. */
+static unsigned
+record_cases(const char *name)
+{
+	static struct pty_case_reader rd;
+	static struct pty_exec_request rq;
+	static struct pty_case_result res;
+	static struct guard_record rec;
+	static struct pty_exec_record xrec;
+	char path[PATH_MAX], err[512], *text;
+	struct pty_policy_reads reads;
+	struct writer w;
+	struct pty_case c;
+	unsigned n = 0;
+	int rc;
+
+	(void)snprintf(path, sizeof path, "%s/policies/%s.dl",
+		       maelys_test_source_root(), name);
+	ck_assert_msg(pty_policy_open(path, &w.session, &reads, err,
+				      sizeof err) == 0,
+		      "%s", err);
+	ck_assert_int_eq(pty_decider_init(&w.d, w.session, &reads,
+					  "/usr/bin:/bin"),
+			 0);
+	ck_assert_msg(pty_audit_open(t.log, t.key, &w.a, err, sizeof err) ==
+			  0,
+		      "%s", err);
+	memset(&w.s, 0, sizeof w.s);
+	ck_assert_int_eq(pty_audit_session_id(w.s.id), 0);
+	w.s.host = "bastion1";
+	w.s.tty = "";
+	w.s.remote = "";
+	w.s.mode = "interactive";
+	(void)snprintf(path, sizeof path, "%s/policies/cases/%s.case",
+		       maelys_test_source_root(), name);
+	text = pts_slurp(path);
+	pty_cases_begin(&rd, text, strlen(text));
+	while ((rc = pty_cases_next(&rd, &c, &rq, err, sizeof err)) != 0) {
+		struct pty_audit_event *e;
+
+		ck_assert_msg(rc == 1, "%s:%zu: %s", path, rd.lineno, err);
+		if (c.kind == PTY_CASE_BECAUSE)
+			continue;
+		(void)pty_case_decide(&w.d, &rd.ctx, &c, &rq, &res);
+		w.s.user = w.d.who.user;
+		if (c.kind == PTY_CASE_EXEC)
+			e = pty_exec_record(&xrec, &rq, &res.xdec, w.d.edb);
+		else if (res.dec.verdict == PTY_VERDICT_CONFIRM)
+			/* as the guard records a confirmation not given */
+			e = guard_record_line(&rec, "confirm", c.value, c.len,
+					      &res.dec, "declined", w.d.edb);
+		else
+			e = guard_record_line(&rec, "line", c.value, c.len,
+					      &res.dec,
+					      guard_record_outcome(&res.dec),
+					      w.d.edb);
+		ck_assert_msg(pty_audit_write(w.a, &w.s, e, err, sizeof err) ==
+				  0,
+			      "%s:%zu: %s", path, c.lineno, err);
+		n++;
+	}
+	free(text);
+	writer_close(&w);
+	return n;
+}
+
+START_TEST(replay_shipped_cases)
+{
+	static const char *const names[] = {"bastion", "level1"};
+	char *out, *err, path[PATH_MAX];
+	unsigned n;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		tmp_make();
+		n = record_cases(names[i]);
+		ck_assert_uint_gt(n, 50);
+		(void)snprintf(path, sizeof path, "%s/policies/%s.dl",
+			       maelys_test_source_root(), names[i]);
+		rc = run_log((const char *[]){"--replay", "--policy", path,
+					      NULL},
+			     &out, &err);
+		ck_assert_msg(rc == 0, "%s: rc %d\n%s%s", names[i], rc, out,
+			      err);
+		ck_assert_str_eq(err, "");
+		/* every decision the policy was asked is replayed; those the
+		 * scanner refused are not */
+		ck_assert_msg(strstr(out, " would change (0 newly refused, 0 "
+					  "newly allowed)") != NULL &&
+				  strstr(out, "\n") == out + strlen(out) - 1,
+			      "%s", out);
+		{
+			unsigned long long replayed = 0, skipped = 0;
+
+			ck_assert_int_eq(
+			    sscanf(out,
+				   "%llu decisions replayed, 0 would change (0 "
+				   "newly refused, 0 newly allowed), %llu not "
+				   "replayable",
+				   &replayed, &skipped),
+			    2);
+			ck_assert_uint_eq(replayed + skipped, n);
+			ck_assert_uint_gt(replayed, skipped);
+		}
+		free(out);
+		free(err);
+		log_teardown();
+	}
+}
+END_TEST
+
 /* log_time_parse: ms since the epoch, and the span of the precision. */
 static void
 time_is(const char *s, int64_t ms, int64_t span)
@@ -746,6 +865,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, replay_programs_and_confirmations);
 	tcase_add_test(tc, replay_stops_at_a_tampered_record);
 	tcase_add_test(tc, replay_usage);
+	tcase_add_test(tc, replay_shipped_cases);
 	tcase_add_test(tc, times);
 	tcase_add_test(tc, safe_text);
 	suite_add_tcase(s, tc);
