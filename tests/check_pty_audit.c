@@ -689,6 +689,161 @@ START_TEST(test_audit_records_carry_every_field)
 }
 END_TEST
 
+/* The facts of a test decision, handed out as the guard's reader of an
+ * input EDB hands them out; `fail_at` makes fact i unreadable. */
+struct facts_src {
+	const struct pty_audit_fact *v;
+	size_t n, fail_at;
+};
+
+static int
+facts_get(const void *ctx, size_t i, struct pty_audit_fact *out)
+{
+	const struct facts_src *src = ctx;
+
+	if (i == src->fail_at)
+		return -1;
+	*out = src->v[i];
+	return 0;
+}
+
+static struct pty_audit_fact_arg
+fact_str(const char *s, size_t len)
+{
+	struct pty_audit_fact_arg a = {false, 0, {s, len}};
+
+	return a;
+}
+
+static struct pty_audit_fact_arg
+fact_int(int64_t v)
+{
+	struct pty_audit_fact_arg a = {true, v, {NULL, 0}};
+
+	return a;
+}
+
+/* "facts": strings escaped as every field, integers as JSON integers
+ * (both ends of int64), a fact without columns, after the decision's
+ * fields and before the note; a record too long with them gives them by
+ * the SHA-256 of their text (computed here with OpenSSL), the line kept;
+ * a fact that cannot be read writes nothing; session_end's counts and
+ * exit. */
+START_TEST(test_audit_facts_and_session_end_fields)
+{
+	static const char odd[] = "a\"b\\c\n\x01\xff";
+	struct pty_audit_fact f[3];
+	struct facts_src src = {f, 3, (size_t)-1};
+	struct pty_audit_facts facts = {3, facts_get, &src};
+	struct pty_audit_decision d;
+	struct pty_audit_session s;
+	struct pty_audit_event e;
+	struct pty_audit_end end;
+	struct pty_audit *a = NULL;
+	char err[256], hex[65], want[200], *big, *text, *buf;
+	unsigned char digest[SHA256_DIGEST_LENGTH];
+	size_t len, i, n;
+	struct tmp t;
+
+	tmp_make(&t);
+	session_make(&s, "interactive");
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	memset(f, 0, sizeof f);
+	f[0].predicate = (struct pty_audit_text){"command", 7};
+	f[0].nargs = 1;
+	f[0].args[0] = fact_str(odd, sizeof odd - 1);
+	f[1].predicate = (struct pty_audit_text){"n", 1};
+	f[1].nargs = 4;
+	f[1].args[0] = fact_int(INT64_MIN);
+	f[1].args[1] = fact_int(0);
+	f[1].args[2] = fact_int(INT64_MAX);
+	f[1].args[3] = fact_str("", 0);
+	f[2].predicate = (struct pty_audit_text){"z", 1};
+	memset(&d, 0, sizeof d);
+	d.facts = &facts;
+	memset(&e, 0, sizeof e);
+	e.event = "line";
+	e.line = "ls";
+	e.line_len = 2;
+	e.decision = &d;
+	e.outcome = "allow";
+	e.note = "n";
+	ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0, "%s",
+		      err);
+	/* one too long with them: the facts by their digest, the line kept */
+	big = malloc(PTY_AUDIT_LINE_MAX);
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'x', PTY_AUDIT_LINE_MAX);
+	f[0].args[0] = fact_str(big, PTY_AUDIT_LINE_MAX - 100);
+	ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0, "%s",
+		      err);
+	/* a fact that cannot be read: no record */
+	src.fail_at = 1;
+	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), -1);
+	/* the end of a session */
+	memset(&end, 0, sizeof end);
+	end.has_status = true;
+	end.exit_status = 7;
+	end.decisions = 12;
+	end.refusals = 1;
+	end.execs = 9;
+	memset(&e, 0, sizeof e);
+	e.event = e.outcome = "session_end";
+	e.end = &end;
+	ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0, "%s",
+		      err);
+	end.has_status = false;
+	end.signal = "SIGKILL";
+	ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0, "%s",
+		      err);
+	end.has_status = true;
+	end.exit_status = 256;
+	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), -1);
+	pty_audit_close(a);
+
+	buf = slurp(t.log, &len);
+	ck_assert_ptr_nonnull(strstr(
+	    buf, "\"decision\":\"allow\",\"reasons\":[],\"facts\":[[\"command\","
+		 "\"a\\\"b\\\\c\\n\\u0001\xef\xbf\xbd\"],[\"n\","
+		 "-9223372036854775808,0,9223372036854775807,\"\"],[\"z\"]],"
+		 "\"note\":\"n\","));
+	/* the digest of the text the facts would have had */
+	n = PTY_AUDIT_LINE_MAX - 100;
+	text = malloc(n + 200);
+	ck_assert_ptr_nonnull(text);
+	len = (size_t)snprintf(text, 200, "[[\"command\",\"");
+	memcpy(text + len, big, n);
+	len += n;
+	len += (size_t)snprintf(text + len, 200,
+				"\"],[\"n\",-9223372036854775808,0,"
+				"9223372036854775807,\"\"],[\"z\"]]");
+	SHA256((const unsigned char *)text, len, digest);
+	for (i = 0; i < sizeof digest; i++)
+		(void)snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+	(void)snprintf(want, sizeof want,
+		       "\"line\":\"ls\",\"tokens\":[],\"metachars\":[],"
+		       "\"decision\":\"allow\",\"reasons\":[],"
+		       "\"facts_sha256\":\"%s\",",
+		       hex);
+	ck_assert_msg(strstr(buf, want) != NULL, "no %s in\n%.2000s", want,
+		      buf);
+	ck_assert_ptr_nonnull(strstr(
+	    buf, "\"event\":\"session_end\",\"decision\":\"session_end\","
+		 "\"exit_status\":7,\"decisions\":12,\"refusals\":1,"
+		 "\"execs\":9,\"policy_sha256\""));
+	ck_assert_ptr_nonnull(strstr(
+	    buf, "\"event\":\"session_end\",\"decision\":\"session_end\","
+		 "\"signal\":\"SIGKILL\",\"decisions\":12,\"refusals\":1,"
+		 "\"execs\":9,\"policy_sha256\""));
+	/* four records, and the verifier reads every one of them */
+	ck_assert_int_eq(pty_audit_verify(t.log, t.key, NULL), 0);
+	free(text);
+	free(big);
+	free(buf);
+	tmp_remove(&t);
+}
+END_TEST
+
 /* Exec records (the supervisor's): every field the session controls -
  * paths and argv with quotes, control bytes, invalid UTF-8 - comes out as
  * strict JSON, an argv too long for a record is replaced by its SHA-256
@@ -1584,6 +1739,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_audit_writer_records_the_end_of_a_killed_guard);
 	tcase_add_test(tc, test_audit_stopped_client_does_not_stall_another);
 	tcase_add_test(tc, test_audit_flooding_session_leaves_room_for_others);
+	tcase_add_test(tc, test_audit_facts_and_session_end_fields);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -415,13 +415,17 @@ START_TEST(test_config_bad_boolean_refused)
 {
 	static const struct parse_case cases[] = {
 	    {"policy = /p.dl\nsyslog = maybe\n",
-	     ":2: syslog: 'maybe' is not on, off, yes, no, true or false"},
+	     ":2: syslog: 'maybe' is not on, off, records, yes, no, true or "
+	     "false"},
 	    {"policy = /p.dl\nsyslog = On\n",
-	     ":2: syslog: 'On' is not on, off, yes, no, true or false"},
+	     ":2: syslog: 'On' is not on, off, records, yes, no, true or "
+	     "false"},
 	    {"policy = /p.dl\nsyslog = 1\n",
-	     ":2: syslog: '1' is not on, off, yes, no, true or false"},
+	     ":2: syslog: '1' is not on, off, records, yes, no, true or "
+	     "false"},
 	    {"policy = /p.dl\nsyslog = on off\n",
-	     ":2: syslog: 'on off' is not on, off, yes, no, true or false"},
+	     ":2: syslog: 'on off' is not on, off, records, yes, no, true or "
+	     "false"},
 	    {"policy = /p.dl\nsyslog =\n", ":2: syslog: no value"},
 	    {"policy = /p.dl\non_audit_failure = ignore\n",
 	     ":2: on_audit_failure: 'ignore' is not deny or terminate"},
@@ -703,7 +707,13 @@ START_TEST(test_config_every_boolean_and_bound_accepted)
 		(void)snprintf(name, sizeof name, "b%zu.conf", i);
 		assert_loads(make_conf(name, text), &c);
 		ck_assert_int_eq(c.syslog, words[i].value);
+		ck_assert(!c.syslog_records);
 	}
+	/* records: the summaries, and every record */
+	(void)snprintf(text, sizeof text, "%ssyslog = records\n", valid_conf);
+	assert_loads(make_conf("records.conf", text), &c);
+	ck_assert(c.syslog);
+	ck_assert(c.syslog_records);
 	(void)snprintf(text, sizeof text,
 		       "%sidle_timeout = %u\nmax_denials = %u\n"
 		       "on_audit_failure = deny\n",

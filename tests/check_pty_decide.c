@@ -695,6 +695,39 @@ START_TEST(test_decide_records_every_decision)
 			     NULL}),
 			 1);
 	ck_assert_int_eq(log_count((const char *[]){"\"v\":1", NULL}), 5);
+	/* the facts the policy was given, from the decider's own input EDB,
+	 * in the order it added them: the request's host and mode among
+	 * them, integers as integers */
+	ck_assert_int_eq(
+	    log_count((const char *[]){
+		"\"seq\":2,",
+		"\"facts\":[[\"command\",\"ls\"],[\"argv\",1,\"ls\"],"
+		"[\"arg\",\"-la\"],[\"argv\",2,\"-la\"],[\"argc\",2],"
+		"[\"user\",\"nobody\"],",
+		"[\"host\",\"bastion1\"],[\"session_mode\",\"command\"],"
+		"[\"cwd\",",
+		NULL}),
+	    1);
+	ck_assert_int_eq(
+	    log_count((const char *[]){
+		"\"seq\":4,",
+		"\"facts\":[[\"exec_path\",\"/usr/bin/ls\"],"
+		"[\"exec_request\",\"/usr/bin/ls\"],[\"exec_arg\",0,\"ls\"],"
+		"[\"exec_arg\",1,\"-l\"],[\"exec_argc\",2],"
+		"[\"exec_cwd\",\"/tmp\"]",
+		"[\"remote_addr\",\"192.0.2.7\"]", NULL}),
+	    1);
+	/* facts sit after the decision's fields, before the note */
+	ck_assert_int_eq(log_count((const char *[]){"\"reasons\":[{\"op\":\"rm\"",
+						    "}],\"facts\":[[", NULL}),
+			 1);
+	/* the end counts the three decisions, the refusal, the exec */
+	ck_assert_int_eq(
+	    log_count((const char *[]){"\"event\":\"session_end\"",
+				       "\"decisions\":3,\"refusals\":1,"
+				       "\"execs\":1",
+				       NULL}),
+	    1);
 	assert_chain_intact();
 	free(out);
 	free(err);

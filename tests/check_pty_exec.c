@@ -415,6 +415,125 @@ START_TEST(test_exec_after_guard_is_killed_fails)
 }
 END_TEST
 
+/* The policy of setup(), but the line "nope" refused. */
+static void
+refusing_nope(void)
+{
+	char *text = pts_slurp(policy), *rest = strstr(text, "\n"), out[8192];
+
+	ck_assert_ptr_nonnull(rest);
+	snprintf(out, sizeof out, "allow(C) :- command(C), C != \"nope\".%s",
+		 rest);
+	pts_write_file(policy, out, 0644);
+	free(text);
+}
+
+/* The one session_end record of the log, or NULL (freed by the caller). */
+static char *
+session_end_record(void)
+{
+	char *log = pts_slurp(log_path), *end, *nl, *rec;
+
+	end = strstr(log, "\"event\":\"session_end\"");
+	if (end == NULL) {
+		free(log);
+		return NULL;
+	}
+	while (end > log && end[-1] != '\n')
+		end--;
+	nl = strchr(end, '\n');
+	rec = strndup(end, nl != NULL ? (size_t)(nl - end) : strlen(end));
+	free(log);
+	return rec;
+}
+
+/* session_end says how the session went: three lines (one refused), the
+ * programs they ran, and the shell's exit status; each line's and each
+ * exec's record carries the facts its decision was made from. */
+START_TEST(test_exec_session_end_counts_and_exit_status)
+{
+	char want[200], *end;
+	struct pts p;
+	int execs;
+
+	setup();
+	refusing_nope();
+	start(&p);
+	pts_type(&p, "nope\r");
+	ck_assert_msg(pts_expect(&p, "denied", T), "%s", p.out);
+	ck_assert(pts_wait_prompt(&p, T));
+	/* not bash's builtin: a program */
+	pts_type(&p, "/usr/bin/true\r");
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "exit 7\r");
+	ck_assert_int_eq(pts_wait(&p, T), 7);
+	pts_close(&p);
+	execs = log_count("\"event\":\"exec\"", NULL);
+	/* bash's and true's */
+	ck_assert_int_ge(execs, 2);
+	end = session_end_record();
+	ck_assert_ptr_nonnull(end);
+	snprintf(want, sizeof want,
+		 "\"exit_status\":7,\"decisions\":%d,\"refusals\":1,"
+		 "\"execs\":%d",
+		 3 + execs, execs);
+	ck_assert_msg(strstr(end, want) != NULL, "want %s in\n%s", want, end);
+	free(end);
+	ck_assert_int_eq(
+	    log_count("\"line\":\"/usr/bin/true\"",
+		      "\"facts\":[[\"command\",\"/usr/bin/true\"],"
+		      "[\"argv\",1,\"/usr/bin/true\"],[\"argc\",1],[\"user\","),
+	    1);
+	ck_assert_int_eq(log_count("\"line\":\"nope\"", "\"facts\":[[\"command\","
+							 "\"nope\"]"),
+			 1);
+	ck_assert_int_eq(
+	    log_count("\"exec_path\":\"/usr/bin/true\"",
+		      "\"facts\":[[\"exec_path\",\"/usr/bin/true\"],"
+		      "[\"exec_request\",\"/usr/bin/true\"],"
+		      "[\"exec_arg\",0,\"/usr/bin/true\"],[\"exec_argc\",1],"),
+	    1);
+	assert_log_verifies();
+	teardown();
+}
+END_TEST
+
+/* A guard killed mid-session: its writer's session_end has the counts of
+ * every decision concluded before, and no exit status. */
+START_TEST(test_exec_killed_guard_leaves_its_counts)
+{
+	char want[200], *end;
+	struct pts p;
+	int execs;
+
+	setup();
+	refusing_nope();
+	start(&p);
+	pts_type(&p, "nope\r");
+	ck_assert_msg(pts_expect(&p, "denied", T), "%s", p.out);
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "/usr/bin/true\r");
+	ck_assert(pts_wait_prompt(&p, T));
+	ck_assert_int_eq(kill(p.pid, SIGKILL), 0);
+	ck_assert_int_ne(pts_wait(&p, T), -1);
+	pts_close(&p);
+	/* the writer appends it once the guard's end of its socket closes */
+	for (int i = 0; i < 100 && (end = session_end_record()) == NULL; i++)
+		(void)nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+	ck_assert_ptr_nonnull(end);
+	execs = log_count("\"event\":\"exec\"", NULL);
+	snprintf(want, sizeof want,
+		 "\"decisions\":%d,\"refusals\":1,\"execs\":%d,"
+		 "\"note\":\"the guard ended without ending the session\"",
+		 2 + execs, execs);
+	ck_assert_msg(strstr(end, want) != NULL, "want %s in\n%s", want, end);
+	ck_assert_ptr_null(strstr(end, "exit_status"));
+	free(end);
+	assert_log_verifies();
+	teardown();
+}
+END_TEST
+
 START_TEST(test_exec_nested_guard_cannot_loosen_the_session)
 {
 	char inner[700], cmd[1600];
@@ -1367,6 +1486,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc,
 		       test_exec_racing_rewrite_never_runs_forbidden_program);
 	tcase_add_test(tc, test_exec_after_guard_is_killed_fails);
+	tcase_add_test(tc, test_exec_session_end_counts_and_exit_status);
+	tcase_add_test(tc, test_exec_killed_guard_leaves_its_counts);
 	tcase_add_test(tc, test_exec_nested_guard_cannot_loosen_the_session);
 	tcase_add_test(
 	    tc, test_exec_nested_guard_without_log_rights_is_recorded_outside);

@@ -456,6 +456,8 @@ audit_append_body(struct pty_audit *a, const char *body, size_t len, char *err,
 	}
 	rc = audit_append_locked(a, body, len, err, errlen);
 	(void)flock(a->fd, LOCK_UN);
+	if (rc == 0)
+		audit_forward(a->rec, PTY_AUDIT_LINE_MAX); /* on disk: a copy */
 	return rc;
 }
 

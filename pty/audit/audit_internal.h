@@ -85,6 +85,12 @@ int audit_encode(const struct pty_audit_session *s,
 int audit_append_body(struct pty_audit *a, const char *body, size_t len,
 		      char *err, size_t errlen);
 
+/* syslog = records (audit_forward.c): once a record is on disk, sends
+ * it, the bytes of rec up to its newline (within cap), to the journal or
+ * syslog when pty_audit_forward_records(true) was called in this process
+ * or the one that started this writer.  Never fails the record. */
+void audit_forward(const char *rec, size_t cap);
+
 /* What a client asks its writer (audit_writer.c). */
 enum audit_msg {
 	AUDIT_MSG_RECORD = 'R',   /* append this body; answer when synced */

@@ -297,6 +297,15 @@ int pty_audit_open(const char *log_path, const char *key_path,
 int pty_audit_start_writer(const char *log_path, const char *key_path,
 			   struct pty_audit **out, char *err, size_t errlen);
 
+/* syslog = records: every record that this process, and each writer it
+ * starts after the call, writes is then sent, once on disk, to the systemd
+ * journal (with MAELYS_SEQ, MAELYS_EVENT, MAELYS_USER, MAELYS_SESSION and
+ * MAELYS_DECISION fields) when /run/systemd/journal/socket exists, else
+ * to syslog (authpriv, LOG_INFO): its JSON line, or, for a line longer
+ * than 8 KiB, "audit record seq N sha256 H (too long for syslog: read the
+ * log)" (audit_forward.c). */
+void pty_audit_forward_records(bool on);
+
 /* A writer's handle only (no-ops otherwise): the record the writer
  * appends if this process goes away without pty_audit_session_done (a
  * guard that is killed still leaves its session's end), and the word that

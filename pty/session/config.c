@@ -33,6 +33,8 @@ enum pty_config_kind {
 	PTY_CONFIG_BOOL,
 	PTY_CONFIG_UINT,
 	PTY_CONFIG_AUDIT_FAILURE,
+	/* syslog = on | off | records: a boolean, or records */
+	PTY_CONFIG_SYSLOG,
 	/* one of two words, the second setting the bool field true:
 	 * landlock = auto | required, exec_decisions = required | optional */
 	PTY_CONFIG_CHOICE,
@@ -88,7 +90,7 @@ static const struct pty_config_key pty_config_keys[] = {
     [PTY_CONFIG_KEY_AUDIT_KEY] = {"audit_key", PTY_CONFIG_PATH,
 				  PTY_CONFIG_FIELD(audit_key), 0,
 				  PTY_CONFIG_NO_WORDS},
-    [PTY_CONFIG_KEY_SYSLOG] = {"syslog", PTY_CONFIG_BOOL,
+    [PTY_CONFIG_KEY_SYSLOG] = {"syslog", PTY_CONFIG_SYSLOG,
 			       offsetof(struct pty_config, syslog), 0, 0,
 			       PTY_CONFIG_NO_WORDS},
     [PTY_CONFIG_KEY_IDLE_TIMEOUT] = {"idle_timeout", PTY_CONFIG_UINT,
@@ -595,6 +597,28 @@ pty_config_set_audit_failure(struct pty_config_parse *p,
 	return 0;
 }
 
+/* syslog: on and off as any boolean; records is on, and every audit
+ * record sent too (struct pty_config). */
+static int
+pty_config_set_syslog(struct pty_config_parse *p,
+		      const struct pty_config_key *k, struct pty_config *c,
+		      const char *v, size_t n)
+{
+	if (n == 7 && memcmp(v, "records", 7) == 0) {
+		c->syslog = true;
+		c->syslog_records = true;
+		return 0;
+	}
+	c->syslog_records = false;
+	if (pty_config_set_bool(p, k, &c->syslog, v, n) == 0)
+		return 0;
+	return pty_config_fail(
+	    p->err, p->errlen,
+	    "%s:%u: %s: '%.*s' is not on, off, records, yes, no, true or "
+	    "false",
+	    p->path, p->lineno, k->name, pty_config_quote_len(n), v);
+}
+
 static int
 pty_config_set_choice(struct pty_config_parse *p,
 		      const struct pty_config_key *k, bool *field,
@@ -634,6 +658,8 @@ pty_config_set(struct pty_config_parse *p, const struct pty_config_key *k,
 		    p, k, (enum pty_audit_failure *)(void *)field, v, n);
 	case PTY_CONFIG_CHOICE:
 		return pty_config_set_choice(p, k, (bool *)(void *)field, v, n);
+	case PTY_CONFIG_SYSLOG:
+		return pty_config_set_syslog(p, k, c, v, n);
 	}
 	return pty_config_fail(p->err, p->errlen, "%s:%u: %s: unknown kind",
 			       p->path, p->lineno, k->name);

@@ -38,7 +38,10 @@
  *   path = /usr/local/bin:/usr/bin:/bin  (PATH of sessions)
  *   audit_log = /var/log/maelys-pty/audit.log   (absent: no audit log)
  *   audit_key = /etc/maelys-pty/audit.key       (required with audit_log)
- *   syslog = on | off                    (default on)
+ *   syslog = on | off | records          (default on; records: on, and
+ *                                         every audit record to syslog
+ *                                         and the journal too, sent by
+ *                                         the audit writer)
  *   idle_timeout = SECONDS               (0 = none, the default)
  *   max_denials = N                      (0 = unlimited, the default)
  *   on_audit_failure = deny | terminate  (default deny)
@@ -77,7 +80,8 @@ struct pty_config {
 	char path_env[4096];
 	char audit_log[PATH_MAX]; /* "" = none */
 	char audit_key[PATH_MAX];
-	bool syslog;
+	bool syslog;         /* on (or records): the guard's summaries */
+	bool syslog_records; /* records: the writer sends every record */
 	unsigned idle_timeout; /* seconds; 0 = none */
 	unsigned max_denials;  /* 0 = unlimited */
 	enum pty_audit_failure on_audit_failure;
@@ -302,7 +306,7 @@ enum pty_act pty_guard_refused(struct pty_guard *g, int fd, const char *eol);
  * pty_guard_conclude and pty_guard_answer), so a guard killed at any
  * moment leaves the counts of every decision it concluded.  An update
  * costs one message to the writer and its answer, no disk write
- * (bench/fallback.sh). */
+ * (bench_pty -p audit measures it). */
 void pty_guard_exec_concluded(struct pty_guard *g, bool decided);
 
 /* The shell's wait status, for session_end's exit_status or signal. */
