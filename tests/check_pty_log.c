@@ -120,14 +120,12 @@ writer_open(struct writer *w, const char *user)
 	ck_assert_msg(pty_policy_open(t.policy, &w->session, &reads, err,
 				      sizeof err) == 0,
 		      "%s", err);
-	ck_assert_int_eq(pty_decider_init(&w->d, w->session, &reads,
-					  "/usr/bin:/bin"),
-			 0);
+	ck_assert_int_eq(
+	    pty_decider_init(&w->d, w->session, &reads, "/usr/bin:/bin"), 0);
 	(void)snprintf(w->d.who.user, sizeof w->d.who.user, "%s", user);
 	(void)snprintf(w->d.who.host, sizeof w->d.who.host, "bastion1");
 	(void)snprintf(w->d.time_of_day, sizeof w->d.time_of_day, "14:05");
-	ck_assert_msg(pty_audit_open(t.log, t.key, &w->a, err, sizeof err) ==
-			  0,
+	ck_assert_msg(pty_audit_open(t.log, t.key, &w->a, err, sizeof err) == 0,
 		      "%s", err);
 	memset(&w->s, 0, sizeof w->s);
 	ck_assert_int_eq(pty_audit_session_id(w->s.id), 0);
@@ -163,14 +161,13 @@ writer_line(struct writer *w, const char *line)
 	char err[512];
 
 	pty_decide(&w->d, line, strlen(line), PTY_MODE_INTERACTIVE, &dec);
-	ck_assert_msg(pty_audit_write(w->a, &w->s,
-				      guard_record_line(&rec, "line", line,
-							strlen(line), &dec,
-							guard_record_outcome(
-							    &dec),
-							w->d.edb),
-				      err, sizeof err) == 0,
-		      "%s", err);
+	ck_assert_msg(
+	    pty_audit_write(w->a, &w->s,
+			    guard_record_line(&rec, "line", line, strlen(line),
+					      &dec, guard_record_outcome(&dec),
+					      w->d.edb),
+			    err, sizeof err) == 0,
+	    "%s", err);
 }
 
 /* Decides a program as the supervisor does and writes its record. */
@@ -195,8 +192,7 @@ writer_exec(struct writer *w, const char *path)
 	pty_exec_decide(&w->d, &r, PTY_MODE_INTERACTIVE, &dec);
 	ck_assert_msg(pty_audit_write(w->a, &w->s,
 				      pty_exec_record(&rec, &r, &dec, w->d.edb),
-				      err,
-				      sizeof err) == 0,
+				      err, sizeof err) == 0,
 		      "%s", err);
 }
 
@@ -235,9 +231,9 @@ make_log(void)
 	memcpy(t.sid_bob, w.s.id, sizeof t.sid_bob);
 	writer_event(&w, "session_start", NULL, NULL);
 	writer_line(&w, "ls -l");
-	writer_event(&w, "session_end", NULL,
-		     &(struct pty_audit_end){.signal = "SIGKILL",
-					     .decisions = 1});
+	writer_event(
+	    &w, "session_end", NULL,
+	    &(struct pty_audit_end){.signal = "SIGKILL", .decisions = 1});
 	writer_close(&w);
 }
 
@@ -307,7 +303,8 @@ START_TEST(table_rows)
 	ck_assert_ptr_null(strchr(out, '\x1b'));
 	ck_assert_ptr_null(strchr(out, '\x07'));
 	ck_assert_int_eq(
-	    count(out, "refused         echo \\x1b]0;owned\\x07\\x1b[2J  ("), 1);
+	    count(out, "refused         echo \\x1b]0;owned\\x07\\x1b[2J  ("),
+	    1);
 	free(out);
 	free(err);
 }
@@ -350,8 +347,8 @@ START_TEST(filters)
 		struct tm tm;
 
 		ck_assert_ptr_nonnull(gmtime_r(&now, &tm));
-		ck_assert_uint_eq(strftime(since, sizeof since, "%Y-%m-%d", &tm),
-				  10);
+		ck_assert_uint_eq(
+		    strftime(since, sizeof since, "%Y-%m-%d", &tm), 10);
 	}
 	rc = run_log((const char *[]){"--since", since, NULL}, &out, &err);
 	ck_assert_int_eq(rc, 0);
@@ -363,12 +360,12 @@ START_TEST(filters)
 		struct tm tm;
 
 		ck_assert_ptr_nonnull(gmtime_r(&now, &tm));
-		ck_assert_uint_eq(strftime(since, sizeof since, "%Y-%m-%d", &tm),
-				  10);
+		ck_assert_uint_eq(
+		    strftime(since, sizeof since, "%Y-%m-%d", &tm), 10);
 	}
-	rc = run_log((const char *[]){"--until", since, "--since", "2020-01-01",
-				      NULL},
-		     &out, &err);
+	rc = run_log(
+	    (const char *[]){"--until", since, "--since", "2020-01-01", NULL},
+	    &out, &err);
 	ck_assert_int_eq(rc, 0);
 	ck_assert_int_eq(count(out, "alice") + count(out, "bob"), 9);
 	free(out);
@@ -459,7 +456,8 @@ START_TEST(cannot_read)
 	ck_assert_int_eq(count(err, "cannot check"), 1);
 	free(out);
 	free(err);
-	rc = run_log((const char *[]){"--since", "yesterday", NULL}, &out, &err);
+	rc =
+	    run_log((const char *[]){"--since", "yesterday", NULL}, &out, &err);
 	ck_assert_int_eq(rc, 2);
 	ck_assert_int_eq(count(err, "--since 'yesterday'"), 1);
 	free(out);
@@ -657,9 +655,9 @@ START_TEST(replay_usage)
 	ck_assert_int_eq(count(err, "--replay needs --policy"), 1);
 	free(out);
 	free(err);
-	rc = run_log((const char *[]){"--replay", "--policy", t.policy,
-				      "--json", NULL},
-		     &out, &err);
+	rc = run_log(
+	    (const char *[]){"--replay", "--policy", t.policy, "--json", NULL},
+	    &out, &err);
 	ck_assert_int_eq(rc, 2);
 	free(out);
 	free(err);
@@ -685,14 +683,12 @@ record_cases(const char *name)
 
 	(void)snprintf(path, sizeof path, "%s/policies/%s.dl",
 		       maelys_test_source_root(), name);
-	ck_assert_msg(pty_policy_open(path, &w.session, &reads, err,
-				      sizeof err) == 0,
-		      "%s", err);
-	ck_assert_int_eq(pty_decider_init(&w.d, w.session, &reads,
-					  "/usr/bin:/bin"),
-			 0);
-	ck_assert_msg(pty_audit_open(t.log, t.key, &w.a, err, sizeof err) ==
-			  0,
+	ck_assert_msg(
+	    pty_policy_open(path, &w.session, &reads, err, sizeof err) == 0,
+	    "%s", err);
+	ck_assert_int_eq(
+	    pty_decider_init(&w.d, w.session, &reads, "/usr/bin:/bin"), 0);
+	ck_assert_msg(pty_audit_open(t.log, t.key, &w.a, err, sizeof err) == 0,
 		      "%s", err);
 	memset(&w.s, 0, sizeof w.s);
 	ck_assert_int_eq(pty_audit_session_id(w.s.id), 0);
@@ -719,10 +715,9 @@ record_cases(const char *name)
 			e = guard_record_line(&rec, "confirm", c.value, c.len,
 					      &res.dec, "declined", w.d.edb);
 		else
-			e = guard_record_line(&rec, "line", c.value, c.len,
-					      &res.dec,
-					      guard_record_outcome(&res.dec),
-					      w.d.edb);
+			e = guard_record_line(
+			    &rec, "line", c.value, c.len, &res.dec,
+			    guard_record_outcome(&res.dec), w.d.edb);
 		ck_assert_msg(pty_audit_write(w.a, &w.s, e, err, sizeof err) ==
 				  0,
 			      "%s:%zu: %s", path, c.lineno, err);
@@ -747,9 +742,9 @@ START_TEST(replay_shipped_cases)
 		ck_assert_uint_gt(n, 50);
 		(void)snprintf(path, sizeof path, "%s/policies/%s.dl",
 			       maelys_test_source_root(), names[i]);
-		rc = run_log((const char *[]){"--replay", "--policy", path,
-					      NULL},
-			     &out, &err);
+		rc = run_log(
+		    (const char *[]){"--replay", "--policy", path, NULL}, &out,
+		    &err);
 		ck_assert_msg(rc == 0, "%s: rc %d\n%s%s", names[i], rc, out,
 			      err);
 		ck_assert_str_eq(err, "");
@@ -793,13 +788,25 @@ time_is(const char *s, int64_t ms, int64_t span)
 
 START_TEST(times)
 {
-	static const char *const bad[] = {
-	    "", "2026", "2026-12-2", "2026-13-01", "2026-02-29", "2026-12-02T",
-	    "2026-12-02 24:00", "2026-12-02 15:60", "2026-12-02T15:04",
-	    "2026-12-02T15:04:05", "2026-12-02T15:04:05.Z",
-	    "2026-12-02T15:04:05.1234567890Z", "2026-12-02T15:04:05+1:00",
-	    "2026-12-02T15:04:05+01:00x", "1969-12-31", "2026-12-02  15:04",
-	    "２026-12-02", "2026-12-02T15:04:05ZZ", "2026-12-02 15:04Z"};
+	static const char *const bad[] = {"",
+					  "2026",
+					  "2026-12-2",
+					  "2026-13-01",
+					  "2026-02-29",
+					  "2026-12-02T",
+					  "2026-12-02 24:00",
+					  "2026-12-02 15:60",
+					  "2026-12-02T15:04",
+					  "2026-12-02T15:04:05",
+					  "2026-12-02T15:04:05.Z",
+					  "2026-12-02T15:04:05.1234567890Z",
+					  "2026-12-02T15:04:05+1:00",
+					  "2026-12-02T15:04:05+01:00x",
+					  "1969-12-31",
+					  "2026-12-02  15:04",
+					  "２026-12-02",
+					  "2026-12-02T15:04:05ZZ",
+					  "2026-12-02 15:04Z"};
 	size_t i;
 	struct log_time lt;
 
@@ -840,10 +847,14 @@ START_TEST(safe_text)
 	safe_is("ls -l", 5, "ls -l");
 	safe_is("caf\xc3\xa9", 5, "caf\xc3\xa9");
 	safe_is("\x1b[2J\r\n\t\x7f", 8, "\\x1b[2J\\x0d\\x0a\\x09\\x7f");
-	safe_is("a\xc2\x9b" "b", 4, "a\\x9bb");        /* C1 CSI */
-	safe_is("\xe2\x80\xae" "abc", 6, "\\u{202e}abc"); /* RLO */
-	safe_is("\xff\xc3", 2, "\\xff\\xc3");             /* not UTF-8 */
-	safe_is("\xed\xa0\x80", 3, "\\xed\\xa0\\x80");    /* a surrogate */
+	safe_is("a\xc2\x9b"
+		"b",
+		4, "a\\x9bb"); /* C1 CSI */
+	safe_is("\xe2\x80\xae"
+		"abc",
+		6, "\\u{202e}abc");                    /* RLO */
+	safe_is("\xff\xc3", 2, "\\xff\\xc3");          /* not UTF-8 */
+	safe_is("\xed\xa0\x80", 3, "\\xed\\xa0\\x80"); /* a surrogate */
 	safe_is("a\0b", 3, "a\\x00b");
 }
 END_TEST

@@ -79,7 +79,8 @@ exec_build_edb(struct pty_decider *d, const struct pty_exec_request *r,
  * (NULL: freed here). */
 static void
 exec_decide_solved(struct pty_decider *d, const char *path, size_t pathlen,
-		   maelys_datalog_status_t st, maelys_datalog_diagnostic_t *diag,
+		   maelys_datalog_status_t st,
+		   maelys_datalog_diagnostic_t *diag,
 		   struct pty_exec_decision *out,
 		   maelys_datalog_result_t **keep)
 {

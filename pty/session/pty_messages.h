@@ -289,7 +289,8 @@
 	PTY_MSG_PREFIX "log: the configuration names no audit_log: give "     \
 		       "the log's files"
 #define PTY_MSG_LOG_FAILED     PTY_MSG_PREFIX "log: %s"
-#define PTY_MSG_LOG_NO_DECIDER "%s: cannot make a decider (the calling user has no name)"
+#define PTY_MSG_LOG_NO_DECIDER                                                 \
+	"%s: cannot make a decider (the calling user has no name)"
 /* a record that verified but that this tool cannot read (a field of
  * another type than pty_audit.h says) */
 #define PTY_MSG_LOG_UNREADABLE PTY_MSG_PREFIX "log: %s: line %llu: %s"

@@ -26,8 +26,8 @@ log_str(json_t *root, const char *key, const char **out, size_t *len,
 		*len = 0;
 	if (v == NULL)
 		return 0;
-	if (!json_is_string(v) ||
-	    (!nul_ok && strlen(json_string_value(v)) != json_string_length(v))) {
+	if (!json_is_string(v) || (!nul_ok && strlen(json_string_value(v)) !=
+						  json_string_length(v))) {
 		(void)snprintf(err, errlen, "\"%s\" is not a string", key);
 		return -1;
 	}
@@ -39,8 +39,7 @@ log_str(json_t *root, const char *key, const char **out, size_t *len,
 
 /* An array field: NULL when absent, -1 when not an array. */
 static int
-log_array(json_t *root, const char *key, json_t **out, char *err,
-	  size_t errlen)
+log_array(json_t *root, const char *key, json_t **out, char *err, size_t errlen)
 {
 	*out = json_object_get(root, key);
 	if (*out != NULL && !json_is_array(*out)) {
@@ -58,12 +57,18 @@ log_strings(struct log_record *r, char *err, size_t errlen)
 		const char *key;
 		const char **to;
 	} f[] = {
-	    {"time", &r->time},         {"user", &r->user},
-	    {"session", &r->session},   {"event", &r->event},
-	    {"decision", &r->decision}, {"mode", &r->mode},
-	    {"tty", &r->tty},           {"remote", &r->remote},
-	    {"note", &r->note},         {"error", &r->error},
-	    {"refusal", &r->refusal},   {"log_reason", &r->log_reason},
+	    {"time", &r->time},
+	    {"user", &r->user},
+	    {"session", &r->session},
+	    {"event", &r->event},
+	    {"decision", &r->decision},
+	    {"mode", &r->mode},
+	    {"tty", &r->tty},
+	    {"remote", &r->remote},
+	    {"note", &r->note},
+	    {"error", &r->error},
+	    {"refusal", &r->refusal},
+	    {"log_reason", &r->log_reason},
 	    {"confirm_prompt", &r->confirm_prompt},
 	};
 	size_t i;
@@ -252,7 +257,8 @@ log_facts_add(const json_t *facts, maelys_datalog_input_edb_t *edb,
 		return -1;
 	}
 	if (maelys_datalog_input_edb_clear(edb) != MAELYS_DATALOG_STATUS_OK) {
-		(void)snprintf(err, errlen, "the input facts cannot be cleared");
+		(void)snprintf(err, errlen,
+			       "the input facts cannot be cleared");
 		return -1;
 	}
 	for (i = 0; i < json_array_size(facts); i++)

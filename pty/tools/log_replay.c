@@ -232,8 +232,8 @@ log_replay_record(struct log_replay *rp, const struct log_record *r, FILE *f)
 		pty_exec_decide_edb(&rp->d, lf.exec_path, lf.exec_path_len,
 				    &again.prog);
 	else
-		pty_decide_edb(&rp->d, lf.command, lf.command_len,
-			       lf.confirmed, &again.line);
+		pty_decide_edb(&rp->d, lf.command, lf.command_len, lf.confirmed,
+			       &again.line);
 	now = log_again_class(rp, &again);
 	if (now == was)
 		return 0;

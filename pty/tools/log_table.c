@@ -97,7 +97,7 @@ log_safe_fmt(char *dst, size_t cap, size_t *used, const char *s, size_t len)
 			goto copy;
 		}
 		olen = strlen(esc);
-copy:
+	copy:
 		if (*used + olen + 1 > cap)
 			break;
 		memcpy(dst + *used, out, olen);
@@ -117,8 +117,8 @@ log_safe_write(FILE *f, const char *s, size_t len)
 	while (done < len) {
 		size_t used = 0;
 
-		done += log_safe_fmt(buf, sizeof buf, &used, s + done,
-				     len - done);
+		done +=
+		    log_safe_fmt(buf, sizeof buf, &used, s + done, len - done);
 		(void)fputs(buf, f);
 	}
 }
@@ -257,15 +257,14 @@ log_table_row(FILE *f, const struct log_record *r)
 	log_time_show(r, when);
 	(void)log_safe_fmt(sid, sizeof sid, &used, r->session,
 			   strlen(r->session));
-	(void)fprintf(f, "%-19s  %-10s  %-8s  %-14s  ", when,
-		      log_safe_cell(user, sizeof user, r->user), sid,
-		      start ? PTY_MSG_LOG_START
-		      : end ? PTY_MSG_LOG_END
-		      : r->decision != NULL
-			  ? log_safe_cell(decision, sizeof decision,
-					  r->decision)
-			  : log_safe_cell(decision, sizeof decision,
-					  r->event));
+	(void)fprintf(
+	    f, "%-19s  %-10s  %-8s  %-14s  ", when,
+	    log_safe_cell(user, sizeof user, r->user), sid,
+	    start ? PTY_MSG_LOG_START
+	    : end ? PTY_MSG_LOG_END
+	    : r->decision != NULL
+		? log_safe_cell(decision, sizeof decision, r->decision)
+		: log_safe_cell(decision, sizeof decision, r->event));
 	if (start || end) {
 		what = log_session_what(f, r, start);
 	} else if (r->exec_path != NULL) {

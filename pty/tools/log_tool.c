@@ -188,8 +188,8 @@ log_read(const struct log_opts *o, const char *key, struct log_replay *rp)
 		(void)fprintf(stderr, PTY_MSG_LOG_FAILED "\n", err);
 		return 2;
 	}
-	while ((rc = pty_audit_reader_next(rd, &text, &len, err,
-					   sizeof err)) == 0) {
+	while ((rc = pty_audit_reader_next(rd, &text, &len, err, sizeof err)) ==
+	       0) {
 		struct log_record r;
 		char why[256];
 
