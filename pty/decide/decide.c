@@ -373,9 +373,9 @@ pty_status_text(maelys_datalog_status_t st,
  * the line's command, into out (PTY_TEXT_MAX bytes); false if none. */
 static bool
 pty_row_for_command(const maelys_datalog_result_t *res, const char *pred,
-		    const struct scan_token *cmd, char *out)
+		    const char *cmd, size_t cmdlen, char *out)
 {
-	return pty_rows_for_key(res, pred, cmd->text, cmd->len,
+	return pty_rows_for_key(res, pred, cmd, cmdlen,
 				(char(*)[PTY_TEXT_MAX])out, 1, NULL) == 1;
 }
 
@@ -395,6 +395,50 @@ pty_decider_solve_ask(struct pty_decider *d, const char *pred, const char *key,
 	return maelys_datalog_result_query(*res, pred, &k, 1, yes);
 }
 
+/* The queries of a line's decision over d->edb, once its input facts are
+ * in it (st: how building them went): allow(Cmd); then
+ * allow_with_log(Cmd, R); then require_confirm(Cmd, P) unless confirmed;
+ * else the deny(Op, Reason) rows.  The one owner of their order: a typed
+ * line (pty_decide_with) and a recorded one (pty_decide_edb) both end
+ * here.  `keep`: where to hand back the result of the solve (NULL: freed
+ * here). */
+static void
+pty_decide_solved(struct pty_decider *d, const char *cmd, size_t cmdlen,
+		  int confirmed, maelys_datalog_status_t st,
+		  maelys_datalog_diagnostic_t *diag, struct pty_decision *out,
+		  maelys_datalog_result_t **keep)
+{
+	maelys_datalog_result_t *res = NULL;
+	int allowed = 0;
+
+	pty_copy(out->denied_op, sizeof out->denied_op, cmd, cmdlen);
+	out->asked = st == MAELYS_DATALOG_STATUS_OK;
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = pty_decider_solve_ask(d, "allow", cmd, cmdlen, &res,
+					   &allowed, diag);
+	if (st != MAELYS_DATALOG_STATUS_OK) {
+		out->verdict = PTY_VERDICT_ERROR;
+		pty_status_text(st, diag, out->error, sizeof out->error);
+	} else if (allowed) {
+		out->verdict = PTY_VERDICT_ALLOW;
+	} else if (pty_row_for_command(res, "allow_with_log", cmd, cmdlen,
+				       out->log_reason)) {
+		out->verdict = PTY_VERDICT_ALLOW_LOG;
+	} else if (!confirmed &&
+		   pty_row_for_command(res, "require_confirm", cmd, cmdlen,
+				       out->confirm_prompt)) {
+		out->verdict = PTY_VERDICT_CONFIRM;
+	} else {
+		out->verdict = PTY_VERDICT_POLICY;
+		pty_collect_reasons(res, out);
+	}
+	if (keep != NULL && out->verdict != PTY_VERDICT_ERROR) {
+		*keep = res;
+		return;
+	}
+	(void)maelys_datalog_result_free(res);
+}
+
 /* `keep`: where to hand back the result of the solve (NULL: freed here). */
 static void
 pty_decide_with(struct pty_decider *d, const char *line, size_t len,
@@ -402,9 +446,7 @@ pty_decide_with(struct pty_decider *d, const char *line, size_t len,
 		maelys_datalog_result_t **keep)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_result_t *res = NULL;
 	maelys_datalog_status_t st;
-	int allowed = 0;
 
 	memset(out, 0, sizeof *out);
 	out->confirmed = confirmed;
@@ -420,35 +462,22 @@ pty_decide_with(struct pty_decider *d, const char *line, size_t len,
 		out->verdict = PTY_VERDICT_EMPTY;
 		return;
 	}
-	pty_copy(out->denied_op, sizeof out->denied_op, out->command,
-		 strlen(out->command));
 	st = pty_build_edb(d, &out->scan, mode, confirmed, &diag);
-	out->asked = st == MAELYS_DATALOG_STATUS_OK;
-	if (st == MAELYS_DATALOG_STATUS_OK)
-		st = pty_decider_solve_ask(d, "allow", out->scan.tokens[0].text,
-					   out->scan.tokens[0].len, &res,
-					   &allowed, &diag);
-	if (st != MAELYS_DATALOG_STATUS_OK) {
-		out->verdict = PTY_VERDICT_ERROR;
-		pty_status_text(st, &diag, out->error, sizeof out->error);
-	} else if (allowed) {
-		out->verdict = PTY_VERDICT_ALLOW;
-	} else if (pty_row_for_command(res, "allow_with_log",
-				       &out->scan.tokens[0], out->log_reason)) {
-		out->verdict = PTY_VERDICT_ALLOW_LOG;
-	} else if (!confirmed && pty_row_for_command(res, "require_confirm",
-						     &out->scan.tokens[0],
-						     out->confirm_prompt)) {
-		out->verdict = PTY_VERDICT_CONFIRM;
-	} else {
-		out->verdict = PTY_VERDICT_POLICY;
-		pty_collect_reasons(res, out);
-	}
-	if (keep != NULL && out->verdict != PTY_VERDICT_ERROR) {
-		*keep = res;
-		return;
-	}
-	(void)maelys_datalog_result_free(res);
+	pty_decide_solved(d, out->scan.tokens[0].text, out->scan.tokens[0].len,
+			  confirmed, st, &diag, out, keep);
+}
+
+void
+pty_decide_edb(struct pty_decider *d, const char *cmd, size_t cmdlen,
+	       int confirmed, struct pty_decision *out)
+{
+	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+
+	memset(out, 0, sizeof *out);
+	out->confirmed = confirmed;
+	pty_copy(out->command, sizeof out->command, cmd, cmdlen);
+	pty_decide_solved(d, cmd, cmdlen, confirmed, MAELYS_DATALOG_STATUS_OK,
+			  &diag, out, NULL);
 }
 
 void

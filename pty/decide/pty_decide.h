@@ -293,6 +293,16 @@ void pty_decide_keep(struct pty_decider *d, const char *line, size_t len,
 void pty_decide_confirmed(struct pty_decider *d, const char *line, size_t len,
 			  enum pty_mode mode, struct pty_decision *out);
 
+/* Decides a line again from the input facts it was decided on (`maelys-pty
+ * log --replay`): d->edb holds exactly those facts, put there by the caller
+ * (cleared first, nothing of d's own added); `cmd` is the Cmd of their
+ * command(Cmd), and `confirmed` says whether confirmed(Cmd) is among them.
+ * The same queries, in the same order, as pty_decide: both share the code
+ * that follows the building of the input EDB.  out->scan is empty (the
+ * line is not scanned again).  Never fails: a failure is PTY_VERDICT_ERROR. */
+void pty_decide_edb(struct pty_decider *d, const char *cmd, size_t cmdlen,
+		    int confirmed, struct pty_decision *out);
+
 /* ---- What may I run (runnable.c): the guard's `help` and --list, and
  * the prompt's Tab completion of the first word.  Each executable name of
  * the session's PATH is decided as the line of just that name would be,

@@ -71,15 +71,42 @@ exec_build_edb(struct pty_decider *d, const struct pty_exec_request *r,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-/* Keeps the deny_exec(P, Reason) rows for this exec's path. */
+/* The queries of an exec's decision over d->edb, once its input facts are
+ * in it (st: how building them went): allow_exec(P) for P = exec_path,
+ * else the deny_exec(P, Reason) rows.  The one owner: a program a process
+ * asks for (exec_decide_with) and a recorded one (pty_exec_decide_edb)
+ * both end here.  `keep`: where to hand back the result of the solve
+ * (NULL: freed here). */
 static void
-exec_collect_reasons(const maelys_datalog_result_t *res,
-		     const struct pty_exec_request *r,
-		     struct pty_exec_decision *out)
+exec_decide_solved(struct pty_decider *d, const char *path, size_t pathlen,
+		   maelys_datalog_status_t st,
+		   maelys_datalog_diagnostic_t *diag,
+		   struct pty_exec_decision *out,
+		   maelys_datalog_result_t **keep)
 {
-	out->nreasons = pty_rows_for_key(res, "deny_exec", r->path,
-					 strlen(r->path), out->reasons,
-					 PTY_REASONS_MAX, &out->reasons_total);
+	maelys_datalog_result_t *res = NULL;
+	int allowed = 0;
+
+	out->asked = st == MAELYS_DATALOG_STATUS_OK;
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = pty_decider_solve_ask(d, "allow_exec", path, pathlen, &res,
+					   &allowed, diag);
+	if (st != MAELYS_DATALOG_STATUS_OK) {
+		out->verdict = PTY_EXEC_ERROR;
+		pty_status_text(st, diag, out->error, sizeof out->error);
+	} else if (allowed) {
+		out->verdict = PTY_EXEC_ALLOW;
+	} else {
+		out->verdict = PTY_EXEC_POLICY;
+		out->nreasons = pty_rows_for_key(
+		    res, "deny_exec", path, pathlen, out->reasons,
+		    PTY_REASONS_MAX, &out->reasons_total);
+	}
+	if (keep != NULL && out->verdict != PTY_EXEC_ERROR) {
+		*keep = res;
+		return;
+	}
+	(void)maelys_datalog_result_free(res);
 }
 
 /* `keep`: where to hand back the result of the solve (NULL: freed here). */
@@ -89,31 +116,22 @@ exec_decide_with(struct pty_decider *d, const struct pty_exec_request *r,
 		 maelys_datalog_result_t **keep)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
-	maelys_datalog_result_t *res = NULL;
 	maelys_datalog_status_t st;
-	int allowed = 0;
 
 	memset(out, 0, sizeof *out);
 	st = exec_build_edb(d, r, mode, &diag);
-	out->asked = st == MAELYS_DATALOG_STATUS_OK;
-	if (st == MAELYS_DATALOG_STATUS_OK)
-		st = pty_decider_solve_ask(d, "allow_exec", r->path,
-					   strlen(r->path), &res, &allowed,
-					   &diag);
-	if (st != MAELYS_DATALOG_STATUS_OK) {
-		out->verdict = PTY_EXEC_ERROR;
-		pty_status_text(st, &diag, out->error, sizeof out->error);
-	} else if (allowed) {
-		out->verdict = PTY_EXEC_ALLOW;
-	} else {
-		out->verdict = PTY_EXEC_POLICY;
-		exec_collect_reasons(res, r, out);
-	}
-	if (keep != NULL && out->verdict != PTY_EXEC_ERROR) {
-		*keep = res;
-		return;
-	}
-	(void)maelys_datalog_result_free(res);
+	exec_decide_solved(d, r->path, strlen(r->path), st, &diag, out, keep);
+}
+
+void
+pty_exec_decide_edb(struct pty_decider *d, const char *path, size_t pathlen,
+		    struct pty_exec_decision *out)
+{
+	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+
+	memset(out, 0, sizeof *out);
+	exec_decide_solved(d, path, pathlen, MAELYS_DATALOG_STATUS_OK, &diag,
+			   out, NULL);
 }
 
 void

@@ -126,6 +126,15 @@ void pty_exec_decide_keep(struct pty_decider *d,
 			  struct pty_exec_decision *out,
 			  maelys_datalog_result_t **res);
 
+/* Decides a program again from the input facts it was decided on
+ * (`maelys-pty log --replay`): d->edb holds exactly those facts, put there
+ * by the caller (cleared first); `path` is the P of their exec_path(P).
+ * The same queries as pty_exec_decide: both share the code that follows
+ * the building of the input EDB.  Never fails: a failure is
+ * PTY_EXEC_ERROR. */
+void pty_exec_decide_edb(struct pty_decider *d, const char *path,
+			 size_t pathlen, struct pty_exec_decision *out);
+
 /* The audit record of an exec and the arrays it points to. */
 struct pty_exec_record {
 	struct pty_audit_event event;

@@ -34,6 +34,8 @@
 	"                       [--werror] CASEFILE...\n"                     \
 	"       maelys-pty explain [OPTIONS] 'LINE' | --exec PATH "           \
 	"[-- ARGV...]\n"                                                       \
+	"       maelys-pty log [OPTIONS] [FILE...] | log --replay --policy "   \
+	"FILE [FILE...]\n"                                                     \
 	"       maelys-pty [--config FILE | --policy FILE] [--path PATH] "     \
 	"--list\n"                                                             \
 	"       maelys-pty --help | --version\n"                               \
@@ -237,6 +239,99 @@
 #define PTY_MSG_TEST_COVERED    "%s: covered %zu of %zu rules"
 #define PTY_MSG_TEST_NO_COVERAGE                                               \
 	PTY_MSG_PREFIX "policy %s: its coverage cannot be measured (%s)"
+/* -- `maelys-pty log` (tools/log*.c): the audit log as a table, and
+ * --replay.  The table's columns: time (UTC), user, session (its first 8
+ * hex digits), decision, the line or program, the reasons. */
+#define PTY_MSG_LOG_USAGE                                                      \
+	"usage: maelys-pty log [--user U] [--since T] [--until T] "          \
+	"[--session ID]\n"                                                    \
+	"                      [--denied] [--json] [--key FILE] "            \
+	"[--config FILE] [FILE...]\n"                                         \
+	"       maelys-pty log --replay --policy CANDIDATE.dl [--key FILE]\n" \
+	"                      [--config FILE] [FILE...]\n"                   \
+	"\n"                                                                  \
+	"Reads the audit log (FILE..., oldest first; default: the\n"         \
+	"configured audit_log), verifying every record before it is\n"       \
+	"shown, and prints one row per record: the time (UTC), user,\n"      \
+	"session, decision, line or program, and reasons.\n"                 \
+	"\n"                                                                  \
+	"  --user U       the records of user U\n"                            \
+	"  --since T      at or after T; --until T: up to the end of T\n"     \
+	"                 (T: RFC 3339, or YYYY-MM-DD or 'YYYY-MM-DD HH:MM',\n"\
+	"                 UTC)\n"                                              \
+	"  --session ID   the records of the sessions whose id starts so\n"   \
+	"  --denied       only the refusals (deny, refused, error,\n"         \
+	"                 declined)\n"                                         \
+	"  --json         the records themselves, one per line\n"             \
+	"  --key FILE     the log's key (default: the configured one)\n"      \
+	"  --config FILE  the configuration (default: the built-in path)\n"   \
+	"  --replay       decide every recorded line and program again\n"     \
+	"                 under --policy CANDIDATE.dl and print only what\n"  \
+	"                 would change\n"                                      \
+	"Exit status: 0 every record verified (with --replay: and nothing\n"\
+	"would change), 1 the log is broken (with --replay: or something\n" \
+	"would change), 2 a usage error or a log that cannot be read.\n"
+#define PTY_MSG_LOG_BAD_VALUE  PTY_MSG_PREFIX "log: %s '%s': %s"
+#define PTY_MSG_LOG_WANT_TIME                                                  \
+	"a time: RFC 3339, YYYY-MM-DD or 'YYYY-MM-DD HH:MM' (UTC)"
+#define PTY_MSG_LOG_WANT_HEX   "hex digits, at most 32"
+#define PTY_MSG_LOG_WANT_WORD  "a value cannot be empty"
+#define PTY_MSG_LOG_UNKNOWN    PTY_MSG_PREFIX "log: unknown option '%s'"
+#define PTY_MSG_LOG_REPLAY_NEEDS_POLICY                                        \
+	PTY_MSG_PREFIX "log: --replay needs --policy CANDIDATE.dl"
+#define PTY_MSG_LOG_POLICY_WITHOUT_REPLAY                                      \
+	PTY_MSG_PREFIX "log: --policy goes with --replay"
+#define PTY_MSG_LOG_REPLAY_FILTERS                                             \
+	PTY_MSG_PREFIX "log: --replay takes no --denied or --json"
+#define PTY_MSG_LOG_NO_CONFIG                                                  \
+	PTY_MSG_PREFIX "log: %s (give the log's files and --key)"
+#define PTY_MSG_LOG_NO_LOG                                                     \
+	PTY_MSG_PREFIX "log: the configuration names no audit_log: give "     \
+		       "the log's files"
+#define PTY_MSG_LOG_FAILED     PTY_MSG_PREFIX "log: %s"
+#define PTY_MSG_LOG_NO_DECIDER                                                 \
+	"%s: cannot make a decider (the calling user has no name)"
+/* a record that verified but that this tool cannot read (a field of
+ * another type than pty_audit.h says) */
+#define PTY_MSG_LOG_UNREADABLE PTY_MSG_PREFIX "log: %s: line %llu: %s"
+#define PTY_MSG_LOG_HEADING                                                    \
+	"TIME (UTC)           USER        SESSION   DECISION        "         \
+	"LINE OR PROGRAM  (REASONS)"
+/* the decision column of the session's own events */
+#define PTY_MSG_LOG_START      "start"
+#define PTY_MSG_LOG_END        "end"
+#define PTY_MSG_LOG_EXEC       "exec "
+#define PTY_MSG_LOG_BY_SHA256  "(line recorded by its SHA-256)"
+#define PTY_MSG_LOG_ON_TTY     " on %s"
+#define PTY_MSG_LOG_FROM       " from %s"
+#define PTY_MSG_LOG_EXIT       "exit %lld"
+#define PTY_MSG_LOG_SIGNAL     "killed by %s"
+#define PTY_MSG_LOG_COUNTS     "%sdecisions %lld, refusals %lld, execs %lld"
+#define PTY_MSG_LOG_DENY_OPEN  "deny("
+#define PTY_MSG_LOG_DENY_CLOSE "): "
+#define PTY_MSG_LOG_REASON_SEP "; "
+/* --replay: a decision that would change, its new reasons under it */
+#define PTY_MSG_LOG_CHANGE_WHEN "%s  "
+#define PTY_MSG_LOG_CHANGE     "  %s -> %s  "
+#define PTY_MSG_LOG_NEW_REASON "    "
+#define PTY_MSG_LOG_ALLOWED    "allowed"
+#define PTY_MSG_LOG_LOGGED     "allowed with log"
+#define PTY_MSG_LOG_ASKS       "asks confirmation"
+#define PTY_MSG_LOG_REFUSED    "refused"
+#define PTY_MSG_LOG_NO_RULE    "no rule allows '%s'"
+#define PTY_MSG_LOG_NO_REASON  "no deny_exec reason"
+#define PTY_MSG_LOG_WITH_LOG   "allow_with_log: %s"
+#define PTY_MSG_LOG_CONFIRM    "require_confirm: %s"
+#define PTY_MSG_LOG_ERROR      "the policy could not be evaluated: %s"
+#define PTY_MSG_LOG_FACTS_BAD                                                  \
+	PTY_MSG_PREFIX "log: record %llu: its facts cannot be decided "        \
+		       "again: %s"
+#define PTY_MSG_LOG_NO_KEY_FACT "no %s fact"
+#define PTY_MSG_LOG_SUMMARY                                                    \
+	"%llu decisions replayed, %llu would change (%llu newly refused, "     \
+	"%llu newly allowed), %llu not replayable (recorded by SHA-256 or "    \
+	"refused by the scanner)"
+
 /* -- `maelys-pty explain` (tools/explain*.c): the verdict of one line or
  * program, then its derivation */
 #define PTY_MSG_EXPLAIN_USAGE                                                  \

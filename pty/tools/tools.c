@@ -3,6 +3,7 @@
 #include "pty_decide_json.h"
 #include "pty_explain.h"
 #include "pty_replay.h"
+#include "pty_log.h"
 #include "pty_tools.h"
 
 #include <string.h>
@@ -12,6 +13,7 @@ const struct pty_tool pty_tools[] = {
     {"explain", explain_run, false},
     {"decide", decide_run, true},
     {"replay", pty_replay_run, false},
+    {"log", log_run, false},
     {NULL, NULL, false},
 };
 
