@@ -332,6 +332,8 @@ pty_step_identity(struct pty_main *m)
 			     g->cfg.path_env) != 0)
 		return pty_fail(&m->opt, PTY_MSG_UNNAMED_USER,
 				(unsigned)getuid());
+	if (g->audit != NULL)
+		pty_decider_records(&m->decider);
 	pty_guard_set_identity(g, &m->decider.who);
 	if (pty_audit_session_id(g->asess.id) != 0)
 		return pty_fail(&m->opt, PTY_MSG_NO_RANDOMNESS);

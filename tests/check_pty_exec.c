@@ -447,7 +447,7 @@ session_end_record(void)
 	return rec;
 }
 
-/* session_end says how the session went: three lines (one refused), the
+/* session_end says how the session went: four lines (one refused), the
  * programs they ran, and the shell's exit status; each line's and each
  * exec's record carries the facts its decision was made from. */
 START_TEST(test_exec_session_end_counts_and_exit_status)
@@ -465,6 +465,9 @@ START_TEST(test_exec_session_end_counts_and_exit_status)
 	/* not bash's builtin: a program */
 	pts_type(&p, "/usr/bin/true\r");
 	ck_assert(pts_wait_prompt(&p, T));
+	/* bash's builtin: no program, a decision all the same */
+	pts_type(&p, "true\r");
+	ck_assert(pts_wait_prompt(&p, T));
 	pts_type(&p, "exit 7\r");
 	ck_assert_int_eq(pts_wait(&p, T), 7);
 	pts_close(&p);
@@ -476,7 +479,7 @@ START_TEST(test_exec_session_end_counts_and_exit_status)
 	snprintf(want, sizeof want,
 		 "\"exit_status\":7,\"decisions\":%d,\"refusals\":1,"
 		 "\"execs\":%d",
-		 3 + execs, execs);
+		 4 + execs, execs);
 	ck_assert_msg(strstr(end, want) != NULL, "want %s in\n%s", want, end);
 	free(end);
 	ck_assert_int_eq(
@@ -486,6 +489,11 @@ START_TEST(test_exec_session_end_counts_and_exit_status)
 	    1);
 	ck_assert_int_eq(log_count("\"line\":\"nope\"", "\"facts\":[[\"command\","
 							 "\"nope\"]"),
+			 1);
+	/* the policy reads no command_path, and the record has it all the
+	 * same: a candidate that reads it is replayed on what the session had */
+	ck_assert_int_eq(log_count("\"line\":\"true\"",
+				   "[\"command_path\",\"/"),
 			 1);
 	ck_assert_int_eq(
 	    log_count("\"exec_path\":\"/usr/bin/true\"",

@@ -97,6 +97,12 @@ pty_decider_free(struct pty_decider *d)
 }
 
 void
+pty_decider_records(struct pty_decider *d)
+{
+	d->reads_command_path = true;
+}
+
+void
 pty_decider_set_cwd(struct pty_decider *d, const char *cwd)
 {
 	pty_copy(d->cwd, sizeof d->cwd, cwd, strlen(cwd));

@@ -214,6 +214,14 @@ void pty_decider_free(struct pty_decider *d);
 int pty_identity_set_user(struct pty_identity *who, const struct passwd *pw);
 void pty_decider_set_cwd(struct pty_decider *d, const char *cwd);
 
+/* For a decider whose decisions are recorded: every fact a candidate
+ * policy could read is computed, not only those this policy reads, so a
+ * record's "facts" decide it again under any policy (`maelys-pty log
+ * --replay`).  command_path costs a stat per PATH folder, against the
+ * record's fdatasync; the exec supervisor does the same for an exec's
+ * facts when it records (pty_supervise_need). */
+void pty_decider_records(struct pty_decider *d);
+
 /* Sets `st` to `x`, a library call, and returns it from the calling
  * function unless it is OK: how a chain of calls fails closed at its
  * first error. */

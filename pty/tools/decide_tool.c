@@ -525,6 +525,8 @@ decide_run(int argc, char **argv)
 			goto failed;
 		}
 	}
+	if (c.g.audit != NULL)
+		pty_decider_records(&c.d);
 	c.who = c.d.who;
 	(void)snprintf(c.cwd, sizeof c.cwd, "%s", c.d.cwd);
 	if (c.g.audit != NULL && decide_start(&c, err, sizeof err) != 0)
