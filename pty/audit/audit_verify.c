@@ -318,27 +318,23 @@ reader_check(struct pty_audit_reader *r, const char *line, size_t len,
 	}
 	if (rec.seq > want) {
 		reader_range(range, sizeof range, want, rec.seq - 1);
-		if (first_of_file && r->seq == 0)
-			(void)snprintf(
-			    text, sizeof text,
-			    "%s missing before %s: the log's older files "
-			    "were not given (oldest first), or were deleted",
-			    range, r->paths[r->file]);
-		else if (first_of_file)
+		if (first_of_file && r->file > 0 && r->seq > 0) {
 			(void)snprintf(text, sizeof text,
 				       "%s missing between %s and %s: a file "
 				       "of the rotation was deleted or "
 				       "replaced",
 				       range, r->paths[r->last_file],
 				       r->paths[r->file]);
-		else
-			(void)snprintf(text, sizeof text,
-				       "%s: record %" PRIu64
-				       " (line %llu): %s missing before it "
-				       "(deleted from the file)",
-				       r->paths[r->file], rec.seq, r->line + 1,
-				       range);
-		return reader_stop_as(r, -1, text, err, errlen);
+			return reader_stop_as(r, -1, text, err, errlen);
+		}
+		(void)snprintf(why, sizeof why, "seq is %" PRIu64 ": %s missing %s",
+			       rec.seq, range,
+			       r->seq == 0
+				   ? "before this file (the log's older files "
+				     "were not given, oldest first, or were "
+				     "deleted)"
+				   : "(deleted from the file)");
+		return reader_stop(r, -1, why, err, errlen);
 	}
 	if (rec.seq < want) {
 		(void)snprintf(why, sizeof why,
