@@ -542,7 +542,11 @@ audit_reconcile(struct pty_audit *a, const struct stat *log,
 	if (last.seq + 1 == st->seq &&
 	    sodium_memcmp(hash, st->last, sizeof hash) == 0)
 		return 0;
-	if (last.seq == st->seq && audit_keypair(st->seed, pk, NULL) == 0 &&
+	if (last.seq == st->seq &&
+	    audit_unhex(line + last.prev, AUDIT_HASH_LEN, hash) == 0 &&
+	    sodium_memcmp(hash, st->last, sizeof hash) == 0 &&
+	    audit_sha256(line, len, hash) == 0 &&
+	    audit_keypair(st->seed, pk, NULL) == 0 &&
 	    audit_unhex(line + last.sig, AUDIT_SIG_LEN, sig) == 0 &&
 	    crypto_sign_verify_detached(sig, (const unsigned char *)line,
 					last.sig_key, pk) == 0) {
