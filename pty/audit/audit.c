@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -453,7 +454,16 @@ audit_append_one(struct pty_audit *a, struct audit_state *st, bool reg,
 	a->last_seq = st->seq;
 	audit_hex(st->last, AUDIT_HASH_LEN, a->last_sha256);
 	st->seq++;
-	return audit_state_write(a->state_fd, a->state_path, st, err, errlen);
+	if (audit_state_write(a->state_fd, a->state_path, st, err, errlen) !=
+	    0)
+		return -1;
+	/* a session's end: an anchor off the host (pty_audit.h); the raw
+	 * quotes can only be the key itself, a value's are escaped */
+	if (a->anchors && memmem(body, body_len, ",\"event\":\"session_end\"",
+				 22) != NULL)
+		syslog(LOG_AUTHPRIV | LOG_INFO, PTY_AUDIT_ANCHOR_FMT,
+		       (unsigned long long)a->last_seq, a->last_sha256);
+	return 0;
 }
 
 /* Follows a rotation: when the configured path no longer names the file

@@ -60,6 +60,7 @@ struct pty_audit {
 	 * anchor names: "audit anchor: seq N sha256 H") */
 	uint64_t last_seq;
 	char last_sha256[2 * AUDIT_HASH_LEN + 1];
+	bool anchors; /* the writer process: an anchor after session_end */
 	/* a writer process (audit_writer.c) */
 	int sock;      /* SOCK_SEQPACKET to the writer, or -1 */
 	pid_t writer;  /* its pid */

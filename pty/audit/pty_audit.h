@@ -57,6 +57,11 @@
  * - frames, signs, writes and fdatasyncs the record, then the state.
  * A character device as the log (/dev/null, /dev/full) is not read back:
  * seq and prev come from the state.
+ * In the audit writer process (pty_audit_start_writer), once a
+ * "session_end" record is on disk, the writer sends PTY_AUDIT_ANCHOR_FMT
+ * ("audit anchor: seq N sha256 H", H the SHA-256 of that record's line)
+ * to syslog (authpriv, info), so that a collector off the host holds a
+ * recent anchor to compare with --verify-log's "last record" line.
  *
  * The frame (v 2):
  *   {"v":2,"seq":N,"time":"...", BODY ,"prev":"<SHA-256 hex of record
@@ -154,6 +159,9 @@
 
 /* The longest record, its newline included: a longer line is an error. */
 #define PTY_AUDIT_LINE_MAX ((size_t)65536)
+
+/* The anchor sent to syslog after a session's end (see above). */
+#define PTY_AUDIT_ANCHOR_FMT "audit anchor: seq %llu sha256 %s"
 
 /* The size of the state file, in bytes (see above). */
 #define PTY_AUDIT_STATE_SIZE 187
