@@ -9,7 +9,7 @@
  * The deployment of maelys-pty-setup is made here in a scratch folder: an
  * audit account created for the run (useradd --system, removed at the
  * end), a copy of the built guard installed setuid to it, the log's folder
- * 0750 and the key 0400 owned by it.  Configurations must be root's, so the
+ * 0750 and the state 0600 owned by it (audit.pub root's, beside it).  Configurations must be root's, so the
  * suite needs root (CI runs as root); without it, it says so and is
  * skipped.
  */

@@ -68,7 +68,7 @@ each_setup(void)
 	bastion_user_kill(&bastion, ALICE);
 	bastion_user_kill(&bastion, BOB);
 	/* as maelys-pty-setup made them */
-	ck_assert_int_eq(chmod(bastion.key, 0400), 0);
+	ck_assert_int_eq(chmod(bastion.key, 0600), 0);
 	ck_assert_int_eq(chmod(bastion.logdir, 02750), 0);
 	ck_assert(chmod(bastion.log, 0600) == 0 || errno == ENOENT);
 	bastion_configure(&bastion, NULL, NULL);
@@ -506,13 +506,13 @@ START_TEST(
 			   "exec_dir or exec_file",
 			   true);
 	bastion_configure(&bastion, NULL, NULL);
-	/* the key made readable by others */
+	/* the state made readable by others */
 	ck_assert_int_eq(chmod(bastion.key, 0444), 0);
 	snprintf(problem, sizeof problem,
 		 "audit_key = %s gives its group or others access",
 		 bastion.key);
 	assert_check_fails("a readable key", problem, true);
-	ck_assert_int_eq(chmod(bastion.key, 0400), 0);
+	ck_assert_int_eq(chmod(bastion.key, 0600), 0);
 	/* the log folder writable by its group */
 	ck_assert_int_eq(chmod(bastion.logdir, 0770), 0);
 	snprintf(problem, sizeof problem, "its folder %s is writable by group",

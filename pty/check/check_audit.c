@@ -3,12 +3,14 @@
  * --check of the audit log's files and of the guard binary (pty_check.h),
  * for the deployment maelys-pty-setup makes: the guard setuid to the audit
  * account (maelys-pty), whose writer alone creates, appends to and reads
- * the log and the key:
+ * the log and the state:
  *
  *   the log's folder   2750 maelys-pty:maelys-pty (root may own it if the
  *                      log is already there)
  *   the log            0640, owned by maelys-pty, its last line whole
- *   the key            0400 (or 0600), owned by maelys-pty, 32-4096 bytes
+ *   the state          0600, owned by maelys-pty, 187 bytes (a v1 key is
+ *                      named as such)
+ *   audit.pub          root's, writable by root only, 64 hex digits
  *
  * Every file is judged by lstat(2), not by opening it with the effective
  * identity: run from the setuid guard, --check is the audit account, and
