@@ -25,8 +25,6 @@
 #define AUDIT_SEED_LEN 32 /* seed_n, what the state holds */
 #define AUDIT_PK_LEN   crypto_sign_PUBLICKEYBYTES
 #define AUDIT_SIG_LEN  crypto_sign_BYTES
-/* "sig":" + 128 hex digits + "} : what follows the bytes the sig covers */
-#define AUDIT_SIG_TAIL (8 + 2 * AUDIT_SIG_LEN)
 
 /* The most a record adds around its body: {"v":2,"seq":<16 digits>,
  * "time":"<24>", then ,"prev":"<64 hex>","key":"<64 hex>","sig":"<128

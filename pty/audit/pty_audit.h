@@ -21,7 +21,10 @@
  * fdatasync'ed) as soon as record n is on disk.  A thief of the state
  * holds seed_m for the next record m only: signing record k < m needs
  * sk_k, and seed_k cannot be had from seed_m (HMAC-SHA-256 is one-way),
- * so no earlier record can be changed, inserted or written anew.  Not
+ * so no earlier record can be changed, inserted or written anew.  (The
+ * state is overwritten in place; on a copy-on-write file system - btrfs,
+ * ZFS - an old block may stay on the device until it is reused, so the
+ * state belongs on one that writes in place, as ext4 and XFS do.)  Not
  * journald's Forward Secure Sealing (Marson and Poettering, "Practical
  * Secure Logging: Seekable Sequential Key Generators", ESORICS 2013): it
  * needs its own primitives (a seekable sequential key generator over
@@ -71,7 +74,7 @@
  * including the "," before "sig".  A v1 record (an HMAC "mac") is not
  * read: --verify-log says "written by an older maelys-pty (v1)".
  *
- * In a session the guard holds neither the key nor the log: at start it
+ * In a session the guard holds neither the state nor the log: at start it
  * forks an audit writer (pty_audit_start_writer, audit_writer.c) that
  * becomes the audit account for good (the account the guard is installed
  * setuid to), opens both, and appends every record the guard sends it; the
@@ -80,7 +83,7 @@
  * the log's lock or tear a record of another user's session.
  *
  * Record fields, in this order (absent ones omitted):
- *   v (2), seq (1, 2, ... over the whole file), time (RFC 3339 UTC with
+ *   v (2), seq (1, 2, ... over the whole log, across its files), time (RFC 3339 UTC with
  *   milliseconds, "2026-12-02T15:04:05.123Z"), host, user, session (32 hex
  *   digits), tty, remote, mode ("interactive" | "command" | "decide"),
  *   event, line (or line_sha256 when the line was refused for its size),
