@@ -124,7 +124,6 @@
 	"guard; this one reads only %s"
 #define PTY_MSG_CANNOT_DROP     "cannot drop the audit account"
 #define PTY_MSG_OPTION_TOO_LONG "%s: at most %zu bytes"
-#define PTY_MSG_NO_AUDIT_KEY    "%s names no audit_key"
 #define PTY_MSG_AUDIT_LOG       "audit log: %s"
 #define PTY_MSG_UNNAMED_USER    "cannot name the user of uid %u"
 #define PTY_MSG_NO_RANDOMNESS   "no randomness for a session id"
