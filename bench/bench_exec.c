@@ -58,6 +58,7 @@
  */
 #define _GNU_SOURCE
 #include "bench_exec.h"
+#include "pty_audit.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -353,7 +354,7 @@ static int
 audited_setup(char *why, size_t whylen, const char *policy_text, char *conf,
 	      size_t cap, char *log, size_t logcap)
 {
-	char policy[300], key[300], text[1200];
+	char policy[300], key[300], pub[300], text[1200];
 
 	if (geteuid() != 0) {
 		snprintf(why, whylen,
@@ -373,14 +374,14 @@ audited_setup(char *why, size_t whylen, const char *policy_text, char *conf,
 	}
 	snprintf(policy, sizeof policy, "%s/allow-all.dl", shmdir);
 	snprintf(key, sizeof key, "%s/audit.key", shmdir);
+	snprintf(pub, sizeof pub, "%s/audit.pub", shmdir);
 	snprintf(log, logcap, "%s/audit.log", shmdir);
 	snprintf(conf, cap, "%s/maelys-pty.conf", shmdir);
 	snprintf(text, sizeof text,
 		 "policy = %s\naudit_log = %s\naudit_key = %s\nsyslog = off\n",
 		 policy, log, key);
 	if (put_file(policy, policy_text, 0644) != 0 ||
-	    put_file(key, "bench-key-0123456789abcdef0123456789abcdef\n",
-		     0600) != 0 ||
+	    pty_audit_keygen(key, pub, NULL, NULL, 0) != 0 ||
 	    put_file(conf, text, 0644) != 0) {
 		snprintf(why, whylen, "cannot write in %s", shmdir);
 		return -1;

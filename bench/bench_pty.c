@@ -12,8 +12,8 @@
  *      (a pipe), each the median of RUNS runs;
  *   3. the guard's peak memory (VmHWM) over that session;
  *   4. the same decision concluded as a session does it with an audit log
- *      (pty_guard_conclude: decide, build the record, HMAC, one write(2)
- *      and fdatasync(2) under flock) - on tmpfs and on the disk of /var/tmp,
+ *      (pty_guard_conclude: decide, build the record, sign it, one write(2)
+ *      and fdatasync(2), the state's rewrite and fdatasync, under flock) - on tmpfs and on the disk of /var/tmp,
  *      since fdatasync is what a disk makes slow - through the audit
  *      writer process a session uses (pty_audit_start_writer) and in this
  *      process (pty_audit_open), alternating line by line;
@@ -169,6 +169,23 @@ put_file(const char *path, const char *text, mode_t mode)
 	}
 }
 
+/* A new audit log's keys (pty_audit_keygen): the state at `state`, its
+ * verification key audit.pub beside it.  Exits on failure. */
+static void
+bench_audit_keys(const char *state)
+{
+	char pub[1024], err[512];
+	const char *slash = strrchr(state, '/');
+
+	snprintf(pub, sizeof pub, "%.*s/audit.pub",
+		 (int)(slash != NULL ? slash - state : 1),
+		 slash != NULL ? state : ".");
+	if (pty_audit_keygen(state, pub, NULL, err, sizeof err) != 0) {
+		fprintf(stderr, "bench_pty: %s\n", err);
+		exit(1);
+	}
+}
+
 /* A guard concluding lines with an audit log in `dir`: in this process
  * (pty_audit_open) or through an audit writer process
  * (pty_audit_start_writer), as a session does.  Exits on failure. */
@@ -204,7 +221,7 @@ audited_open(struct audited *a, const char *policy, const char *dir,
 	}
 	snprintf(a->key, sizeof a->key, "%s/audit.key", a->dir);
 	snprintf(a->log, sizeof a->log, "%s/audit.log", a->dir);
-	put_file(a->key, "bench-key-0123456789abcdef0123456789abcdef\n", 0600);
+	bench_audit_keys(a->key);
 	memset(&a->g, 0, sizeof a->g);
 	pty_config_defaults(&a->g.cfg);
 	rc = writer
@@ -546,7 +563,7 @@ deployed_guard(const char *guard, const char *policy, const char *file,
 	snprintf(conf, sizeof conf, "%s/maelys-pty.conf", dir);
 	snprintf(key, sizeof key, "%s/audit.key", dir);
 	snprintf(log, sizeof log, "%s/audit.log", dir);
-	put_file(key, "bench-key-0123456789abcdef0123456789abcdef\n", 0600);
+	bench_audit_keys(key);
 	snprintf(text, sizeof text,
 		 "policy = %s\naudit_log = %s\naudit_key = %s\nsyslog = "
 		 "off\n",
@@ -666,7 +683,7 @@ main(int argc, char **argv)
 
 	if (parts & PART_AUDIT) {
 		printf("\ndecision concluded with its audit record (decide, "
-		       "record, HMAC, write, fdatasync), in this process and "
+		       "record, sign, write, fdatasync), in this process and "
 		       "through the audit writer process a session uses, "
 		       "alternating:\n");
 		bench_audited(policy, "/dev/shm", "audit log on tmpfs", 20000);

@@ -35,6 +35,8 @@
 #                 against a peer build with the provenance code left out
 #   mayrun        bench_mayrun: the list of what may run (help, --list, Tab)
 #                 for a PATH of 2,000 executables, against 2,000 pty_decide
+#   audit_key     bench_audit: the forward-secure log's evolving key per
+#                 record beside the v1 HMAC frame; appends on tmpfs and disk
 #   decide        decide.sh: decisions per second of `maelys-pty decide`
 #                 through a pipe, against `maelys-pty -c LINE` per line
 #   tiny_l1 policy tc_chain1000 tc_rand1000 sg_tree4096 tc_chain2000
@@ -76,10 +78,11 @@ case "$RUNS" in
 esac
 
 PEER_WORKLOADS="tiny_l1 policy tc_chain1000 tc_rand1000 sg_tree4096 tc_chain2000"
-OWN_WORKLOADS="decision pty audit channel session_end exec exec_checks exec_walk provenance mayrun decide"
+OWN_WORKLOADS="decision pty audit channel session_end exec exec_checks exec_walk provenance mayrun audit_key decide"
 run_decision=0
 run_provenance=0
 run_mayrun=0
+run_audit_key=0
 run_decide=0
 run_pty=0
 run_exec=0
@@ -95,6 +98,7 @@ if [ $# -eq 0 ]; then
 	run_exec_walk=1
 	run_provenance=1
 	run_mayrun=1
+	run_audit_key=1
 	run_decide=1
 	read -r -a peer_wls <<<"$PEER_WORKLOADS"
 fi
@@ -117,6 +121,7 @@ for wl in "$@"; do
 	exec_walk) run_exec_walk=1 ;;
 	provenance) run_provenance=1 ;;
 	mayrun) run_mayrun=1 ;;
+	audit_key) run_audit_key=1 ;;
 	decide) run_decide=1 ;;
 	*) peer_wls+=("$wl") ;;
 	esac
@@ -219,6 +224,11 @@ if [ "$run_mayrun" = 1 ]; then
 	echo "== mayrun: the list of what may run, against the decisions alone"
 	"$BUILD/bench/bench_mayrun" "$ROOT/policies/level1.dl" \
 		"$ROOT/policies/bastion.dl"
+fi
+if [ "$run_audit_key" = 1 ]; then
+	echo
+	echo "== audit_key: the evolving key's cost per record, beside the v1 HMAC frame"
+	"$BUILD/bench/bench_audit"
 fi
 if [ "$run_decide" = 1 ]; then
 	echo

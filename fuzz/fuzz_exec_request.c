@@ -85,7 +85,8 @@ check_normalised(const char *s)
 }
 
 /* A key and a log on tmpfs, made once. */
-static char fuzz_dir[64], fuzz_key[96], fuzz_log[96];
+static char fuzz_dir[64], fuzz_key[96], fuzz_pub[96], fuzz_log[96];
+static char fuzz_state[PTY_AUDIT_STATE_SIZE];
 
 static void
 fuzz_files(void)
@@ -101,9 +102,26 @@ fuzz_files(void)
 	if (mkdtemp(fuzz_dir) == NULL)
 		abort();
 	(void)snprintf(fuzz_key, sizeof fuzz_key, "%s/key", fuzz_dir);
+	(void)snprintf(fuzz_pub, sizeof fuzz_pub, "%s/pub", fuzz_dir);
 	(void)snprintf(fuzz_log, sizeof fuzz_log, "%s/log", fuzz_dir);
-	fd = open(fuzz_key, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0 || write(fd, "0123456789abcdef0123456789abcdef", 32) != 32)
+	/* a new log's state (seq 1), kept to start every fresh log from */
+	if (pty_audit_keygen(fuzz_key, fuzz_pub, NULL, NULL, 0) != 0)
+		abort();
+	fd = open(fuzz_key, O_RDONLY);
+	if (fd < 0 || read(fd, fuzz_state, sizeof fuzz_state) !=
+			  (ssize_t)sizeof fuzz_state)
+		abort();
+	(void)close(fd);
+}
+
+/* The state back at seq 1, for a fresh log. */
+static void
+fuzz_fresh_state(void)
+{
+	int fd = open(fuzz_key, O_WRONLY | O_TRUNC);
+
+	if (fd < 0 || write(fd, fuzz_state, sizeof fuzz_state) !=
+			  (ssize_t)sizeof fuzz_state)
 		abort();
 	(void)close(fd);
 }
@@ -121,6 +139,7 @@ check_record(const struct pty_exec_request *r)
 
 	fuzz_files();
 	(void)unlink(fuzz_log);
+	fuzz_fresh_state();
 	if (pty_audit_open(fuzz_log, fuzz_key, &a, err, sizeof err) != 0)
 		abort();
 	memset(&s, 0, sizeof s);
@@ -153,7 +172,7 @@ check_record(const struct pty_exec_request *r)
 		return;
 	}
 	pty_audit_close(a);
-	if (pty_audit_verify(fuzz_log, fuzz_key, NULL) != 0)
+	if (pty_audit_verify(fuzz_log, fuzz_pub, NULL) != 0)
 		abort();
 }
 

@@ -54,6 +54,10 @@
 #define PTY_VERSION "0.1.0"
 #endif
 
+/* --verify-log FILE...: files of one log at most (years of daily
+ * rotation) */
+#define PTY_VERIFY_FILES_MAX 1024
+
 /* One line for the user, the same to syslog; returns the exit status. */
 static int pty_fail(const struct pty_options *opt, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -105,7 +109,11 @@ pty_verify(const struct pty_options *opt)
 	struct pty_config cfg;
 	const char *path =
 	    opt->config_path ? opt->config_path : pty_config_file;
+	const char *files[1 + PTY_VERIFY_FILES_MAX];
+	const char *state = opt->state_path;
 	char err[1024];
+	size_t i;
+	int fd;
 
 	/* the log is checked with the caller's own rights (root reads it) */
 	if (pty_drop_privileges() != 0)
@@ -114,11 +122,48 @@ pty_verify(const struct pty_options *opt)
 		(void)pty_fail(opt, "%s", err);
 		return 2;
 	}
-	if (cfg.audit_key[0] == '\0') {
-		(void)pty_fail(opt, PTY_MSG_NO_AUDIT_KEY, path);
+	if (cfg.audit_verify_key[0] == '\0') {
+		(void)pty_fail(opt, PTY_MSG_NO_VERIFY_KEY, path);
 		return 2;
 	}
-	return pty_audit_verify(opt->verify_log, cfg.audit_key, stdout);
+	if (opt->nverify_more >= PTY_VERIFY_FILES_MAX) {
+		(void)pty_fail(opt, PTY_MSG_VERIFY_TOO_MANY,
+			       PTY_VERIFY_FILES_MAX);
+		return 2;
+	}
+	files[0] = opt->verify_log;
+	for (i = 0; i < opt->nverify_more; i++)
+		files[1 + i] = opt->verify_more[i];
+	/* the configured state when the caller may read it (root, the
+	 * audit account); --state FILE must be readable */
+	if (state == NULL && cfg.audit_key[0] != '\0' &&
+	    (fd = open(cfg.audit_key, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+					  O_NOCTTY | O_NONBLOCK)) >= 0) {
+		(void)close(fd);
+		state = cfg.audit_key;
+	}
+	return pty_audit_verify_files(files, 1 + opt->nverify_more,
+				      cfg.audit_verify_key, state, stdout);
+}
+
+/* --new-audit-key PUB --state FILE: a new log's keys, made with the
+ * caller's own rights (maelys-pty-setup runs it as root, then gives the
+ * state to the audit account). */
+static int
+pty_new_audit_key(const struct pty_options *opt)
+{
+	char err[1024], fpr[64];
+
+	if (pty_drop_privileges() != 0)
+		return pty_fail(opt, PTY_MSG_CANNOT_DROP);
+	if (pty_audit_keygen(opt->state_path, opt->new_audit_key, fpr, err,
+			     sizeof err) != 0) {
+		(void)pty_fail(opt, "%s", err);
+		return 2;
+	}
+	printf(PTY_MSG_NEW_AUDIT_KEY, opt->state_path, opt->new_audit_key, fpr,
+	       opt->new_audit_key);
+	return 0;
 }
 
 /* Step 2: the settings and the policy text. */
@@ -205,6 +250,8 @@ pty_step_options(struct pty_main *m)
 				pty_config_file);
 	if (opt->verify_log != NULL)
 		return pty_verify(opt);
+	if (opt->new_audit_key != NULL)
+		return pty_new_audit_key(opt);
 	return PTY_GO_ON;
 }
 

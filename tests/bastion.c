@@ -442,7 +442,12 @@ bastion_install(struct bastion *b, char *why, size_t whylen)
 	 * administrator's first run makes them; the counts of the tests
 	 * start from an empty log. */
 	{
-		char *argv[] = {"rm", "-rf", b->logdir, b->key, NULL};
+		char pub[PATH_MAX];
+		char *argv[] = {"rm", "-rf", b->logdir, b->key, pub, NULL};
+
+		/* the state's verification key, beside it */
+		snprintf(pub, sizeof pub, "%s/etc/maelys-pty/audit.pub",
+			 b->prefix);
 
 		if (bastion_cmd(argv, 30000, log, why, whylen) != 0)
 			return -1;

@@ -3,13 +3,17 @@
  * The audit log (pty/audit/audit.c, contract in pty/audit/pty_audit.h): records
  * of several events and decisions (made into events as the guard makes them,
  * pty/session/guard_record.c) compared byte for byte with records built
- * here from the documented format (prev and mac computed with OpenSSL's
- * one-shot HMAC(), not with the code under test), and read again by
- * python3's json and hmac modules when python3 is installed; the chain
- * verifying; every kind of tampering reported at the right record; a log on
- * /dev/full failing every write; two processes appending 200 records each
- * into one intact chain; the rules for the key and the log files; session
- * ids; the SHA-256 known vectors.
+ * here from the documented format (prev, the seed's evolution, the keys
+ * and the Ed25519 signatures computed with OpenSSL, not with the code
+ * under test, from the state's first seed), and read again by python3's
+ * json and hashlib (and the signatures by its cryptography package, when
+ * installed); the chain verifying; every kind of tampering reported at the
+ * right record; a record forged with a later key, a cut end, a deleted or
+ * replaced file of a rotation detected; rotation by renaming the log under
+ * a writer; a writer's crash between record and state recovered; a v1 log
+ * refused; a log on /dev/full failing every write; two processes
+ * appending 200 records each into one intact chain; the rules for the
+ * state and the log files; session ids; the SHA-256 known vectors.
  */
 #define _GNU_SOURCE
 
@@ -36,15 +40,16 @@
 #include <openssl/hmac.h>
 #include <openssl/sha.h>
 
-/* 33 bytes with the newline, which is part of the key (pty_audit.h) */
-static const char test_key[] = "0123456789abcdef0123456789abcdef\n";
-static const char other_key[] = "fedcba9876543210fedcba9876543210\n";
+/* A key file of the old HMAC log (v1): not a state. */
+static const char v1_key[] = "0123456789abcdef0123456789abcdef\n";
 
 struct tmp {
 	char dir[256];
 	char log[320];
-	char key[320];
-	char other[320]; /* a second key */
+	char key[320];       /* the state */
+	char pub[320];       /* its verification key */
+	char other[320];     /* the state of another log */
+	char other_pub[320]; /* and its verification key */
 };
 
 static void
@@ -76,6 +81,17 @@ slurp(const char *path, size_t *len)
 }
 
 static void
+keygen(const char *state, const char *pub)
+{
+	char err[256], fpr[64];
+
+	ck_assert_msg(pty_audit_keygen(state, pub, fpr, err, sizeof err) == 0,
+		      "%s", err);
+	ck_assert_msg(strncmp(fpr, "SHA256:", 7) == 0 && strlen(fpr) == 50,
+		      "%s", fpr);
+}
+
+static void
 tmp_make(struct tmp *t)
 {
 	const char *base = getenv("TMPDIR");
@@ -86,9 +102,12 @@ tmp_make(struct tmp *t)
 	ck_assert_ptr_nonnull(mkdtemp(t->dir));
 	(void)snprintf(t->log, sizeof t->log, "%s/audit.log", t->dir);
 	(void)snprintf(t->key, sizeof t->key, "%s/audit.key", t->dir);
+	(void)snprintf(t->pub, sizeof t->pub, "%s/audit.pub", t->dir);
 	(void)snprintf(t->other, sizeof t->other, "%s/other.key", t->dir);
-	spit(t->key, test_key, sizeof test_key - 1);
-	spit(t->other, other_key, sizeof other_key - 1);
+	(void)snprintf(t->other_pub, sizeof t->other_pub, "%s/other.pub",
+		       t->dir);
+	keygen(t->key, t->pub);
+	keygen(t->other, t->other_pub);
 }
 
 static int
@@ -127,22 +146,144 @@ split_lines(char *buf, size_t len, char **lines, size_t *lens, size_t max)
 }
 
 static void
-hmac_hex(const char *key, const void *data, size_t len, char out[65])
+hex_of(const unsigned char *in, size_t n, char *out)
 {
 	static const char digits[] = "0123456789abcdef";
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
 	size_t i;
 
-	ck_assert_ptr_nonnull(HMAC(EVP_sha256(), key, (int)strlen(key),
-				   (const unsigned char *)(len ? data : ""),
-				   len, md, &mdlen));
-	ck_assert_uint_eq(mdlen, 32);
-	for (i = 0; i < 32; i++) {
-		out[2 * i] = digits[md[i] >> 4];
-		out[2 * i + 1] = digits[md[i] & 15];
+	for (i = 0; i < n; i++) {
+		out[2 * i] = digits[in[i] >> 4];
+		out[2 * i + 1] = digits[in[i] & 15];
 	}
-	out[64] = '\0';
+	out[2 * n] = '\0';
+}
+
+static void
+unhex(const char *s, unsigned char *out, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned v;
+
+		ck_assert_int_eq(sscanf(s + 2 * i, "%2x", &v), 1);
+		out[i] = (unsigned char)v;
+	}
+}
+
+/* The chain as the test computes it, with OpenSSL, from the state's
+ * seed: what the next record's seq, seed and prev are. */
+struct chain {
+	unsigned long long seq;
+	unsigned char seed[32];
+	unsigned char prev[32];
+};
+
+/* The state file read as pty_audit.h documents it. */
+static void
+chain_of_state(const char *state, struct chain *c)
+{
+	size_t len;
+	char *text = slurp(state, &len);
+	const char *seed = strstr(text, "\nseed "), *last = strstr(text,
+								   "\nlast ");
+
+	ck_assert_uint_eq(len, PTY_AUDIT_STATE_SIZE);
+	ck_assert(strncmp(text, "maelys-pty audit state v2\nseq ", 30) == 0);
+	c->seq = strtoull(text + 30, NULL, 10);
+	ck_assert_ptr_nonnull(seed);
+	ck_assert_ptr_nonnull(last);
+	unhex(seed + 6, c->seed, 32);
+	unhex(last + 6, c->prev, 32);
+	free(text);
+}
+
+/* seed_{n+1} = HMAC-SHA-256(seed_n, label) (pty_audit.h) */
+static void
+seed_next(const unsigned char seed[32], unsigned char out[32])
+{
+	static const char label[] = "maelys-pty audit seed evolution v2";
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+
+	ck_assert_ptr_nonnull(HMAC(EVP_sha256(), seed, 32,
+				   (const unsigned char *)label,
+				   sizeof label - 1, md, &mdlen));
+	ck_assert_uint_eq(mdlen, 32);
+	memcpy(out, md, 32);
+}
+
+static EVP_PKEY *
+ed25519_of(const unsigned char seed[32])
+{
+	EVP_PKEY *k =
+	    EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, seed, 32);
+
+	ck_assert_ptr_nonnull(k);
+	return k;
+}
+
+static void
+pk_hex(const unsigned char seed[32], char out[65])
+{
+	EVP_PKEY *k = ed25519_of(seed);
+	unsigned char pk[32];
+	size_t len = sizeof pk;
+
+	ck_assert_int_eq(EVP_PKEY_get_raw_public_key(k, pk, &len), 1);
+	ck_assert_uint_eq(len, 32);
+	hex_of(pk, 32, out);
+	EVP_PKEY_free(k);
+}
+
+/* Appends "sig":"<Ed25519 of out[0, len) with seed's key>"} to out. */
+static size_t
+sign_with(const unsigned char seed[32], char *out, size_t len, size_t cap)
+{
+	EVP_PKEY *k = ed25519_of(seed);
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned char sig[64];
+	size_t siglen = sizeof sig;
+	char hex[129];
+
+	ck_assert_ptr_nonnull(ctx);
+	ck_assert_int_eq(EVP_DigestSignInit(ctx, NULL, NULL, NULL, k), 1);
+	ck_assert_int_eq(EVP_DigestSign(ctx, sig, &siglen,
+					(const unsigned char *)out, len),
+			 1);
+	ck_assert_uint_eq(siglen, 64);
+	EVP_MD_CTX_free(ctx);
+	EVP_PKEY_free(k);
+	hex_of(sig, 64, hex);
+	len += (size_t)snprintf(out + len, cap - len, "\"sig\":\"%s\"}", hex);
+	ck_assert_uint_lt(len, cap);
+	return len;
+}
+
+/* Record c->seq with `body` (its leading comma included) at `when`, as
+ * the writer must frame it; the chain moves on.  Returns its length. */
+static size_t
+chain_frame(struct chain *c, const char *when, const char *body, char *out,
+	    size_t cap)
+{
+	unsigned char next[32];
+	char prev[65], key[65];
+	size_t len;
+	int w;
+
+	seed_next(c->seed, next);
+	pk_hex(next, key);
+	hex_of(c->prev, 32, prev);
+	w = snprintf(out, cap,
+		     "{\"v\":2,\"seq\":%llu,\"time\":\"%s\"%s,\"prev\":\"%s\","
+		     "\"key\":\"%s\",",
+		     c->seq, when, body, prev, key);
+	ck_assert(w > 0 && (size_t)w < cap - 200);
+	len = sign_with(c->seed, out, (size_t)w, cap);
+	SHA256((const unsigned char *)out, len, c->prev);
+	memcpy(c->seed, next, 32);
+	c->seq++;
+	return len;
 }
 
 /* pty_audit_verify with its report captured; the caller frees *report. */
@@ -155,6 +296,21 @@ verify(const char *log, const char *key, char **report)
 
 	ck_assert_ptr_nonnull(f);
 	rc = pty_audit_verify(log, key, f);
+	ck_assert_int_eq(fclose(f), 0);
+	return rc;
+}
+
+/* pty_audit_verify_files with its report captured. */
+static int
+verify_files(const char *const *logs, size_t n, const char *key,
+	     const char *state, char **report)
+{
+	size_t size = 0;
+	FILE *f = open_memstream(report, &size);
+	int rc;
+
+	ck_assert_ptr_nonnull(f);
+	rc = pty_audit_verify_files(logs, n, key, state, f);
 	ck_assert_int_eq(fclose(f), 0);
 	return rc;
 }
@@ -182,7 +338,7 @@ assert_intact(const char *log, const char *key, unsigned n)
 
 	(void)snprintf(want, sizeof want, "%s: %u records, chain intact\n", log,
 		       n);
-	ck_assert_msg(rc == 0 && strcmp(report, want) == 0,
+	ck_assert_msg(rc == 0 && strncmp(report, want, strlen(want)) == 0,
 		      "rc %d, report %s, wanted %s", rc, report, want);
 	free(report);
 }
@@ -385,30 +541,38 @@ record(struct pty_audit *a, const struct pty_audit_session *s,
  * UTF-8), keys a subsequence of the documented order, seq, prev and mac as
  * pty_audit.h defines them.  Prints the number of records. */
 static const char python_check[] =
-    "import hashlib, hmac, json, sys\n"
+    "import hashlib, json, sys\n"
     "order = ['v','seq','time','host','user','session','tty','remote',\n"
     "  'mode','event','line','line_sha256','exec_path','exec_request',\n"
     "  'exec_argv','exec_argv_sha256','exec_argc','exec_cwd',\n"
     "  'exec_parent','exec_via','exec_through','pid','tokens','metachars',\n"
     "  'decision','reasons','refusal','error','log_reason',\n"
-    "  'confirm_prompt','note','policy_sha256','prev','mac']\n"
-    "key = open(sys.argv[2], 'rb').read()\n"
+    "  'confirm_prompt','note','policy_sha256','prev_file','prev','key',\n"
+    "  'sig']\n"
+    "try:\n"
+    "    from cryptography.hazmat.primitives.asymmetric.ed25519 import \\\n"
+    "        Ed25519PublicKey\n"
+    "except ImportError:\n"
+    "    Ed25519PublicKey = None\n"
+    "pk = bytes.fromhex(open(sys.argv[2]).read().strip())\n"
     "data = open(sys.argv[1], 'rb').read()\n"
     "assert data.endswith(b'\\n')\n"
-    "prev = b''\n"
+    "prev = '0' * 64\n"
     "n = 0\n"
     "for raw in data.split(b'\\n')[:-1]:\n"
     "    n += 1\n"
     "    rec = json.loads(raw.decode('utf-8'))\n"
     "    keys = list(rec)\n"
     "    assert keys == [k for k in order if k in rec], keys\n"
-    "    assert rec['v'] == 1 and rec['seq'] == n\n"
-    "    assert rec['prev'] == hmac.new(key, prev, "
-    "hashlib.sha256).hexdigest()\n"
-    "    assert raw.endswith(b'\"mac\":\"' + rec['mac'].encode() + b'\"}')\n"
-    "    assert rec['mac'] == hmac.new(key, raw[:-73], "
-    "hashlib.sha256).hexdigest()\n"
-    "    prev = raw\n"
+    "    assert rec['v'] == 2 and rec['seq'] == n\n"
+    "    assert rec['prev'] == prev\n"
+    "    tail = b'\"sig\":\"' + rec['sig'].encode() + b'\"}'\n"
+    "    assert raw.endswith(tail)\n"
+    "    if Ed25519PublicKey is not None:\n"
+    "        Ed25519PublicKey.from_public_bytes(pk).verify(\n"
+    "            bytes.fromhex(rec['sig']), raw[:-len(tail)])\n"
+    "    pk = bytes.fromhex(rec['key'])\n"
+    "    prev = hashlib.sha256(raw).hexdigest()\n"
     "print(n)\n";
 
 /* Runs python_check; returns its output, or NULL when there is no
@@ -460,12 +624,15 @@ START_TEST(test_audit_records_carry_every_field)
 	struct guard_record gr;
 	struct pty_audit *a = NULL;
 	char err[256], before[32], after[32], body[8000], tok[4000];
-	char prev[65], mac[65], want[100000], *buf, *lines[REC_MAX + 1];
+	char want[100000], *buf, *lines[REC_MAX + 1];
+	struct chain ch;
 	size_t len, lens[REC_MAX + 1], n, i;
 	struct tmp t;
 	char *py;
 
 	tmp_make(&t);
+	chain_of_state(t.key, &ch);
+	ck_assert_uint_eq(ch.seq, 1);
 	expect.n = 0;
 	session_make(&s, "interactive");
 	session_make(&c, "command");
@@ -645,12 +812,9 @@ START_TEST(test_audit_records_carry_every_field)
 	ck_assert(len > 0 && buf[len - 1] == '\n');
 	n = split_lines(buf, len, lines, lens, REC_MAX + 1);
 	ck_assert_uint_eq(n, expect.n);
-	hmac_hex(test_key, "", 0, prev);
 	for (i = 0; i < n; i++) {
 		char when[25];
 		const char *tp;
-		int w;
-
 		/* the time, bracketed by the clock before and after */
 		lines[i][lens[i]] = '\0';
 		tp = strstr(lines[i], "\"time\":\"");
@@ -661,21 +825,14 @@ START_TEST(test_audit_records_carry_every_field)
 				  strcmp(when, after) <= 0 && when[10] == 'T' &&
 				  when[23] == 'Z',
 			      "time %s not in [%s, %s]", when, before, after);
-		w = snprintf(want, sizeof want,
-			     "{\"v\":1,\"seq\":%zu,\"time\":\"%s\"%s,"
-			     "\"prev\":\"%s\",",
-			     i + 1, when, expect.text[i], prev);
-		ck_assert_int_lt(w, (int)sizeof want - 80);
-		hmac_hex(test_key, want, (size_t)w, mac);
-		(void)snprintf(want + w, sizeof want - (size_t)w,
-			       "\"mac\":\"%s\"}", mac);
+		(void)chain_frame(&ch, when, expect.text[i], want,
+				  sizeof want);
 		ck_assert_str_eq(lines[i], want);
-		hmac_hex(test_key, lines[i], lens[i], prev);
 	}
 	free(buf);
-	assert_intact(t.log, t.key, (unsigned)expect.n);
+	assert_intact(t.log, t.pub, (unsigned)expect.n);
 
-	py = python_verify(t.log, t.key);
+	py = python_verify(t.log, t.pub);
 	if (py != NULL) {
 		char count[16];
 
@@ -836,7 +993,7 @@ START_TEST(test_audit_facts_and_session_end_fields)
 		 "\"signal\":\"SIGKILL\",\"decisions\":12,\"refusals\":1,"
 		 "\"execs\":9,\"policy_sha256\""));
 	/* four records, and the verifier reads every one of them */
-	ck_assert_int_eq(pty_audit_verify(t.log, t.key, NULL), 0);
+	ck_assert_int_eq(pty_audit_verify(t.log, t.pub, NULL), 0);
 	free(text);
 	free(big);
 	free(buf);
@@ -920,8 +1077,8 @@ START_TEST(test_audit_exec_records_read_independently)
 	ck_assert_msg(strstr(buf, want) != NULL, "%s", buf);
 	ck_assert_ptr_nonnull(strstr(buf, "\"exec_argc\":100,"));
 	free(buf);
-	assert_intact(t.log, t.key, 2);
-	py = python_verify(t.log, t.key);
+	assert_intact(t.log, t.pub, 2);
+	py = python_verify(t.log, t.pub);
 	if (py != NULL)
 		ck_assert_str_eq(py, "2\n");
 	tmp_remove(&t);
@@ -971,7 +1128,7 @@ START_TEST(test_audit_record_too_long_drops_line_then_fails)
 	    pty_audit_write(a, &s, decided(&gr, &e, &d), err, sizeof err), -1);
 	ck_assert_ptr_nonnull(strstr(err, "longer than 65536"));
 	pty_audit_close(a);
-	assert_intact(t.log, t.key, 1);
+	assert_intact(t.log, t.pub, 1);
 	tmp_remove(&t);
 }
 END_TEST
@@ -1063,7 +1220,7 @@ START_TEST(test_audit_flat_event_recorded_as_given_or_refused)
 				  "\"reasons\":[],\"policy_sha256\":") != NULL,
 		      "%s", buf);
 	free(buf);
-	assert_intact(t.log, t.key, 3);
+	assert_intact(t.log, t.pub, 3);
 	tmp_remove(&t);
 }
 END_TEST
@@ -1076,20 +1233,20 @@ START_TEST(test_audit_chain_continues_across_opens)
 
 	tmp_make(&t);
 	/* no log yet: it cannot be checked */
-	ck_assert_int_eq(verify(t.log, t.key, &report), 2);
+	ck_assert_int_eq(verify(t.log, t.pub, &report), 2);
 	ck_assert_msg(strstr(report, ": cannot check: ") != NULL, "%s", report);
 	free(report);
 	spit(t.log, "", 0);
-	assert_intact(t.log, t.key, 0);
+	assert_intact(t.log, t.pub, 0);
 	write_n(t.log, t.key, 2);
 	write_n(t.log, t.key, 3);
-	assert_intact(t.log, t.key, 5);
+	assert_intact(t.log, t.pub, 5);
 	buf = slurp(t.log, &len);
 	ck_assert_uint_eq(split_lines(buf, len, lines, lens, 8), 5);
 	for (i = 0; i < 5; i++) {
 		char want[32];
 
-		(void)snprintf(want, sizeof want, "{\"v\":1,\"seq\":%zu,",
+		(void)snprintf(want, sizeof want, "{\"v\":2,\"seq\":%zu,",
 			       i + 1);
 		ck_assert(strncmp(lines[i], want, strlen(want)) == 0);
 	}
@@ -1130,8 +1287,9 @@ START_TEST(test_audit_tampering_reported_at_the_record)
 	    {"records 1 and 2 swapped", {1, 0, 2, 3, 4, 5, -1}, 1},
 	    {"record 3 repeated", {0, 1, 2, 2, 3, 4, 5, -1}, 4},
 	    {"record 6 moved first", {5, 0, 1, 2, 3, 4, -1}, 1},
-	    /* a chain cannot tell that its end was cut at a record boundary:
-	     * the last seq must be known elsewhere (syslog has it) */
+	    /* without the state, a chain cannot tell that its end was cut
+	     * at a record boundary (with it, it can: see
+	     * test_audit_cut_end_found_with_the_state) */
 	    {"record 6 deleted", {0, 1, 2, 3, 4, -1}, 0},
 	    {"as written", {0, 1, 2, 3, 4, 5, -1}, 0},
 	};
@@ -1152,9 +1310,9 @@ START_TEST(test_audit_tampering_reported_at_the_record)
 		if (cases[i].bad == 0) {
 			for (j = 0; cases[i].order[j] >= 0; j++)
 				;
-			assert_intact(path, t.key, (unsigned)j);
+			assert_intact(path, t.pub, (unsigned)j);
 		} else {
-			assert_bad_at(path, t.key, cases[i].bad, cases[i].what);
+			assert_bad_at(path, t.pub, cases[i].bad, cases[i].what);
 		}
 	}
 
@@ -1170,14 +1328,14 @@ START_TEST(test_audit_tampering_reported_at_the_record)
 			spit(path, copy, len);
 			(void)snprintf(what, sizeof what,
 				       "byte %zu of record 3", j);
-			assert_bad_at(path, t.key, 3, what);
+			assert_bad_at(path, t.pub, 3, what);
 		}
 	}
 	/* the last line torn: its newline, or more, missing */
 	spit(path, buf, len - 1);
-	assert_bad_at(path, t.key, 6, "no final newline");
+	assert_bad_at(path, t.pub, 6, "no final newline");
 	spit(path, buf, len - 30);
-	assert_bad_at(path, t.key, 6, "last line cut");
+	assert_bad_at(path, t.pub, 6, "last line cut");
 	/* an empty line, garbage, an over-long line */
 	spit(path, buf, (size_t)(lines[3] - buf));
 	{
@@ -1187,7 +1345,7 @@ START_TEST(test_audit_tampering_reported_at_the_record)
 		ck_assert_ptr_nonnull(f);
 		fputc('\n', f);
 		ck_assert_int_eq(fclose(f), 0);
-		assert_bad_at(path, t.key, 4, "empty line");
+		assert_bad_at(path, t.pub, 4, "empty line");
 		spit(path, buf, (size_t)(lines[1] - buf));
 		f = fopen(path, "ab");
 		ck_assert_ptr_nonnull(f);
@@ -1195,16 +1353,399 @@ START_TEST(test_audit_tampering_reported_at_the_record)
 			fputc('x', f);
 		fputc('\n', f);
 		ck_assert_int_eq(fclose(f), 0);
-		assert_bad_at(path, t.key, 2, "line over 64 KiB");
+		assert_bad_at(path, t.pub, 2, "line over 64 KiB");
 	}
 	/* the whole log under another key: record 1 already fails */
-	assert_bad_at(t.log, t.other, 1, "another key");
-	/* a record from another key appended: the chain continues its seq,
-	 * but its prev and mac are not ours */
-	write_n(t.log, t.other, 1);
-	assert_bad_at(t.log, t.key, 7, "a record from another key");
+	assert_bad_at(t.log, t.other_pub, 1, "another key");
+	/* another log's state does not continue this log: its writer
+	 * refuses, and says to check the log */
+	{
+		struct pty_audit *a = NULL;
+		struct pty_audit_session s;
+		struct pty_audit_event e;
+		char err[512];
+
+		session_make(&s, "interactive");
+		memset(&e, 0, sizeof e);
+		e.event = "line";
+		ck_assert_int_eq(
+		    pty_audit_open(t.log, t.other, &a, err, sizeof err), 0);
+		ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err),
+				 -1);
+		ck_assert_msg(strstr(err, "is not the one the audit state") !=
+					  NULL &&
+				      strstr(err, "--verify-log") != NULL,
+			      "%s", err);
+		pty_audit_close(a);
+		assert_intact(t.log, t.pub, 6);
+	}
 	free(copy);
 	free(buf);
+	tmp_remove(&t);
+}
+END_TEST
+
+/* ---- forward security, the state, rotation ---- */
+
+/* One record (event "e") through an open handle. */
+static void
+write_one(struct pty_audit *a, const char *line)
+{
+	struct pty_audit_session s;
+	struct pty_audit_event e;
+	char err[512];
+
+	session_make(&s, "interactive");
+	memset(&e, 0, sizeof e);
+	e.event = "line";
+	e.outcome = "allow";
+	e.line = line;
+	e.line_len = strlen(line);
+	ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0, "%s",
+		      err);
+}
+
+/* verify_files of one to three files, asserting rc and a part of the
+ * report. */
+static void
+assert_files(const char *f1, const char *f2, const char *f3, const char *pub,
+	     const char *state, int rc, const char *part)
+{
+	const char *files[3] = {f1, f2, f3};
+	size_t n = f3 != NULL ? 3 : f2 != NULL ? 2 : 1;
+	char *report = NULL;
+	int got = verify_files(files, n, pub, state, &report);
+
+	ck_assert_msg(got == rc && strstr(report, part) != NULL,
+		      "rc %d (wanted %d), report:\n%swanted: %s", got, rc,
+		      report, part);
+	free(report);
+}
+
+/* Several writers (handles opened one after the other on the same log and
+ * state, writing in turn) make one chain, which the state agrees with;
+ * the reader hands out every record and the last one's seq and hash. */
+START_TEST(test_audit_several_writers_one_chain)
+{
+	struct pty_audit *w[3] = {NULL, NULL, NULL};
+	struct pty_audit_reader *r = NULL;
+	const char *paths[1], *line;
+	char err[512], hash[65], want[65], *buf;
+	unsigned long long seq;
+	size_t len, i;
+	struct tmp t;
+
+	tmp_make(&t);
+	for (i = 0; i < 3; i++) {
+		ck_assert_msg(pty_audit_open(t.log, t.key, &w[i], err,
+					     sizeof err) == 0,
+			      "%s", err);
+		write_one(w[i], "ls");
+	}
+	for (i = 0; i < 27; i++)
+		write_one(w[i % 3], i % 2 ? "id" : "uptime");
+	for (i = 0; i < 3; i++)
+		pty_audit_close(w[i]);
+	assert_files(t.log, NULL, NULL, t.pub, t.key, 0,
+		     "30 records, chain intact");
+	assert_files(t.log, NULL, NULL, t.pub, t.key, 0,
+		     "nothing was cut from the end");
+	paths[0] = t.log;
+	ck_assert_int_eq(pty_audit_reader_open(paths, 1, t.pub, t.key, &r, err,
+					       sizeof err),
+			 0);
+	for (i = 0; i < 30; i++)
+		ck_assert_int_eq(
+		    pty_audit_reader_next(r, &line, &len, err, sizeof err), 0);
+	ck_assert_int_eq(pty_audit_reader_next(r, &line, &len, err, sizeof err),
+			 1);
+	ck_assert_int_eq(pty_audit_reader_last(r, &seq, hash), 0);
+	ck_assert_uint_eq(seq, 30);
+	buf = slurp(t.log, &len);
+	buf[len - 1] = '\0';
+	line = strrchr(buf, '\n') + 1;
+	{
+		unsigned char md[32];
+
+		SHA256((const unsigned char *)line, strlen(line), md);
+		hex_of(md, 32, want);
+	}
+	ck_assert_str_eq(hash, want);
+	free(buf);
+	pty_audit_reader_close(r);
+	tmp_remove(&t);
+}
+END_TEST
+
+/* Whoever steals the state after record 10 holds seed_11: a changed record
+ * 5 signed with it (or with any key of the chain from 11 on) is refused at
+ * record 5, because record 4 certified pk_5, whose seed is gone. */
+START_TEST(test_audit_record_forged_with_a_later_key_refused)
+{
+	char *stolen, *buf, *lines[16], forged[8192], path[400];
+	size_t len, slen, lens[16], i, cut;
+	struct chain thief;
+	const char *sig;
+	struct tmp t;
+	FILE *f;
+
+	tmp_make(&t);
+	write_n(t.log, t.key, 10);
+	stolen = slurp(t.key, &slen);
+	write_n(t.log, t.key, 5);
+	(void)snprintf(path, sizeof path, "%s/stolen.key", t.dir);
+	spit(path, stolen, slen);
+	chain_of_state(path, &thief);
+	ck_assert_uint_eq(thief.seq, 11);
+	buf = slurp(t.log, &len);
+	ck_assert_uint_eq(split_lines(buf, len, lines, lens, 16), 15);
+	/* record 5 with "rm -rf /" for "ls -l", re-signed by the thief */
+	lines[4][lens[4]] = '\0';
+	ck_assert_ptr_nonnull(strstr(lines[4], "\"line\":\"ls -l\""));
+	sig = strstr(lines[4], "\"sig\":\"");
+	ck_assert_ptr_nonnull(sig);
+	cut = (size_t)(sig - lines[4]);
+	{
+		const char *at = strstr(lines[4], "\"line\":\"ls -l\"");
+		size_t head = (size_t)(at - lines[4]);
+		int n = snprintf(forged, sizeof forged,
+				 "%.*s\"line\":\"rm -rf /\"%.*s", (int)head,
+				 lines[4], (int)(cut - head - 14),
+				 at + 14);
+
+		ck_assert(n > 0);
+		(void)sign_with(thief.seed, forged, (size_t)n, sizeof forged);
+	}
+	f = fopen(t.log, "wb");
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < 15; i++) {
+		if (i == 4)
+			fputs(forged, f);
+		else
+			ck_assert_uint_eq(fwrite(lines[i], 1, lens[i], f),
+					  lens[i]);
+		fputc('\n', f);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+	assert_bad_at(t.log, t.pub, 5, "forged with a later key");
+	assert_files(t.log, NULL, NULL, t.pub, t.key, 1,
+		     "record 5 (line 5): sig does not verify with the key the "
+		     "record before certified");
+	free(buf);
+	free(stolen);
+	tmp_remove(&t);
+}
+END_TEST
+
+/* A log cut at a record boundary verifies as a chain, but not against the
+ * state, whose counter cannot be turned back without an erased seed. */
+START_TEST(test_audit_cut_end_found_with_the_state)
+{
+	char *buf, *lines[32], want[1200];
+	size_t len, lens[32];
+	int order[32], i;
+	struct tmp t;
+
+	tmp_make(&t);
+	write_n(t.log, t.key, 23);
+	assert_files(t.log, NULL, NULL, t.pub, t.key, 0,
+		     "23 records, chain intact");
+	buf = slurp(t.log, &len);
+	ck_assert_uint_eq(split_lines(buf, len, lines, lens, 32), 23);
+	for (i = 0; i < 20; i++)
+		order[i] = i;
+	order[20] = -1;
+	spit_lines(t.log, lines, lens, order);
+	/* the chain alone cannot tell */
+	assert_intact(t.log, t.pub, 20);
+	(void)snprintf(want, sizeof want,
+		       "%s: records 21-23 are missing at the end: the log was "
+		       "cut (the state %s says the next record is 24)\n",
+		       t.log, t.key);
+	assert_files(t.log, NULL, NULL, t.pub, t.key, 1, want);
+	order[22] = -1;
+	order[20] = 20;
+	order[21] = 21;
+	spit_lines(t.log, lines, lens, order);
+	assert_files(t.log, NULL, NULL, t.pub, t.key, 1,
+		     "record 23 is missing at the end: the log was cut");
+	/* an empty log, the state at 24 */
+	spit(t.log, "", 0);
+	assert_files(t.log, NULL, NULL, t.pub, t.key, 1,
+		     "records 1-23 are missing at the end");
+	/* a state that cannot be read: cannot check */
+	assert_files(t.log, NULL, NULL, t.pub, t.dir, 2, "cannot check");
+	free(buf);
+	tmp_remove(&t);
+}
+END_TEST
+
+/* logrotate renames the log while a writer holds it: the writer's next
+ * record goes to a new file at the configured path, which starts with
+ * "log_continued" naming the previous file and continues seq and the key
+ * chain; another writer that held the old file follows too.  The files
+ * verify together, oldest first; a deleted middle file, or one replaced by
+ * another log's, is named. */
+START_TEST(test_audit_rotation_continues_the_chain)
+{
+	struct pty_audit *a = NULL, *b = NULL;
+	char err[512], log1[400], log2[400], want[2000], *buf;
+	size_t len;
+	struct tmp t;
+
+	tmp_make(&t);
+	(void)snprintf(log1, sizeof log1, "%s.1", t.log);
+	(void)snprintf(log2, sizeof log2, "%s.2", t.log);
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &b, err, sizeof err), 0);
+	write_one(a, "r1");
+	write_one(b, "r2");
+	write_one(a, "r3");
+	ck_assert_int_eq(rename(t.log, log2), 0);
+	write_one(a, "r5"); /* 4: log_continued, 5 */
+	write_one(b, "r6"); /* b follows: no second log_continued */
+	ck_assert_int_eq(rename(t.log, log1), 0);
+	write_one(b, "r8"); /* 7: log_continued, 8 */
+	write_one(a, "r9");
+	pty_audit_close(a);
+	pty_audit_close(b);
+	buf = slurp(log1, &len);
+	(void)snprintf(want, sizeof want,
+		       "{\"v\":2,\"seq\":4,\"time\":\"");
+	ck_assert_msg(strncmp(buf, want, strlen(want)) == 0, "%s", buf);
+	(void)snprintf(want, sizeof want,
+		       ",\"session\":\"00000000000000000000000000000000\","
+		       "\"event\":\"log_continued\",\"prev_file\":\"%s\","
+		       "\"prev\":\"",
+		       log2);
+	ck_assert_msg(strstr(buf, want) != NULL, "%s", buf);
+	ck_assert_ptr_null(strstr(strchr(buf, '\n'), "log_continued"));
+	free(buf);
+	buf = slurp(t.log, &len);
+	ck_assert_ptr_nonnull(strstr(buf, "\"prev_file\":\""));
+	ck_assert_ptr_nonnull(strstr(buf, "\"seq\":9,"));
+	free(buf);
+	assert_files(log2, log1, t.log, t.pub, t.key, 0,
+		     "9 records, chain intact");
+	/* in the wrong order, or the newest alone */
+	assert_files(log1, log2, t.log, t.pub, t.key, 1,
+		     "records 1-3 are missing before this file");
+	/* the middle file deleted */
+	(void)snprintf(want, sizeof want,
+		       "records 4-6 are missing between %s and %s: a file of "
+		       "the rotation was deleted or replaced",
+		       log2, t.log);
+	assert_files(log2, t.log, NULL, t.pub, t.key, 1, want);
+	/* the middle file replaced by another log's records 4-6 */
+	{
+		char other_log[400], *obuf, *lines[8], path[400];
+		size_t olen, lens[8];
+		int order[] = {3, 4, 5, -1};
+
+		(void)snprintf(other_log, sizeof other_log, "%s/other.log",
+			       t.dir);
+		write_n(other_log, t.other, 6);
+		obuf = slurp(other_log, &olen);
+		ck_assert_uint_eq(split_lines(obuf, olen, lines, lens, 8), 6);
+		(void)snprintf(path, sizeof path, "%s/replaced.log", t.dir);
+		spit_lines(path, lines, lens, order);
+		(void)snprintf(want, sizeof want,
+			       "%s: record 4 (line 1): prev is not the SHA-256 "
+			       "of the last record of %s: a file of the "
+			       "rotation was replaced",
+			       path, log2);
+		assert_files(log2, path, t.log, t.pub, t.key, 1, want);
+		free(obuf);
+	}
+	tmp_remove(&t);
+}
+END_TEST
+
+/* A writer that died between its record and the state leaves the state
+ * one behind the log: the verifier accepts it, and the next writer evolves
+ * the seed once and goes on.  A state further behind is a broken log. */
+START_TEST(test_audit_crash_between_record_and_state_recovered)
+{
+	char *saved, *report = NULL;
+	size_t slen;
+	struct tmp t;
+
+	tmp_make(&t);
+	write_n(t.log, t.key, 5);
+	saved = slurp(t.key, &slen);
+	write_n(t.log, t.key, 1);
+	spit(t.key, saved, slen); /* the state of before record 6 */
+	free(saved);
+	assert_files(t.log, NULL, NULL, t.pub, t.key, 0,
+		     "6 records, chain intact");
+	write_n(t.log, t.key, 1);
+	assert_files(t.log, NULL, NULL, t.pub, t.key, 0,
+		     "7 records, chain intact");
+	saved = slurp(t.key, &slen);
+	write_n(t.log, t.key, 2);
+	spit(t.key, saved, slen); /* two behind: records 8 and 9 */
+	free(saved);
+	assert_files(t.log, NULL, NULL, t.pub, t.key, 1,
+		     "says the next record is 8, but the log goes on to 9");
+	{
+		struct pty_audit *a = NULL;
+		struct pty_audit_session s;
+		struct pty_audit_event e;
+		char err[512];
+
+		session_make(&s, "interactive");
+		memset(&e, 0, sizeof e);
+		e.event = "line";
+		ck_assert_int_eq(
+		    pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+		ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err),
+				 -1);
+		ck_assert_msg(strstr(err, "expects before seq 8") != NULL &&
+				  strstr(err, "--verify-log") != NULL,
+			      "%s", err);
+		pty_audit_close(a);
+	}
+	ck_assert_int_eq(verify(t.log, t.pub, &report), 0);
+	free(report);
+	tmp_remove(&t);
+}
+END_TEST
+
+/* A log of the old format (v1, HMAC) is not read as this one: the
+ * verifier says so, and no writer appends to it. */
+START_TEST(test_audit_v1_log_refused)
+{
+	static const char v1[] =
+	    "{\"v\":1,\"seq\":1,\"time\":\"2026-12-02T15:04:05.123Z\","
+	    "\"session\":\"0123456789abcdef0123456789abcdef\",\"event\":"
+	    "\"session_start\",\"prev\":\"0000000000000000000000000000000000"
+	    "000000000000000000000000000000\",\"mac\":\"00000000000000000000"
+	    "00000000000000000000000000000000000000000000\"}\n";
+	struct pty_audit *a = NULL;
+	char *report = NULL, err[512];
+	struct tmp t;
+
+	tmp_make(&t);
+	spit(t.log, v1, sizeof v1 - 1);
+	ck_assert_int_eq(verify(t.log, t.pub, &report), 2);
+	ck_assert_msg(strstr(report, "cannot check: written by an older "
+				     "maelys-pty (v1)") != NULL,
+		      "%s", report);
+	free(report);
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	{
+		struct pty_audit_session s;
+		struct pty_audit_event e;
+
+		session_make(&s, "interactive");
+		memset(&e, 0, sizeof e);
+		e.event = "line";
+		ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err),
+				 -1);
+		ck_assert_msg(strstr(err, "version 1 is not 2") != NULL, "%s",
+			      err);
+	}
+	pty_audit_close(a);
 	tmp_remove(&t);
 }
 END_TEST
@@ -1235,12 +1776,28 @@ START_TEST(test_audit_write_refuses_a_torn_or_bad_tail)
 	spit(t.log, "not json\n", 9);
 	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "does not parse") != NULL, "%s", err);
-	/* an empty log again: seq 1 */
+	/* an empty file in its place: the log goes on there, from seq 4,
+	 * saying so first; alone, it is missing records 1-3 */
 	spit(t.log, "", 0);
 	ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0, "%s",
 		      err);
 	pty_audit_close(a);
-	assert_intact(t.log, t.key, 1);
+	after = slurp(t.log, &len2);
+	ck_assert_msg(strncmp(after, "{\"v\":2,\"seq\":4,", 15) == 0 &&
+			  strstr(after, "\"event\":\"log_continued\"") !=
+			      NULL &&
+			  strstr(after, "\n{\"v\":2,\"seq\":5,") != NULL,
+		      "%s", after);
+	free(after);
+	{
+		char *report = NULL;
+
+		ck_assert_int_eq(verify(t.log, t.pub, &report), 1);
+		ck_assert_msg(strstr(report, "records 1-3 are missing before "
+					     "this file") != NULL,
+			      "%s", report);
+		free(report);
+	}
 	free(buf);
 	tmp_remove(&t);
 }
@@ -1271,7 +1828,7 @@ START_TEST(test_audit_dev_full_fails_every_write)
 	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), -1);
 	pty_audit_close(a);
 	/* a character device is a log the verifier does not read */
-	ck_assert_int_eq(pty_audit_verify("/dev/full", t.key, NULL), 2);
+	ck_assert_int_eq(pty_audit_verify("/dev/full", t.pub, NULL), 2);
 	tmp_remove(&t);
 }
 END_TEST
@@ -1286,56 +1843,54 @@ START_TEST(test_audit_open_refuses_bad_files)
 	struct tmp t;
 
 	tmp_make(&t);
-	/* the key: symlink, too short, too long, missing, directory, FIFO */
+	/* the state: symlink, a v1 key, too long, missing, directory, FIFO */
 	(void)snprintf(key, sizeof key, "%s/link.key", t.dir);
 	ck_assert_int_eq(symlink(t.key, key), 0);
 	ck_assert_int_eq(pty_audit_open(t.log, key, &a, err, sizeof err), -1);
 	ck_assert_ptr_null(a);
 	ck_assert_msg(strstr(err, "symbolic link") != NULL, "%s", err);
 	ck_assert_int_eq(access(t.log, F_OK), -1); /* nothing created */
-	ck_assert_int_eq(pty_audit_verify(t.log, key, NULL), 2);
-	(void)snprintf(key, sizeof key, "%s/short.key", t.dir);
-	spit(key, test_key, 31);
+	(void)snprintf(key, sizeof key, "%s/v1.key", t.dir);
+	spit(key, v1_key, sizeof v1_key - 1);
 	ck_assert_int_eq(pty_audit_open(t.log, key, &a, err, sizeof err), -1);
-	ck_assert_msg(strstr(err, "31 bytes") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "not a state of the forward-secure log") !=
+			      NULL &&
+			  strstr(err, "run maelys-pty-setup") != NULL,
+		      "%s", err);
 	(void)snprintf(key, sizeof key, "%s/long.key", t.dir);
 	memset(big, 'k', sizeof big);
 	spit(key, big, 4097);
 	ck_assert_int_eq(pty_audit_open(t.log, key, &a, err, sizeof err), -1);
-	ck_assert_msg(strstr(err, "more than 4096") != NULL, "%s", err);
-	spit(key, big, 4096);
-	ck_assert_msg(pty_audit_open(t.log, key, &a, err, sizeof err) == 0,
-		      "%s", err);
-	pty_audit_close(a);
-	(void)unlink(t.log);
-	spit(key, big, 32);
-	ck_assert_int_eq(pty_audit_open(t.log, key, &a, err, sizeof err), 0);
-	pty_audit_close(a);
-	(void)unlink(t.log);
+	ck_assert_int_eq(access(t.log, F_OK), -1);
 	(void)snprintf(key, sizeof key, "%s/none.key", t.dir);
 	ck_assert_int_eq(pty_audit_open(t.log, key, &a, err, sizeof err), -1);
 	ck_assert_int_eq(pty_audit_open(t.log, t.dir, &a, err, sizeof err), -1);
-	ck_assert_msg(strstr(err, "not a regular file") != NULL, "%s", err);
 	(void)snprintf(key, sizeof key, "%s/fifo.key", t.dir);
 	ck_assert_int_eq(mkfifo(key, 0600), 0);
 	ck_assert_int_eq(pty_audit_open(t.log, key, &a, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "not a regular file") != NULL, "%s", err);
 	ck_assert_int_eq(access(t.log, F_OK), -1);
-	/* a key others may read or change, or its group read: refused */
+	/* a state others may read or change, or its group read: refused */
 	ck_assert_int_eq(chmod(t.key, 0644), 0);
 	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "lets others read") != NULL, "%s", err);
-	ck_assert_int_eq(pty_audit_verify(t.log, t.key, NULL), 2);
 	ck_assert_int_eq(chmod(t.key, 0660), 0);
 	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), -1);
 	ck_assert_int_eq(access(t.log, F_OK), -1);
 	ck_assert_int_eq(chmod(t.key, 0640), 0);
 	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), -1);
 	ck_assert_int_eq(access(t.log, F_OK), -1);
-	ck_assert_int_eq(chmod(t.key, 0400), 0);
+	ck_assert_int_eq(chmod(t.key, 0600), 0);
 	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
 	pty_audit_close(a);
 	(void)unlink(t.log);
-	ck_assert_int_eq(chmod(t.key, 0600), 0);
+	/* the verification key: 64 hex digits, nothing else */
+	(void)snprintf(key, sizeof key, "%s/bad.pub", t.dir);
+	spit(key, v1_key, sizeof v1_key - 1);
+	spit(t.log, "", 0);
+	ck_assert_int_eq(pty_audit_verify(t.log, key, NULL), 2);
+	ck_assert_int_eq(pty_audit_verify(t.log, t.pub, NULL), 0);
+	(void)unlink(t.log);
 
 	/* the log: symlink (its target is not created), directory, FIFO */
 	(void)snprintf(path, sizeof path, "%s/link.log", t.dir);
@@ -1343,14 +1898,14 @@ START_TEST(test_audit_open_refuses_bad_files)
 	ck_assert_int_eq(pty_audit_open(path, t.key, &a, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "symbolic link") != NULL, "%s", err);
 	ck_assert_int_eq(access(t.log, F_OK), -1);
-	ck_assert_int_eq(pty_audit_verify(path, t.key, NULL), 2);
+	ck_assert_int_eq(pty_audit_verify(path, t.pub, NULL), 2);
 	ck_assert_int_eq(pty_audit_open(t.dir, t.key, &a, err, sizeof err), -1);
 	(void)snprintf(path, sizeof path, "%s/fifo.log", t.dir);
 	ck_assert_int_eq(mkfifo(path, 0600), 0);
 	ck_assert_int_eq(pty_audit_open(path, t.key, &a, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "not a regular file") != NULL, "%s", err);
 	ck_assert_ptr_null(a);
-	ck_assert_int_eq(pty_audit_verify(path, t.key, NULL), 2);
+	ck_assert_int_eq(pty_audit_verify(path, t.pub, NULL), 2);
 
 	/* created 0600: one user's records are no other user's business */
 	old = umask(022);
@@ -1391,7 +1946,7 @@ START_TEST(test_audit_open_refuses_bad_files)
 		ck_assert_int_eq(chown(t.log, 0, 0), 0);
 	}
 	pty_audit_close(NULL);
-	ck_assert_int_eq(pty_audit_verify(NULL, t.key, NULL), 2);
+	ck_assert_int_eq(pty_audit_verify(NULL, t.pub, NULL), 2);
 	tmp_remove(&t);
 }
 END_TEST
@@ -1422,7 +1977,7 @@ START_TEST(test_audit_handle_is_not_shared_across_fork)
 	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), 0);
 	pty_audit_close(a);
-	assert_intact(t.log, t.key, 1);
+	assert_intact(t.log, t.pub, 1);
 	tmp_remove(&t);
 }
 END_TEST
@@ -1466,7 +2021,7 @@ START_TEST(test_audit_two_writers_make_one_chain)
 		ck_assert_int_eq(waitpid(pid[i], &status, 0), pid[i]);
 		ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	}
-	assert_intact(t.log, t.key, 400);
+	assert_intact(t.log, t.pub, 400);
 	buf = slurp(t.log, &len);
 	for (line = buf; line < buf + len; line = end + 1) {
 		end = strchr(line, '\n');
@@ -1526,7 +2081,7 @@ START_TEST(test_audit_writer_process_writes_the_chain)
 			      "%s", err);
 	pty_audit_close(a);
 	ck_assert_int_eq(waitpid(writer, NULL, 0), writer);
-	assert_intact(t.log, t.key, 50);
+	assert_intact(t.log, t.pub, 50);
 	log = slurp(t.log, &len);
 	ck_assert_ptr_nonnull(strstr(log, "\"line\":\"ls -l\""));
 	free(log);
@@ -1588,7 +2143,7 @@ START_TEST(test_audit_writer_records_the_end_of_a_killed_guard)
 	log = slurp(t.log, &len);
 	ck_assert_ptr_null(strstr(log, "never written"));
 	free(log);
-	assert_intact(t.log, t.key, 1);
+	assert_intact(t.log, t.pub, 1);
 	tmp_remove(&t);
 }
 END_TEST
@@ -1641,7 +2196,7 @@ START_TEST(test_audit_stopped_client_does_not_stall_another)
 	ck_assert_int_eq(kill(pid, SIGKILL), 0);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	usleep(100000);
-	assert_intact(t.log, t.key, 40);
+	assert_intact(t.log, t.pub, 40);
 	close(fds[0]);
 	close(fds[1]);
 	tmp_remove(&t);
@@ -1731,6 +2286,12 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_audit_chain_continues_across_opens);
 	tcase_add_test(tc, test_audit_tampering_reported_at_the_record);
 	tcase_add_test(tc, test_audit_write_refuses_a_torn_or_bad_tail);
+	tcase_add_test(tc, test_audit_several_writers_one_chain);
+	tcase_add_test(tc, test_audit_record_forged_with_a_later_key_refused);
+	tcase_add_test(tc, test_audit_cut_end_found_with_the_state);
+	tcase_add_test(tc, test_audit_rotation_continues_the_chain);
+	tcase_add_test(tc, test_audit_crash_between_record_and_state_recovered);
+	tcase_add_test(tc, test_audit_v1_log_refused);
 	tcase_add_test(tc, test_audit_dev_full_fails_every_write);
 	tcase_add_test(tc, test_audit_open_refuses_bad_files);
 	tcase_add_test(tc, test_audit_handle_is_not_shared_across_fork);

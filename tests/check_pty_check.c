@@ -9,7 +9,7 @@
  * The deployment of maelys-pty-setup is made here in a scratch folder: an
  * audit account created for the run (useradd --system, removed at the
  * end), a copy of the built guard installed setuid to it, the log's folder
- * 0750 and the key 0400 owned by it.  Configurations must be root's, so the
+ * 0750 and the state 0600 owned by it (audit.pub root's, beside it).  Configurations must be root's, so the
  * suite needs root (CI runs as root); without it, it says so and is
  * skipped.
  */
@@ -104,7 +104,7 @@ world(const char *policy_text, const char *extra, bool audit)
 		return;
 	ck_assert_int_eq(mkdir(logdir, 0750), 0);
 	ck_assert_int_eq(chown(logdir, acct_uid, acct_gid), 0);
-	writef(key, 0400, "0123456789abcdef0123456789abcdef\n");
+	pts_write_audit_key(key);
 	ck_assert_int_eq(chown(key, acct_uid, acct_gid), 0);
 	/* chown clears the setuid bit: the mode comes after */
 	ck_assert_int_eq(chown(guard, acct_uid, acct_gid), 0);
@@ -840,7 +840,26 @@ key_unreadable(void)
 static void
 key_short(void)
 {
-	writef(key, 0400, "0123456789abcdef");
+	/* what an older maelys-pty's setup wrote: a v1 HMAC key */
+	writef(key, 0600, "0123456789abcdef");
+}
+
+static void
+pub_missing(void)
+{
+	char pub[PATH_MAX];
+
+	snprintf(pub, sizeof pub, "%s/audit.pub", dir);
+	ck_assert_int_eq(unlink(pub), 0);
+}
+
+static void
+pub_writable(void)
+{
+	char pub[PATH_MAX];
+
+	snprintf(pub, sizeof pub, "%s/audit.pub", dir);
+	ck_assert_int_eq(chmod(pub, 0666), 0);
 }
 
 static void
@@ -907,21 +926,30 @@ static const struct damage damages[] = {
      "can be chained to it; check it with maelys-pty --verify-log {log}, then "
      "move it aside"},
     {key_missing,
-     "audit_key = {key} does not exist: run maelys-pty-setup (it writes 32 "
-     "random bytes, 0400, owned by {account})"},
+     "audit_key = {key} does not exist: run maelys-pty-setup (it makes the "
+     "log's signing state, 0600, owned by {account}, and its public key)"},
     {key_symlink,
-     "audit_key = {key} is a symbolic link: the key must be a regular file"},
+     "audit_key = {key} is a symbolic link: the state must be a regular file"},
     {key_of_root,
      "audit_key = {key} is owned by root, not the audit account {account}, the "
-     "only one that reads it: chown {account} {key}"},
+     "only one that uses it: chown {account} {key}"},
     {key_group_readable,
      "audit_key = {key} gives its group or others access (mode 0440): "
-     "whoever reads it can forge the log; chmod 0400 {key}"},
+     "whoever reads it can sign the next records; chmod 0600 {key}"},
     {key_unreadable, "audit_key = {key} (mode 0200) does not let the audit "
 		     "account {account} read "
-		     "it: chmod 0400 {key}"},
-    {key_short, "audit_key = {key} has 16 bytes; it must have 32 to 4096 "
-		"(maelys-pty-setup writes 32 random bytes)"},
+		     "and rewrite it: chmod 0600 {key}"},
+    {key_short, "audit_key = {key} has 16 bytes, not the 187 of a "
+		"forward-secure log's state (a key of an older maelys-pty, "
+		"v1?): run maelys-pty-setup, which keeps the old key aside "
+		"and makes a new state"},
+    {pub_missing,
+     "audit_verify_key = {dir}/audit.pub does not exist: --verify-log needs "
+     "it (maelys-pty-setup writes it beside audit_key)"},
+    {pub_writable,
+     "audit_verify_key = {dir}/audit.pub may be replaced by others than root "
+     "(owner uid 0, mode 0666): chown root {dir}/audit.pub && chmod 0644 "
+     "{dir}/audit.pub"},
     {guard_not_setuid,
      "{guard} is not installed setuid (mode 0755), and audit_log is set: only "
      "a guard setuid to the audit account can keep the log; run "
@@ -946,6 +974,7 @@ expand(const char *line, char *out, size_t cap)
 	} names[] = {{"{log}", log_path},
 		     {"{folder}", logdir},
 		     {"{key}", key},
+		     {"{dir}", dir},
 		     {"{guard}", guard},
 		     {"{account}", account}};
 	size_t o = 0, i;

@@ -609,6 +609,18 @@ START_TEST(test_config_full_file_accepted)
 	ck_assert_str_eq(c.audit_log, "/var/log/maelys-pty/audit.log");
 	/* blanks inside a value are part of it */
 	ck_assert_str_eq(c.audit_key, "/etc/maelys-pty/audit key");
+	/* audit_verify_key: audit.pub beside audit_key unless given */
+	ck_assert_str_eq(c.audit_verify_key, "/etc/maelys-pty/audit.pub");
+	{
+		struct pty_config g;
+
+		assert_loads(make_conf("given.conf",
+				       "policy = /p.dl\naudit_log = /a.log\n"
+				       "audit_key = /k/state\n"
+				       "audit_verify_key = /off/host/copy.pub\n"),
+			     &g);
+		ck_assert_str_eq(g.audit_verify_key, "/off/host/copy.pub");
+	}
 	ck_assert(!c.syslog);
 	ck_assert_uint_eq(c.idle_timeout, 900);
 	ck_assert_uint_eq(c.max_denials, 5);

@@ -568,10 +568,10 @@ log_world(const char *audit_log, const char *extra)
 	snprintf(lw_log, sizeof lw_log, "%s/log/audit.log", lw_dir);
 	snprintf(cmd, sizeof cmd,
 		 "mkdir -m 0700 '%s/log' && chown nobody '%s/log' && "
-		 "printf '0123456789abcdef0123456789abcdef-test-key\\n' "
-		 "> '%s/audit.key' && chmod 0600 '%s/audit.key' && "
-		 "chown nobody '%s/audit.key'",
-		 lw_dir, lw_dir, lw_dir, lw_dir, lw_dir);
+		 "'%s' --new-audit-key '%s/audit.pub' --state "
+		 "'%s/audit.key' >/dev/null && chown nobody '%s/audit.key'",
+		 lw_dir, lw_dir, pts_build_path("pty/maelys-pty"), lw_dir,
+		 lw_dir, lw_dir);
 	ck_assert_int_eq(system(cmd), 0);
 	snprintf(lw_conf, sizeof lw_conf, "%s/maelys-pty.conf", lw_dir);
 	snprintf(text, sizeof text,
@@ -694,7 +694,7 @@ START_TEST(test_decide_records_every_decision)
 			     "\"exec_cwd\":\"/tmp\"", "\"decision\":\"allow\"",
 			     NULL}),
 			 1);
-	ck_assert_int_eq(log_count((const char *[]){"\"v\":1", NULL}), 5);
+	ck_assert_int_eq(log_count((const char *[]){"\"v\":2", NULL}), 5);
 	/* the facts the policy was given, from the decider's own input EDB,
 	 * in the order it added them: the request's host and mode among
 	 * them, integers as integers */
@@ -801,7 +801,7 @@ START_TEST(test_decide_on_audit_failure)
 	ck_assert_int_eq(
 	    log_count((const char *[]){"\"event\":\"session_start\"", NULL}),
 	    1);
-	ck_assert_int_eq(log_count((const char *[]){"\"v\":1", NULL}), 1);
+	ck_assert_int_eq(log_count((const char *[]){"\"v\":2", NULL}), 1);
 	assert_chain_intact();
 	free(out);
 	free(err);

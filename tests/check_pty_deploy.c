@@ -57,8 +57,7 @@ setup(const char *extra)
 	snprintf(policy, sizeof policy, "%s/l2.dl", world.dir);
 	pts_write_file(policy, l2_policy, 0644);
 	snprintf(key, sizeof key, "%s/audit.key", world.dir);
-	pts_write_file(key, "0123456789abcdef0123456789abcdef-test-key\n",
-		       0600);
+	pts_write_audit_key(key);
 	snprintf(log_path, sizeof log_path, "%s/audit.log", world.dir);
 	snprintf(config, sizeof config, "%s/maelys-pty.conf", world.dir);
 	snprintf(text, sizeof text,

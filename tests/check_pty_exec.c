@@ -71,8 +71,7 @@ setup(void)
 		 forbidden, pts_build_path("tests"), world.bin);
 	pts_write_file(policy, text, 0644);
 	snprintf(key, sizeof key, "%s/audit.key", world.dir);
-	pts_write_file(key, "0123456789abcdef0123456789abcdef-test-key\n",
-		       0600);
+	pts_write_audit_key(key);
 	snprintf(log_path, sizeof log_path, "%s/audit.log", world.dir);
 	snprintf(config, sizeof config, "%s/maelys-pty.conf", world.dir);
 	snprintf(text, sizeof text,

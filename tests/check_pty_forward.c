@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * syslog = records (pty/audit/audit_forward.c): an audit writer started
- * after pty_audit_forward_records(true) sends each record once it is on
+ * after pty_audit_set_syslog(PTY_AUDIT_SYSLOG_RECORDS) sends each record once it is on
  * disk - to the journal's socket, with the record's fields, when that
  * socket exists, else to syslog's /dev/log.  Both are the system's real
  * paths, replaced here by datagram sockets of the test's own inside a
@@ -35,12 +35,12 @@
 
 #include <openssl/sha.h>
 
-static const char test_key[] = "0123456789abcdef0123456789abcdef\n";
 
 struct world {
 	char dir[64];
 	char log[128];
 	char key[128];
+	char pub[128];
 	int sock; /* the journal's or /dev/log's stand-in */
 };
 
@@ -74,17 +74,16 @@ private_mounts(void)
 static void
 world_make(struct world *w)
 {
-	int fd;
+	char err[512];
 
 	(void)snprintf(w->dir, sizeof w->dir, "/tmp/maelys-forward.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(w->dir));
 	(void)snprintf(w->log, sizeof w->log, "%s/audit.log", w->dir);
 	(void)snprintf(w->key, sizeof w->key, "%s/audit.key", w->dir);
-	fd = open(w->key, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, test_key, sizeof test_key - 1),
-			 (ssize_t)(sizeof test_key - 1));
-	(void)close(fd);
+	(void)snprintf(w->pub, sizeof w->pub, "%s/audit.pub", w->dir);
+	ck_assert_msg(pty_audit_keygen(w->key, w->pub, NULL, err, sizeof err) ==
+			  0,
+		      "%s", err);
 }
 
 static void
@@ -92,6 +91,7 @@ world_remove(struct world *w)
 {
 	(void)unlink(w->log);
 	(void)unlink(w->key);
+	(void)unlink(w->pub);
 	(void)rmdir(w->dir);
 }
 
@@ -267,7 +267,7 @@ START_TEST(test_forward_records_to_the_journal_with_their_fields)
 	ck_assert_int_eq(mkdir("/run/systemd/journal", 0755), 0);
 	world_make(&w);
 	w.sock = bind_dgram("/run/systemd/journal/socket");
-	pty_audit_forward_records(true);
+	pty_audit_set_syslog(PTY_AUDIT_SYSLOG_RECORDS);
 	write_three(&w);
 
 	ck_assert_int_gt(next_datagram(w.sock, dgram, sizeof dgram, 5000), 0);
@@ -301,7 +301,7 @@ START_TEST(test_forward_records_to_the_journal_with_their_fields)
 
 	/* a writer started without it sends nothing */
 	(void)unlink(w.log);
-	pty_audit_forward_records(false);
+	pty_audit_set_syslog(PTY_AUDIT_SYSLOG_OFF);
 	write_three(&w);
 	ck_assert_int_eq(next_datagram(w.sock, dgram, sizeof dgram, 500), -1);
 	(void)close(w.sock);
@@ -340,7 +340,7 @@ START_TEST(test_forward_records_to_syslog_without_the_journal)
 		ck_assert_int_eq(mount(from, path, NULL, MS_BIND, NULL), 0);
 	}
 	w.sock = bind_dgram("/dev/log");
-	pty_audit_forward_records(true);
+	pty_audit_set_syslog(PTY_AUDIT_SYSLOG_RECORDS);
 	write_three(&w);
 
 	for (int i = 0; i < 3; i++) {
@@ -358,6 +358,35 @@ START_TEST(test_forward_records_to_syslog_without_the_journal)
 			ck_assert_str_eq(msg + 2, line);
 		}
 	}
+	/* records: each is its own anchor, no anchor line besides */
+	ck_assert_int_eq(next_datagram(w.sock, dgram, sizeof dgram, 500), -1);
+
+	/* syslog = on: the records stay on the host, and the session's end
+	 * sends its anchor, the seq and SHA-256 of that record's line */
+	(void)unlink(w.log);
+	pty_audit_set_syslog(PTY_AUDIT_SYSLOG_ANCHORS);
+	write_three(&w);
+	ck_assert_int_gt(next_datagram(w.sock, dgram, sizeof dgram, 5000), 0);
+	msg = strstr(dgram, ": ");
+	ck_assert_ptr_nonnull(msg);
+	/* the new file starts with log_continued, then the three records */
+	log_line(w.log, 3, line, sizeof line);
+	{
+		char hex[65];
+
+		pty_sha256_hex(line, strlen(line), hex);
+		/* seq 7: the chain goes on from the file removed above */
+		(void)snprintf(want, sizeof want,
+			       "audit anchor: seq 7 sha256 %s", hex);
+	}
+	ck_assert_str_eq(msg + 2, want);
+	ck_assert_int_eq(next_datagram(w.sock, dgram, sizeof dgram, 500), -1);
+
+	/* syslog = off: nothing leaves the host */
+	(void)unlink(w.log);
+	pty_audit_set_syslog(PTY_AUDIT_SYSLOG_OFF);
+	write_three(&w);
+	ck_assert_int_eq(next_datagram(w.sock, dgram, sizeof dgram, 500), -1);
 	(void)close(w.sock);
 	(void)umount2("/dev", MNT_DETACH);
 	(void)umount2(old, MNT_DETACH);

@@ -44,7 +44,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char test_key[] = "0123456789abcdef0123456789abcdef\n";
 
 /* The policy the records were decided by: git allowed, rm refused. */
 static const char policy_now[] =
@@ -57,7 +56,8 @@ static const char policy_now[] =
 struct tmp {
 	char dir[256];
 	char log[320];
-	char key[320];
+	char key[320]; /* the writers' state */
+	char pub[320]; /* the verification key `log` reads with */
 	char policy[320];
 	char sid_alice[33], sid_bob[33];
 };
@@ -83,6 +83,20 @@ tmp_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 
 static struct tmp t;
 
+/* A fresh signing state and its verification key (pty_audit_keygen, what
+ * maelys-pty --new-audit-key and maelys-pty-setup use). */
+static void
+make_keys(void)
+{
+	char err[512];
+
+	(void)unlink(t.key);
+	(void)unlink(t.pub);
+	ck_assert_msg(pty_audit_keygen(t.key, t.pub, NULL, err, sizeof err) ==
+			  0,
+		      "%s", err);
+}
+
 static void
 log_teardown(void)
 {
@@ -98,8 +112,9 @@ tmp_make(void)
 	ck_assert_ptr_nonnull(mkdtemp(t.dir));
 	(void)snprintf(t.log, sizeof t.log, "%s/audit.log", t.dir);
 	(void)snprintf(t.key, sizeof t.key, "%s/audit.key", t.dir);
+	(void)snprintf(t.pub, sizeof t.pub, "%s/audit.pub", t.dir);
 	(void)snprintf(t.policy, sizeof t.policy, "%s/now.dl", t.dir);
-	spit(t.key, test_key, sizeof test_key - 1);
+	make_keys();
 	spit(t.policy, policy_now, sizeof policy_now - 1);
 }
 
@@ -250,7 +265,7 @@ run_log(const char *const *args, char **out, char **err)
 	while (*args != NULL && n < 28)
 		argv[n++] = (char *)*args++;
 	argv[n++] = "--key";
-	argv[n++] = t.key;
+	argv[n++] = t.pub;
 	argv[n++] = t.log;
 	argv[n] = NULL;
 	return pts_run_path(pts_build_path("pty/maelys-pty"), argv,
@@ -436,20 +451,55 @@ START_TEST(tampered_stops)
 }
 END_TEST
 
+/* The log cut after bob's session started: without the state the shorter
+ * log is a whole chain (what remains verifies); with --state the cut is
+ * found and said, and the rows that remain still stand (exit 1). */
+START_TEST(cut_end_found_with_the_state)
+{
+	char *log, *out, *err, *last;
+	size_t len;
+	int rc;
+
+	make_log();
+	log = pts_slurp(t.log);
+	len = strlen(log);
+	/* the last two records (bob's line and his session's end) go */
+	last = log + len - 1;
+	while (last > log && last[-1] != '\n')
+		last--;
+	last--;
+	while (last > log && last[-1] != '\n')
+		last--;
+	ck_assert_int_eq(truncate(t.log, (off_t)(last - log)), 0);
+	free(log);
+	rc = run_log((const char *[]){NULL}, &out, &err);
+	ck_assert_int_eq(rc, 0);
+	free(out);
+	free(err);
+	rc = run_log((const char *[]){"--state", t.key, NULL}, &out, &err);
+	ck_assert_int_eq(rc, 1);
+	ck_assert_int_eq(count(out, "git push origin main"), 1);
+	ck_assert_msg(count(err, "missing at the end: the log was cut") == 1,
+		      "%s", err);
+	free(out);
+	free(err);
+}
+END_TEST
+
 START_TEST(cannot_read)
 {
 	char *out, *err;
 	int rc;
 
 	make_log();
-	ck_assert_int_eq(unlink(t.key), 0);
+	ck_assert_int_eq(unlink(t.pub), 0);
 	rc = run_log((const char *[]){NULL}, &out, &err);
 	ck_assert_int_eq(rc, 2);
 	ck_assert_str_eq(out, "");
-	ck_assert_int_eq(count(err, "audit.key"), 1);
+	ck_assert_int_eq(count(err, "audit.pub"), 1);
 	free(out);
 	free(err);
-	spit(t.key, test_key, sizeof test_key - 1);
+	make_keys();
 	ck_assert_int_eq(unlink(t.log), 0);
 	rc = run_log((const char *[]){NULL}, &out, &err);
 	ck_assert_int_eq(rc, 2);
@@ -870,6 +920,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, filters);
 	tcase_add_test(tc, json_as_written);
 	tcase_add_test(tc, tampered_stops);
+	tcase_add_test(tc, cut_end_found_with_the_state);
 	tcase_add_test(tc, cannot_read);
 	tcase_add_test(tc, replay_finds_the_change);
 	tcase_add_test(tc, replay_decides_the_recorded_facts);

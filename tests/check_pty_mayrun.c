@@ -508,8 +508,7 @@ write_config(char *config, size_t cap, char *log, size_t logcap)
 	snprintf(policy, sizeof policy, "%s/p.dl", world.dir);
 	pts_write_file(policy, permissive, 0644);
 	snprintf(key, sizeof key, "%s/audit.key", world.dir);
-	pts_write_file(key, "0123456789abcdef0123456789abcdef-test-key\n",
-		       0600);
+	pts_write_audit_key(key);
 	snprintf(log, logcap, "%s/audit.log", world.dir);
 	snprintf(config, cap, "%s/maelys-pty.conf", world.dir);
 	snprintf(text, sizeof text,

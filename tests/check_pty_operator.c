@@ -68,7 +68,7 @@ each_setup(void)
 	bastion_user_kill(&bastion, ALICE);
 	bastion_user_kill(&bastion, BOB);
 	/* as maelys-pty-setup made them */
-	ck_assert_int_eq(chmod(bastion.key, 0400), 0);
+	ck_assert_int_eq(chmod(bastion.key, 0600), 0);
 	ck_assert_int_eq(chmod(bastion.logdir, 02750), 0);
 	ck_assert(chmod(bastion.log, 0600) == 0 || errno == ENOENT);
 	bastion_configure(&bastion, NULL, NULL);
@@ -176,8 +176,24 @@ START_TEST(test_operator_item2_log_is_the_audit_accounts_and_no_user_opens_it)
 	ck_assert_int_eq(stat(bastion.guard, &guard), 0);
 	ck_assert_msg((guard.st_mode & S_ISUID) && guard.st_uid != 0,
 		      "%s is not setuid to an account", bastion.guard);
-	/* a fresh log: alice's session is the first to write it */
+	/* a fresh log: alice's session is the first to write it.  A log
+	 * that starts afresh needs a fresh state too (the state would go on
+	 * from the old log's last record): maelys-pty-setup makes it, as for
+	 * a new host */
 	ck_assert(unlink(bastion.log) == 0 || errno == ENOENT);
+	{
+		char cmd[4 * PATH_MAX], pub[PATH_MAX];
+
+		snprintf(pub, sizeof pub, "%.*s/audit.pub",
+			 (int)(strrchr(bastion.key, '/') - bastion.key),
+			 bastion.key);
+		ck_assert_int_eq(unlink(bastion.key), 0);
+		ck_assert_int_eq(unlink(pub), 0);
+		snprintf(cmd, sizeof cmd, "sh '%s' '%s' '%s' '%s' >/dev/null",
+			 bastion.setup, bastion.guard, bastion.logdir,
+			 bastion.key);
+		ck_assert_int_eq(system(cmd), 0);
+	}
 	mark = 0;
 	for (size_t i = 0; i < 2; i++) {
 		char *out, want[64];
@@ -506,13 +522,13 @@ START_TEST(
 			   "exec_dir or exec_file",
 			   true);
 	bastion_configure(&bastion, NULL, NULL);
-	/* the key made readable by others */
+	/* the state made readable by others */
 	ck_assert_int_eq(chmod(bastion.key, 0444), 0);
 	snprintf(problem, sizeof problem,
 		 "audit_key = %s gives its group or others access",
 		 bastion.key);
 	assert_check_fails("a readable key", problem, true);
-	ck_assert_int_eq(chmod(bastion.key, 0400), 0);
+	ck_assert_int_eq(chmod(bastion.key, 0600), 0);
 	/* the log folder writable by its group */
 	ck_assert_int_eq(chmod(bastion.logdir, 0770), 0);
 	snprintf(problem, sizeof problem, "its folder %s is writable by group",

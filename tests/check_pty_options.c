@@ -154,6 +154,57 @@ END_TEST
  * descriptor is full and not blocking: with -c, stderr is the session's
  * too, and a program of the session must not hold the guard by filling
  * it. */
+/* --verify-log takes the files of a rotation, oldest first, with options
+ * before or after them; --state goes with it or with --new-audit-key. */
+START_TEST(test_options_verify_log_takes_several_files)
+{
+	struct pty_options o;
+	char err[2048];
+
+	static char *words[] = {"maelys-pty", "--verify-log", "a.log.2",
+				"a.log.1",    "a.log",        "--state",
+				"/s",         NULL};
+	FILE *f = fopen("/dev/null", "w");
+
+	/* the files are read from argv itself, which lives on in main */
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(pty_options_parse(7, words, &o, f), 0);
+	fclose(f);
+	ck_assert_str_eq(o.verify_log, "a.log.2");
+	ck_assert_uint_eq(o.nverify_more, 2);
+	ck_assert_str_eq(o.verify_more[0], "a.log.1");
+	ck_assert_str_eq(o.verify_more[1], "a.log");
+	ck_assert_str_eq(o.state_path, "/s");
+	ck_assert_int_eq(parse_words(&o, err, sizeof err, "maelys-pty",
+				     "--config", "/c", "--verify-log", "one",
+				     NULL),
+			 0);
+	ck_assert_uint_eq(o.nverify_more, 0);
+	ck_assert_str_eq(o.config_path, "/c");
+	/* the files together: an option between them is refused */
+	ck_assert_int_eq(parse_words(&o, err, sizeof err, "maelys-pty",
+				     "--verify-log", "a", "b", "--state", "/s",
+				     "c", NULL),
+			 2);
+	ck_assert_str_eq(err, "maelys-pty: --verify-log: give the log's files "
+			      "together, oldest first\n");
+	ck_assert_int_eq(parse_words(&o, err, sizeof err, "maelys-pty",
+				     "--state", "/s", NULL),
+			 2);
+	ck_assert_str_eq(err, "maelys-pty: --state goes with --verify-log or "
+			      "--new-audit-key\n");
+	ck_assert_int_eq(parse_words(&o, err, sizeof err, "maelys-pty",
+				     "--new-audit-key", "/p", NULL),
+			 2);
+	ck_assert_str_eq(err, "maelys-pty: --new-audit-key PUB needs --state "
+			      "FILE\n");
+	/* without --verify-log, a word is still no option */
+	ck_assert_int_eq(parse_words(&o, err, sizeof err, "maelys-pty", "x",
+				     NULL),
+			 2);
+}
+END_TEST
+
 START_TEST(test_messages_never_wait_on_a_full_descriptor)
 {
 	char buf[70000], line[200];
@@ -187,6 +238,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_options_c_takes_a_command_beginning_with_dash);
 	tcase_add_test(tc, test_options_values_in_both_forms_and_login);
 	tcase_add_test(tc, test_options_usage_errors_say_which);
+	tcase_add_test(tc, test_options_verify_log_takes_several_files);
 	tcase_add_test(tc, test_messages_never_wait_on_a_full_descriptor);
 	suite_add_tcase(s, tc);
 	return s;

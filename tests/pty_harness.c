@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +88,23 @@ pts_write_file(const char *path, const char *text, mode_t mode)
 	fputs(text, f);
 	fclose(f);
 	ck_assert_int_eq(chmod(path, mode), 0);
+}
+
+void
+pts_write_audit_key(const char *state)
+{
+	char pub[PATH_MAX], cmd[3 * PATH_MAX];
+	const char *slash = strrchr(state, '/');
+
+	ck_assert_ptr_nonnull(slash);
+	snprintf(pub, sizeof pub, "%.*s/audit.pub", (int)(slash - state),
+		 state);
+	(void)unlink(state);
+	(void)unlink(pub);
+	snprintf(cmd, sizeof cmd, "'%s' --new-audit-key '%s' --state '%s' "
+				  ">/dev/null",
+		 pts_build_path("pty/maelys-pty"), pub, state);
+	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
 }
 
 void

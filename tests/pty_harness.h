@@ -32,6 +32,11 @@ struct pts_world {
 /* Writes text to path and sets its mode (fails the test otherwise). */
 void pts_write_file(const char *path, const char *text, mode_t mode);
 
+/* Makes an audit log's keys with maelys-pty --new-audit-key: the state
+ * (0600) at `state` and the verification key audit.pub (0644) beside it,
+ * where the configuration's audit_verify_key looks by default. */
+void pts_write_audit_key(const char *state);
+
 void pts_world_make(struct pts_world *w);
 void pts_world_remove(struct pts_world *w);
 /* Whether the fake program `name` ever ran in this world. */

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The audit log itself (pty_audit.h): opening the log and its key, and
+ * The audit log itself (pty_audit.h): opening the log and its state, and
  * appending a record - a body from audit_encode.c framed with seq, time,
- * prev and mac - chained to the last line of the file under an exclusive
- * flock(2), with one write(2) and fdatasync(2).  Only the process that
- * owns the log does this: in a session that is the audit writer
- * (audit_writer.c), never the guard the user runs.  SHA-256 and
- * HMAC-SHA-256 come from libsodium (audit_key.c); the last line is read
- * back with audit_parse (audit_record.c), the whole log checked by
- * audit_verify.c.
+ * prev, key and sig - under an exclusive flock(2) on the state (which
+ * serializes every writer, so the log file itself may be renamed by
+ * logrotate: each append first checks that the configured path still
+ * names the file it holds), with one write(2) and fdatasync(2), after
+ * which the state's seed is evolved and the old one overwritten.  Only
+ * the process that owns the log does this: in a session that is the audit
+ * writer (audit_writer.c), never the guard the user runs.  The keys come
+ * from audit_key.c (libsodium); the last line is read back with
+ * audit_parse (audit_record.c); logs are checked by audit_verify.c.
  */
 #define _GNU_SOURCE
 
@@ -17,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +27,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -86,41 +90,29 @@ audit_check_log(const char *log_path, const struct stat *st, char *err,
 	return 0;
 }
 
-int
-pty_audit_open(const char *log_path, const char *key_path,
-	       struct pty_audit **out, char *err, size_t errlen)
+/* Opens (creating it 0600 if missing) and checks the log file at path.
+ * 0 (*fd set), or -1 with err. */
+static int
+audit_open_log(const char *log_path, int *fd, char *err, size_t errlen)
 {
-	struct pty_audit *a;
 	struct stat st;
 	int flags, saved;
 
-	if ((a = audit_handle_begin(log_path, key_path, out, err, errlen)) ==
-	    NULL)
-		return -1;
-	/* the key first, so that a bad key creates no log file */
-	if (audit_key_load(key_path, &a->mac, err, errlen) != 0)
-		goto fail;
-	a->tail = malloc(PTY_AUDIT_LINE_MAX + 1);
-	a->rec = malloc(PTY_AUDIT_LINE_MAX);
-	if (a->tail == NULL || a->rec == NULL) {
-		audit_err(err, errlen, "audit log: out of memory");
-		goto fail;
-	}
 	/* O_NONBLOCK only for the open (a device must not hang it); a new
 	 * log is readable by its owner only: root reads it, and the
 	 * records of one user are none of another's business */
-	a->fd = open(log_path,
-		     O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
-			 O_NOCTTY | O_NONBLOCK,
-		     0600);
-	if (a->fd < 0) {
+	*fd = open(log_path,
+		   O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
+		       O_NOCTTY | O_NONBLOCK,
+		   0600);
+	if (*fd < 0) {
 		saved = errno;
 		audit_err(err, errlen, "audit log %s: %s", log_path,
 			  saved == ELOOP ? "is a symbolic link"
 					 : strerror(saved));
-		goto fail;
+		return -1;
 	}
-	if (fstat(a->fd, &st) != 0) {
+	if (fstat(*fd, &st) != 0) {
 		saved = errno;
 		audit_err(err, errlen, "audit log %s: %s", log_path,
 			  strerror(saved));
@@ -128,13 +120,48 @@ pty_audit_open(const char *log_path, const char *key_path,
 	}
 	if (audit_check_log(log_path, &st, err, errlen) != 0)
 		goto fail;
-	flags = fcntl(a->fd, F_GETFL);
-	if (flags < 0 || fcntl(a->fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+	flags = fcntl(*fd, F_GETFL);
+	if (flags < 0 || fcntl(*fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
 		saved = errno;
 		audit_err(err, errlen, "audit log %s: %s", log_path,
 			  strerror(saved));
 		goto fail;
 	}
+	return 0;
+fail:
+	(void)close(*fd);
+	*fd = -1;
+	return -1;
+}
+
+int
+pty_audit_open(const char *log_path, const char *key_path,
+	       struct pty_audit **out, char *err, size_t errlen)
+{
+	struct pty_audit *a;
+	struct audit_state st;
+
+	if ((a = audit_handle_begin(log_path, key_path, out, err, errlen)) ==
+	    NULL)
+		return -1;
+	/* the state first, so that a bad state (or a v1 key) creates no
+	 * log file */
+	if (audit_state_open(key_path, &a->state_fd, err, errlen) != 0)
+		goto fail;
+	if (audit_state_read(a->state_fd, key_path, &st, err, errlen) != 0)
+		goto fail;
+	sodium_memzero(&st, sizeof st);
+	a->tail = malloc(PTY_AUDIT_LINE_MAX + 1);
+	a->rec = malloc(PTY_AUDIT_LINE_MAX);
+	a->log_path = strdup(log_path);
+	a->state_path = strdup(key_path);
+	if (a->tail == NULL || a->rec == NULL || a->log_path == NULL ||
+	    a->state_path == NULL) {
+		audit_err(err, errlen, "audit log: out of memory");
+		goto fail;
+	}
+	if (audit_open_log(log_path, &a->fd, err, errlen) != 0)
+		goto fail;
 	a->pid = getpid();
 	*out = a;
 	return 0;
@@ -172,7 +199,7 @@ audit_handle_new(void)
 
 	if (a == NULL)
 		return NULL;
-	a->fd = a->sock = -1;
+	a->fd = a->sock = a->state_fd = -1;
 	a->body = malloc(AUDIT_BODY_MAX);
 	if (a->body == NULL) {
 		free(a);
@@ -189,7 +216,10 @@ pty_audit_close(struct pty_audit *a)
 	audit_writer_disconnect(a);
 	if (a->fd >= 0)
 		(void)close(a->fd);
-	audit_mac_free(a->mac); /* wipes the keyed HMAC state */
+	if (a->state_fd >= 0)
+		(void)close(a->state_fd);
+	free(a->log_path);
+	free(a->state_path);
 	free(a->tail);
 	free(a->rec);
 	free(a->body);
@@ -293,111 +323,95 @@ audit_now(char out[AUDIT_TIME_SIZE])
 	return 0;
 }
 
-/* Frames `body` as record `seq` into a->rec: {"v":1,"seq":N,"time":T, the
- * body, "prev", then "mac" over every byte before it.  Returns 0 (*len
- * set), 1 when it does not fit, -1 when the HMAC fails. */
+/* Frames `body` as record st->seq into a->rec: {"v":2,"seq":N,"time":T,
+ * the body, "prev", "key" (pk_{N+1}), then "sig" (sk_N) over every byte
+ * before it.  *next gets seed_{N+1}.  Returns 0 (*len set), 1 when it
+ * does not fit, -1 when the keys fail. */
 static int
 audit_frame(struct pty_audit *a, const char *body, size_t body_len,
-	    uint64_t seq, const unsigned char prev[AUDIT_MAC_LEN],
-	    const char *when, size_t *len)
+	    const struct audit_state *st, const char *when,
+	    unsigned char next[AUDIT_SEED_LEN], size_t *len)
 {
-	unsigned char mac[AUDIT_MAC_LEN];
-	char hex[2 * AUDIT_MAC_LEN + 1];
-	int n;
+	unsigned char sk[crypto_sign_SECRETKEYBYTES], pk[AUDIT_PK_LEN],
+	    sig[AUDIT_SIG_LEN];
+	char prev[2 * AUDIT_HASH_LEN + 1], key[2 * AUDIT_PK_LEN + 1],
+	    hex[2 * AUDIT_SIG_LEN + 1];
+	int n, rc = -1;
 
-	/* the mac covers every byte up to the "," after prev */
-	audit_hex(prev, AUDIT_MAC_LEN, hex);
 	n = snprintf(a->rec, PTY_AUDIT_LINE_MAX,
-		     "{\"v\":1,\"seq\":%" PRIu64 ",\"time\":\"%s\"", seq, when);
+		     "{\"v\":2,\"seq\":%" PRIu64 ",\"time\":\"%s\"", st->seq,
+		     when);
 	if (n < 0 || body_len > PTY_AUDIT_LINE_MAX - (size_t)n -
-				    (AUDIT_MAC_TAIL + 1) - (10 + 64 + 1))
+				    (AUDIT_FRAME_MAX - 64))
 		return 1;
+	/* sk_N signs; pk_{N+1} is certified by it */
+	if (audit_seed_evolve(st->seed, next) != 0 ||
+	    audit_keypair(st->seed, pk, sk) != 0 ||
+	    audit_keypair(next, pk, NULL) != 0)
+		goto out;
+	audit_hex(st->last, AUDIT_HASH_LEN, prev);
+	audit_hex(pk, AUDIT_PK_LEN, key);
 	memcpy(a->rec + n, body, body_len);
 	*len = (size_t)n + body_len;
 	*len += (size_t)snprintf(a->rec + *len, PTY_AUDIT_LINE_MAX - *len,
-				 ",\"prev\":\"%s\",", hex);
-	if (audit_hmac(a->mac, a->rec, *len, mac) != 0)
-		return -1;
-	audit_hex(mac, AUDIT_MAC_LEN, hex);
+				 ",\"prev\":\"%s\",\"key\":\"%s\",", prev,
+				 key);
+	if (crypto_sign_detached(sig, NULL, (const unsigned char *)a->rec,
+				 *len, sk) != 0)
+		goto out;
+	audit_hex(sig, AUDIT_SIG_LEN, hex);
 	*len += (size_t)snprintf(a->rec + *len, PTY_AUDIT_LINE_MAX - *len,
-				 "\"mac\":\"%s\"}\n", hex);
-	return 0;
+				 "\"sig\":\"%s\"}\n", hex);
+	rc = 0;
+out:
+	sodium_memzero(sk, sizeof sk);
+	return rc;
 }
 
-/* The seq and prev of the next record: from the last line of the log. */
+/* Writes one record (the body framed for st->seq) at the end of the log
+ * and, once it is on disk, evolves the state: seed_N overwritten by
+ * seed_{N+1}.  `reg`: the log is a regular file (read back, synced, cut
+ * back on failure).  Returns 0, or -1 with err. */
 static int
-audit_next(struct pty_audit *a, const struct stat *st, uint64_t *seq,
-	   unsigned char prev[AUDIT_MAC_LEN], char *err, size_t errlen)
+audit_append_one(struct pty_audit *a, struct audit_state *st, bool reg,
+		 const char *body, size_t body_len, char *err, size_t errlen)
 {
-	struct audit_record last;
-	const char *line = "";
-	size_t len = 0;
-	char why[160];
-
-	*seq = 1;
-	/* a character device (/dev/full, /dev/null) has no records to read */
-	if (S_ISREG(st->st_mode) && st->st_size > 0) {
-		if (audit_last_line(a, st->st_size, &line, &len, err, errlen) !=
-		    0)
-			return -1;
-		if (audit_parse(line, len, &last, why, sizeof why) != 0) {
-			audit_err(err, errlen,
-				  "audit log: its last record %s; check it "
-				  "with --verify-log",
-				  why);
-			return -1;
-		}
-		if (last.seq >= AUDIT_SEQ_MAX) {
-			audit_err(err, errlen, "audit log: seq is exhausted");
-			return -1;
-		}
-		*seq = last.seq + 1;
-	}
-	if (audit_hmac(a->mac, line, len, prev) != 0) {
-		audit_err(err, errlen, "audit log: HMAC failed");
-		return -1;
-	}
-	return 0;
-}
-
-/* Everything audit_append_body does while it holds the lock. */
-static int
-audit_append_locked(struct pty_audit *a, const char *body, size_t body_len,
-		    char *err, size_t errlen)
-{
-	unsigned char prev[AUDIT_MAC_LEN];
+	unsigned char next[AUDIT_SEED_LEN];
 	struct audit_record check;
 	char when[AUDIT_TIME_SIZE], why[160];
 	const char *left = "";
 	size_t rlen = 0;
-	uint64_t seq;
-	struct stat st;
+	struct stat before;
 	ssize_t w;
 	int rc, saved;
 
-	if (fstat(a->fd, &st) != 0) {
+	if (st->seq >= AUDIT_SEQ_MAX) {
+		audit_err(err, errlen, "audit log: seq is exhausted");
+		return -1;
+	}
+	if (fstat(a->fd, &before) != 0) {
 		saved = errno;
 		audit_err(err, errlen, "audit log: %s", strerror(saved));
 		return -1;
 	}
-	if (audit_next(a, &st, &seq, prev, err, errlen) != 0)
-		return -1;
 	if (audit_now(when) != 0) {
 		audit_err(err, errlen, "audit log: no clock");
 		return -1;
 	}
-	rc = audit_frame(a, body, body_len, seq, prev, when, &rlen);
+	rc = audit_frame(a, body, body_len, st, when, next, &rlen);
 	if (rc != 0) {
+		sodium_memzero(next, sizeof next);
 		audit_err(err, errlen,
 			  rc == 1 ? "audit log: the record would be longer "
 				    "than %zu bytes"
-				  : "audit log: HMAC failed",
+				  : "audit log: Ed25519 failed",
 			  PTY_AUDIT_LINE_MAX);
 		return -1;
 	}
 	/* the body came from another process: what is written must read
 	 * back as exactly one record of the documented shape */
 	if (audit_parse(a->rec, rlen - 1, &check, why, sizeof why) != 0) {
+		sodium_memzero(next, sizeof next);
 		audit_err(err, errlen, "audit log: a record that %s refused",
 			  why);
 		return -1;
@@ -406,27 +420,205 @@ audit_append_locked(struct pty_audit *a, const char *body, size_t body_len,
 		w = write(a->fd, a->rec, rlen);
 	while (w < 0 && errno == EINTR);
 	saved = errno;
-	if (w == (ssize_t)rlen && S_ISREG(st.st_mode) &&
-	    fdatasync(a->fd) != 0) {
+	if (w == (ssize_t)rlen && reg && fdatasync(a->fd) != 0) {
 		saved = errno;
 		w = -2; /* written, but not known to be on disk */
 	}
-	if (w == (ssize_t)rlen)
+	if (w != (ssize_t)rlen) {
+		sodium_memzero(next, sizeof next);
+		/* take back what is there of the record: we hold the lock,
+		 * so the file's end is still ours (best effort: the
+		 * verifier reports a torn line if this fails too) */
+		if (reg && w != -1 && ftruncate(a->fd, before.st_size) != 0)
+			left = " (and the partial record stays)";
+		if (w >= 0)
+			audit_err(err, errlen,
+				  "audit log: short write (%zd of %zu "
+				  "bytes)%s",
+				  w, rlen, left);
+		else
+			audit_err(err, errlen, "audit log: %s: %s%s",
+				  w == -2 ? "fdatasync" : "write",
+				  strerror(saved), left);
+		return -1;
+	}
+	/* record N is on disk: seed_N goes (a crash before this is
+	 * recovered by the next writer, which evolves it once) */
+	if (audit_sha256(a->rec, rlen - 1, st->last) != 0) {
+		sodium_memzero(next, sizeof next);
+		audit_err(err, errlen, "audit log: SHA-256 failed");
+		return -1;
+	}
+	memcpy(st->seed, next, sizeof next);
+	sodium_memzero(next, sizeof next);
+	a->last_seq = st->seq;
+	audit_hex(st->last, AUDIT_HASH_LEN, a->last_sha256);
+	st->seq++;
+	if (audit_state_write(a->state_fd, a->state_path, st, err, errlen) !=
+	    0)
+		return -1;
+	/* a session's end: an anchor off the host (pty_audit.h); the raw
+	 * quotes can only be the key itself, a value's are escaped */
+	if (a->anchors && audit_syslog_anchors() && memmem(body, body_len, ",\"event\":\"session_end\"",
+				 22) != NULL)
+		syslog(LOG_AUTHPRIV | LOG_INFO, PTY_AUDIT_ANCHOR_FMT,
+		       (unsigned long long)a->last_seq, a->last_sha256);
+	return 0;
+}
+
+/* Follows a rotation: when the configured path no longer names the file
+ * held (logrotate renamed it, or it was removed), opens the path (creating
+ * it) and keeps in prev_file the old file's current name (via
+ * /proc/self/fd; "" when unknown).  0, or -1 with err. */
+static int
+audit_follow_rotation(struct pty_audit *a, char *prev_file, size_t cap,
+		      char *err, size_t errlen)
+{
+	struct stat held, named;
+	char link[64];
+	ssize_t n;
+	int fd;
+
+	prev_file[0] = '\0';
+	if (fstat(a->fd, &held) != 0) {
+		audit_err(err, errlen, "audit log: %s", strerror(errno));
+		return -1;
+	}
+	if (stat(a->log_path, &named) == 0 && named.st_dev == held.st_dev &&
+	    named.st_ino == held.st_ino)
 		return 0;
-	/* take back what is there of the record: we hold the lock, so the
-	 * file's end is still ours (best effort: the verifier reports a torn
-	 * line if this fails too) */
-	if (S_ISREG(st.st_mode) && w != -1 && ftruncate(a->fd, st.st_size) != 0)
-		left = " (and the partial record stays)";
-	if (w >= 0)
+	if (audit_open_log(a->log_path, &fd, err, errlen) != 0)
+		return -1;
+	(void)snprintf(link, sizeof link, "/proc/self/fd/%d", a->fd);
+	n = readlink(link, prev_file, cap - 1);
+	prev_file[n > 0 ? (size_t)n : 0] = '\0';
+	/* " (deleted)": the old file is gone, its name is not known */
+	if (n <= 0 || (size_t)n >= cap - 1 || prev_file[0] != '/' ||
+	    strstr(prev_file, " (deleted)") != NULL)
+		prev_file[0] = '\0';
+	(void)close(a->fd);
+	a->fd = fd;
+	return 0;
+}
+
+/* The body of a "log_continued" record: no session (32 zeros), and the
+ * previous file's name when it is known and plain (printable ASCII without
+ * '"' or '\\', so that it needs no escape). */
+static size_t
+audit_continued_body(char *out, size_t cap, const char *prev_file)
+{
+	bool plain = prev_file[0] != '\0';
+	const char *p;
+	int n;
+
+	for (p = prev_file; *p != '\0'; p++)
+		if (*p < 0x20 || *p > 0x7e || *p == '"' || *p == '\\')
+			plain = false;
+	n = snprintf(out, cap,
+		     ",\"session\":\"%032d\",\"event\":\"log_continued\"%s%s%s",
+		     0, plain ? ",\"prev_file\":\"" : "",
+		     plain ? prev_file : "", plain ? "\"" : "");
+	return n > 0 && (size_t)n < cap ? (size_t)n : 0;
+}
+
+/* The log's last record against the state: the one before the state's
+ * seq (as it should be), or the state's seq itself (a writer crashed
+ * between the record and the state: evolve once).  Anything else is a
+ * broken log, which no writer continues.  0, or -1 with err. */
+static int
+audit_reconcile(struct pty_audit *a, const struct stat *log,
+		struct audit_state *st, char *err, size_t errlen)
+{
+	unsigned char pk[AUDIT_PK_LEN], sig[AUDIT_SIG_LEN],
+	    hash[AUDIT_HASH_LEN];
+	struct audit_record last;
+	const char *line;
+	size_t len;
+	char why[160];
+
+	if (!S_ISREG(log->st_mode) || log->st_size == 0)
+		return 0;
+	if (audit_last_line(a, log->st_size, &line, &len, err, errlen) != 0)
+		return -1;
+	if (audit_parse(line, len, &last, why, sizeof why) != 0) {
 		audit_err(err, errlen,
-			  "audit log: short write (%zd of %zu bytes)%s", w,
-			  rlen, left);
-	else
-		audit_err(err, errlen, "audit log: %s: %s%s",
-			  w == -2 ? "fdatasync" : "write", strerror(saved),
-			  left);
+			  "audit log: its last record %s; check it with "
+			  "--verify-log",
+			  why);
+		return -1;
+	}
+	if (audit_sha256(line, len, hash) != 0)
+		return -1;
+	if (last.seq + 1 == st->seq &&
+	    sodium_memcmp(hash, st->last, sizeof hash) == 0)
+		return 0;
+	if (last.seq == st->seq &&
+	    audit_unhex(line + last.prev, AUDIT_HASH_LEN, hash) == 0 &&
+	    sodium_memcmp(hash, st->last, sizeof hash) == 0 &&
+	    audit_sha256(line, len, hash) == 0 &&
+	    audit_keypair(st->seed, pk, NULL) == 0 &&
+	    audit_unhex(line + last.sig, AUDIT_SIG_LEN, sig) == 0 &&
+	    crypto_sign_verify_detached(sig, (const unsigned char *)line,
+					last.sig_key, pk) == 0) {
+		unsigned char next[AUDIT_SEED_LEN];
+		int rc;
+
+		if (audit_seed_evolve(st->seed, next) != 0)
+			return -1;
+		memcpy(st->seed, next, sizeof next);
+		sodium_memzero(next, sizeof next);
+		memcpy(st->last, hash, sizeof hash);
+		st->seq++;
+		rc = audit_state_write(a->state_fd, a->state_path, st, err,
+				       errlen);
+		return rc;
+	}
+	audit_err(err, errlen,
+		  "audit log: its last record (seq %" PRIu64
+		  ") is not the one the audit state %s expects before seq "
+		  "%" PRIu64
+		  ": the log or the state was changed; check it with "
+		  "maelys-pty --verify-log",
+		  last.seq, a->state_path, st->seq);
 	return -1;
+}
+
+/* Everything audit_append_body does while it holds the lock. */
+static int
+audit_append_locked(struct pty_audit *a, const char *body, size_t body_len,
+		    char *err, size_t errlen)
+{
+	struct audit_state st;
+	char prev_file[PATH_MAX], cont[PATH_MAX + 128];
+	size_t clen;
+	struct stat log;
+	int rc = -1;
+
+	if (audit_state_read(a->state_fd, a->state_path, &st, err, errlen) !=
+	    0)
+		return -1;
+	if (audit_follow_rotation(a, prev_file, sizeof prev_file, err,
+				  errlen) != 0)
+		goto out;
+	if (fstat(a->fd, &log) != 0) {
+		audit_err(err, errlen, "audit log: %s", strerror(errno));
+		goto out;
+	}
+	if (audit_reconcile(a, &log, &st, err, errlen) != 0)
+		goto out;
+	/* a new file of a log that has records: it starts by saying so,
+	 * chained to the last record of the file before */
+	if (S_ISREG(log.st_mode) && log.st_size == 0 && st.seq > 1) {
+		clen = audit_continued_body(cont, sizeof cont, prev_file);
+		if (audit_append_one(a, &st, true, cont, clen, err, errlen) !=
+		    0)
+			goto out;
+	}
+	rc = audit_append_one(a, &st, S_ISREG(log.st_mode), body, body_len,
+			      err, errlen);
+out:
+	sodium_memzero(&st, sizeof st);
+	return rc;
 }
 
 int
@@ -435,7 +627,7 @@ audit_append_body(struct pty_audit *a, const char *body, size_t len, char *err,
 {
 	int rc, saved;
 
-	if (a->fd < 0) {
+	if (a->fd < 0 || a->state_fd < 0) {
 		audit_err(err, errlen, "audit log: not open here");
 		return -1;
 	}
@@ -446,16 +638,16 @@ audit_append_body(struct pty_audit *a, const char *body, size_t len, char *err,
 			  (long)a->pid);
 		return -1;
 	}
-	while (flock(a->fd, LOCK_EX) != 0) {
+	while (flock(a->state_fd, LOCK_EX) != 0) {
 		if (errno != EINTR) {
 			saved = errno;
-			audit_err(err, errlen, "audit log: flock: %s",
+			audit_err(err, errlen, "audit state: flock: %s",
 				  strerror(saved));
 			return -1;
 		}
 	}
 	rc = audit_append_locked(a, body, len, err, errlen);
-	(void)flock(a->fd, LOCK_UN);
+	(void)flock(a->state_fd, LOCK_UN);
 	if (rc == 0)
 		audit_forward(a->rec, PTY_AUDIT_LINE_MAX); /* on disk: a copy */
 	return rc;

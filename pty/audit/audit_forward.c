@@ -40,12 +40,18 @@
 #define AUDIT_JOURNAL_SOCKET "/run/systemd/journal/socket"
 
 /* Set in the process that starts writers, inherited by each over fork. */
-static bool audit_forward_records;
+static enum pty_audit_syslog audit_syslog_mode = PTY_AUDIT_SYSLOG_OFF;
 
 void
-pty_audit_forward_records(bool on)
+pty_audit_set_syslog(enum pty_audit_syslog mode)
 {
-	audit_forward_records = on;
+	audit_syslog_mode = mode;
+}
+
+bool
+audit_syslog_anchors(void)
+{
+	return audit_syslog_mode == PTY_AUDIT_SYSLOG_ANCHORS;
 }
 
 /* The text of top-level member `name` of a record: the digits of a
@@ -137,7 +143,7 @@ audit_forward(const char *rec, size_t cap)
 	size_t len = nl != NULL ? (size_t)(nl - rec) : 0, msglen = len;
 	const char *msg = rec;
 
-	if (!audit_forward_records || nl == NULL)
+	if (audit_syslog_mode != PTY_AUDIT_SYSLOG_RECORDS || nl == NULL)
 		return;
 	if (len > AUDIT_FORWARD_MAX) {
 		audit_forward_member(rec, len, "seq", seq, sizeof seq);

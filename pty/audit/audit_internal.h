@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the parts of the audit log share, inside pty/ only: the handle, the
- * limits of the key and the record, the key and MAC helpers (audit_key.c,
- * on libsodium), the body encoder (audit_encode.c), the appender (audit.c),
+ * limits of the record, the state and its keys (audit_key.c, on
+ * libsodium), the body encoder (audit_encode.c), the appender (audit.c),
  * the writer process and its client (audit_writer.c), and the record
  * reader (audit_record.c) that the appender and the verifier
  * (audit_verify.c) both use.
@@ -19,29 +19,46 @@
 
 #include <sodium.h>
 
-#define AUDIT_MAC_LEN  32
 /* the JSON-safe integers: a reader in any language gets seq exactly */
-#define AUDIT_SEQ_MAX  ((uint64_t)9007199254740991u)
-/* "mac":" + 64 hex digits + "} : what follows the bytes the mac covers */
-#define AUDIT_MAC_TAIL 73
+#define AUDIT_SEQ_MAX ((uint64_t)9007199254740991u)
+#define AUDIT_HASH_LEN 32 /* SHA-256 of a line: "prev" */
+#define AUDIT_SEED_LEN 32 /* seed_n, what the state holds */
+#define AUDIT_PK_LEN   crypto_sign_PUBLICKEYBYTES
+#define AUDIT_SIG_LEN  crypto_sign_BYTES
 
-/* The most a record adds around its body: {"v":1,"seq":<16 digits>,
- * "time":"<24>", then ,"prev":"<64 hex>", and "mac":"<64 hex>"} and the
- * newline - 212 bytes, rounded up. */
-#define AUDIT_FRAME_MAX 256
+/* The most a record adds around its body: {"v":2,"seq":<16 digits>,
+ * "time":"<24>", then ,"prev":"<64 hex>","key":"<64 hex>","sig":"<128
+ * hex>"} and the newline - 343 bytes, rounded up. */
+#define AUDIT_FRAME_MAX 512
 #define AUDIT_BODY_MAX  (PTY_AUDIT_LINE_MAX - AUDIT_FRAME_MAX)
+
+/* The signing state of the log (the file `audit_key` names; audit_key.c
+ * reads and writes it): the seq of the next record, its seed, and the
+ * SHA-256 of the record before it (zeros before record 1). */
+struct audit_state {
+	uint64_t seq;
+	unsigned char seed[AUDIT_SEED_LEN];
+	unsigned char last[AUDIT_HASH_LEN];
+};
 
 /* A handle: either the log itself, in the process that owns it (fd >= 0),
  * or a client of a writer process that owns it (sock >= 0). */
 struct pty_audit {
 	/* the log (audit.c) */
 	int fd;
+	int state_fd; /* the state, also THE lock of every writer */
+	char *log_path; /* the configured name: rotation is checked by it */
+	char *state_path;
 	/* flock(2) excludes per open file description: only this process
-	 * may write through fd (see audit_append_body) */
+	 * may write through state_fd (see audit_append_body) */
 	pid_t pid;
-	struct audit_mac *mac; /* keyed HMAC-SHA-256, copied per message */
 	char *tail; /* PTY_AUDIT_LINE_MAX + 1 bytes: the end of the log */
 	char *rec;  /* PTY_AUDIT_LINE_MAX bytes: the record being framed */
+	/* the last record this handle appended, once on disk (what an
+	 * anchor names: "audit anchor: seq N sha256 H") */
+	uint64_t last_seq;
+	char last_sha256[2 * AUDIT_HASH_LEN + 1];
+	bool anchors; /* the writer process: an anchor after session_end */
 	/* a writer process (audit_writer.c) */
 	int sock;      /* SOCK_SEQPACKET to the writer, or -1 */
 	pid_t writer;  /* its pid */
@@ -80,16 +97,22 @@ int audit_encode(const struct pty_audit_session *s,
 		 size_t *len, char *err, size_t errlen);
 
 /* Appends a body as the next record of the log a->fd (audit.c): under the
- * lock, framed, read back with audit_parse, written and synced.  Returns 0,
+ * state's lock, framed, signed, read back with audit_parse, written and
+ * synced, and the state evolved.  Returns 0,
  * or -1 with one line in err. */
 int audit_append_body(struct pty_audit *a, const char *body, size_t len,
 		      char *err, size_t errlen);
 
 /* syslog = records (audit_forward.c): once a record is on disk, sends
  * it, the bytes of rec up to its newline (within cap), to the journal or
- * syslog when pty_audit_forward_records(true) was called in this process
- * or the one that started this writer.  Never fails the record. */
+ * syslog when pty_audit_set_syslog(PTY_AUDIT_SYSLOG_RECORDS) was called in
+ * this process or the one that started this writer.  Never fails the
+ * record. */
 void audit_forward(const char *rec, size_t cap);
+
+/* Whether the writer sends an anchor after each session_end (syslog =
+ * on: pty_audit_set_syslog(PTY_AUDIT_SYSLOG_ANCHORS)). */
+bool audit_syslog_anchors(void);
 
 /* What a client asks its writer (audit_writer.c). */
 enum audit_msg {
@@ -118,37 +141,52 @@ void audit_hex(const unsigned char *in, size_t n, char *out);
 /* Whether s holds exactly n lowercase hex digits. */
 bool audit_is_hex(const char *s, size_t n);
 
-/* A keyed HMAC-SHA-256 state (libsodium): the key's inner and outer
- * blocks already absorbed, copied for each message. */
-struct audit_mac {
-	crypto_auth_hmacsha256_state keyed;
-};
+/* 2n lower-case hex digits into n bytes.  0, or -1 when not hex. */
+int audit_unhex(const char *s, size_t n, unsigned char *out);
 
-/* A keyed HMAC-SHA-256 state, or NULL (no memory, libsodium unusable). */
-struct audit_mac *audit_mac_new(const unsigned char *key, size_t len);
+/* seed_{n+1} from seed_n: HMAC-SHA-256 keyed by seed_n over
+ * AUDIT_EVOLVE_LABEL (one-way: seed_n cannot be had from seed_{n+1}).
+ * in and out may be the same.  Returns 0, or -1. */
+#define AUDIT_EVOLVE_LABEL "maelys-pty audit seed evolution v2"
+int audit_seed_evolve(const unsigned char in[AUDIT_SEED_LEN],
+		      unsigned char out[AUDIT_SEED_LEN]);
 
-/* Wipes and frees a state; NULL is allowed. */
-void audit_mac_free(struct audit_mac *m);
+/* pk_n and sk_n of seed_n (crypto_sign_seed_keypair); sk may be NULL.
+ * Returns 0, or -1. */
+int audit_keypair(const unsigned char seed[AUDIT_SEED_LEN],
+		  unsigned char pk[AUDIT_PK_LEN], unsigned char *sk);
 
-/* HMAC of len bytes under the key of `m` (left as it was).  0 or -1. */
-int audit_hmac(const struct audit_mac *m, const void *data, size_t len,
-	       unsigned char out[AUDIT_MAC_LEN]);
+/* The state file (pty_audit.h): open for the writer (O_RDWR; a regular
+ * file, not a symbolic link, with no access for group or others), read
+ * from an open descriptor, written in place and fdatasync'ed.  Each
+ * returns 0, or -1 with one line in err. */
+int audit_state_open(const char *path, int *fd, char *err, size_t errlen);
+int audit_state_read(int fd, const char *path, struct audit_state *st,
+		     char *err, size_t errlen);
+int audit_state_write(int fd, const char *path, const struct audit_state *st,
+		      char *err, size_t errlen);
 
-/* Reads the key file (pty_audit_open's rules) into a keyed state.
- * Returns 0, or -1 with one line in err. */
-int audit_key_load(const char *path, struct audit_mac **out, char *err,
+/* The verification key file: 64 hex digits, a newline allowed.  0, or -1
+ * with err. */
+int audit_pub_load(const char *path, unsigned char pk[AUDIT_PK_LEN], char *err,
 		   size_t errlen);
+
+/* SHA-256 of len bytes into out.  0, or -1. */
+int audit_sha256(const void *data, size_t len,
+		 unsigned char out[AUDIT_HASH_LEN]);
 
 /* What a parsed record tells the verifier and the writer. */
 struct audit_record {
 	uint64_t v, seq;
 	size_t prev;    /* offset of prev's 64 hex digits */
-	size_t mac_key; /* offset of "mac": the mac covers [0, mac_key) */
-	size_t mac;     /* offset of mac's 64 hex digits */
+	size_t key;     /* offset of key's 64 hex digits: pk_{seq+1} */
+	size_t sig_key; /* offset of "sig": the sig covers [0, sig_key) */
+	size_t sig;     /* offset of sig's 128 hex digits */
 };
 
 /* Parses one line (without its newline) exactly as the writer writes it.
- * Returns 0, or -1 with `why`. */
+ * Returns 0, or -1 with `why` (rec->v is then set if "v" was read: 1 is
+ * a record of the old HMAC format, pty_audit.h). */
 int audit_parse(const char *line, size_t len, struct audit_record *rec,
 		char *why, size_t whylen);
 

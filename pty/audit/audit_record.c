@@ -24,6 +24,7 @@ enum audit_type {
 	AUDIT_T_STRING,
 	AUDIT_T_HEX32,
 	AUDIT_T_HEX64,
+	AUDIT_T_HEX128,
 	AUDIT_T_TIME,
 	AUDIT_T_STRINGS, /* array of strings */
 	AUDIT_T_REASONS, /* array of {"op":string,"reason":string} */
@@ -71,8 +72,10 @@ enum audit_key {
 	AUDIT_K_EXECS,
 	AUDIT_K_NOTE,
 	AUDIT_K_POLICY_SHA256,
+	AUDIT_K_PREV_FILE,
 	AUDIT_K_PREV,
-	AUDIT_K_MAC,
+	AUDIT_K_KEY,
+	AUDIT_K_SIG,
 	AUDIT_K_COUNT
 };
 
@@ -120,8 +123,10 @@ static const struct {
     [AUDIT_K_EXECS] = {"execs", AUDIT_T_NUMBER, false},
     [AUDIT_K_NOTE] = {"note", AUDIT_T_STRING, false},
     [AUDIT_K_POLICY_SHA256] = {"policy_sha256", AUDIT_T_HEX64, false},
+    [AUDIT_K_PREV_FILE] = {"prev_file", AUDIT_T_STRING, false},
     [AUDIT_K_PREV] = {"prev", AUDIT_T_HEX64, true},
-    [AUDIT_K_MAC] = {"mac", AUDIT_T_HEX64, true},
+    [AUDIT_K_KEY] = {"key", AUDIT_T_HEX64, true},
+    [AUDIT_K_SIG] = {"sig", AUDIT_T_HEX128, true},
 };
 
 struct audit_reader {
@@ -237,8 +242,9 @@ audit_read_hex(struct audit_reader *r, size_t n, size_t *at)
 		return -1;
 	if (end - start != n || !audit_is_hex((const char *)r->s + start, n)) {
 		r->pos = start;
-		return audit_bad(r, n == 32 ? "expected 32 hex digits"
-					    : "expected 64 hex digits");
+		return audit_bad(r, n == 32   ? "expected 32 hex digits"
+				    : n == 64 ? "expected 64 hex digits"
+					      : "expected 128 hex digits");
 	}
 	*at = start;
 	return 0;
@@ -435,8 +441,13 @@ audit_read_value(struct audit_reader *r, enum audit_key k,
 			return -1;
 		if (k == AUDIT_K_PREV)
 			rec->prev = at;
-		else if (k == AUDIT_K_MAC)
-			rec->mac = at;
+		else if (k == AUDIT_K_KEY)
+			rec->key = at;
+		return 0;
+	case AUDIT_T_HEX128:
+		if (audit_read_hex(r, 128, &at) != 0)
+			return -1;
+		rec->sig = at;
 		return 0;
 	case AUDIT_T_TIME:
 		return audit_read_time(r);
@@ -481,12 +492,19 @@ audit_parse(const char *line, size_t len, struct audit_record *rec, char *why,
 			return audit_bad(&r, "field repeated or out of order");
 		last = (int)k;
 		seen[k] = true;
-		if (k == AUDIT_K_MAC)
-			rec->mac_key = key_at;
+		if (k == AUDIT_K_SIG)
+			rec->sig_key = key_at;
 		r.pos = end + 1;
 		if (audit_expect(&r, ':') != 0 ||
 		    audit_read_value(&r, (enum audit_key)k, rec) != 0)
 			return -1;
+		/* the version first: an older record is not read as this
+		 * format (its "mac" would be an unknown field) */
+		if (k == AUDIT_K_V && rec->v != 2) {
+			audit_err(why, whylen, "version %" PRIu64 " is not 2",
+				  rec->v);
+			return -1;
+		}
 		if (r.pos < r.len && r.s[r.pos] == ',') {
 			r.pos++;
 			continue;
@@ -510,10 +528,6 @@ audit_parse(const char *line, size_t len, struct audit_record *rec, char *why,
 	}
 	if (seen[AUDIT_K_FACTS] && seen[AUDIT_K_FACTS_SHA256]) {
 		audit_err(why, whylen, "both facts and facts_sha256");
-		return -1;
-	}
-	if (rec->v != 1) {
-		audit_err(why, whylen, "version %" PRIu64 " is not 1", rec->v);
 		return -1;
 	}
 	if (rec->seq == 0) {

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The audit log's verifier (pty_audit_verify): every line parses, seq
- * counts up by one, each prev is the HMAC of the line before it and each
- * mac is right; the first record that fails is reported.  Bounded: the log
- * is read 2 * PTY_AUDIT_LINE_MAX bytes at a time.
+ * The audit log's reader and verifier (pty_audit_reader_*,
+ * pty_audit_verify_files): over the files of a log, oldest first, every
+ * line parses, seq counts up by one across files, each prev is the SHA-256
+ * of the record before it, and each sig verifies with the key the record
+ * before certified (pk_1, the verification key, for record 1); with the
+ * state, the last record is compared with the state's counter and key.
+ * The first record that fails is reported, with which records are
+ * missing when seq jumps.  Bounded: a file is read 2 * PTY_AUDIT_LINE_MAX
+ * bytes at a time.
  */
 #define _GNU_SOURCE
 
@@ -18,48 +23,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* Checks line number n (1-based) given the HMAC of the line before it.
- * Returns 0, or -1 with why. */
-static int
-audit_check_line(const struct audit_mac *keyed, const char *line, size_t len,
-		 uint64_t n, const unsigned char prev[AUDIT_MAC_LEN], char *why,
-		 size_t whylen)
-{
-	unsigned char mac[AUDIT_MAC_LEN];
-	char hex[2 * AUDIT_MAC_LEN + 1];
-	struct audit_record rec;
-
-	if (audit_parse(line, len, &rec, why, whylen) != 0)
-		return -1;
-	if (rec.seq != n) {
-		audit_err(why, whylen,
-			  "seq is %" PRIu64 ", expected %" PRIu64
-			  " (a record was deleted, inserted or moved)",
-			  rec.seq, n);
-		return -1;
-	}
-	audit_hex(prev, AUDIT_MAC_LEN, hex);
-	if (sodium_memcmp(line + rec.prev, hex, 2 * AUDIT_MAC_LEN) != 0) {
-		audit_err(why, whylen,
-			  "prev is not the HMAC of the line before (the "
-			  "record before was changed or removed, or this one "
-			  "was written with another key)");
-		return -1;
-	}
-	if (audit_hmac(keyed, line, rec.mac_key, mac) != 0) {
-		audit_err(why, whylen, "HMAC failed");
-		return -1;
-	}
-	audit_hex(mac, AUDIT_MAC_LEN, hex);
-	if (sodium_memcmp(line + rec.mac, hex, 2 * AUDIT_MAC_LEN) != 0) {
-		audit_err(why, whylen,
-			  "mac does not match (the record was changed, or "
-			  "written with another key)");
-		return -1;
-	}
-	return 0;
-}
 
 /* The verifier's view of the log: buf[start, end) read but not yet
  * checked.  `buf` has 2 * PTY_AUDIT_LINE_MAX bytes: a line that fits in
@@ -137,26 +100,32 @@ audit_next_line(struct audit_window *w, const char **line, size_t *len,
 	}
 }
 
-/* A reader (pty_audit.h): the files, the key, the window over the file
- * being read, and the HMAC of the last record handed out. */
+/* A reader (pty_audit.h): the files, the keys, the window over the file
+ * being read, and what the last record handed out left for the next. */
 struct pty_audit_reader {
 	const char **paths;
 	size_t npaths;
-	size_t file;          /* index of the file being read */
-	unsigned long long line; /* line number in that file */
+	size_t file;              /* index of the file being read */
+	unsigned long long line;  /* line number in that file */
 	unsigned long long count; /* records verified in all */
-	struct audit_mac *keyed;
-	struct audit_window w; /* w.fd < 0: the next file is not open */
-	unsigned char prev[AUDIT_MAC_LEN];
-	char *copy;  /* the record handed out, NUL-terminated */
-	int done;    /* 0, or what every later call returns (1, -1, -2) */
-	char why[640]; /* the complaint of a done reader */
+	const char *state_path;   /* NULL: no state to compare with */
+	unsigned char pub[AUDIT_PK_LEN]; /* pk_1 */
+	unsigned char pk[AUDIT_PK_LEN];  /* the key of the next record */
+	unsigned char signer[AUDIT_PK_LEN]; /* the last record's key */
+	unsigned char last[AUDIT_HASH_LEN]; /* SHA-256 of the last record */
+	unsigned char before[AUDIT_HASH_LEN]; /* ... of the one before */
+	uint64_t seq;             /* the last record's seq, 0: none yet */
+	size_t last_file;         /* the file of the last record */
+	struct audit_window w;    /* w.fd < 0: the next file is not open */
+	char *copy;    /* the record handed out, NUL-terminated */
+	int done;      /* 0, or what every later call returns (1, -1, -2) */
+	char why[1024]; /* the complaint of a done reader */
 };
 
 int
 pty_audit_reader_open(const char *const *paths, size_t npaths,
-		      const char *key_path, struct pty_audit_reader **out,
-		      char *err, size_t errlen)
+		      const char *key_path, const char *state_path,
+		      struct pty_audit_reader **out, char *err, size_t errlen)
 {
 	struct pty_audit_reader *r;
 	size_t i;
@@ -183,12 +152,14 @@ pty_audit_reader_open(const char *const *paths, size_t npaths,
 	}
 	r->w.fd = -1;
 	r->npaths = npaths;
+	r->state_path = state_path;
 	for (i = 0; i < npaths; i++)
 		r->paths[i] = paths[i];
-	if (audit_key_load(key_path, &r->keyed, err, errlen) != 0) {
+	if (audit_pub_load(key_path, r->pub, err, errlen) != 0) {
 		pty_audit_reader_close(r);
 		return -1;
 	}
+	memcpy(r->pk, r->pub, sizeof r->pk);
 	*out = r;
 	return 0;
 }
@@ -200,7 +171,6 @@ pty_audit_reader_close(struct pty_audit_reader *r)
 		return;
 	if (r->w.fd >= 0)
 		(void)close(r->w.fd);
-	audit_mac_free(r->keyed);
 	free(r->w.buf);
 	free(r->copy);
 	free(r->paths);
@@ -225,6 +195,45 @@ pty_audit_reader_count(const struct pty_audit_reader *r)
 	return r != NULL ? r->count : 0;
 }
 
+int
+pty_audit_reader_last(const struct pty_audit_reader *r,
+		      unsigned long long *seq, char sha256[65])
+{
+	if (r == NULL || r->seq == 0) {
+		if (seq != NULL)
+			*seq = 0;
+		if (sha256 != NULL)
+			sha256[0] = '\0';
+		return -1;
+	}
+	if (seq != NULL)
+		*seq = r->seq;
+	if (sha256 != NULL)
+		audit_hex(r->last, AUDIT_HASH_LEN, sha256);
+	return 0;
+}
+
+void
+pty_audit_reader_fingerprint(const struct pty_audit_reader *r, char out[64])
+{
+	if (r == NULL) {
+		out[0] = '\0';
+		return;
+	}
+	pty_audit_fingerprint(r->pub, sizeof r->pub, out);
+}
+
+/* Ends the reader with `rc` and `what` as its whole complaint. */
+static int
+reader_stop_as(struct pty_audit_reader *r, int rc, const char *what, char *err,
+	       size_t errlen)
+{
+	r->done = rc;
+	(void)snprintf(r->why, sizeof r->why, "%s", what);
+	audit_err(err, errlen, "%s", r->why);
+	return rc;
+}
+
 /* Ends the reader with `rc` and "FILE: ..." as its complaint. */
 static int
 reader_stop(struct pty_audit_reader *r, int rc, const char *what, char *err,
@@ -232,22 +241,32 @@ reader_stop(struct pty_audit_reader *r, int rc, const char *what, char *err,
 {
 	const char *name = r->paths[r->file < r->npaths ? r->file
 						       : r->npaths - 1];
+	char text[sizeof r->why];
 
-	r->done = rc;
 	if (rc == -2)
-		(void)snprintf(r->why, sizeof r->why, "%s: cannot check: %s",
-			       name, what);
+		(void)snprintf(text, sizeof text, "%s: cannot check: %s", name,
+			       what);
 	else if (rc == -1)
-		(void)snprintf(r->why, sizeof r->why,
+		(void)snprintf(text, sizeof text,
 			       "%s: record %llu (line %llu): %s", name,
-			       r->line + 1, r->line + 1, what);
+			       (unsigned long long)r->seq + 1, r->line + 1, what);
 	else
-		r->why[0] = '\0';
-	audit_err(err, errlen, "%s", r->why);
-	return rc;
+		text[0] = '\0';
+	return reader_stop_as(r, rc, text, err, errlen);
 }
 
-/* Opens paths[r->file] and starts its chain.  0, or -1 with why. */
+/* "record A" or "records A-B" into out. */
+static void
+reader_range(char *out, size_t cap, uint64_t a, uint64_t b)
+{
+	if (a == b)
+		(void)snprintf(out, cap, "record %" PRIu64 " is", a);
+	else
+		(void)snprintf(out, cap, "records %" PRIu64 "-%" PRIu64 " are",
+			       a, b);
+}
+
+/* Opens paths[r->file].  0, or -1 with why. */
 static int
 reader_open_file(struct pty_audit_reader *r, char *why, size_t whylen)
 {
@@ -272,11 +291,172 @@ reader_open_file(struct pty_audit_reader *r, char *why, size_t whylen)
 	r->w.eof = false;
 	r->w.error = 0;
 	r->line = 0;
-	if (audit_hmac(r->keyed, "", 0, r->prev) != 0) {
-		audit_err(why, whylen, "HMAC failed");
-		return -1;
-	}
 	return 0;
+}
+
+/* Checks the record in [line, line + len) as the next of the chain.
+ * Returns 0, -1 (broken, the complaint made) or -2 (a v1 log). */
+static int
+reader_check(struct pty_audit_reader *r, const char *line, size_t len,
+	     char *err, size_t errlen)
+{
+	unsigned char sig[AUDIT_SIG_LEN], prev[AUDIT_HASH_LEN];
+	struct audit_record rec;
+	char why[512], range[64], text[sizeof r->why];
+	bool first_of_file = r->line == 0;
+	uint64_t want = r->seq + 1;
+
+	if (audit_parse(line, len, &rec, why, sizeof why) != 0) {
+		if (rec.v == 1)
+			return reader_stop(
+			    r, -2,
+			    "written by an older maelys-pty (v1), whose HMAC "
+			    "chain this version does not check (there is no "
+			    "migration: keep that log with its old key)",
+			    err, errlen);
+		return reader_stop(r, -1, why, err, errlen);
+	}
+	if (rec.seq > want) {
+		reader_range(range, sizeof range, want, rec.seq - 1);
+		if (first_of_file && r->file > 0 && r->seq > 0) {
+			(void)snprintf(text, sizeof text,
+				       "%s missing between %s and %s: a file "
+				       "of the rotation was deleted or "
+				       "replaced",
+				       range, r->paths[r->last_file],
+				       r->paths[r->file]);
+			return reader_stop_as(r, -1, text, err, errlen);
+		}
+		(void)snprintf(why, sizeof why, "seq is %" PRIu64 ": %s missing %s",
+			       rec.seq, range,
+			       r->seq == 0
+				   ? "before this file (the log's older files "
+				     "were not given, oldest first, or were "
+				     "deleted)"
+				   : "(deleted from the file)");
+		return reader_stop(r, -1, why, err, errlen);
+	}
+	if (rec.seq < want) {
+		(void)snprintf(why, sizeof why,
+			       "seq is %" PRIu64 ", expected %" PRIu64
+			       " (a record was repeated, inserted or moved%s)",
+			       rec.seq, want,
+			       first_of_file && r->file > 0
+				   ? ", or the files are not given oldest "
+				     "first"
+				   : "");
+		return reader_stop(r, -1, why, err, errlen);
+	}
+	if (audit_unhex(line + rec.prev, AUDIT_HASH_LEN, prev) != 0 ||
+	    sodium_memcmp(prev, r->last, sizeof prev) != 0) {
+		if (first_of_file && r->file > 0)
+			(void)snprintf(why, sizeof why,
+				       "prev is not the SHA-256 of the last "
+				       "record of %s: a file of the rotation "
+				       "was replaced",
+				       r->paths[r->last_file]);
+		else
+			(void)snprintf(why, sizeof why,
+				       "prev is not the SHA-256 of the record "
+				       "before (that record was changed or "
+				       "removed)");
+		return reader_stop(r, -1, why, err, errlen);
+	}
+	if (audit_unhex(line + rec.sig, AUDIT_SIG_LEN, sig) != 0 ||
+	    crypto_sign_verify_detached(sig, (const unsigned char *)line,
+					rec.sig_key, r->pk) != 0)
+		return reader_stop(
+		    r, -1,
+		    rec.seq == 1
+			? "sig does not verify with the verification key "
+			  "(the record was changed, or the log belongs to "
+			  "another key)"
+			: "sig does not verify with the key the record "
+			  "before certified (the record was changed, or "
+			  "forged with a key that is not in the chain)",
+		    err, errlen);
+	memcpy(r->signer, r->pk, sizeof r->pk);
+	if (audit_unhex(line + rec.key, AUDIT_PK_LEN, r->pk) != 0)
+		return reader_stop(r, -1, "key is not hex", err, errlen);
+	memcpy(r->before, r->last, sizeof r->last);
+	if (audit_sha256(line, len, r->last) != 0)
+		return reader_stop(r, -2, "SHA-256 failed", err, errlen);
+	r->seq = rec.seq;
+	r->last_file = r->file;
+	return 0;
+}
+
+/* At the end of the last file: the last record against the state, whose
+ * counter no one can turn back without a seed that was erased.  Returns 1
+ * (it agrees), -1 or -2 with the complaint. */
+static int
+reader_check_state(struct pty_audit_reader *r, char *err, size_t errlen)
+{
+	const char *name = r->paths[r->npaths - 1];
+	unsigned char pk[AUDIT_PK_LEN];
+	struct audit_state st;
+	char why[512], range[64], text[sizeof r->why];
+	bool ok = false;
+	int fd;
+
+	fd = open(r->state_path,
+		  O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		(void)snprintf(text, sizeof text,
+			       "%s: cannot check: audit state %s: %s", name,
+			       r->state_path, strerror(errno));
+		return reader_stop_as(r, -2, text, err, errlen);
+	}
+	if (audit_state_read(fd, r->state_path, &st, why, sizeof why) != 0) {
+		(void)close(fd);
+		(void)snprintf(text, sizeof text, "%s: cannot check: %s", name,
+			       why);
+		return reader_stop_as(r, -2, text, err, errlen);
+	}
+	(void)close(fd);
+	if (st.seq > r->seq + 1) {
+		reader_range(range, sizeof range, r->seq + 1, st.seq - 1);
+		(void)snprintf(text, sizeof text,
+			       "%s: %s missing at the end: the log was cut "
+			       "(the state %s says the next record is %" PRIu64
+			       ")",
+			       name, range, r->state_path, st.seq);
+		sodium_memzero(&st, sizeof st);
+		return reader_stop_as(r, -1, text, err, errlen);
+	}
+	if (st.seq < r->seq) {
+		(void)snprintf(text, sizeof text,
+			       "%s: the state %s says the next record is "
+			       "%" PRIu64 ", but the log goes on to %" PRIu64
+			       ": records were written without this state "
+			       "(it was replaced or turned back)",
+			       name, r->state_path, st.seq, r->seq);
+		sodium_memzero(&st, sizeof st);
+		return reader_stop_as(r, -1, text, err, errlen);
+	}
+	/* next = seq + 1: its seed's key is the one the last record
+	 * certified; next = seq: a writer crashed before it evolved the
+	 * seed, which is then the last record's signer */
+	if (audit_keypair(st.seed, pk, NULL) == 0) {
+		if (st.seq == r->seq + 1)
+			ok = sodium_memcmp(pk, r->pk, sizeof pk) == 0 &&
+			     sodium_memcmp(st.last, r->last, sizeof pk) == 0;
+		else
+			ok = sodium_memcmp(pk, r->signer, sizeof pk) == 0 &&
+			     sodium_memcmp(st.last, r->before, sizeof pk) ==
+				 0;
+	}
+	sodium_memzero(&st, sizeof st);
+	if (!ok) {
+		(void)snprintf(text, sizeof text,
+			       "%s: the state %s does not continue the log's "
+			       "last record (seq %llu): the log's end was "
+			       "replaced, or the state belongs to another log",
+			       name, r->state_path,
+			       (unsigned long long)r->seq);
+		return reader_stop_as(r, -1, text, err, errlen);
+	}
+	return reader_stop(r, 1, "", err, errlen);
 }
 
 int
@@ -311,14 +491,13 @@ pty_audit_reader_next(struct pty_audit_reader *r, const char **line,
 		(void)close(r->w.fd);
 		r->w.fd = -1;
 		if (r->file + 1 == r->npaths)
-			return reader_stop(r, 1, "", err, errlen);
+			return r->state_path != NULL
+				   ? reader_check_state(r, err, errlen)
+				   : reader_stop(r, 1, "", err, errlen);
 		r->file++;
 	}
-	if (audit_check_line(r->keyed, *line, *len, r->line + 1, r->prev, why,
-			     sizeof why) != 0)
-		return reader_stop(r, -1, why, err, errlen);
-	if (audit_hmac(r->keyed, *line, *len, r->prev) != 0)
-		return reader_stop(r, -2, "HMAC failed", err, errlen);
+	if ((rc = reader_check(r, *line, *len, err, errlen)) != 0)
+		return rc;
 	memcpy(r->copy, *line, *len);
 	r->copy[*len] = '\0';
 	*line = r->copy;
@@ -328,24 +507,22 @@ pty_audit_reader_next(struct pty_audit_reader *r, const char **line,
 }
 
 int
-pty_audit_verify(const char *log_path, const char *key_path, FILE *report)
+pty_audit_verify_files(const char *const *paths, size_t npaths,
+		       const char *key_path, const char *state_path,
+		       FILE *report)
 {
 	struct pty_audit_reader *r = NULL;
-	const char *name = log_path != NULL ? log_path : "(null)";
+	const char *name = npaths > 0 && paths != NULL && paths[0] != NULL
+			       ? paths[0]
+			       : "(null)";
 	const char *line;
-	char err[1024] = "";
-	size_t len;
+	char err[1024] = "", hash[65], fpr[64];
+	unsigned long long seq;
+	size_t len, i;
 	int rc;
 
-	if (log_path == NULL || key_path == NULL) {
-		if (report != NULL)
-			fprintf(report, "%s: cannot check: no log or no key "
-					"named\n",
-				name);
-		return 2;
-	}
-	if (pty_audit_reader_open(&log_path, 1, key_path, &r, err,
-				  sizeof err) != 0) {
+	if (pty_audit_reader_open(paths, npaths, key_path, state_path, &r,
+				  err, sizeof err) != 0) {
 		if (report != NULL)
 			fprintf(report, "%s: cannot check: %s\n", name, err);
 		return 2;
@@ -353,13 +530,43 @@ pty_audit_verify(const char *log_path, const char *key_path, FILE *report)
 	while ((rc = pty_audit_reader_next(r, &line, &len, err, sizeof err)) ==
 	       0)
 		;
-	if (report != NULL) {
-		if (rc == 1)
-			fprintf(report, "%s: %llu records, chain intact\n",
-				name, pty_audit_reader_count(r));
+	if (report != NULL && rc == 1) {
+		for (i = 0; i < npaths; i++)
+			fprintf(report, "%s%s", i > 0 ? ", " : "", paths[i]);
+		fprintf(report, ": %llu records, chain intact\n",
+			pty_audit_reader_count(r));
+		pty_audit_reader_fingerprint(r, fpr);
+		fprintf(report, "  verification key %s (compare it with the "
+				"copy kept off this host)\n",
+			fpr);
+		if (pty_audit_reader_last(r, &seq, hash) == 0)
+			fprintf(report, "  last record: seq %llu sha256 %s "
+					"(compare it with the latest \"audit "
+					"anchor\" in syslog)\n",
+				seq, hash);
+		if (state_path != NULL)
+			fprintf(report, "  the state %s agrees: nothing was "
+					"cut from the end\n",
+				state_path);
 		else
-			fprintf(report, "%s\n", err);
+			fprintf(report, "  no state read: a cut end is not "
+					"detected (give --state FILE)\n");
+	} else if (report != NULL) {
+		fprintf(report, "%s\n", err);
 	}
 	pty_audit_reader_close(r);
 	return rc == 1 ? 0 : rc == -1 ? 1 : 2;
+}
+
+int
+pty_audit_verify(const char *log_path, const char *key_path, FILE *report)
+{
+	if (log_path == NULL || key_path == NULL) {
+		if (report != NULL)
+			fprintf(report, "%s: cannot check: no log or no key "
+					"named\n",
+				log_path != NULL ? log_path : "(null)");
+		return 2;
+	}
+	return pty_audit_verify_files(&log_path, 1, key_path, NULL, report);
 }

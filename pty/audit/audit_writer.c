@@ -254,6 +254,7 @@ writer_main(int sock, const char *log_path, const char *key_path)
 		writer_answer(sock, 0, err);
 		_exit(1);
 	}
+	a->anchors = true; /* the writer sends anchors (pty_audit.h) */
 	writer_answer(sock, 0, NULL);
 	writer_serve(a, sock);
 	pty_audit_close(a);

@@ -1,16 +1,81 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The audit log: one JSON object a line for every decision, chained so that
- * editing, deleting or reordering a record breaks the chain.
+ * The audit log: one JSON object a line for every decision, chained and
+ * signed so that editing, deleting, reordering or cutting off records is
+ * detected, and forward-secure, so that whoever steals the host's signing
+ * state later cannot forge or rewrite anything written before.
  *
- * Each record carries "prev", the HMAC-SHA-256 (under the audit key) of the
- * previous line of the file (of "" for the first line), and "mac", the
- * HMAC-SHA-256 of the record itself up to that field.  Writers from many
- * sessions append to one file under an exclusive flock(2); a record is
- * written with a single write(2) and fdatasync(2) before pty_audit_write
- * returns success.
+ * The scheme: forward-secure signatures by key-certification chain, the
+ * "certification" construction of forward security that M. Bellare and
+ * S. Miner describe ("A Forward-Secure Digital Signature Scheme", CRYPTO
+ * 1999, LNCS 1666), after R. Anderson posed forward security for
+ * signatures (invited lecture, ACM CCS 1997).  Each record n is signed
+ * with its own Ed25519 key sk_n (libsodium crypto_sign_*) and carries
+ * "key", the public key pk_{n+1} of the next record, so the log itself is
+ * the chain of certificates from pk_1, the verification key, which is all
+ * a verifier needs.  The keys come from a seed that evolves one way:
+ *   (pk_n, sk_n) = crypto_sign_seed_keypair(seed_n)
+ *   seed_{n+1}   = HMAC-SHA-256(key = seed_n, "maelys-pty audit seed
+ *                  evolution v2")      (audit_key.c, AUDIT_EVOLVE_LABEL)
+ * and seed_n is overwritten by seed_{n+1} (the state rewritten and
+ * fdatasync'ed) as soon as record n is on disk.  A thief of the state
+ * holds seed_m for the next record m only: signing record k < m needs
+ * sk_k, and seed_k cannot be had from seed_m (HMAC-SHA-256 is one-way),
+ * so no earlier record can be changed, inserted or written anew.  (The
+ * state is overwritten in place; on a copy-on-write file system - btrfs,
+ * ZFS - an old block may stay on the device until it is reused, so the
+ * state belongs on one that writes in place, as ext4 and XFS do.)  Not
+ * journald's Forward Secure Sealing (Marson and Poettering, "Practical
+ * Secure Logging: Seekable Sequential Key Generators", ESORICS 2013): it
+ * needs its own primitives (a seekable sequential key generator over
+ * modular squaring) that libsodium does not have, and it seals by time
+ * epoch, not by record.  The certification chain costs one signature a
+ * record with primitives the project already has.
  *
- * In a session the guard holds neither the key nor the log: at start it
+ * The state (the file the configuration's audit_key names; 0600, owned
+ * by the audit account) holds the seq of the next record n, seed_n and
+ * the SHA-256 of record n-1, in 187 bytes of text rewritten in place:
+ *   maelys-pty audit state v2\n  seq <16 digits>\n  seed <64 hex>\n
+ *   last <64 hex>\n
+ * An exclusive flock(2) on the state serializes every writer of the log
+ * (so the log file itself may be renamed by logrotate).  The verification
+ * key (audit_verify_key, default audit.pub beside the state) is pk_1 as 64
+ * hex digits and a newline: public, and the administrator keeps a copy,
+ * or its fingerprint (SHA256:base64 of SHA-256 of the 32 bytes, as
+ * maelys-pty-setup and --verify-log print it), off the host.
+ *
+ * Under the lock, each append (audit.c):
+ * - checks that the configured log path still names the file it holds
+ *   (stat against fstat); if not (rotated, removed), opens or creates the
+ *   path;
+ * - compares the log's last record with the state: it must be record n-1
+ *   with the SHA-256 the state holds, or record n signed with sk_n (a
+ *   writer crashed between the record and the state: the state is
+ *   evolved once, seed_{n+1} being derived, never random).  Anything else
+ *   is a broken log: the writer refuses, and says to run --verify-log;
+ * - on a new empty file when n > 1, first writes a record of event
+ *   "log_continued" (session 32 zeros; "prev_file", the previous file's
+ *   current name when this writer held it and it is plain printable
+ *   ASCII without '"' or '\\', else left out), chained as every record;
+ * - frames, signs, writes and fdatasyncs the record, then the state.
+ * A character device as the log (/dev/null, /dev/full) is not read back:
+ * seq and prev come from the state.
+ * In the audit writer process (pty_audit_start_writer), with syslog = on
+ * (pty_audit_set_syslog), once a "session_end" record is on disk, the
+ * writer sends PTY_AUDIT_ANCHOR_FMT
+ * ("audit anchor: seq N sha256 H", H the SHA-256 of that record's line)
+ * to syslog (authpriv, info), so that a collector off the host holds a
+ * recent anchor to compare with --verify-log's "last record" line.
+ *
+ * The frame (v 2):
+ *   {"v":2,"seq":N,"time":"...", BODY ,"prev":"<SHA-256 hex of record
+ *   N-1's line, its newline excluded; 64 zeros for seq 1>","key":"<pk_{N+1},
+ *   64 hex>","sig":"<128 hex>"}
+ * sig is the Ed25519 signature with sk_N of every byte from "{" up to and
+ * including the "," before "sig".  A v1 record (an HMAC "mac") is not
+ * read: --verify-log says "written by an older maelys-pty (v1)".
+ *
+ * In a session the guard holds neither the state nor the log: at start it
  * forks an audit writer (pty_audit_start_writer, audit_writer.c) that
  * becomes the audit account for good (the account the guard is installed
  * setuid to), opens both, and appends every record the guard sends it; the
@@ -19,7 +84,7 @@
  * the log's lock or tear a record of another user's session.
  *
  * Record fields, in this order (absent ones omitted):
- *   v (1), seq (1, 2, ... over the whole file), time (RFC 3339 UTC with
+ *   v (2), seq (1, 2, ... over the whole log, across its files), time (RFC 3339 UTC with
  *   milliseconds, "2026-12-02T15:04:05.123Z"), host, user, session (32 hex
  *   digits), tty, remote, mode ("interactive" | "command" | "decide"),
  *   event, line (or line_sha256 when the line was refused for its size),
@@ -29,7 +94,7 @@
  *   metachars (array of class names), decision, reasons (array of
  *   {"op","reason"}), refusal, error, log_reason, confirm_prompt, facts
  *   (or facts_sha256), exit_status, signal, decisions, refusals, execs,
- *   note, policy_sha256, prev, mac.
+ *   note, policy_sha256, prev_file, prev, key, sig.
  * Strings are JSON-escaped (\" \\ \b \f \n \r \t, other control bytes as
  * \u00XX; bytes >= 0x80 are copied: the scanner admits only UTF-8 text, and a
  * line refused for its encoding is recorded by its SHA-256).
@@ -40,7 +105,8 @@
  *   and at most PTY_AUDIT_LINE_MAX bytes long, newline included.  Numbers
  *   (v, seq) are unsigned decimal integers without leading zeros, at most
  *   2^53 - 1.  Hex digits are lower case.
- * - Which fields appear: v, seq, time, session, event, prev and mac always;
+ * - Which fields appear: v, seq, time, session, event, prev, key and sig
+ *   always;
  *   host, user, tty, remote, mode, note and decision (the event's outcome)
  *   when the pointer is not NULL ("" is written as ""); policy_sha256 when
  *   not ""; with a decision, metachars and reasons always (perhaps []),
@@ -96,22 +162,15 @@
  *   reasons, note, ...) a byte that is not part of well-formed UTF-8 is
  *   written as U+FFFD, so that every record is valid UTF-8 JSON.  Nothing
  *   else is escaped ("/" is not).
- * - The key is every byte of the key file (a trailing newline included).
- * - prev is the HMAC of the bytes of the previous line without its "\n"
- *   (of the empty string for line 1).  mac is the HMAC of the record's
- *   bytes from its "{" up to and including the "," that precedes "mac",
- *   that is, of the whole line but its last 73 bytes ("mac":" + 64 hex
- *   digits + "}).
  * - The log may be a regular file or a character device (the end-to-end
  *   test runs with the log on /dev/full, where every write fails and so
- *   every line is denied).  A character device is not read back: each
- *   record written to one has seq 1 and the prev of an empty log, and it
- *   is not fdatasync'ed.  Symbolic links, directories, FIFOs, sockets and
+ *   every line is denied).  A character device is not read back (seq and
+ *   prev come from the state), and it is not fdatasync'ed.  Symbolic links, directories, FIFOs, sockets and
  *   block devices are refused.
  * - A handle belongs to the process that opened it: flock(2) locks belong
- *   to the open file description, so writes through a descriptor inherited
- *   over fork(2) would not exclude each other; pty_audit_write refuses
- *   them.
+ *   to the open file description, so writes through a state descriptor
+ *   inherited over fork(2) would not exclude each other; pty_audit_write
+ *   refuses them.
  * - pty_audit_write refuses to append to a log whose last line is torn (no
  *   final newline), does not parse, or is longer than PTY_AUDIT_LINE_MAX:
  *   the chain cannot be continued, and --verify-log says where it broke.
@@ -130,11 +189,13 @@
 /* The longest record, its newline included: a longer line is an error. */
 #define PTY_AUDIT_LINE_MAX ((size_t)65536)
 
-/* The sizes a key file may have, in bytes (pty_audit_open). */
-#define PTY_AUDIT_KEY_MIN 32
-#define PTY_AUDIT_KEY_MAX 4096
+/* The anchor sent to syslog after a session's end (see above). */
+#define PTY_AUDIT_ANCHOR_FMT "audit anchor: seq %llu sha256 %s"
 
-struct pty_audit; /* opaque: the log descriptor and the key */
+/* The size of the state file, in bytes (see above). */
+#define PTY_AUDIT_STATE_SIZE 187
+
+struct pty_audit; /* opaque: the log descriptor and the state */
 
 /* Who and where: the same for every record of a session. */
 struct pty_audit_session {
@@ -279,9 +340,10 @@ struct pty_audit_event {
 
 /* Opens the log in this process (creating it with mode 0600 if missing)
  * for appending and reading its last record, with O_NOFOLLOW and
- * O_CLOEXEC, and reads the key file (at least 32 bytes, at most 4096;
- * refused if a symlink, not a regular file, or readable or writable by
- * anyone but its owner: 0400 or 0600).  An existing log must be
+ * O_CLOEXEC, and the state file key_path (read and written; refused if a
+ * symlink, not a regular file, readable or writable by anyone but its
+ * owner (0600), or not a state: a v1 key file is refused with a sentence
+ * that names maelys-pty-setup).  An existing log must be
  * a regular file owned by this process's effective uid or root,
  * writable by nobody else and readable by nobody but its owner and the
  * owner's own group, or a character device.  Returns 0, or -1 with
@@ -289,24 +351,36 @@ struct pty_audit_event {
 int pty_audit_open(const char *log_path, const char *key_path,
 		   struct pty_audit **out, char *err, size_t errlen);
 
-/* Starts an audit writer process (see above) that opens the log and key
+/* Starts an audit writer process (see above) that opens the log and state
  * as pty_audit_open does, with this process's effective identity made its
  * real and saved one too; returns a handle whose pty_audit_write sends the
  * record to it and returns once it is on disk (or after 30 s without an
  * answer: then this and every later write fails).  The writer ends when
  * the handle is closed.  Returns 0, or -1 with one line in err (the
- * writer's reason when it could not open the log or key). */
+ * writer's reason when it could not open the log or state). */
 int pty_audit_start_writer(const char *log_path, const char *key_path,
 			   struct pty_audit **out, char *err, size_t errlen);
 
-/* syslog = records: every record that this process, and each writer it
- * starts after the call, writes is then sent, once on disk, to the systemd
- * journal (with MAELYS_SEQ, MAELYS_EVENT, MAELYS_USER, MAELYS_SESSION and
- * MAELYS_DECISION fields) when /run/systemd/journal/socket exists, else
- * to syslog (authpriv, LOG_INFO): its JSON line, or, for a line longer
- * than 8 KiB, "audit record seq N sha256 H (too long for syslog: read the
- * log)" (audit_forward.c). */
-void pty_audit_forward_records(bool on);
+/* What the audit writers this process starts after the call send to
+ * syslog (the configuration's `syslog`; inherited by each writer over
+ * fork; OFF until called):
+ *   OFF      nothing;
+ *   ANCHORS  (syslog = on) PTY_AUDIT_ANCHOR_FMT after each session_end
+ *            record (see above);
+ *   RECORDS  (syslog = records) every record, once on disk, to the systemd
+ *            journal (with MAELYS_SEQ, MAELYS_EVENT, MAELYS_USER,
+ *            MAELYS_SESSION and MAELYS_DECISION fields) when
+ *            /run/systemd/journal/socket exists, else to syslog (authpriv,
+ *            LOG_INFO): its JSON line, or, for a line longer than 8 KiB,
+ *            "audit record seq N sha256 H (too long for syslog: read the
+ *            log)" (audit_forward.c).  Each record is then its own anchor:
+ *            no anchor line besides. */
+enum pty_audit_syslog {
+	PTY_AUDIT_SYSLOG_OFF,
+	PTY_AUDIT_SYSLOG_ANCHORS,
+	PTY_AUDIT_SYSLOG_RECORDS,
+};
+void pty_audit_set_syslog(enum pty_audit_syslog mode);
 
 /* A writer's handle only (no-ops otherwise): the record the writer
  * appends if this process goes away without pty_audit_session_done (a
@@ -321,7 +395,7 @@ int pty_audit_session_done(struct pty_audit *a, char *err, size_t errlen);
 /* The writer's pid for a writer's handle; 0 otherwise. */
 pid_t pty_audit_writer_pid(const struct pty_audit *a);
 
-/* Closes the log and wipes the key from memory.  NULL is allowed. */
+/* Closes the log and the state.  NULL is allowed. */
 void pty_audit_close(struct pty_audit *a);
 
 /* Appends one record (see above).  Returns 0 once the record is on disk, -1
@@ -330,14 +404,34 @@ void pty_audit_close(struct pty_audit *a);
 int pty_audit_write(struct pty_audit *a, const struct pty_audit_session *s,
 		    const struct pty_audit_event *e, char *err, size_t errlen);
 
-/* Checks a whole log against the key: every line parses, seq counts up by
- * one from 1, every prev is the HMAC of the line before, every mac matches.
- * Writes "FILE: N records, chain intact" or "FILE: record N (line L): what
- * is wrong" to `report` (NULL: no report), or "FILE: cannot check: why".
- * Returns 0 intact, 1 broken, 2 cannot check (the log or the key cannot be
- * read; the key follows pty_audit_open's rules, and the log must be a
- * regular file, not a symbolic link).  Reads at most 2 * PTY_AUDIT_LINE_MAX
- * bytes at a time, however long the log. */
+/* Makes a new log's keys: seed_1 at random, the state (seq 1) at
+ * state_path (0600) and pk_1 at pub_path (0644), neither of which may
+ * exist; fingerprint (may be NULL) gets pk_1's, "SHA256:..." (see
+ * above).  Returns 0, or -1 with one line in err (then neither file is
+ * left).  maelys-pty --new-audit-key is made of it. */
+int pty_audit_keygen(const char *state_path, const char *pub_path,
+		     char fingerprint[64], char *err, size_t errlen);
+
+/* "SHA256:" and the unpadded base64 of the SHA-256 of len bytes of a
+ * public key. */
+void pty_audit_fingerprint(const unsigned char *pk, size_t len, char out[64]);
+
+/* Checks the files of one log (oldest first) as one chain from the
+ * verification key key_path: every line parses, seq counts up by one from
+ * 1 across the files, every prev is the SHA-256 of the record before, every
+ * sig verifies with the key the record before certified (record 1: pk_1).
+ * With state_path (NULL: none), the last record is compared with the
+ * state (see pty_audit_reader_next).  Writes to `report` (NULL: no
+ * report) "FILE[, FILE...]: N records, chain intact" and three indented
+ * lines (the key's fingerprint; "last record: seq N sha256 H", to compare
+ * with the newest syslog anchor; whether the state was compared), or the
+ * reader's complaint.  Returns 0 intact, 1 broken, 2 cannot check (a file,
+ * the key or the state cannot be read; a v1 log).  Bounded as the reader. */
+int pty_audit_verify_files(const char *const *paths, size_t npaths,
+			   const char *key_path, const char *state_path,
+			   FILE *report);
+
+/* pty_audit_verify_files of one file, without a state. */
 int pty_audit_verify(const char *log_path, const char *key_path, FILE *report);
 
 /* Reading a log record by record, each verified before it is handed out
@@ -346,20 +440,31 @@ int pty_audit_verify(const char *log_path, const char *key_path, FILE *report);
  * most 2 * PTY_AUDIT_LINE_MAX bytes at a time, however long the log. */
 struct pty_audit_reader;
 
-/* Opens a reader over npaths (at least 1) files with the key (its
- * rules are pty_audit_open's).  Returns 0, or -1 with one line in err
- * (the key cannot be read, no memory). */
+/* Opens a reader over npaths (at least 1) files with the verification
+ * key key_path (pk_1: 64 hex digits, a newline allowed; it is public, so
+ * its mode is not checked) and the state state_path, or NULL to compare
+ * with no state (the state is read only at the end, so a caller that
+ * cannot read it passes NULL).  Changed from v1: key_path was the HMAC
+ * key, and state_path is new.  Returns 0, or -1 with one line in err (the
+ * key cannot be read, no memory). */
 int pty_audit_reader_open(const char *const *paths, size_t npaths,
-			  const char *key_path, struct pty_audit_reader **out,
-			  char *err, size_t errlen);
+			  const char *key_path, const char *state_path,
+			  struct pty_audit_reader **out, char *err,
+			  size_t errlen);
 
 /* The next record: its bytes without the newline in [*line, *line +
  * *len) (followed by a NUL, valid until the next call), verified as
- * pty_audit_verify checks it.  Returns 0; 1 at the end of the last file,
- * every record verified; -1 when the log is broken here (err: "FILE:
- * record N (line L): what is wrong"); -2 when a file cannot be read
- * (err: "FILE: cannot check: why").  After -1 or -2, every later call
- * returns the same. */
+ * pty_audit_verify_files checks it.  Returns 0; 1 at the end of the last
+ * file, every record verified (and, with a state, the state agrees: its
+ * next seq is the last record's + 1 and its seed's key is the one the last
+ * record certified, or its seq is the last record's own and its seed's
+ * key signed it - a writer crashed before evolving it); -1 when the log is
+ * broken here (err: "FILE: record N (line L): what is wrong", or a
+ * sentence naming the missing records: "records A-B are missing between
+ * FILE1 and FILE2: ...", "... missing before FILE: ...", "FILE: records
+ * A-B are missing at the end: the log was cut ..."); -2 when a file or
+ * the state cannot be read, or the log is v1 (err: "FILE: cannot check:
+ * why").  After -1 or -2, every later call returns the same. */
 int pty_audit_reader_next(struct pty_audit_reader *r, const char **line,
 			  size_t *len, char *err, size_t errlen);
 
@@ -369,7 +474,16 @@ size_t pty_audit_reader_file(const struct pty_audit_reader *r);
 unsigned long long pty_audit_reader_line(const struct pty_audit_reader *r);
 unsigned long long pty_audit_reader_count(const struct pty_audit_reader *r);
 
-/* Closes it and wipes the key.  NULL is allowed. */
+/* The seq and SHA-256 (64 hex digits) of the last record verified: what
+ * an anchor in syslog names.  Returns 0, or -1 (none yet: *seq 0). */
+int pty_audit_reader_last(const struct pty_audit_reader *r,
+			  unsigned long long *seq, char sha256[65]);
+
+/* The verification key's fingerprint ("SHA256:..."). */
+void pty_audit_reader_fingerprint(const struct pty_audit_reader *r,
+				  char out[64]);
+
+/* Closes it.  NULL is allowed. */
 void pty_audit_reader_close(struct pty_audit_reader *r);
 
 /* SHA-256 of `len` bytes as 64 lower-case hex digits; "" in the unlikely

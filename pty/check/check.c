@@ -390,6 +390,7 @@ check_landlock(struct check_ctx *c)
 static void (*const check_table[])(struct check_ctx *) = {
     check_configuration, check_policy,       check_shell,     check_shell_start,
     check_landlock,      check_audit_folder, check_audit_log, check_audit_key,
+    check_audit_verify_key,
     check_guard,         check_mounts,       check_yama,      check_links,
     check_log_disk,
 };

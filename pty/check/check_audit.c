@@ -3,12 +3,14 @@
  * --check of the audit log's files and of the guard binary (pty_check.h),
  * for the deployment maelys-pty-setup makes: the guard setuid to the audit
  * account (maelys-pty), whose writer alone creates, appends to and reads
- * the log and the key:
+ * the log and the state:
  *
  *   the log's folder   2750 maelys-pty:maelys-pty (root may own it if the
  *                      log is already there)
  *   the log            0640, owned by maelys-pty, its last line whole
- *   the key            0400 (or 0600), owned by maelys-pty, 32-4096 bytes
+ *   the state          0600, owned by maelys-pty, 187 bytes (a v1 key is
+ *                      named as such)
+ *   audit.pub          root's, writable by root only, 64 hex digits
  *
  * Every file is judged by lstat(2), not by opening it with the effective
  * identity: run from the setuid guard, --check is the audit account, and
@@ -327,8 +329,9 @@ check_audit_key(struct check_ctx *c)
 		if (errno == ENOENT)
 			check_report(c, CHECK_ERROR,
 				     "audit_key = %s does not exist: run "
-				     "maelys-pty-setup (it writes 32 random "
-				     "bytes, 0400, owned by %s)",
+				     "maelys-pty-setup (it makes the log's "
+				     "signing state, 0600, owned by %s, and "
+				     "its public key)",
 				     key, a);
 		else
 			check_report(c, CHECK_ERROR,
@@ -339,39 +342,81 @@ check_audit_key(struct check_ctx *c)
 	check_user_name(st.st_uid, owner, sizeof owner);
 	if (S_ISLNK(st.st_mode))
 		check_report(c, CHECK_ERROR,
-			     "audit_key = %s is a symbolic link: the key must "
-			     "be a regular file",
+			     "audit_key = %s is a symbolic link: the state "
+			     "must be a regular file",
 			     key);
 	else if (!S_ISREG(st.st_mode))
 		check_report(c, CHECK_ERROR,
 			     "audit_key = %s is not a regular file", key);
-	/* root's key would do for --verify-log, but the writer, which is
-	 * the audit account and nothing more, could not read it */
+	/* the writer, which is the audit account and nothing more, reads
+	 * and rewrites the state after every record */
 	else if (c->audit_known && st.st_uid != c->audit_uid)
 		check_report(c, CHECK_ERROR,
 			     "audit_key = %s is owned by %s, not the audit "
-			     "account %s, the only one that reads it: chown %s "
+			     "account %s, the only one that uses it: chown %s "
 			     "%s",
 			     key, owner, a, a, key);
 	else if ((st.st_mode & (S_IRWXG | S_IRWXO)) != 0)
 		check_report(c, CHECK_ERROR,
 			     "audit_key = %s gives its group or others access "
-			     "(mode %04o): whoever reads it can forge the log; "
-			     "chmod 0400 %s",
+			     "(mode %04o): whoever reads it can sign the next "
+			     "records; chmod 0600 %s",
 			     key, check_mode(&st), key);
-	else if (c->audit_known && !check_account_may(c, &st, 4))
+	else if (c->audit_known && !check_account_may(c, &st, 6))
 		check_report(
 		    c, CHECK_ERROR,
 		    "audit_key = %s (mode %04o) does not let the audit "
-		    "account %s read it: chmod 0400 %s",
+		    "account %s read and rewrite it: chmod 0600 %s",
 		    key, check_mode(&st), a, key);
-	else if (st.st_size < PTY_AUDIT_KEY_MIN ||
-		 st.st_size > PTY_AUDIT_KEY_MAX)
+	else if (st.st_size != PTY_AUDIT_STATE_SIZE)
 		check_report(c, CHECK_ERROR,
-			     "audit_key = %s has %jd bytes; it must have %d to "
-			     "%d (maelys-pty-setup writes 32 random bytes)",
-			     key, (intmax_t)st.st_size, PTY_AUDIT_KEY_MIN,
-			     PTY_AUDIT_KEY_MAX);
+			     "audit_key = %s has %jd bytes, not the %d of a "
+			     "forward-secure log's state (a key of an older "
+			     "maelys-pty, v1?): run maelys-pty-setup, which "
+			     "keeps the old key aside and makes a new state",
+			     key, (intmax_t)st.st_size, PTY_AUDIT_STATE_SIZE);
+}
+
+void
+check_audit_verify_key(struct check_ctx *c)
+{
+	const char *pub = c->cfg.audit_verify_key;
+	struct stat st;
+
+	if (!c->configured || c->cfg.audit_log[0] == '\0' || pub[0] == '\0')
+		return;
+	if (lstat(pub, &st) != 0) {
+		if (errno == ENOENT)
+			check_report(c, CHECK_ERROR,
+				     "audit_verify_key = %s does not exist: "
+				     "--verify-log needs it (maelys-pty-setup "
+				     "writes it beside audit_key)",
+				     pub);
+		else
+			check_report(c, CHECK_ERROR,
+				     "audit_verify_key = %s: cannot be "
+				     "checked: %s",
+				     pub, strerror(errno));
+		return;
+	}
+	if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode))
+		check_report(c, CHECK_ERROR,
+			     "audit_verify_key = %s is not a regular file",
+			     pub);
+	/* it is public, but whoever replaces it makes --verify-log on
+	 * this host accept a chain of their own keys */
+	else if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+		check_report(c, CHECK_ERROR,
+			     "audit_verify_key = %s may be replaced by others "
+			     "than root (owner uid %lu, mode %04o): chown "
+			     "root %s && chmod 0644 %s",
+			     pub, (unsigned long)st.st_uid, check_mode(&st),
+			     pub, pub);
+	else if (st.st_size != 64 && st.st_size != 65)
+		check_report(c, CHECK_ERROR,
+			     "audit_verify_key = %s has %jd bytes, not 64 hex "
+			     "digits (and a newline)",
+			     pub, (intmax_t)st.st_size);
 }
 
 int

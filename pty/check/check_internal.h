@@ -62,6 +62,7 @@ void check_user_name(uid_t uid, char *out, size_t cap);
 void check_audit_folder(struct check_ctx *c);
 void check_audit_log(struct check_ctx *c);
 void check_audit_key(struct check_ctx *c);
+void check_audit_verify_key(struct check_ctx *c);
 void check_guard(struct check_ctx *c);
 
 /* check_host.c */

@@ -53,8 +53,12 @@ pty_guard_start_audit(struct pty_guard *g, bool privileged, char *err,
 	char why[1024];
 	int rc = 0;
 
-	/* syslog = records: the writer sends each record it writes */
-	pty_audit_forward_records(g->cfg.syslog_records);
+	/* syslog = on: the writer sends an anchor after each session's end;
+	 * records: each record it writes (pty_audit.h) */
+	pty_audit_set_syslog(!g->cfg.syslog ? PTY_AUDIT_SYSLOG_OFF
+			     : g->cfg.syslog_records
+				 ? PTY_AUDIT_SYSLOG_RECORDS
+				 : PTY_AUDIT_SYSLOG_ANCHORS);
 	if (g->cfg.audit_log[0] != '\0' &&
 	    pty_audit_start_writer(g->cfg.audit_log, g->cfg.audit_key,
 				   &g->audit, why, sizeof why) != 0) {

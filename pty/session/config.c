@@ -47,6 +47,7 @@ enum pty_config_key_id {
 	PTY_CONFIG_KEY_PATH,
 	PTY_CONFIG_KEY_AUDIT_LOG,
 	PTY_CONFIG_KEY_AUDIT_KEY,
+	PTY_CONFIG_KEY_AUDIT_VERIFY_KEY,
 	PTY_CONFIG_KEY_SYSLOG,
 	PTY_CONFIG_KEY_IDLE_TIMEOUT,
 	PTY_CONFIG_KEY_MAX_DENIALS,
@@ -90,6 +91,9 @@ static const struct pty_config_key pty_config_keys[] = {
     [PTY_CONFIG_KEY_AUDIT_KEY] = {"audit_key", PTY_CONFIG_PATH,
 				  PTY_CONFIG_FIELD(audit_key), 0,
 				  PTY_CONFIG_NO_WORDS},
+    [PTY_CONFIG_KEY_AUDIT_VERIFY_KEY] = {"audit_verify_key", PTY_CONFIG_PATH,
+					 PTY_CONFIG_FIELD(audit_verify_key), 0,
+					 PTY_CONFIG_NO_WORDS},
     [PTY_CONFIG_KEY_SYSLOG] = {"syslog", PTY_CONFIG_SYSLOG,
 			       offsetof(struct pty_config, syslog), 0, 0,
 			       PTY_CONFIG_NO_WORDS},
@@ -149,6 +153,28 @@ pty_config_fail(char *err, size_t errlen, const char *fmt, ...)
 	(void)vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+/* audit_verify_key's default: audit.pub in audit_key's folder (so
+ * /etc/maelys-pty/audit.pub for the shipped audit_key), "" without an
+ * audit_key.  0, or -1 when the path would not fit. */
+static int
+pty_config_default_verify_key(struct pty_config *c)
+{
+	const char *slash = strrchr(c->audit_key, '/');
+	int n;
+
+	c->audit_verify_key[0] = '\0';
+	if (c->audit_key[0] == '\0' || slash == NULL)
+		return 0;
+	n = snprintf(c->audit_verify_key, sizeof c->audit_verify_key,
+		     "%.*s/audit.pub", (int)(slash - c->audit_key),
+		     c->audit_key);
+	if (n < 0 || (size_t)n >= sizeof c->audit_verify_key) {
+		c->audit_verify_key[0] = '\0';
+		return -1;
+	}
+	return 0;
 }
 
 void
@@ -765,6 +791,13 @@ pty_config_parse_text(struct pty_config_parse *p, struct pty_config *c,
 		return pty_config_fail(
 		    p->err, p->errlen, "%s:%u: audit_log without audit_key",
 		    p->path, p->seen[PTY_CONFIG_KEY_AUDIT_LOG]);
+	if (p->seen[PTY_CONFIG_KEY_AUDIT_VERIFY_KEY] == 0 &&
+	    pty_config_default_verify_key(c) != 0)
+		return pty_config_fail(
+		    p->err, p->errlen,
+		    "%s:%u: audit_key: too long a path for the audit.pub "
+		    "beside it",
+		    p->path, p->seen[PTY_CONFIG_KEY_AUDIT_KEY]);
 	return 0;
 }
 

@@ -36,6 +36,8 @@ enum {
 	OPT_PATH,
 	OPT_HISTORY,
 	OPT_VERIFY_LOG,
+	OPT_STATE,
+	OPT_NEW_AUDIT_KEY,
 	OPT_USER,
 	OPT_CHECK,
 	OPT_WERROR,
@@ -50,6 +52,8 @@ static const struct option pty_long_options[] = {
     {"path", required_argument, NULL, OPT_PATH},
     {"history", required_argument, NULL, OPT_HISTORY},
     {"verify-log", required_argument, NULL, OPT_VERIFY_LOG},
+    {"state", required_argument, NULL, OPT_STATE},
+    {"new-audit-key", required_argument, NULL, OPT_NEW_AUDIT_KEY},
     {"user", required_argument, NULL, OPT_USER},
     {"check", no_argument, NULL, OPT_CHECK},
     {"werror", no_argument, NULL, OPT_WERROR},
@@ -76,6 +80,10 @@ pty_options_slot(struct pty_options *o, int c)
 		return &o->history_path;
 	case OPT_VERIFY_LOG:
 		return &o->verify_log;
+	case OPT_STATE:
+		return &o->state_path;
+	case OPT_NEW_AUDIT_KEY:
+		return &o->new_audit_key;
 	case OPT_USER:
 		return &o->check_user;
 	default:
@@ -98,6 +106,15 @@ pty_options_agree(const struct pty_options *o, FILE *err)
 	}
 	if (o->config_path != NULL && o->policy_path != NULL) {
 		fprintf(err, PTY_MSG_CONFIG_AND_POLICY "\n");
+		return 2;
+	}
+	if (o->state_path != NULL && o->verify_log == NULL &&
+	    o->new_audit_key == NULL) {
+		fprintf(err, PTY_MSG_STATE_WITHOUT_VERIFY "\n");
+		return 2;
+	}
+	if (o->new_audit_key != NULL && o->state_path == NULL) {
+		fprintf(err, PTY_MSG_NEW_KEY_NEEDS_STATE "\n");
 		return 2;
 	}
 	return 0;
@@ -172,6 +189,31 @@ pty_options_parse(int argc, char **argv, struct pty_options *o, FILE *err)
 			o->werror = true;
 		} else if (c == OPT_LIST) {
 			o->list = true;
+		}
+	}
+	/* --verify-log FILE FILE...: the words after the first FILE are the
+	 * later files of the rotation (options may follow them) */
+	while (o->verify_log != NULL && o->command == NULL && optind < argc) {
+		if (o->verify_more == NULL)
+			o->verify_more = argv + optind;
+		if (argv + optind != o->verify_more + o->nverify_more) {
+			fprintf(err, PTY_MSG_VERIFY_FILES_TOGETHER "\n");
+			return 2;
+		}
+		o->nverify_more++;
+		optind++;
+		while ((c = getopt_long(argc, argv, "+:h", pty_long_options,
+					NULL)) != -1) {
+			const char **slot = pty_options_slot(o, c);
+
+			if (c == ':' || c == '?' || slot == NULL)
+				return pty_options_refuse(
+				    c == ':' ? c : '?', optopt,
+				    optind > 0 && optind <= argc
+					? argv[optind - 1]
+					: "?",
+				    err);
+			*slot = optarg;
 		}
 	}
 	if (optind < argc) {

@@ -25,7 +25,9 @@
 #define PTY_MSG_USAGE                                                          \
 	"usage: maelys-pty [-c COMMAND]\n"                                     \
 	"       maelys-pty --check [--config FILE] [--user NAME] [--werror]\n"  \
-	"       maelys-pty --verify-log FILE [--config FILE]\n"                \
+	"       maelys-pty --verify-log FILE... [--state FILE] [--config "    \
+	"FILE]\n"                                                              \
+	"       maelys-pty --new-audit-key PUB --state FILE\n"                 \
 	"       maelys-pty [--config FILE | --policy FILE] [--shell "          \
 	"PATH]\n"                                                              \
 	"                  [--path PATH] [--history FILE] [-c COMMAND]\n"      \
@@ -58,8 +60,15 @@
 	"                    sessions rather than root's\n"                    \
 	"  --werror          (with --check) a warning of the policy is\n"     \
 	"                    an error: the check fails\n"                      \
-	"  --verify-log FILE check an audit log's chain with the\n"            \
-	"                    configured key; name the first bad record\n"      \
+	"  --verify-log FILE...  check an audit log's files (oldest\n"        \
+	"                    first) as one chain with the configured\n"        \
+	"                    audit_verify_key; name the first bad record\n"   \
+	"                    and the missing ones\n"                           \
+	"  --state FILE      (with --verify-log) the signing state to\n"      \
+	"                    compare the log's end with (default: the\n"      \
+	"                    configured audit_key, when readable)\n"          \
+	"  --new-audit-key PUB  (with --state FILE) make a new audit\n"       \
+	"                    log's keys: the state and the public key\n"      \
 	"  --policy FILE     try a policy without a configuration (no\n"       \
 	"                    audit log): for development\n"                    \
 	"  --shell PATH      the bash to run (default: the\n"                  \
@@ -74,6 +83,23 @@
 	"A guard installed setuid takes its settings from %s only.\n"
 #define PTY_MSG_VERSION "maelys-pty %s (libmaelys-datalog %s)\n"
 #define PTY_MSG_NEEDS_COMMAND PTY_MSG_PREFIX "-c needs a command"
+#define PTY_MSG_STATE_WITHOUT_VERIFY                                           \
+	PTY_MSG_PREFIX "--state goes with --verify-log or --new-audit-key"
+#define PTY_MSG_NEW_KEY_NEEDS_STATE                                            \
+	PTY_MSG_PREFIX "--new-audit-key PUB needs --state FILE"
+#define PTY_MSG_VERIFY_FILES_TOGETHER                                          \
+	PTY_MSG_PREFIX "--verify-log: give the log's files together, "         \
+		       "oldest first"
+#define PTY_MSG_NEW_AUDIT_KEY                                                  \
+	"maelys-pty: new audit log keys: state %s, verification key %s\n"     \
+	"verification key fingerprint: %s\n"                                   \
+	"Keep a copy of %s (or this fingerprint) off this host: it is\n"      \
+	"what shows that the log was not rewritten with other keys.\n"
+#define PTY_MSG_VERIFY_TOO_MANY                                                \
+	"--verify-log: more than %d files at once"
+#define PTY_MSG_NO_VERIFY_KEY                                                  \
+	"%s names no audit_verify_key (nor an audit_key beside which "         \
+	"audit.pub would be)"
 #define PTY_MSG_NEEDS_VALUE   PTY_MSG_PREFIX "%s needs a value"
 #define PTY_MSG_UNKNOWN_OPTION PTY_MSG_PREFIX "unknown option '%s'"
 #define PTY_MSG_USER_WITHOUT_CHECK                                             \
@@ -100,7 +126,6 @@
 	"guard; this one reads only %s"
 #define PTY_MSG_CANNOT_DROP     "cannot drop the audit account"
 #define PTY_MSG_OPTION_TOO_LONG "%s: at most %zu bytes"
-#define PTY_MSG_NO_AUDIT_KEY    "%s names no audit_key"
 #define PTY_MSG_AUDIT_LOG       "audit log: %s"
 #define PTY_MSG_UNNAMED_USER    "cannot name the user of uid %u"
 #define PTY_MSG_NO_RANDOMNESS   "no randomness for a session id"

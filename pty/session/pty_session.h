@@ -37,7 +37,11 @@
  *   shell = /bin/bash
  *   path = /usr/local/bin:/usr/bin:/bin  (PATH of sessions)
  *   audit_log = /var/log/maelys-pty/audit.log   (absent: no audit log)
- *   audit_key = /etc/maelys-pty/audit.key       (required with audit_log)
+ *   audit_key = /etc/maelys-pty/audit.key       (required with audit_log:
+ *                                         the audit log's signing state)
+ *   audit_verify_key = /etc/maelys-pty/audit.pub (default: audit.pub in
+ *                                         audit_key's folder; the public
+ *                                         key --verify-log checks with)
  *   syslog = on | off | records          (default on; records: on, and
  *                                         every audit record to the
  *                                         journal or syslog, sent by
@@ -79,7 +83,8 @@ struct pty_config {
 	char shell[PATH_MAX];
 	char path_env[4096];
 	char audit_log[PATH_MAX]; /* "" = none */
-	char audit_key[PATH_MAX];
+	char audit_key[PATH_MAX];        /* the state (pty_audit.h) */
+	char audit_verify_key[PATH_MAX]; /* pk_1: "" without audit_key */
 	bool syslog;         /* on (or records): the guard's summaries */
 	bool syslog_records; /* records: the writer sends every record */
 	unsigned idle_timeout; /* seconds; 0 = none */
@@ -147,6 +152,10 @@ struct pty_options {
 	const char *history_path; /* --history: NULL = ~/.maelys_pty_history */
 	const char *command;      /* -c COMMAND, or NULL */
 	const char *verify_log;   /* --verify-log FILE, or NULL */
+	char *const *verify_more; /* the FILEs after it (oldest first) */
+	size_t nverify_more;
+	const char *state_path;   /* --state FILE, or NULL */
+	const char *new_audit_key; /* --new-audit-key PUB, or NULL */
 	const char *check_user;   /* --check --user NAME, or NULL */
 	bool check;               /* --check */
 	bool werror;              /* --check --werror: a policy warning fails */

@@ -9,8 +9,8 @@
  * be read, a candidate policy that does not load.
  *
  * The configuration (--config, or the built-in path) is read only for
- * what the command line leaves out: the log's files (audit_log), its key
- * (audit_key) and, with --replay, whether a policy may decide lines only.
+ * what the command line leaves out: the log's files (audit_log), its
+ * verification key (audit_verify_key) and, with --replay, whether a policy may decide lines only.
  */
 #include "pty_log.h"
 #include "pty_messages.h"
@@ -22,7 +22,7 @@
 #define LOG_FILES_MAX 1024
 
 struct log_opts {
-	const char *user, *session, *key, *config, *policy;
+	const char *user, *session, *key, *state, *config, *policy;
 	struct log_time since, until;
 	bool has_since, has_until, denied, json, replay;
 	const char *files[LOG_FILES_MAX];
@@ -76,6 +76,8 @@ log_valued(struct log_opts *o, const char *a, const char *v)
 		*(since ? &o->has_since : &o->has_until) = true;
 	} else if (strcmp(a, "--key") == 0) {
 		o->key = v;
+	} else if (strcmp(a, "--state") == 0) {
+		o->state = v;
 	} else if (strcmp(a, "--config") == 0) {
 		o->config = v;
 	} else {
@@ -88,9 +90,9 @@ log_valued(struct log_opts *o, const char *a, const char *v)
 static int
 log_options(int argc, char **argv, struct log_opts *o)
 {
-	static const char *const valued[] = {"--user",  "--session", "--since",
-					     "--until", "--key",     "--config",
-					     "--policy"};
+	static const char *const valued[] = {
+	    "--user", "--session", "--since",  "--until",
+	    "--key",  "--state",   "--config", "--policy"};
 	bool files_only = false;
 	int i;
 	size_t k;
@@ -183,7 +185,9 @@ log_read(const struct log_opts *o, const char *key, struct log_replay *rp)
 	int rc, status = 0;
 	bool heading = false;
 
-	if (pty_audit_reader_open(o->files, o->nfiles, key, &rd, err,
+	/* the state (secret: the audit account's and root's) only when
+	 * named: with it, a cut end of the log is found too */
+	if (pty_audit_reader_open(o->files, o->nfiles, key, o->state, &rd, err,
 				  sizeof err) != 0) {
 		(void)fprintf(stderr, PTY_MSG_LOG_FAILED "\n", err);
 		return 2;
@@ -262,7 +266,7 @@ log_run(int argc, char **argv)
 		}
 		o.files[o.nfiles++] = cfg.audit_log;
 	}
-	key = o.key != NULL ? o.key : cfg.audit_key;
+	key = o.key != NULL ? o.key : cfg.audit_verify_key;
 	if (!o.replay)
 		return log_read(&o, key, NULL);
 	if (log_replay_open(&rp, o.policy, &cfg, err, sizeof err) != 0) {
