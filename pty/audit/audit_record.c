@@ -26,6 +26,7 @@ enum audit_type {
 	AUDIT_T_TIME,
 	AUDIT_T_STRINGS, /* array of strings */
 	AUDIT_T_REASONS, /* array of {"op":string,"reason":string} */
+	AUDIT_T_BOOL,    /* true or false */
 };
 
 /* The record's keys, in the order they must appear. */
@@ -62,6 +63,10 @@ enum audit_key {
 	AUDIT_K_CONFIRM_PROMPT,
 	AUDIT_K_NOTE,
 	AUDIT_K_POLICY_SHA256,
+	AUDIT_K_RECORDING,
+	AUDIT_K_RECORDING_BYTES,
+	AUDIT_K_RECORDING_SHA256,
+	AUDIT_K_RECORDING_COMPLETE,
 	AUDIT_K_PREV,
 	AUDIT_K_MAC,
 	AUDIT_K_COUNT
@@ -104,6 +109,12 @@ static const struct {
     [AUDIT_K_CONFIRM_PROMPT] = {"confirm_prompt", AUDIT_T_STRING, false},
     [AUDIT_K_NOTE] = {"note", AUDIT_T_STRING, false},
     [AUDIT_K_POLICY_SHA256] = {"policy_sha256", AUDIT_T_HEX64, false},
+    /* session_end's, appended by the writer (audit_rec.c) */
+    [AUDIT_K_RECORDING] = {"recording", AUDIT_T_STRING, false},
+    [AUDIT_K_RECORDING_BYTES] = {"recording_bytes", AUDIT_T_NUMBER, false},
+    [AUDIT_K_RECORDING_SHA256] = {"recording_sha256", AUDIT_T_HEX64, false},
+    [AUDIT_K_RECORDING_COMPLETE] = {"recording_complete", AUDIT_T_BOOL,
+				    false},
     [AUDIT_K_PREV] = {"prev", AUDIT_T_HEX64, true},
     [AUDIT_K_MAC] = {"mac", AUDIT_T_HEX64, true},
 };
@@ -336,6 +347,22 @@ audit_read_array(struct audit_reader *r, bool reasons)
 }
 
 static int
+audit_read_bool(struct audit_reader *r)
+{
+	size_t left = r->len - r->pos;
+
+	if (left >= 4 && memcmp(r->s + r->pos, "true", 4) == 0) {
+		r->pos += 4;
+		return 0;
+	}
+	if (left >= 5 && memcmp(r->s + r->pos, "false", 5) == 0) {
+		r->pos += 5;
+		return 0;
+	}
+	return audit_bad(r, "expected true or false");
+}
+
+static int
 audit_read_value(struct audit_reader *r, enum audit_key k,
 		 struct audit_record *rec)
 {
@@ -367,6 +394,8 @@ audit_read_value(struct audit_reader *r, enum audit_key k,
 		return audit_read_array(r, false);
 	case AUDIT_T_REASONS:
 		return audit_read_array(r, true);
+	case AUDIT_T_BOOL:
+		return audit_read_bool(r);
 	}
 	return audit_bad(r, "unknown value type");
 }
