@@ -420,7 +420,9 @@ pty_audit_rec_put(struct pty_audit_rec *r, char kind, const void *data,
 int
 pty_audit_rec_fd(const struct pty_audit_rec *r)
 {
-	return r != NULL ? r->fd : -1;
+	/* once it is not on, nothing is waited for (a closed channel
+	 * would wake poll for ever) */
+	return r != NULL && r->state == PTY_AUDIT_REC_ON ? r->fd : -1;
 }
 
 bool

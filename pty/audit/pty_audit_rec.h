@@ -64,7 +64,7 @@ void pty_audit_rec_put(struct pty_audit_rec *r, char kind, const void *data,
 		       size_t len);
 
 /* The channel's descriptor, for poll: POLLIN always (the writer's 'S'),
- * POLLOUT while pty_audit_rec_pending. */
+ * POLLOUT while pty_audit_rec_pending; -1 once the recording is not on. */
 int pty_audit_rec_fd(const struct pty_audit_rec *r);
 bool pty_audit_rec_pending(const struct pty_audit_rec *r);
 

@@ -65,6 +65,32 @@ exec_say_refused(const struct pty_exec_request *r,
 			dec->reasons_total - dec->nreasons);
 }
 
+/* An exec that would run while the session's recording has stopped
+ * (on_record_failure = deny): recorded as refused, with why, and
+ * refused. */
+static enum pty_act
+exec_unrecorded(struct pty_guard *g, const struct pty_exec_request *r,
+		const struct pty_exec_decision *dec, enum pty_act act, int fd,
+		const char *eol)
+{
+	struct pty_exec_record rec;
+	struct pty_audit_event *e;
+	char err[512];
+
+	if (act == PTY_ACT_END)
+		return act;
+	e = pty_exec_record(&rec, r, dec);
+	e->outcome = "refused";
+	rec.exec.error.s = PTY_MSG_RECORDING_STOPPED_ERROR;
+	rec.exec.error.len = strlen(PTY_MSG_RECORDING_STOPPED_ERROR);
+	if (pty_guard_write_record(g, e, fd, eol, err, sizeof err) ==
+	    PTY_ACT_END)
+		return PTY_ACT_END;
+	pty_say(fd, eol, PTY_MSG_EXEC_RECORDING_REFUSES,
+		r->path[0] ? r->path : r->request);
+	return pty_guard_refused(g, fd, eol);
+}
+
 enum pty_act
 pty_exec_conclude(struct pty_guard *g, const struct pty_exec_request *r,
 		  const struct pty_exec_decision *dec, int fd, const char *eol)
@@ -73,6 +99,10 @@ pty_exec_conclude(struct pty_guard *g, const struct pty_exec_request *r,
 	enum pty_act act;
 	char err[512];
 
+	if ((dec->verdict == PTY_EXEC_ALLOW ||
+	     dec->verdict == PTY_EXEC_RECORDED) &&
+	    (act = pty_guard_recording(g, fd, eol)) != PTY_ACT_RUN)
+		return exec_unrecorded(g, r, dec, act, fd, eol);
 	act = pty_guard_write_record(g, pty_exec_record(&rec, r, dec), fd, eol,
 				     err, sizeof err);
 	if (act == PTY_ACT_END)
