@@ -108,9 +108,15 @@ record_open_dir(const char *dir, char *err, size_t errlen)
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd < 0) {
+		int e = errno;
+
+		/* O_DIRECTORY may say ENOTDIR of a link before O_NOFOLLOW
+		 * says ELOOP */
 		record_err(err, errlen, "recording folder %s: %s", dir,
-			   errno == ELOOP ? "is a symbolic link"
-					  : strerror(errno));
+			   (e == ELOOP || e == ENOTDIR) &&
+				   lstat(dir, &st) == 0 && S_ISLNK(st.st_mode)
+			       ? "is a symbolic link"
+			       : strerror(e));
 		return -1;
 	}
 	if (fstat(fd, &st) != 0) {
