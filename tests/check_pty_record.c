@@ -17,6 +17,7 @@
 #include "runner.h"
 
 #include "pty_harness.h"
+#include "pty_session.h"
 
 #include <dirent.h>
 #include <stdbool.h>
@@ -369,6 +370,91 @@ START_TEST(test_record_folder_writable_by_others_starts_nothing)
 }
 END_TEST
 
+/* --check judges the folder as it judges the log's. */
+START_TEST(test_record_check_names_the_folder)
+{
+	char *argv[] = {(char *)pts_build_path("pty/maelys-pty"), "--check",
+			"--config", config, NULL};
+	char *out, *err, want[1600];
+
+	setup("");
+	ck_assert_int_eq(chmod(dir, 0777), 0);
+	(void)pts_run(argv, NULL, &out, &err);
+	snprintf(want, sizeof want,
+		 "error: record = %s is writable by group or others (mode "
+		 "0777): chmod 0700 %s",
+		 dir, dir);
+	ck_assert_msg(strstr(out, want) != NULL || strstr(err, want) != NULL,
+		      "%s%s", out, err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(chmod(dir, 0700), 0);
+	(void)pts_run(argv, NULL, &out, &err);
+	ck_assert_msg(strstr(out, "record =") == NULL &&
+			  strstr(err, "record =") == NULL,
+		      "%s%s", out, err);
+	free(out);
+	free(err);
+	teardown();
+}
+END_TEST
+
+/* The keys' values: sizes with their units and bounds, record without a
+ * log. */
+START_TEST(test_record_configuration_keys)
+{
+	static const struct {
+		const char *text, *error;
+		unsigned long long max;
+	} cases[] = {
+	    {"record_max = 2M\n", NULL, 2ull << 20},
+	    {"record_max = 1G\n", NULL, 1ull << 30},
+	    {"record_max = 3000000\n", NULL, 3000000},
+	    {"", NULL, 256ull << 20},
+	    {"record_max = 512K\n", "is out of range (1M to 64G)", 0},
+	    {"record_max = 65G\n", "is out of range (1M to 64G)", 0},
+	    {"record_max = 99999999999999999999999M\n", "out of range", 0},
+	    {"record_max = 2MB\n", "is not a size", 0},
+	    {"record_max = -2M\n", "is not a size", 0},
+	    {"record_input = maybe\n", "is not on, off", 0},
+	    {"on_record_failure = ignore\n", "is not deny or terminate", 0},
+	};
+	struct pty_config c;
+	char path[700], text[4000], err[512];
+	size_t i;
+
+	setup("");
+	snprintf(path, sizeof path, "%s/k.conf", world.dir);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(text, sizeof text,
+			 "policy = %s\naudit_log = %s\naudit_key = %s\n"
+			 "record = %s\n%s",
+			 policy, log_path, key, dir, cases[i].text);
+		pts_write_file(path, text, 0644);
+		if (cases[i].error == NULL) {
+			ck_assert_msg(pty_config_load(path, &c, err,
+						      sizeof err) == 0,
+				      "%s: %s", cases[i].text, err);
+			ck_assert_uint_eq(c.record_max, cases[i].max);
+			ck_assert_str_eq(c.record, dir);
+			ck_assert(!c.record_input);
+			ck_assert_int_eq(c.on_record_failure,
+					 PTY_AUDIT_FAIL_DENY);
+		} else {
+			ck_assert_int_eq(
+			    pty_config_load(path, &c, err, sizeof err), -1);
+			ck_assert_msg(strstr(err, cases[i].error) != NULL,
+				      "%s: %s", cases[i].text, err);
+		}
+	}
+	snprintf(text, sizeof text, "policy = %s\nrecord = %s\n", policy, dir);
+	pts_write_file(path, text, 0644);
+	ck_assert_int_eq(pty_config_load(path, &c, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "record without audit_log"));
+	teardown();
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -385,6 +471,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_record_max_stops_and_deny_refuses_the_next_line);
 	tcase_add_test(tc, test_record_max_with_terminate_ends_the_session);
 	tcase_add_test(tc, test_record_folder_writable_by_others_starts_nothing);
+	tcase_add_test(tc, test_record_check_names_the_folder);
+	tcase_add_test(tc, test_record_configuration_keys);
 	suite_add_tcase(s, tc);
 	return s;
 }
