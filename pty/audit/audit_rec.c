@@ -219,9 +219,12 @@ audit_rec_read(struct audit_rec_writer *w, struct pty_audit *a)
 	char err[512];
 	ssize_t n;
 
+	size_t room;
+
 	if (w->chan < 0)
 		return;
-	n = read(w->chan, w->in + w->in_len, sizeof w->in - w->in_len);
+	room = sizeof w->in - w->in_len;
+	n = read(w->chan, w->in + w->in_len, room);
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
 	if (n <= 0) {
@@ -235,11 +238,9 @@ audit_rec_read(struct audit_rec_writer *w, struct pty_audit *a)
 		pty_record_stop(w->rec);
 		w->in_len = 0;
 	}
-	/* nothing more waiting: to disk, so that the file follows the
-	 * session closely rather than in 64 KiB steps */
-	if (w->in_len == 0 &&
-	    (size_t)n < sizeof w->in - sizeof(struct audit_rec_frame) &&
-	    w->rec != NULL && !pty_record_stopped(w->rec) &&
+	/* the channel is drained (the read did not fill the room): to
+	 * disk, so that the file follows the session closely */
+	if ((size_t)n < room && w->rec != NULL && !pty_record_stopped(w->rec) &&
 	    pty_record_flush(w->rec, err, sizeof err) != 0)
 		audit_rec_stopped(w, a, err);
 }

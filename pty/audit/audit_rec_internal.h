@@ -45,8 +45,11 @@ struct audit_rec_writer {
 	unsigned long long bytes;
 	char sha256[65];
 	bool complete;
+	/* what was read of the channel: many frames a read(2), since the
+	 * file is written when the channel is drained (at least one whole
+	 * frame must fit) */
 	size_t in_len;
-	unsigned char in[sizeof(struct audit_rec_frame) + PTY_RECORD_CHUNK_MAX];
+	unsigned char in[256 * 1024];
 };
 
 void audit_rec_writer_init(struct audit_rec_writer *w);
