@@ -20,6 +20,7 @@
 #include "pty_session.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -370,6 +371,51 @@ START_TEST(test_record_folder_writable_by_others_starts_nothing)
 }
 END_TEST
 
+/* A guard killed in the middle of its session: its writer still closes
+ * the recording and appends the fallback session_end, which describes
+ * it. */
+START_TEST(test_record_guard_killed_still_ends_the_recording)
+{
+	char path[1200], digest[80], field[1300];
+	char *argv[] = {"/usr/bin/sha256sum", path, NULL};
+	char *out, *err, *log;
+	struct pts p;
+	int i;
+
+	setup("");
+	pts_start_config(&p, &world, config);
+	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	pts_type(&p, "echo before-the-kill\r");
+	ck_assert(pts_wait_prompt(&p, T));
+	ck_assert_int_eq(kill(p.pid, SIGKILL), 0);
+	pts_wait(&p, T);
+	pts_close(&p);
+	/* the writer appends the fallback once it sees the guard gone */
+	for (i = 0; i < 100; i++) {
+		log = pts_slurp(log_path);
+		if (strstr(log, "\"event\":\"session_end\"") != NULL)
+			break;
+		free(log);
+		log = NULL;
+		usleep(100 * 1000);
+	}
+	ck_assert_ptr_nonnull(log);
+	ck_assert_ptr_nonnull(
+	    strstr(log, "the guard ended without ending the session"));
+	free(log);
+	the_recording(path, sizeof path);
+	free(checked(path));
+	session_end_field("recording", field, sizeof field);
+	ck_assert_str_eq(field, path);
+	session_end_field("recording_sha256", digest, sizeof digest);
+	ck_assert_int_eq(pts_run(argv, NULL, &out, &err), 0);
+	ck_assert_msg(strncmp(out, digest, 64) == 0, "%s / %s", out, digest);
+	free(out);
+	free(err);
+	teardown();
+}
+END_TEST
+
 /* --check judges the folder as it judges the log's. */
 START_TEST(test_record_check_names_the_folder)
 {
@@ -471,6 +517,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_record_max_stops_and_deny_refuses_the_next_line);
 	tcase_add_test(tc, test_record_max_with_terminate_ends_the_session);
 	tcase_add_test(tc, test_record_folder_writable_by_others_starts_nothing);
+	tcase_add_test(tc, test_record_guard_killed_still_ends_the_recording);
 	tcase_add_test(tc, test_record_check_names_the_folder);
 	tcase_add_test(tc, test_record_configuration_keys);
 	suite_add_tcase(s, tc);

@@ -180,14 +180,21 @@ audit_rec_frames(struct audit_rec_writer *w, struct pty_audit *a)
 
 		memcpy(&f, w->in + off, sizeof f);
 		if ((f.kind != 'o' && f.kind != 'i' && f.kind != 'r' &&
-		     f.kind != 'm') ||
+		     f.kind != 'm' && f.kind != 'x') ||
 		    f.len > PTY_RECORD_CHUNK_MAX) {
 			ok = false;
 			break;
 		}
 		if (w->in_len - off - sizeof f < f.len)
 			break;
-		audit_rec_frame(w, a, (char)f.kind, w->in + off + sizeof f,
+		if (f.kind == 'x' && w->rec != NULL &&
+		    !pty_record_stopped(w->rec)) {
+			audit_rec_stopped(w, a,
+					  "the guard could not keep up (its "
+					  "queue overflowed)");
+			pty_record_stop(w->rec);
+		} else if (f.kind != 'x')
+			audit_rec_frame(w, a, (char)f.kind, w->in + off + sizeof f,
 				f.len);
 		off += sizeof f + f.len;
 	}
@@ -301,6 +308,7 @@ audit_rec_fields(const struct audit_rec_writer *w, char *out, size_t cap)
 struct pty_audit_rec {
 	int fd;
 	enum pty_audit_rec_state state;
+	bool broken; /* the channel failed: nothing more can be sent */
 	char *q;
 	size_t qoff, qlen; /* unsent bytes are q[qoff, qlen) */
 };
@@ -365,7 +373,7 @@ pty_audit_rec_start(struct pty_audit *a, const struct pty_audit_session *s,
 static void
 audit_rec_send(struct pty_audit_rec *r)
 {
-	while (r->state == PTY_AUDIT_REC_ON && r->qoff < r->qlen) {
+	while (!r->broken && r->qoff < r->qlen) {
 		ssize_t n = send(r->fd, r->q + r->qoff, r->qlen - r->qoff,
 				 MSG_NOSIGNAL | MSG_DONTWAIT);
 
@@ -374,6 +382,7 @@ audit_rec_send(struct pty_audit_rec *r)
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			break;
 		if (n <= 0) {
+			r->broken = true;
 			r->state = PTY_AUDIT_REC_FAILED;
 			break;
 		}
@@ -403,9 +412,17 @@ pty_audit_rec_put(struct pty_audit_rec *r, char kind, const void *data,
 			r->qlen -= r->qoff;
 			r->qoff = 0;
 		}
-		if (r->qlen + sizeof f + k > AUDIT_REC_QUEUE_HARD) {
+		if (r->qlen + 2 * sizeof f + k > AUDIT_REC_QUEUE_HARD) {
 			/* the writer took nothing for a whole megabyte:
-			 * the recording cannot follow the session */
+			 * the recording cannot follow the session.  The
+			 * room for one more header is kept for the frame
+			 * that tells the writer so (sent at the latest by
+			 * pty_audit_rec_end), lest the file pass for
+			 * complete. */
+			f.kind = 'x';
+			f.len = 0;
+			memcpy(r->q + r->qlen, &f, sizeof f);
+			r->qlen += sizeof f;
 			r->state = PTY_AUDIT_REC_FAILED;
 			return;
 		}
@@ -457,8 +474,11 @@ pty_audit_rec_service(struct pty_audit_rec *r)
 		    r->state == PTY_AUDIT_REC_ON)
 			r->state = PTY_AUDIT_REC_STOPPED;
 	}
-	if (n == 0 && r->state == PTY_AUDIT_REC_ON)
-		r->state = PTY_AUDIT_REC_FAILED; /* the writer is gone */
+	if (n == 0) {
+		r->broken = true; /* the writer is gone */
+		if (r->state == PTY_AUDIT_REC_ON)
+			r->state = PTY_AUDIT_REC_FAILED;
+	}
 	return r->state;
 }
 
@@ -469,7 +489,7 @@ pty_audit_rec_end(struct pty_audit_rec *r, int timeout_ms)
 
 	if (r == NULL)
 		return;
-	while (pty_audit_rec_pending(r) && waited < timeout_ms) {
+	while (!r->broken && r->qoff < r->qlen && waited < timeout_ms) {
 		struct pollfd p = {r->fd, POLLOUT, 0};
 
 		if (poll(&p, 1, 100) < 0 && errno != EINTR)

@@ -20,8 +20,10 @@
  *
  * The channel carries frames from the guard: a struct audit_rec_frame and
  * at most PTY_RECORD_CHUNK_MAX bytes ("o" output, "i" input, "r" a size
- * "COLSxROWS", "m" a marker's label); the writer timestamps each when it
- * reads it.  The writer sends back one byte, 'S', when the recording has
+ * "COLSxROWS", "m" a marker's label; "x", empty: the guard's queue
+ * overflowed and what follows is not all there was, so the writer stops
+ * the recording as incomplete); the writer timestamps each when it reads
+ * it.  The writer sends back one byte, 'S', when the recording has
  * stopped (record_max reached, or a write failed): it has then appended
  * the audit record "recording_stopped", and the guard applies
  * on_record_failure.

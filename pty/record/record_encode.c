@@ -92,9 +92,21 @@ pty_record_encode_text(const unsigned char *s, size_t len, bool keep,
 		*kept = 0;
 	while (i < len) {
 		unsigned char c = s[i];
-		size_t n;
+		size_t n, run;
 		int state;
 
+		/* a run of printable ASCII, most of a terminal's output: one
+		 * copy */
+		for (run = i; run < len && s[run] >= 0x20 && s[run] < 0x7f &&
+			      s[run] != '"' && s[run] != '\\';
+		     run++)
+			;
+		if (run > i) {
+			memcpy(o, s + i, run - i);
+			o += run - i;
+			i = run;
+			continue;
+		}
 		if (c < 0x80) {
 			switch (c) {
 			case '"':

@@ -169,8 +169,9 @@ pty_guard_refused(struct pty_guard *g, int fd, const char *eol)
  * (on_record_failure): recorded as refused, with why, and refused. */
 static enum pty_act
 pty_guard_unrecorded(struct pty_guard *g, const char *event, const char *line,
-		     size_t len, const struct pty_decision *dec,
-		     enum pty_act act, int fd, const char *eol)
+		     size_t len, enum pty_mode mode,
+		     const struct pty_decision *dec, enum pty_act act, int fd,
+		     const char *eol)
 {
 	struct guard_record rec;
 	struct pty_audit_event *e;
@@ -185,9 +186,7 @@ pty_guard_unrecorded(struct pty_guard *g, const char *event, const char *line,
 	    PTY_ACT_END)
 		return PTY_ACT_END;
 	pty_say(fd, eol, PTY_MSG_RECORDING_REFUSES, dec->command);
-	pty_guard_log_denial(g, event[0] == 'c' ? PTY_MODE_COMMAND
-						: PTY_MODE_INTERACTIVE,
-			     dec);
+	pty_guard_log_denial(g, mode, dec);
 	return pty_guard_refused(g, fd, eol);
 }
 
@@ -209,8 +208,8 @@ pty_guard_finish(struct pty_guard *g, const char *line, size_t len,
 	}
 	if (pty_verdict_runs(dec->verdict) &&
 	    (act = pty_guard_recording(g, fd, eol)) != PTY_ACT_RUN)
-		return pty_guard_unrecorded(g, event, line, len, dec, act, fd,
-					    eol);
+		return pty_guard_unrecorded(g, event, line, len, mode, dec, act,
+					    fd, eol);
 	act = pty_guard_record_line(g, event, line, len, dec,
 				    guard_record_outcome(dec), fd, eol, err,
 				    sizeof err);

@@ -37,23 +37,23 @@ pty_guard_recording(struct pty_guard *g, int fd, const char *eol)
 {
 	bool terminate = g->cfg.on_record_failure == PTY_AUDIT_FAIL_TERMINATE;
 
+	/* once stopped, for the rest of the session (with terminate the
+	 * recording is closed at once, and g->rec is gone) */
+	if (g->rec_told)
+		return terminate ? PTY_ACT_END : PTY_ACT_DENY;
 	if (g->rec == NULL ||
 	    pty_audit_rec_service(g->rec) == PTY_AUDIT_REC_ON)
 		return PTY_ACT_RUN;
-	if (!g->rec_told) {
-		g->rec_told = true;
-		pty_say(fd, eol,
-			terminate ? PTY_MSG_RECORDING_ENDS
-				  : PTY_MSG_RECORDING_STOPPED);
-		pty_guard_log(g, LOG_WARNING,
-			      "session %s of %s: the recording stopped; %s",
-			      g->asess.id, g->who->user,
-			      terminate ? "the session ends"
-					: "every further command is refused");
-		if (terminate)
-			(void)pty_guard_event(g, "session_end",
-					      "the recording stopped");
-	}
+	g->rec_told = true;
+	pty_say(fd, eol,
+		terminate ? PTY_MSG_RECORDING_ENDS : PTY_MSG_RECORDING_STOPPED);
+	pty_guard_log(g, LOG_WARNING,
+		      "session %s of %s: the recording stopped; %s",
+		      g->asess.id, g->who->user,
+		      terminate ? "the session ends"
+				: "every further command is refused");
+	if (terminate)
+		(void)pty_guard_event(g, "session_end", "the recording stopped");
 	return terminate ? PTY_ACT_END : PTY_ACT_DENY;
 }
 
