@@ -24,11 +24,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Bounds of record_max (the configuration checks them too). */
-#define PTY_RECORD_MAX_MIN ((unsigned long long)1 << 20)
-#define PTY_RECORD_MAX_MAX ((unsigned long long)64 << 30)
-#define PTY_RECORD_MAX_DEFAULT ((unsigned long long)256 << 20)
-
 /* The longest chunk of data one event is given; longer data is the
  * caller's to split. */
 #define PTY_RECORD_CHUNK_MAX 16384
@@ -75,7 +70,8 @@ struct pty_record_header {
  * O_EXCL and O_NOFOLLOW, through the folder opened with O_NOFOLLOW |
  * O_DIRECTORY; the folder must belong to this process's effective uid or
  * root and be writable by nobody else.  `max`: the most bytes the file
- * may hold.  Writes the header.  Returns 0, or -1 with one line in err
+ * may hold (its bounds are the configuration's, record_max: here only at
+ * least 64 KiB, room for the header and the last marker).  Writes the header.  Returns 0, or -1 with one line in err
  * (and nothing left behind but an empty file it could not write to). */
 int pty_record_open(const char *dir, const char *name, unsigned long long max,
 		    const struct pty_record_header *h, struct pty_record **out,

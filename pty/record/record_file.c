@@ -24,6 +24,8 @@
 /* What is kept at the end of the limit for the last marker. */
 #define RECORD_RESERVE 128
 #define RECORD_BUF     65536
+/* The least limit that leaves room for a header and the last marker. */
+#define RECORD_MAX_MIN ((unsigned long long)64 << 10)
 #define RECORD_STOP_LABEL "recording stopped: record_max reached"
 
 struct pty_record {
@@ -181,8 +183,7 @@ pty_record_open(const char *dir, const char *name, unsigned long long max,
 		record_err(err, errlen, "recording: bad file name");
 		return -1;
 	}
-	if (max < PTY_RECORD_MAX_MIN || max > PTY_RECORD_MAX_MAX ||
-	    sodium_init() < 0) {
+	if (max < RECORD_MAX_MIN || sodium_init() < 0) {
 		record_err(err, errlen, "recording: bad limit");
 		return -1;
 	}

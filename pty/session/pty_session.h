@@ -79,7 +79,7 @@
 #define PTY_CONFIG_LINE_MAX         4096
 #define PTY_CONFIG_IDLE_TIMEOUT_MAX 604800u
 #define PTY_CONFIG_MAX_DENIALS_MAX  1000000u
-/* record_max: its default and bounds (pty/record/pty_record.h's) */
+/* record_max: its default and bounds */
 #define PTY_CONFIG_RECORD_MAX_DEFAULT (256ull << 20)
 #define PTY_CONFIG_RECORD_MAX_MIN     (1ull << 20)
 #define PTY_CONFIG_RECORD_MAX_MAX     (64ull << 30)
