@@ -198,6 +198,11 @@ START_TEST(test_record_session_is_asciicast_with_output_and_markers)
 				 field));
 	session_end_field("recording_complete", field, sizeof field);
 	ck_assert_str_eq(field, "true");
+	/* and the records with the recording's members verify */
+	ck_assert_int_eq(pts_verify_log(config, log_path, &out, &err), 0);
+	ck_assert_msg(strstr(out, "chain intact") != NULL, "%s%s", out, err);
+	free(out);
+	free(err);
 	teardown();
 }
 END_TEST

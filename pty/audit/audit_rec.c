@@ -193,9 +193,10 @@ audit_rec_frames(struct audit_rec_writer *w, struct pty_audit *a)
 					  "the guard could not keep up (its "
 					  "queue overflowed)");
 			pty_record_stop(w->rec);
-		} else if (f.kind != 'x')
-			audit_rec_frame(w, a, (char)f.kind, w->in + off + sizeof f,
-				f.len);
+		} else if (f.kind != 'x') {
+			audit_rec_frame(w, a, (char)f.kind,
+					w->in + off + sizeof f, f.len);
+		}
 		off += sizeof f + f.len;
 	}
 	memmove(w->in, w->in + off, w->in_len - off);
@@ -225,7 +226,6 @@ audit_rec_read(struct audit_rec_writer *w, struct pty_audit *a)
 {
 	char err[512];
 	ssize_t n;
-
 	size_t room;
 
 	if (w->chan < 0)
@@ -240,9 +240,14 @@ audit_rec_read(struct audit_rec_writer *w, struct pty_audit *a)
 		return;
 	}
 	w->in_len += (size_t)n;
-	if (!audit_rec_frames(w, a) && !pty_record_stopped(w->rec)) {
-		audit_rec_stopped(w, a, "the guard sent a malformed frame");
-		pty_record_stop(w->rec);
+	if (!audit_rec_frames(w, a)) {
+		/* nothing after a malformed frame can be read as frames:
+		 * dropped, and the recording stopped as incomplete */
+		if (!pty_record_stopped(w->rec)) {
+			audit_rec_stopped(w, a,
+					  "the guard sent a malformed frame");
+			pty_record_stop(w->rec);
+		}
 		w->in_len = 0;
 	}
 	/* the channel is drained (the read did not fill the room): to
@@ -255,14 +260,29 @@ audit_rec_read(struct audit_rec_writer *w, struct pty_audit *a)
 void
 audit_rec_finish(struct audit_rec_writer *w, struct pty_audit *a)
 {
+	struct timespec start, now;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &start);
 	while (w->chan >= 0) {
 		struct pollfd p = {w->chan, POLLIN, 0};
-		int r = poll(&p, 1, AUDIT_REC_DRAIN_MS);
+		long ms;
+		int r;
 
+		(void)clock_gettime(CLOCK_MONOTONIC, &now);
+		ms = AUDIT_REC_DRAIN_MS -
+		     ((now.tv_sec - start.tv_sec) * 1000 +
+		      (now.tv_nsec - start.tv_nsec) / 1000000);
+		r = ms > 0 ? poll(&p, 1, (int)ms) : 0;
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
-			break; /* the guard did not close it: as it is */
+		if (r <= 0) {
+			/* the guard did not close it in time (stopped, or
+			 * still sending): what there may have been after
+			 * is not in the file, which is not complete */
+			if (w->rec != NULL)
+				pty_record_stop(w->rec);
+			break;
+		}
 		audit_rec_read(w, a);
 	}
 	audit_rec_close(w);
