@@ -421,6 +421,82 @@ START_TEST(test_record_guard_killed_still_ends_the_recording)
 }
 END_TEST
 
+/* The guard's child that is not bash: its audit writer (forked, so it
+ * keeps the guard's name).  0 when there is none. */
+static pid_t
+writer_of(pid_t guard)
+{
+	char path[128], kids[4096] = "", *at, comm[64];
+	pid_t found = 0;
+	FILE *k;
+
+	/* read, not stat'ed: a /proc file has no size */
+	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)guard,
+		 (int)guard);
+	k = fopen(path, "r");
+	ck_assert_ptr_nonnull(k);
+	kids[fread(kids, 1, sizeof kids - 1, k)] = '\0';
+	fclose(k);
+	for (at = kids; *at != '\0';) {
+		long pid = strtol(at, &at, 10);
+		FILE *f;
+
+		if (pid <= 0)
+			break;
+		snprintf(path, sizeof path, "/proc/%ld/comm", pid);
+		f = fopen(path, "r");
+		if (f != NULL && fgets(comm, sizeof comm, f) != NULL &&
+		    strncmp(comm, "maelys-pty", 10) == 0)
+			found = (pid_t)pid;
+		if (f != NULL)
+			fclose(f);
+	}
+	return found;
+}
+
+/* A writer that stalls (stopped here) holds back nothing but what waits
+ * for it: the keys of a job and its output still reach the terminal, and
+ * once it goes on, the recording has all of it. */
+START_TEST(test_record_stalled_writer_does_not_freeze_the_terminal)
+{
+	char path[1200];
+	char *report;
+	struct pts p;
+	pid_t w;
+
+	setup("");
+	pts_start_config(&p, &world, config);
+	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	pts_type(&p, "head -n 1\r");
+	pts_settle(&p, 500);
+	w = writer_of(p.pid);
+	ck_assert_int_gt(w, 0);
+	ck_assert_int_eq(kill(w, SIGSTOP), 0);
+	pts_type(&p, "typed-while-stalled\r");
+	/* the terminal's echo, then head's output, then the prompt: all
+	 * without the writer */
+	ck_assert_msg(pts_expect(&p, "typed-while-stalled\r\ntyped-while-"
+				     "stalled\r\n",
+				 3000),
+		      "%s", p.out);
+	ck_assert_msg(pts_wait_prompt(&p, 3000), "%s", p.out);
+	ck_assert_int_eq(kill(w, SIGCONT), 0);
+	pts_type(&p, "echo after-the-stall\r");
+	ck_assert(pts_expect(&p, "\r\nafter-the-stall\r\n", T));
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "\x04");
+	ck_assert_int_eq(pts_wait(&p, T), 0);
+	pts_close(&p);
+	the_recording(path, sizeof path);
+	report = checked(path);
+	ck_assert_msg(strstr(report, "typed-while-stalled\\r\\n") != NULL &&
+			  strstr(report, "after-the-stall\\r\\n") != NULL,
+		      "%s", report);
+	free(report);
+	teardown();
+}
+END_TEST
+
 /* --check judges the folder as it judges the log's. */
 START_TEST(test_record_check_names_the_folder)
 {
@@ -523,6 +599,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_record_max_with_terminate_ends_the_session);
 	tcase_add_test(tc, test_record_folder_writable_by_others_starts_nothing);
 	tcase_add_test(tc, test_record_guard_killed_still_ends_the_recording);
+	tcase_add_test(tc, test_record_stalled_writer_does_not_freeze_the_terminal);
 	tcase_add_test(tc, test_record_check_names_the_folder);
 	tcase_add_test(tc, test_record_configuration_keys);
 	suite_add_tcase(s, tc);
