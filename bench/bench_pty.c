@@ -24,12 +24,17 @@
  *      write and bash's read, in one process and to a reader process;
  *   7. the session's end: pty_spawn_end_all with 0, 10 and 100
  *      descendants, 10 that ignore SIGHUP, and 0 and 10 with 1,000 more
- *      processes on the host (its scan reads every process's stat).
+ *      processes on the host (its scan reads every process's stat);
+ *   8. as root, session recording (record = DIR): `cat` of a file (64 MiB
+ *      at most) through the deployed guard with the recording on and off,
+ *      against `script -q -c` to /dev/null and to a file, interleaved;
+ *      medians, ratios, and what recording costs a MiB
+ *      (bench_pty_record.c).
  *
  *   bench_pty [-p PARTS] GUARD POLICY [MIB] [RUNS]
  *
  * PARTS is a comma list of decision (1), throughput (2, 3, 5), audit (4),
- * channel (6) and end (7); all by default.
+ * channel (6), end (7) and record (8); all by default.
  *
  * The machine is shared and noisy: compare the rows of one run.
  */
@@ -169,9 +174,7 @@ put_file(const char *path, const char *text, mode_t mode)
 	}
 }
 
-/* A new audit log's keys (pty_audit_keygen): the state at `state`, its
- * verification key audit.pub beside it.  Exits on failure. */
-static void
+void
 bench_audit_keys(const char *state)
 {
 	char pub[1024], err[512];
@@ -360,8 +363,8 @@ bench_audited(const char *policy, const char *dir, const char *what, int n)
 	close(null);
 }
 
-static void
-make_file(const char *path, size_t mib)
+void
+bench_pty_make_file(const char *path, size_t mib)
 {
 	char line[80];
 	FILE *f = fopen(path, "w");
@@ -444,8 +447,8 @@ run_nopty(const char *file)
 	return bench_pty_now_s() - t0;
 }
 
-static double
-run_script(const char *file)
+double
+bench_pty_run_script(const char *file, const char *typescript)
 {
 	struct winsize ws = {24, 80, 0, 0};
 	char cmd[600];
@@ -456,7 +459,8 @@ run_script(const char *file)
 	snprintf(cmd, sizeof cmd, "cat %s", file);
 	pid = forkpty(&master, NULL, NULL, &ws);
 	if (pid == 0) {
-		execlp("script", "script", "-q", "-c", cmd, "/dev/null",
+		execlp("script", "script", "-q", "-c", cmd,
+		       typescript != NULL ? typescript : "/dev/null",
 		       (char *)NULL);
 		_exit(127);
 	}
@@ -486,8 +490,8 @@ vm_hwm_kib(pid_t pid)
 
 /* The guard on a pty showing `file`; with `config`, the deployed guard
  * (--config), else the development one (--policy). */
-static double
-run_guard(const char *guard, const char *policy, const char *config,
+double
+bench_pty_run_guard(const char *guard, const char *policy, const char *config,
 	  const char *file, long *hwm_kib)
 {
 	struct winsize ws = {24, 80, 0, 0};
@@ -535,8 +539,8 @@ run_guard(const char *guard, const char *policy, const char *config,
 	return t0;
 }
 
-static double
-median(double *v, int n)
+double
+bench_pty_median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof v[0], bench_pty_cmp_double);
 	return v[n / 2];
@@ -569,7 +573,7 @@ deployed_guard(const char *guard, const char *policy, const char *file,
 		 "off\n",
 		 abs_policy, log, key);
 	put_file(conf, text, 0644);
-	t = run_guard(guard, policy, conf, file, &hwm);
+	t = bench_pty_run_guard(guard, policy, conf, file, &hwm);
 	printf("guard with config and audit log: cat of %zu MiB %.3f s, "
 	       "peak memory (VmHWM) %.1f MiB (target < 8 MiB)\n",
 	       mib, t, (double)hwm / 1024.0);
@@ -586,6 +590,7 @@ enum {
 	PART_AUDIT = 4,
 	PART_CHANNEL = 8,
 	PART_END = 16,
+	PART_RECORD = 32,
 };
 
 static const struct {
@@ -595,7 +600,8 @@ static const struct {
 		   {"throughput", PART_THROUGHPUT},
 		   {"audit", PART_AUDIT},
 		   {"channel", PART_CHANNEL},
-		   {"end", PART_END}};
+		   {"end", PART_END},
+		   {"record", PART_RECORD}};
 
 /* A comma list of part names; 0 when one is unknown. */
 static unsigned
@@ -653,13 +659,13 @@ main(int argc, char **argv)
 
 	if (parts & PART_THROUGHPUT) {
 		close(mkstemp(file));
-		make_file(file, mib);
+		bench_pty_make_file(file, mib);
 		mb = (double)(mib << 20) / 1e6;
 		for (i = 0; i < runs; i++) {
 			/* interleaved, so drift hits all three alike */
 			nopty[i] = run_nopty(file);
-			script[i] = run_script(file);
-			guarded[i] = run_guard(guard, policy, NULL, file, &h);
+			script[i] = bench_pty_run_script(file, NULL);
+			guarded[i] = bench_pty_run_guard(guard, policy, NULL, file, &h);
 			if (h > hwm)
 				hwm = h;
 		}
@@ -667,14 +673,14 @@ main(int argc, char **argv)
 		    "output throughput, cat of %zu MiB, median of %d runs:\n",
 		    mib, runs);
 		printf("  no pty          %7.3f s  %8.1f MB/s\n",
-		       median(nopty, runs), mb / median(nopty, runs));
+		       bench_pty_median(nopty, runs), mb / bench_pty_median(nopty, runs));
 		printf("  script -q -c    %7.3f s  %8.1f MB/s\n",
-		       median(script, runs), mb / median(script, runs));
+		       bench_pty_median(script, runs), mb / bench_pty_median(script, runs));
 		printf(
 		    "  maelys-pty      %7.3f s  %8.1f MB/s   %.2f of script's "
 		    "(target >= 0.90)\n\n",
-		    median(guarded, runs), mb / median(guarded, runs),
-		    median(script, runs) / median(guarded, runs));
+		    bench_pty_median(guarded, runs), mb / bench_pty_median(guarded, runs),
+		    bench_pty_median(script, runs) / bench_pty_median(guarded, runs));
 		printf("guard peak memory (VmHWM): %.1f MiB (target < 8 MiB)\n",
 		       (double)hwm / 1024.0);
 		deployed_guard(guard, policy, file, mib);
@@ -694,11 +700,13 @@ main(int argc, char **argv)
 		bench_pty_channel(100000);
 	if (parts & PART_END)
 		bench_pty_end(15);
+	if (parts & PART_RECORD)
+		bench_pty_record(guard, policy, mib < 64 ? mib : 64, runs);
 	return 0;
 usage:
 	fprintf(stderr, "usage: bench_pty [-p PARTS] GUARD POLICY [MIB] "
 			"[RUNS]\n"
 			"  PARTS: a comma list of decision throughput audit "
-			"channel end (all by default)\n");
+			"channel end record (all by default)\n");
 	return 2;
 }

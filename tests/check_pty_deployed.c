@@ -25,6 +25,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -589,6 +593,60 @@ START_TEST(test_deployed_decide_two_users_at_once)
 }
 END_TEST
 
+/* record = DIR as deployed: the audit writer (the audit account) creates
+ * the recording, 0600 and its own, so the user whose session it is cannot
+ * read it, and session_end names it. */
+START_TEST(test_deployed_recording_is_out_of_the_users_reach)
+{
+	char dir[500], extra[600], path[1200] = "", *tail;
+	struct stat logdir, st;
+	struct dirent *e;
+	struct pts a;
+	DIR *d;
+
+	ck_assert_int_eq(stat(bastion.logdir, &logdir), 0);
+	snprintf(dir, sizeof dir, "%s/sessions", bastion.logdir);
+	(void)mkdir(dir, 0700);
+	ck_assert_int_eq(chown(dir, logdir.st_uid, logdir.st_gid), 0);
+	ck_assert_int_eq(chmod(dir, 0700), 0);
+	snprintf(extra, sizeof extra, "record = %s\n", dir);
+	bastion_configure(&bastion, NULL, extra);
+	bastion_ssh_tt(&bastion, &a, ALICE);
+	ck_assert_msg(pts_wait_prompt(&a, T), "%s", a.out);
+	pts_type(&a, "id -un\r");
+	expect(&a, ALICE, "\r\n" ALICE "\r\n");
+	expect_prompt(&a, ALICE);
+	pts_type(&a, "exit\r");
+	ck_assert_msg(pts_wait(&a, T) == 0, "%s", a.out);
+	pts_close(&a);
+	tail = bastion_log_tail(&bastion, mark);
+	d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL) {
+		char name[1100];
+
+		snprintf(name, sizeof name, "\"recording\":\"%s/%s\"", dir,
+			 e->d_name);
+		if (e->d_name[0] != '.' && strstr(tail, name) != NULL)
+			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+	}
+	closedir(d);
+	ck_assert_msg(path[0] != '\0', "no recording named in: %s", tail);
+	free(tail);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0600);
+	ck_assert_uint_eq(st.st_uid, logdir.st_uid);
+	ck_assert_uint_ne(st.st_uid, bastion_user(&bastion, ALICE)->uid);
+	ck_assert_int_eq(bastion_open_as(&bastion, ALICE, path, O_RDONLY),
+			 EACCES);
+	tail = pts_slurp(path);
+	ck_assert_msg(strstr(tail, "\"o\", \"" ALICE "\\r\\n\"]") != NULL,
+		      "%s", tail);
+	free(tail);
+	bastion_assert_log_verifies(&bastion);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -609,6 +667,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_deployed_tools_read_with_the_callers_rights);
 	tcase_add_test(tc, test_deployed_decide_records_as_the_caller);
 	tcase_add_test(tc, test_deployed_decide_two_users_at_once);
+	tcase_add_test(tc, test_deployed_recording_is_out_of_the_users_reach);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -120,6 +120,9 @@ enum audit_msg {
 	AUDIT_MSG_FALLBACK = 'F', /* append this body if the client goes
 				     away without AUDIT_MSG_DONE */
 	AUDIT_MSG_DONE = 'D',     /* the session's end is recorded */
+	AUDIT_MSG_RECORD_START = 'C', /* start the session's recording, over
+					 the channel sent with it
+					 (audit_rec.c) */
 };
 
 /* Sends one message to the writer and waits for its answer.  Returns 0,
@@ -127,6 +130,11 @@ enum audit_msg {
  * writer did not answer). */
 int audit_writer_send(struct pty_audit *a, enum audit_msg kind,
 		      const char *body, size_t len, char *err, size_t errlen);
+
+/* audit_writer_send with a descriptor passed along (SCM_RIGHTS). */
+int audit_writer_send_fd(struct pty_audit *a, enum audit_msg kind,
+			 const char *body, size_t len, int fd, char *err,
+			 size_t errlen);
 
 /* Closes the connection to the writer, if any (it then ends). */
 void audit_writer_disconnect(struct pty_audit *a);

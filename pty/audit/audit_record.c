@@ -29,6 +29,7 @@ enum audit_type {
 	AUDIT_T_STRINGS, /* array of strings */
 	AUDIT_T_REASONS, /* array of {"op":string,"reason":string} */
 	AUDIT_T_FACTS,   /* array of [string, string or integer ...] */
+	AUDIT_T_BOOL,    /* true or false */
 };
 
 /* The record's keys, in the order they must appear. */
@@ -72,6 +73,10 @@ enum audit_key {
 	AUDIT_K_EXECS,
 	AUDIT_K_NOTE,
 	AUDIT_K_POLICY_SHA256,
+	AUDIT_K_RECORDING,
+	AUDIT_K_RECORDING_BYTES,
+	AUDIT_K_RECORDING_SHA256,
+	AUDIT_K_RECORDING_COMPLETE,
 	AUDIT_K_PREV_FILE,
 	AUDIT_K_PREV,
 	AUDIT_K_KEY,
@@ -123,6 +128,12 @@ static const struct {
     [AUDIT_K_EXECS] = {"execs", AUDIT_T_NUMBER, false},
     [AUDIT_K_NOTE] = {"note", AUDIT_T_STRING, false},
     [AUDIT_K_POLICY_SHA256] = {"policy_sha256", AUDIT_T_HEX64, false},
+    /* session_end's, appended by the writer (audit_rec.c) */
+    [AUDIT_K_RECORDING] = {"recording", AUDIT_T_STRING, false},
+    [AUDIT_K_RECORDING_BYTES] = {"recording_bytes", AUDIT_T_NUMBER, false},
+    [AUDIT_K_RECORDING_SHA256] = {"recording_sha256", AUDIT_T_HEX64, false},
+    [AUDIT_K_RECORDING_COMPLETE] = {"recording_complete", AUDIT_T_BOOL,
+				    false},
     [AUDIT_K_PREV_FILE] = {"prev_file", AUDIT_T_STRING, false},
     [AUDIT_K_PREV] = {"prev", AUDIT_T_HEX64, true},
     [AUDIT_K_KEY] = {"key", AUDIT_T_HEX64, true},
@@ -419,6 +430,22 @@ audit_read_facts(struct audit_reader *r)
 }
 
 static int
+audit_read_bool(struct audit_reader *r)
+{
+	size_t left = r->len - r->pos;
+
+	if (left >= 4 && memcmp(r->s + r->pos, "true", 4) == 0) {
+		r->pos += 4;
+		return 0;
+	}
+	if (left >= 5 && memcmp(r->s + r->pos, "false", 5) == 0) {
+		r->pos += 5;
+		return 0;
+	}
+	return audit_bad(r, "expected true or false");
+}
+
+static int
 audit_read_value(struct audit_reader *r, enum audit_key k,
 		 struct audit_record *rec)
 {
@@ -457,6 +484,8 @@ audit_read_value(struct audit_reader *r, enum audit_key k,
 		return audit_read_array(r, true);
 	case AUDIT_T_FACTS:
 		return audit_read_facts(r);
+	case AUDIT_T_BOOL:
+		return audit_read_bool(r);
 	}
 	return audit_bad(r, "unknown value type");
 }

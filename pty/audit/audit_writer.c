@@ -29,6 +29,7 @@
 #define _GNU_SOURCE
 
 #include "audit_internal.h"
+#include "audit_rec_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -174,39 +175,124 @@ writer_room(const struct pty_audit *a, unsigned long long mine, size_t len,
 	return -1;
 }
 
-/* Serves requests until the guard closes its end. */
+/* Receives one request, and the descriptor passed with it (or -1).
+ * Returns what recvmsg returns. */
+static ssize_t
+writer_recv(int sock, char *msg, size_t cap, int *fd)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	struct iovec iov = {msg, cap};
+	struct msghdr mh;
+	struct cmsghdr *c;
+	ssize_t n;
+
+	*fd = -1;
+	memset(&mh, 0, sizeof mh);
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = ctl.buf;
+	mh.msg_controllen = sizeof ctl.buf;
+	n = recvmsg(sock, &mh, MSG_TRUNC | MSG_CMSG_CLOEXEC);
+	for (c = n >= 0 ? CMSG_FIRSTHDR(&mh) : NULL; c != NULL;
+	     c = CMSG_NXTHDR(&mh, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+		    c->cmsg_len == CMSG_LEN(sizeof(int)))
+			memcpy(fd, CMSG_DATA(c), sizeof(int));
+	return n;
+}
+
+/* A session_end body with the recording's members appended (section
+ * "recording" of pty_audit.h): the recording is closed first, so the
+ * chain vouches for the file as it stays.  Returns the body to append
+ * (body itself when there is no recording), or NULL with err. */
+static const char *
+writer_end_body(struct audit_rec_writer *rw, struct pty_audit *a,
+		const char *body, size_t *len, char *out, char *err,
+		size_t errlen)
+{
+	size_t n;
+
+	if (rw->rec == NULL && !rw->done)
+		return body;
+	if (!audit_rec_is_session_end(body, *len))
+		return body;
+	audit_rec_finish(rw, a);
+	n = audit_rec_fields(rw, out + *len, AUDIT_BODY_MAX - *len);
+	if (n == (size_t)-1) {
+		audit_err(err, errlen,
+			  "audit log: the session_end record would be too "
+			  "long");
+		return NULL;
+	}
+	memmove(out, body, *len);
+	*len += n;
+	return out;
+}
+
+/* Serves requests until the guard closes its end; the recording's
+ * channel, when there is one, in between (a request first: records carry
+ * decisions that wait for their answer, output does not). */
 static void
 writer_serve(struct pty_audit *a, int sock)
 {
 	size_t cap = sizeof(struct audit_req) + AUDIT_BODY_MAX;
 	char *msg = malloc(cap), *fallback = malloc(AUDIT_BODY_MAX);
+	char *ended = malloc(AUDIT_BODY_MAX);
+	struct audit_rec_writer *rw = malloc(sizeof *rw);
 	size_t fallback_len = 0;
 	unsigned long long mine = 0; /* bytes of records this session wrote */
 	bool have_fallback = false;
 	char err[512];
 
-	if (msg == NULL || fallback == NULL)
+	if (msg == NULL || fallback == NULL || ended == NULL || rw == NULL)
 		goto out;
+	audit_rec_writer_init(rw);
 	for (;;) {
+		struct pollfd p[2] = {{sock, POLLIN, 0}, {rw->chan, POLLIN, 0}};
 		struct audit_req req;
-		ssize_t n = recv(sock, msg, cap, MSG_TRUNC);
+		const char *body;
+		ssize_t n;
 		size_t len;
+		int fd;
 
+		if (poll(p, rw->chan >= 0 ? 2 : 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (p[0].revents == 0) {
+			if (p[1].revents != 0)
+				audit_rec_read(rw, a);
+			continue;
+		}
+		n = writer_recv(sock, msg, cap, &fd);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break; /* the guard is gone */
 		if ((size_t)n < sizeof req || (size_t)n > cap) {
+			if (fd >= 0)
+				(void)close(fd);
 			writer_answer(sock, 0,
 				      "audit writer: malformed request");
 			continue;
 		}
 		memcpy(&req, msg, sizeof req);
 		len = (size_t)n - sizeof req;
+		if (fd >= 0 && req.kind != AUDIT_MSG_RECORD_START) {
+			(void)close(fd);
+			fd = -1;
+		}
 		switch (req.kind) {
 		case AUDIT_MSG_RECORD:
-			if (writer_room(a, mine, len, err, sizeof err) == 0 &&
-			    audit_append_body(a, msg + sizeof req, len, err,
+			body = writer_end_body(rw, a, msg + sizeof req, &len,
+					       ended, err, sizeof err);
+			if (body != NULL &&
+			    writer_room(a, mine, len, err, sizeof err) == 0 &&
+			    audit_append_body(a, body, len, err,
 					      sizeof err) == 0) {
 				mine += len + AUDIT_FRAME_MAX;
 				writer_answer(sock, req.id, NULL);
@@ -224,18 +310,34 @@ writer_serve(struct pty_audit *a, int sock)
 			have_fallback = false;
 			writer_answer(sock, req.id, NULL);
 			break;
+		case AUDIT_MSG_RECORD_START:
+			writer_answer(sock, req.id,
+				      audit_rec_begin(rw, msg + sizeof req,
+						      len, fd, err,
+						      sizeof err) == 0
+					  ? NULL
+					  : err);
+			break;
 		default:
 			writer_answer(sock, req.id,
 				      "audit writer: unknown request");
 			break;
 		}
 	}
-	if (have_fallback)
-		(void)audit_append_body(a, fallback, fallback_len, err,
-					sizeof err);
+	if (have_fallback) {
+		const char *body = writer_end_body(rw, a, fallback,
+						   &fallback_len, ended, err,
+						   sizeof err);
+
+		(void)audit_append_body(a, body != NULL ? body : fallback,
+					fallback_len, err, sizeof err);
+	}
+	audit_rec_finish(rw, a);
 out:
 	free(msg);
 	free(fallback);
+	free(ended);
+	free(rw);
 }
 
 /* The child: never returns. */
@@ -337,6 +439,48 @@ audit_writer_send(struct pty_audit *a, enum audit_msg kind, const char *body,
 	memset(&msg, 0, sizeof msg);
 	msg.msg_iov = iov;
 	msg.msg_iovlen = len > 0 ? 2 : 1;
+	do
+		n = sendmsg(a->sock, &msg, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)(sizeof req + len)) {
+		a->broken = true;
+		audit_err(err, errlen, "audit log: the audit writer is gone");
+		return -1;
+	}
+	return writer_wait(a, req.id, err, errlen);
+}
+
+int
+audit_writer_send_fd(struct pty_audit *a, enum audit_msg kind,
+		     const char *body, size_t len, int fd, char *err,
+		     size_t errlen)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	struct audit_req req = {a->next++, (uint32_t)kind};
+	struct iovec iov[2] = {{&req, sizeof req}, {(void *)body, len}};
+	struct msghdr msg;
+	struct cmsghdr *c;
+	ssize_t n;
+
+	if (a->broken || a->sock < 0) {
+		audit_err(err, errlen,
+			  "audit log: the audit writer stopped answering");
+		return -1;
+	}
+	memset(&msg, 0, sizeof msg);
+	memset(&ctl, 0, sizeof ctl);
+	msg.msg_iov = iov;
+	msg.msg_iovlen = len > 0 ? 2 : 1;
+	msg.msg_control = ctl.buf;
+	msg.msg_controllen = sizeof ctl.buf;
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof fd);
 	do
 		n = sendmsg(a->sock, &msg, MSG_NOSIGNAL);
 	while (n < 0 && errno == EINTR);

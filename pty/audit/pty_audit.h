@@ -94,7 +94,10 @@
  *   metachars (array of class names), decision, reasons (array of
  *   {"op","reason"}), refusal, error, log_reason, confirm_prompt, facts
  *   (or facts_sha256), exit_status, signal, decisions, refusals, execs,
- *   note, policy_sha256, prev_file, prev, key, sig.
+ *   note, policy_sha256, recording, recording_bytes, recording_sha256,
+ *   recording_complete (session_end's, when the session was recorded:
+ *   pty_audit_rec.h; the writer appends them itself), prev_file, prev,
+ *   key, sig.
  * Strings are JSON-escaped (\" \\ \b \f \n \r \t, other control bytes as
  * \u00XX; bytes >= 0x80 are copied: the scanner admits only UTF-8 text, and a
  * line refused for its encoding is recorded by its SHA-256).

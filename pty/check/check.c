@@ -392,7 +392,7 @@ static void (*const check_table[])(struct check_ctx *) = {
     check_landlock,      check_audit_folder, check_audit_log, check_audit_key,
     check_audit_verify_key,
     check_guard,         check_mounts,       check_yama,      check_links,
-    check_log_disk,
+    check_log_disk,      check_record_folder,
 };
 
 /* What the invocation itself may not ask (pty_check.h).  Returns 0, or -1

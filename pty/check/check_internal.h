@@ -65,6 +65,9 @@ void check_audit_key(struct check_ctx *c);
 void check_audit_verify_key(struct check_ctx *c);
 void check_guard(struct check_ctx *c);
 
+/* check_record.c: record = DIR */
+void check_record_folder(struct check_ctx *c);
+
 /* check_host.c */
 void check_mounts(struct check_ctx *c);
 void check_yama(struct check_ctx *c);

@@ -65,6 +65,33 @@ exec_say_refused(const struct pty_exec_request *r,
 			dec->reasons_total - dec->nreasons);
 }
 
+/* An exec that would run while the session's recording has stopped
+ * (on_record_failure = deny): recorded as refused, with why, and
+ * refused. */
+static enum pty_act
+exec_unrecorded(struct pty_guard *g, const struct pty_exec_request *r,
+		const struct pty_exec_decision *dec,
+		const maelys_datalog_input_edb_t *edb, enum pty_act act, int fd,
+		const char *eol)
+{
+	struct pty_exec_record rec;
+	struct pty_audit_event *e;
+	char err[512];
+
+	if (act == PTY_ACT_END)
+		return act;
+	e = pty_exec_record(&rec, r, dec, edb);
+	e->outcome = "refused";
+	rec.exec.error.s = PTY_MSG_RECORDING_STOPPED_ERROR;
+	rec.exec.error.len = strlen(PTY_MSG_RECORDING_STOPPED_ERROR);
+	if (pty_guard_write_record(g, e, fd, eol, err, sizeof err) ==
+	    PTY_ACT_END)
+		return PTY_ACT_END;
+	pty_say(fd, eol, PTY_MSG_EXEC_RECORDING_REFUSES,
+		r->path[0] ? r->path : r->request);
+	return pty_guard_refused(g, fd, eol);
+}
+
 /* pty_exec_conclude but for the count and the fallback record. */
 static enum pty_act
 exec_conclude_one(struct pty_guard *g, const struct pty_exec_request *r,
@@ -76,6 +103,10 @@ exec_conclude_one(struct pty_guard *g, const struct pty_exec_request *r,
 	enum pty_act act;
 	char err[512];
 
+	if ((dec->verdict == PTY_EXEC_ALLOW ||
+	     dec->verdict == PTY_EXEC_RECORDED) &&
+	    (act = pty_guard_recording(g, fd, eol)) != PTY_ACT_RUN)
+		return exec_unrecorded(g, r, dec, edb, act, fd, eol);
 	act = pty_guard_write_record(g, pty_exec_record(&rec, r, dec, edb), fd,
 				     eol, err, sizeof err);
 	if (act == PTY_ACT_END)

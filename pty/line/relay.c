@@ -230,6 +230,21 @@ pty_confirm_keys(const char *buf, size_t n)
 	}
 }
 
+/* The prompt and the accepted line, as the user's terminal shows them:
+ * the guard's line editor draws them, not the shell, so the recording
+ * gets them here (as output: what was shown, not the keys). */
+static void
+pty_relay_record_line(const char *line, size_t len)
+{
+	struct pty_audit_rec *rec = relay.guard->rec;
+
+	if (rec == NULL)
+		return;
+	pty_audit_rec_put(rec, 'o', relay.prompt, strlen(relay.prompt));
+	pty_audit_rec_put(rec, 'o', line, len);
+	pty_audit_rec_put(rec, 'o', "\r\n", 2);
+}
+
 /* Takes a typed line: the line editor accepted it (readline callback). */
 static void
 pty_on_line(char *line)
@@ -247,6 +262,7 @@ pty_on_line(char *line)
 	}
 	len = strlen(line);
 	pty_prompt_remember(line);
+	pty_relay_record_line(line, len);
 	if (strcmp(line, PTY_HELP_LINE) == 0) {
 		/* the guard's question, never bash's builtin (pty_mayrun.h) */
 		pty_act_on(pty_guard_help(relay.guard, relay.decider,
@@ -329,6 +345,8 @@ pty_relay_output(void)
 	if (relay.state == PTY_PROMPT)
 		pty_prompt_before_output();
 	(void)pty_write_all(STDOUT_FILENO, buf, (size_t)n);
+	/* the same bytes, to the recording (none: nothing is done) */
+	pty_audit_rec_put(relay.guard->rec, 'o', buf, (size_t)n);
 	if (relay.state == PTY_PROMPT)
 		pty_prompt_after_output();
 }
@@ -351,6 +369,11 @@ pty_relay_input(void)
 			pty_confirm_answer(false);
 		return false;
 	}
+	/* typed keys only with record_input: a password typed with echo
+	 * off would otherwise be in the file */
+	if (n > 0 && relay.guard->cfg.record_input &&
+	    (relay.state == PTY_JOB || relay.state == PTY_CONFIRM))
+		pty_audit_rec_put(relay.guard->rec, 'i', buf, (size_t)n);
 	if (n > 0 && relay.state == PTY_JOB)
 		(void)pty_write_all(relay.child.master, buf, (size_t)n);
 	else if (n > 0 && relay.state == PTY_CONFIRM) {
@@ -367,6 +390,13 @@ pty_resize(void)
 
 	pty_terminal_winsize(STDIN_FILENO, &ws);
 	(void)ioctl(relay.child.master, TIOCSWINSZ, &ws);
+	if (relay.guard->rec != NULL) {
+		char size[32];
+		int k = snprintf(size, sizeof size, "%ux%u",
+				 (unsigned)ws.ws_col, (unsigned)ws.ws_row);
+
+		pty_audit_rec_put(relay.guard->rec, 'r', size, (size_t)k);
+	}
 	if (relay.state == PTY_PROMPT)
 		pty_prompt_resize();
 }
@@ -403,8 +433,10 @@ pty_drain_and_end(void)
 	ssize_t n;
 
 	(void)fcntl(relay.child.master, F_SETFL, flags | O_NONBLOCK);
-	while ((n = read(relay.child.master, buf, sizeof buf)) > 0)
+	while ((n = read(relay.child.master, buf, sizeof buf)) > 0) {
 		(void)pty_write_all(STDOUT_FILENO, buf, (size_t)n);
+		pty_audit_rec_put(relay.guard->rec, 'o', buf, (size_t)n);
+	}
 	pty_end_session();
 }
 
@@ -476,8 +508,16 @@ pty_relay_start(struct pty_guard *g, struct pty_decider *decider,
 		pty_say(STDERR_FILENO, "\n", PTY_MSG_NOT_A_TERMINAL);
 		return -1;
 	}
-	pty_signals_install(sig, true);
 	pty_terminal_winsize(STDIN_FILENO, &ws);
+	if (pty_guard_record_start(g, ws.ws_col, ws.ws_row, getenv("TERM"),
+				   err, sizeof err) != 0) {
+		pty_say(STDERR_FILENO, "\n", PTY_MSG_RECORDING_CANNOT_START,
+			err);
+		pty_guard_log(g, LOG_ERR, "session %s of %s: recording: %s",
+			      g->asess.id, g->who->user, err);
+		return -1;
+	}
+	pty_signals_install(sig, true);
 	memset(&cfg, 0, sizeof cfg);
 	cfg.guard = g;
 	cfg.decider = decider;
@@ -599,9 +639,9 @@ pty_relay_conclude_if_shell_over(void)
 
 /* What the loop waits on: each descriptor's index in fds, or -1. */
 struct pty_relay_poll {
-	struct pollfd fds[4];
+	struct pollfd fds[5];
 	nfds_t n;
-	int in, out, status, exec;
+	int in, out, status, exec, rec;
 };
 
 static int
@@ -622,11 +662,19 @@ pty_relay_wait_for_input(struct pty_relay_poll *p, const sigset_t *mask)
 	struct timespec tick = {0, 200 * 1000 * 1000};
 
 	memset(p, 0, sizeof *p);
-	p->in = p->status = p->exec = -1;
+	p->in = p->out = p->status = p->exec = p->rec = -1;
 	/* the user's keys wait in the terminal until bash is ready */
 	if (relay.state != PTY_STARTING)
 		p->in = pty_relay_poll_add(p, STDIN_FILENO);
-	p->out = pty_relay_poll_add(p, relay.child.master);
+	/* while the recording's queue is full, the shell's output waits
+	 * (as for a slow terminal); everything else is served */
+	if (!pty_audit_rec_full(relay.guard->rec))
+		p->out = pty_relay_poll_add(p, relay.child.master);
+	if (relay.guard->rec != NULL) {
+		p->rec = pty_relay_poll_add(p, pty_audit_rec_fd(relay.guard->rec));
+		if (pty_audit_rec_pending(relay.guard->rec))
+			p->fds[p->rec].events |= POLLOUT;
+	}
 	if (relay.child.status_fd >= 0)
 		p->status = pty_relay_poll_add(p, relay.child.status_fd);
 	if (relay.sup.listener >= 0)
@@ -664,9 +712,13 @@ pty_relay_serve(const struct pty_relay_poll *p)
 {
 	const struct pollfd *f = p->fds;
 
+	if (p->rec >= 0 && f[p->rec].revents != 0 &&
+	    pty_guard_recording(relay.guard, STDOUT_FILENO, "\r\n") ==
+		PTY_ACT_END)
+		relay.guard_ended = true;
 	if (p->exec >= 0 && f[p->exec].revents != 0)
 		pty_relay_exec(f[p->exec].revents);
-	if (f[p->out].revents & POLLIN)
+	if (p->out >= 0 && (f[p->out].revents & POLLIN))
 		pty_relay_output();
 	if (p->status >= 0 && (f[p->status].revents & (POLLIN | POLLHUP)) &&
 	    !pty_relay_take_status())

@@ -59,6 +59,9 @@ pty_guard_start_audit(struct pty_guard *g, bool privileged, char *err,
 			     : g->cfg.syslog_records
 				 ? PTY_AUDIT_SYSLOG_RECORDS
 				 : PTY_AUDIT_SYSLOG_ANCHORS);
+	/* the writer's recording folder: from this configuration, read
+	 * while privileged, never from a later message of the guard's */
+	pty_audit_record_configure(g->cfg.record, g->cfg.record_max);
 	if (g->cfg.audit_log[0] != '\0' &&
 	    pty_audit_start_writer(g->cfg.audit_log, g->cfg.audit_key,
 				   &g->audit, why, sizeof why) != 0) {

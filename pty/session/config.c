@@ -38,6 +38,8 @@ enum pty_config_kind {
 	/* one of two words, the second setting the bool field true:
 	 * landlock = auto | required, exec_decisions = required | optional */
 	PTY_CONFIG_CHOICE,
+	/* a size in bytes, with K, M or G (record_max) */
+	PTY_CONFIG_SIZE,
 };
 
 /* Indices into pty_config_keys: the checks after parsing name these. */
@@ -54,6 +56,10 @@ enum pty_config_key_id {
 	PTY_CONFIG_KEY_ON_AUDIT_FAILURE,
 	PTY_CONFIG_KEY_LANDLOCK,
 	PTY_CONFIG_KEY_EXEC_DECISIONS,
+	PTY_CONFIG_KEY_RECORD,
+	PTY_CONFIG_KEY_RECORD_INPUT,
+	PTY_CONFIG_KEY_RECORD_MAX,
+	PTY_CONFIG_KEY_ON_RECORD_FAILURE,
 	PTY_CONFIG_KEY_COUNT
 };
 
@@ -116,6 +122,19 @@ static const struct pty_config_key pty_config_keys[] = {
 	{"exec_decisions", PTY_CONFIG_CHOICE,
 	 offsetof(struct pty_config, exec_decisions_optional), 0, 0,
 	 {"required", "optional"}},
+    [PTY_CONFIG_KEY_RECORD] = {"record", PTY_CONFIG_PATH,
+			       PTY_CONFIG_FIELD(record), 0,
+			       PTY_CONFIG_NO_WORDS},
+    [PTY_CONFIG_KEY_RECORD_INPUT] = {"record_input", PTY_CONFIG_BOOL,
+				     offsetof(struct pty_config, record_input),
+				     0, 0, PTY_CONFIG_NO_WORDS},
+    [PTY_CONFIG_KEY_RECORD_MAX] = {"record_max", PTY_CONFIG_SIZE,
+				   offsetof(struct pty_config, record_max), 0,
+				   0, PTY_CONFIG_NO_WORDS},
+    [PTY_CONFIG_KEY_ON_RECORD_FAILURE] =
+	{"on_record_failure", PTY_CONFIG_AUDIT_FAILURE,
+	 offsetof(struct pty_config, on_record_failure), 0, 0,
+	 PTY_CONFIG_NO_WORDS},
 };
 
 struct pty_config_bool {
@@ -189,6 +208,8 @@ pty_config_defaults(struct pty_config *c)
 	c->idle_timeout = 0;
 	c->max_denials = 0;
 	c->on_audit_failure = PTY_AUDIT_FAIL_DENY;
+	c->record_max = PTY_CONFIG_RECORD_MAX_DEFAULT;
+	c->on_record_failure = PTY_AUDIT_FAIL_DENY;
 }
 
 void
@@ -663,6 +684,45 @@ pty_config_set_choice(struct pty_config_parse *p,
 			       k->words[0], k->words[1]);
 }
 
+/* record_max: decimal digits and an optional K, M or G (powers of 1024),
+ * within PTY_CONFIG_RECORD_MAX_MIN..PTY_CONFIG_RECORD_MAX_MAX. */
+static int
+pty_config_set_size(struct pty_config_parse *p, const struct pty_config_key *k,
+		    unsigned long long *field, const char *v, size_t n)
+{
+	unsigned long long value = 0, unit = 1;
+	size_t i, digits = n;
+
+	if (n > 0 && (v[n - 1] == 'K' || v[n - 1] == 'M' || v[n - 1] == 'G')) {
+		unit = v[n - 1] == 'K'	 ? 1ull << 10
+		       : v[n - 1] == 'M' ? 1ull << 20
+					 : 1ull << 30;
+		digits = n - 1;
+	}
+	for (i = 0; i < digits; i++) {
+		if (v[i] < '0' || v[i] > '9')
+			digits = 0;
+		else if (value <= PTY_CONFIG_RECORD_MAX_MAX)
+			value = value * 10 + (unsigned long long)(v[i] - '0');
+	}
+	if (digits == 0)
+		return pty_config_fail(
+		    p->err, p->errlen,
+		    "%s:%u: %s: '%.*s' is not a size (bytes, or a number "
+		    "with K, M or G)",
+		    p->path, p->lineno, k->name, pty_config_quote_len(n), v);
+	if (value > PTY_CONFIG_RECORD_MAX_MAX / unit ||
+	    value * unit < PTY_CONFIG_RECORD_MAX_MIN ||
+	    value * unit > PTY_CONFIG_RECORD_MAX_MAX)
+		return pty_config_fail(p->err, p->errlen,
+				       "%s:%u: %s: '%.*s' is out of range "
+				       "(1M to 64G)",
+				       p->path, p->lineno, k->name,
+				       pty_config_quote_len(n), v);
+	*field = value * unit;
+	return 0;
+}
+
 static int
 pty_config_set(struct pty_config_parse *p, const struct pty_config_key *k,
 	       struct pty_config *c, const char *v, size_t n)
@@ -686,6 +746,9 @@ pty_config_set(struct pty_config_parse *p, const struct pty_config_key *k,
 		return pty_config_set_choice(p, k, (bool *)(void *)field, v, n);
 	case PTY_CONFIG_SYSLOG:
 		return pty_config_set_syslog(p, k, c, v, n);
+	case PTY_CONFIG_SIZE:
+		return pty_config_set_size(
+		    p, k, (unsigned long long *)(void *)field, v, n);
 	}
 	return pty_config_fail(p->err, p->errlen, "%s:%u: %s: unknown kind",
 			       p->path, p->lineno, k->name);
@@ -798,6 +861,14 @@ pty_config_parse_text(struct pty_config_parse *p, struct pty_config *c,
 		    "%s:%u: audit_key: too long a path for the audit.pub "
 		    "beside it",
 		    p->path, p->seen[PTY_CONFIG_KEY_AUDIT_KEY]);
+	/* the audit writer keeps the recording, out of the user's reach */
+	if (p->seen[PTY_CONFIG_KEY_RECORD] != 0 &&
+	    p->seen[PTY_CONFIG_KEY_AUDIT_LOG] == 0)
+		return pty_config_fail(
+		    p->err, p->errlen,
+		    "%s:%u: record without audit_log (the audit writer keeps "
+		    "the recording)",
+		    p->path, p->seen[PTY_CONFIG_KEY_RECORD]);
 	return 0;
 }
 

@@ -109,6 +109,8 @@ pty_guard_event(struct pty_guard *g, const char *event, const char *note)
 		if (g->end_recorded)
 			return 0;
 		g->end_recorded = true;
+		/* the file closed first: session_end describes it */
+		pty_guard_record_end(g);
 	}
 	memset(&e, 0, sizeof e);
 	e.event = event;
@@ -172,8 +174,11 @@ pty_guard_write_record(struct pty_guard *g, const struct pty_audit_event *e,
 		       int fd, const char *eol, char *err, size_t errlen)
 {
 	if (g->audit == NULL ||
-	    pty_audit_write(g->audit, &g->asess, e, err, errlen) == 0)
+	    pty_audit_write(g->audit, &g->asess, e, err, errlen) == 0) {
+		pty_guard_mark(g, e, true);
 		return PTY_ACT_RUN;
+	}
+	pty_guard_mark(g, e, false);
 	pty_guard_log(g, LOG_ERR, "audit log: %s", err);
 	if (g->cfg.on_audit_failure == PTY_AUDIT_FAIL_TERMINATE)
 		return pty_guard_terminate(g, err, fd, eol);
@@ -242,6 +247,32 @@ pty_guard_refused(struct pty_guard *g, int fd, const char *eol)
 	return PTY_ACT_DENY;
 }
 
+/* A line that would run while the session's recording has stopped
+ * (on_record_failure): recorded as refused, with why, and refused. */
+static enum pty_act
+pty_guard_unrecorded(struct pty_guard *g, const char *event, const char *line,
+		     size_t len, enum pty_mode mode,
+		     const struct pty_decision *dec,
+		     const maelys_datalog_input_edb_t *edb, enum pty_act act,
+		     int fd, const char *eol)
+{
+	struct guard_record rec;
+	struct pty_audit_event *e;
+	char err[512];
+
+	if (act == PTY_ACT_END)
+		return act;
+	e = guard_record_line(&rec, event, line, len, dec, "refused", edb);
+	rec.decision.error.s = PTY_MSG_RECORDING_STOPPED_ERROR;
+	rec.decision.error.len = strlen(PTY_MSG_RECORDING_STOPPED_ERROR);
+	if (pty_guard_write_record(g, e, fd, eol, err, sizeof err) ==
+	    PTY_ACT_END)
+		return PTY_ACT_END;
+	pty_say(fd, eol, PTY_MSG_RECORDING_REFUSES, dec->command);
+	pty_guard_log_denial(g, mode, dec);
+	return pty_guard_refused(g, fd, eol);
+}
+
 /* What follows a decision that may run or is refused for good: the
  * record, the message, the count (see pty_session.h). */
 static enum pty_act
@@ -258,6 +289,10 @@ pty_guard_finish(struct pty_guard *g, const char *line, size_t len,
 		pty_guard_log_denial(g, mode, dec);
 		return pty_guard_refused(g, fd, eol);
 	}
+	if (pty_verdict_runs(dec->verdict) &&
+	    (act = pty_guard_recording(g, fd, eol)) != PTY_ACT_RUN)
+		return pty_guard_unrecorded(g, event, line, len, mode, dec, edb,
+					    act, fd, eol);
 	act = pty_guard_record_line(g, event, line, len, dec,
 				    guard_record_outcome(dec), edb, fd, eol,
 				    err, sizeof err);

@@ -177,6 +177,29 @@
 	PTY_MSG_PREFIX "exec of '%s' denied: its audit record could not be "  \
 		       "written (%s)"
 
+/* -- the session recording (guard_cast.c) */
+#define PTY_MSG_RECORDING_CANNOT_START                                         \
+	PTY_MSG_PREFIX "the session cannot be recorded, so it does not "      \
+		       "start: %s"
+#define PTY_MSG_RECORDING_STOPPED                                              \
+	PTY_MSG_PREFIX "the recording of this session has stopped (it "       \
+		       "reached record_max, or could not be written): every "  \
+		       "further command is refused; end the session with "    \
+		       "Ctrl-D"
+#define PTY_MSG_RECORDING_ENDS                                                 \
+	PTY_MSG_PREFIX "the recording of this session has stopped (it "       \
+		       "reached record_max, or could not be written): the "   \
+		       "session ends"
+#define PTY_MSG_RECORDING_REFUSES                                              \
+	PTY_MSG_PREFIX "'%s' denied: the recording of this session has "      \
+		       "stopped"
+#define PTY_MSG_EXEC_RECORDING_REFUSES                                         \
+	PTY_MSG_PREFIX "exec of '%s' denied: the recording of this session "  \
+		       "has stopped"
+/* the "error" of the audit record of what it refused */
+#define PTY_MSG_RECORDING_STOPPED_ERROR                                        \
+	"the session recording stopped (on_record_failure = deny)"
+
 /* -- the interactive session and -c (line/) */
 #define PTY_MSG_NOT_A_TERMINAL                                                 \
 	PTY_MSG_PREFIX "standard input is not a terminal (use -c COMMAND)"

@@ -9,6 +9,7 @@
 #define PTY_SESSION_H
 
 #include "pty_audit.h"
+#include "pty_audit_rec.h"
 #include "pty_decide.h"
 
 #include <limits.h>
@@ -49,6 +50,16 @@
  *   idle_timeout = SECONDS               (0 = none, the default)
  *   max_denials = N                      (0 = unlimited, the default)
  *   on_audit_failure = deny | terminate  (default deny)
+ *   record = /var/log/maelys-pty/sessions    (absent: no recording; needs
+ *                                         audit_log: the audit writer
+ *                                         keeps each interactive session's
+ *                                         recording there, DIR/ID.cast)
+ *   record_input = on | off              (default off: typed keys too)
+ *   record_max = SIZE                    (bytes, or with K, M, G; default
+ *                                         256M, from 1M to 64G)
+ *   on_record_failure = deny | terminate (default deny: once the
+ *                                         recording stops, every later
+ *                                         line and exec is refused)
  *   landlock = auto | required           (default auto: the exec supervisor
  *                                         applies the policy's exec_dir and
  *                                         exec_file with Landlock when the
@@ -75,6 +86,10 @@
 #define PTY_CONFIG_LINE_MAX         4096
 #define PTY_CONFIG_IDLE_TIMEOUT_MAX 604800u
 #define PTY_CONFIG_MAX_DENIALS_MAX  1000000u
+/* record_max: its default and bounds */
+#define PTY_CONFIG_RECORD_MAX_DEFAULT (256ull << 20)
+#define PTY_CONFIG_RECORD_MAX_MIN     (1ull << 20)
+#define PTY_CONFIG_RECORD_MAX_MAX     (64ull << 30)
 
 enum pty_audit_failure { PTY_AUDIT_FAIL_DENY, PTY_AUDIT_FAIL_TERMINATE };
 
@@ -97,6 +112,12 @@ struct pty_config {
 	 * required; a session run with --policy and no configuration is
 	 * optional (pty_config_for_policy_only). */
 	bool exec_decisions_optional;
+	/* record = DIR ("" = none), record_input, record_max (bytes),
+	 * on_record_failure */
+	char record[PATH_MAX];
+	bool record_input;
+	unsigned long long record_max;
+	enum pty_audit_failure on_record_failure;
 };
 
 /* The defaults (no policy: the file must name one). */
@@ -226,6 +247,10 @@ struct pty_guard {
 	struct pty_audit *audit; /* NULL: no audit log */
 	struct pty_audit_session asess;
 	unsigned denials;  /* lines refused in this session */
+	/* the session's recording (record = DIR, interactive sessions), or
+	 * NULL; rec_told: its stop was said and logged (guard_cast.c) */
+	struct pty_audit_rec *rec;
+	bool rec_told;
 	bool end_recorded; /* the session_end record is written */
 	/* what session_end says (pty_audit.h): lines and execs decided,
 	 * execs concluded (pty_guard_exec_concluded), and the shell's wait
@@ -342,6 +367,32 @@ void pty_guard_set_identity(struct pty_guard *g, const struct pty_identity *who)
  * -1 when they could not be dropped (err: PTY_MSG_CANNOT_DROP). */
 int pty_guard_start_audit(struct pty_guard *g, bool privileged, char *err,
 			  size_t errlen);
+
+/* ---- The session recording (guard_cast.c; pty_audit_rec.h) ---- */
+
+/* Starts the recording of an interactive session when the configuration
+ * asks for one (record = DIR) and there is an audit writer to keep it;
+ * the terminal's size and TERM go in its header.  Returns 0, or -1 with
+ * err (the session must not start). */
+int pty_guard_record_start(struct pty_guard *g, unsigned cols, unsigned rows,
+			   const char *term, char *err, size_t errlen);
+
+/* Learns whether the recording has stopped and applies on_record_failure
+ * the first time (the user told, syslog): PTY_ACT_RUN while it records
+ * (or there is none), PTY_ACT_DENY once it stopped with deny (the caller
+ * refuses what would run), PTY_ACT_END with terminate. */
+enum pty_act pty_guard_recording(struct pty_guard *g, int fd, const char *eol);
+
+/* The marker of a decision's record (written or not) in the recording:
+ * "allow: LINE", "deny: LINE", "exec deny: PATH" (LINE cut to 200 bytes);
+ * nothing for an allowed exec or a confirmed line (its "line" record
+ * follows). */
+void pty_guard_mark(struct pty_guard *g, const struct pty_audit_event *e,
+		    bool written);
+
+/* Sends what is left to the writer and closes the recording: called
+ * before the session_end record, which then describes the file. */
+void pty_guard_record_end(struct pty_guard *g);
 
 /* Writes a line to syslog (authpriv) when the guard logs there. */
 void pty_guard_log(const struct pty_guard *g, int priority, const char *fmt,

@@ -1,0 +1,523 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The session recording's two ends (pty_audit_rec.h): in the audit
+ * writer process, the recording of its one session, fed by the channel
+ * and closed before its session_end record, which then describes it; in
+ * the guard, the queue that feeds the channel without ever waiting.
+ */
+#define _GNU_SOURCE
+
+#include "audit_rec_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* How long the writer reads the channel for its end once the session
+ * ends (the guard has sent everything by then), and how long the guard
+ * tries to send what is queued. */
+#define AUDIT_REC_DRAIN_MS 5000
+
+/* The configuration, set before the writer is forked (see the header). */
+static char audit_rec_dir[PATH_MAX];
+static unsigned long long audit_rec_max;
+
+void
+pty_audit_record_configure(const char *dir, unsigned long long max)
+{
+	(void)snprintf(audit_rec_dir, sizeof audit_rec_dir, "%s",
+		       dir != NULL ? dir : "");
+	audit_rec_max = max;
+}
+
+/* ------------------------------------------------------------------ */
+/* The writer's end.                                                   */
+
+void
+audit_rec_writer_init(struct audit_rec_writer *w)
+{
+	memset(w, 0, sizeof *w);
+	w->chan = -1;
+}
+
+static uint64_t
+audit_rec_elapsed_us(const struct audit_rec_writer *w)
+{
+	struct timespec now;
+	int64_t us;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &now);
+	us = (int64_t)(now.tv_sec - w->start.tv_sec) * 1000000 +
+	     (now.tv_nsec - w->start.tv_nsec) / 1000;
+	return us > 0 ? (uint64_t)us : 0;
+}
+
+int
+audit_rec_begin(struct audit_rec_writer *w, const char *msg, size_t len,
+		int chan, char *err, size_t errlen)
+{
+	struct audit_rec_start st;
+	struct pty_record_header h;
+	char name[64], title[2 * AUDIT_REC_STRING_MAX + 64];
+	size_t off = sizeof st, i;
+	struct timespec now;
+
+	if (audit_rec_dir[0] == '\0' || w->rec != NULL || w->done ||
+	    chan < 0 || len < sizeof st) {
+		audit_err(err, errlen,
+			  audit_rec_dir[0] == '\0'
+			      ? "recording: not configured for this writer"
+			      : "recording: malformed request");
+		goto fail;
+	}
+	memcpy(&st, msg, sizeof st);
+	for (i = 0; i < AUDIT_REC_START_STRINGS; i++) {
+		size_t n = off < len ? strnlen(msg + off, len - off) : 0;
+
+		if (off >= len || off + n == len || n >= AUDIT_REC_STRING_MAX) {
+			audit_err(err, errlen, "recording: malformed request");
+			goto fail;
+		}
+		memcpy(w->strs[i], msg + off, n + 1);
+		off += n + 1;
+	}
+	if (off != len || strlen(w->strs[0]) != 32 ||
+	    !audit_is_hex(w->strs[0], 32) || st.width > 10000 ||
+	    st.height > 10000) {
+		audit_err(err, errlen, "recording: malformed request");
+		goto fail;
+	}
+	memcpy(w->s.id, w->strs[0], 33);
+	w->s.host = w->strs[1];
+	w->s.user = w->strs[2];
+	w->s.tty = w->strs[3];
+	w->s.remote = w->strs[4];
+	w->s.mode = w->strs[5];
+	if (strlen(w->strs[6]) == 64 && audit_is_hex(w->strs[6], 64))
+		memcpy(w->s.policy_sha256, w->strs[6], 65);
+	(void)snprintf(name, sizeof name, "%s.cast", w->s.id);
+	(void)snprintf(w->path, sizeof w->path, "%s/%s", audit_rec_dir, name);
+	(void)snprintf(title, sizeof title, "maelys-pty session %s (%s@%s)",
+		       w->s.id, w->s.user, w->s.host);
+	(void)clock_gettime(CLOCK_REALTIME, &now);
+	h.width = st.width > 0 ? st.width : 80;
+	h.height = st.height > 0 ? st.height : 24;
+	h.timestamp = (long long)now.tv_sec;
+	h.shell = w->strs[7];
+	h.term = w->strs[8];
+	h.title = title;
+	if (pty_record_open(audit_rec_dir, name, audit_rec_max, &h, &w->rec,
+			    err, errlen) != 0)
+		goto fail;
+	(void)fcntl(chan, F_SETFL, fcntl(chan, F_GETFL) | O_NONBLOCK);
+	w->chan = chan;
+	(void)clock_gettime(CLOCK_MONOTONIC, &w->start);
+	return 0;
+fail:
+	if (chan >= 0)
+		(void)close(chan);
+	return -1;
+}
+
+/* The recording stopped: the audit record that says so, and the guard
+ * told (a guard that is gone is not told). */
+static void
+audit_rec_stopped(struct audit_rec_writer *w, struct pty_audit *a,
+		  const char *why)
+{
+	struct pty_audit_event e;
+	char note[600], err[512];
+	size_t len = 0;
+
+	memset(&e, 0, sizeof e);
+	e.event = "recording_stopped";
+	if (why == NULL)
+		(void)snprintf(note, sizeof note,
+			       "the recording reached record_max (%llu bytes)",
+			       audit_rec_max);
+	else
+		(void)snprintf(note, sizeof note,
+			       "the recording could not be written: %s", why);
+	e.note = note;
+	if (audit_encode(&w->s, &e, a->body, AUDIT_BODY_MAX, &len, err,
+			 sizeof err) == 0)
+		(void)audit_append_body(a, a->body, len, err, sizeof err);
+	while (send(w->chan, "S", 1, MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
+}
+
+/* One whole frame from the guard. */
+static void
+audit_rec_frame(struct audit_rec_writer *w, struct pty_audit *a, char kind,
+		const unsigned char *data, size_t len)
+{
+	char err[512];
+	int rc;
+
+	if (pty_record_stopped(w->rec))
+		return; /* already said; the rest is dropped */
+	rc = pty_record_event(w->rec, audit_rec_elapsed_us(w), kind, data, len,
+			      err, sizeof err);
+	if (rc != 0)
+		audit_rec_stopped(w, a, rc < 0 ? err : NULL);
+}
+
+/* Takes the whole frames at the start of w->in.  Returns false when the
+ * guard sent what is no frame (the recording then stops). */
+static bool
+audit_rec_frames(struct audit_rec_writer *w, struct pty_audit *a)
+{
+	size_t off = 0;
+	bool ok = true;
+
+	while (w->in_len - off >= sizeof(struct audit_rec_frame)) {
+		struct audit_rec_frame f;
+
+		memcpy(&f, w->in + off, sizeof f);
+		if ((f.kind != 'o' && f.kind != 'i' && f.kind != 'r' &&
+		     f.kind != 'm' && f.kind != 'x') ||
+		    f.len > PTY_RECORD_CHUNK_MAX) {
+			ok = false;
+			break;
+		}
+		if (w->in_len - off - sizeof f < f.len)
+			break;
+		if (f.kind == 'x' && w->rec != NULL &&
+		    !pty_record_stopped(w->rec)) {
+			audit_rec_stopped(w, a,
+					  "the guard could not keep up (its "
+					  "queue overflowed)");
+			pty_record_stop(w->rec);
+		} else if (f.kind != 'x') {
+			audit_rec_frame(w, a, (char)f.kind,
+					w->in + off + sizeof f, f.len);
+		}
+		off += sizeof f + f.len;
+	}
+	memmove(w->in, w->in + off, w->in_len - off);
+	w->in_len -= off;
+	return ok;
+}
+
+/* Closes the recording and keeps what session_end says of it. */
+static void
+audit_rec_close(struct audit_rec_writer *w)
+{
+	char err[512];
+
+	if (w->chan >= 0)
+		(void)close(w->chan);
+	w->chan = -1;
+	if (w->rec == NULL)
+		return;
+	(void)pty_record_close(w->rec, &w->bytes, w->sha256, &w->complete,
+			       err, sizeof err);
+	w->rec = NULL;
+	w->done = true;
+}
+
+void
+audit_rec_read(struct audit_rec_writer *w, struct pty_audit *a)
+{
+	char err[512];
+	ssize_t n;
+	size_t room;
+
+	if (w->chan < 0)
+		return;
+	room = sizeof w->in - w->in_len;
+	n = read(w->chan, w->in + w->in_len, room);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {
+		/* the guard closed it: the session is over */
+		audit_rec_close(w);
+		return;
+	}
+	w->in_len += (size_t)n;
+	if (!audit_rec_frames(w, a)) {
+		/* nothing after a malformed frame can be read as frames:
+		 * dropped, and the recording stopped as incomplete */
+		if (!pty_record_stopped(w->rec)) {
+			audit_rec_stopped(w, a,
+					  "the guard sent a malformed frame");
+			pty_record_stop(w->rec);
+		}
+		w->in_len = 0;
+	}
+	/* the channel is drained (the read did not fill the room): to
+	 * disk, so that the file follows the session closely */
+	if ((size_t)n < room && w->rec != NULL && !pty_record_stopped(w->rec) &&
+	    pty_record_flush(w->rec, err, sizeof err) != 0)
+		audit_rec_stopped(w, a, err);
+}
+
+void
+audit_rec_finish(struct audit_rec_writer *w, struct pty_audit *a)
+{
+	struct timespec start, now;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &start);
+	while (w->chan >= 0) {
+		struct pollfd p = {w->chan, POLLIN, 0};
+		long ms;
+		int r;
+
+		(void)clock_gettime(CLOCK_MONOTONIC, &now);
+		ms = AUDIT_REC_DRAIN_MS -
+		     ((now.tv_sec - start.tv_sec) * 1000 +
+		      (now.tv_nsec - start.tv_nsec) / 1000000);
+		r = ms > 0 ? poll(&p, 1, (int)ms) : 0;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			/* the guard did not close it in time (stopped, or
+			 * still sending): what there may have been after
+			 * is not in the file, which is not complete */
+			if (w->rec != NULL)
+				pty_record_stop(w->rec);
+			break;
+		}
+		audit_rec_read(w, a);
+	}
+	audit_rec_close(w);
+}
+
+bool
+audit_rec_is_session_end(const char *body, size_t len)
+{
+	/* outside a string only: inside one every '"' has a '\' before it */
+	static const char key[] = ",\"event\":\"session_end\"";
+
+	return memmem(body, len, key, sizeof key - 1) != NULL;
+}
+
+size_t
+audit_rec_fields(const struct audit_rec_writer *w, char *out, size_t cap)
+{
+	char path[6 * sizeof w->path];
+	size_t n;
+	int m;
+
+	if (!w->done)
+		return 0;
+	n = pty_record_encode_text((const unsigned char *)w->path,
+				   strlen(w->path), false, NULL, path);
+	path[n] = '\0';
+	m = snprintf(out, cap,
+		     ",\"recording\":\"%s\",\"recording_bytes\":%llu,"
+		     "\"recording_sha256\":\"%s\",\"recording_complete\":%s",
+		     path, w->bytes, w->sha256,
+		     w->complete ? "true" : "false");
+	return m < 0 || (size_t)m >= cap ? (size_t)-1 : (size_t)m;
+}
+
+/* ------------------------------------------------------------------ */
+/* The guard's end.                                                    */
+
+/* The queue: while it holds more than SOFT bytes the relay stops reading
+ * output; markers and sizes may still add up to HARD. */
+#define AUDIT_REC_QUEUE_SOFT ((size_t)256 << 10)
+#define AUDIT_REC_QUEUE_HARD ((size_t)1 << 20)
+
+struct pty_audit_rec {
+	int fd;
+	enum pty_audit_rec_state state;
+	bool broken; /* the channel failed: nothing more can be sent */
+	char *q;
+	size_t qoff, qlen; /* unsent bytes are q[qoff, qlen) */
+};
+
+int
+pty_audit_rec_start(struct pty_audit *a, const struct pty_audit_session *s,
+		    unsigned width, unsigned height, const char *shell,
+		    const char *term, struct pty_audit_rec **out, char *err,
+		    size_t errlen)
+{
+	const char *strs[AUDIT_REC_START_STRINGS] = {
+	    s->id,	  s->host ? s->host : "",
+	    s->user ? s->user : "", s->tty ? s->tty : "",
+	    s->remote ? s->remote : "", s->mode ? s->mode : "",
+	    s->policy_sha256, shell,
+	    term};
+	struct audit_rec_start st = {width, height};
+	char msg[sizeof st + AUDIT_REC_START_STRINGS * AUDIT_REC_STRING_MAX];
+	struct pty_audit_rec *r;
+	size_t off = sizeof st, i;
+	int sv[2];
+
+	*out = NULL;
+	memcpy(msg, &st, sizeof st);
+	for (i = 0; i < AUDIT_REC_START_STRINGS; i++) {
+		size_t n = strnlen(strs[i], AUDIT_REC_STRING_MAX - 1);
+
+		memcpy(msg + off, strs[i], n);
+		msg[off + n] = '\0';
+		off += n + 1;
+	}
+	if ((r = calloc(1, sizeof *r)) == NULL ||
+	    (r->q = malloc(AUDIT_REC_QUEUE_HARD)) == NULL) {
+		free(r);
+		audit_err(err, errlen, "recording: out of memory");
+		return -1;
+	}
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+		audit_err(err, errlen, "recording: socketpair: %s",
+			  strerror(errno));
+		free(r->q);
+		free(r);
+		return -1;
+	}
+	if (audit_writer_send_fd(a, AUDIT_MSG_RECORD_START, msg, off, sv[1],
+				 err, errlen) != 0) {
+		(void)close(sv[0]);
+		(void)close(sv[1]);
+		free(r->q);
+		free(r);
+		return -1;
+	}
+	(void)close(sv[1]);
+	(void)fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_NONBLOCK);
+	r->fd = sv[0];
+	r->state = PTY_AUDIT_REC_ON;
+	*out = r;
+	return 0;
+}
+
+/* Sends what the socket takes now. */
+static void
+audit_rec_send(struct pty_audit_rec *r)
+{
+	while (!r->broken && r->qoff < r->qlen) {
+		ssize_t n = send(r->fd, r->q + r->qoff, r->qlen - r->qoff,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (n <= 0) {
+			r->broken = true;
+			r->state = PTY_AUDIT_REC_FAILED;
+			break;
+		}
+		r->qoff += (size_t)n;
+	}
+	if (r->qoff == r->qlen)
+		r->qoff = r->qlen = 0;
+}
+
+void
+pty_audit_rec_put(struct pty_audit_rec *r, char kind, const void *data,
+		  size_t len)
+{
+	const char *s = data;
+
+	if (r == NULL || r->state != PTY_AUDIT_REC_ON)
+		return;
+	do {
+		size_t k = len < PTY_RECORD_CHUNK_MAX ? len
+						      : PTY_RECORD_CHUNK_MAX;
+		struct audit_rec_frame f = {(uint8_t)kind, {0, 0, 0},
+					    (uint32_t)k};
+
+		if (r->qlen + sizeof f + k > AUDIT_REC_QUEUE_HARD &&
+		    r->qoff > 0) {
+			memmove(r->q, r->q + r->qoff, r->qlen - r->qoff);
+			r->qlen -= r->qoff;
+			r->qoff = 0;
+		}
+		if (r->qlen + 2 * sizeof f + k > AUDIT_REC_QUEUE_HARD) {
+			/* the writer took nothing for a whole megabyte:
+			 * the recording cannot follow the session.  The
+			 * room for one more header is kept for the frame
+			 * that tells the writer so (sent at the latest by
+			 * pty_audit_rec_end), lest the file pass for
+			 * complete. */
+			f.kind = 'x';
+			f.len = 0;
+			memcpy(r->q + r->qlen, &f, sizeof f);
+			r->qlen += sizeof f;
+			r->state = PTY_AUDIT_REC_FAILED;
+			return;
+		}
+		memcpy(r->q + r->qlen, &f, sizeof f);
+		memcpy(r->q + r->qlen + sizeof f, s, k);
+		r->qlen += sizeof f + k;
+		s += k;
+		len -= k;
+	} while (len > 0);
+	audit_rec_send(r);
+}
+
+int
+pty_audit_rec_fd(const struct pty_audit_rec *r)
+{
+	/* once it is not on, nothing is waited for (a closed channel
+	 * would wake poll for ever) */
+	return r != NULL && r->state == PTY_AUDIT_REC_ON ? r->fd : -1;
+}
+
+bool
+pty_audit_rec_pending(const struct pty_audit_rec *r)
+{
+	return r != NULL && r->state == PTY_AUDIT_REC_ON && r->qlen > r->qoff;
+}
+
+bool
+pty_audit_rec_full(const struct pty_audit_rec *r)
+{
+	return r != NULL && r->state == PTY_AUDIT_REC_ON &&
+	       r->qlen - r->qoff > AUDIT_REC_QUEUE_SOFT;
+}
+
+enum pty_audit_rec_state
+pty_audit_rec_service(struct pty_audit_rec *r)
+{
+	char b[16];
+	ssize_t n;
+
+	if (r == NULL)
+		return PTY_AUDIT_REC_ON;
+	audit_rec_send(r);
+	while ((n = recv(r->fd, b, sizeof b, MSG_DONTWAIT)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break; /* EAGAIN: nothing said */
+		if (memchr(b, 'S', (size_t)n) != NULL &&
+		    r->state == PTY_AUDIT_REC_ON)
+			r->state = PTY_AUDIT_REC_STOPPED;
+	}
+	if (n == 0) {
+		r->broken = true; /* the writer is gone */
+		if (r->state == PTY_AUDIT_REC_ON)
+			r->state = PTY_AUDIT_REC_FAILED;
+	}
+	return r->state;
+}
+
+void
+pty_audit_rec_end(struct pty_audit_rec *r, int timeout_ms)
+{
+	int waited = 0;
+
+	if (r == NULL)
+		return;
+	while (!r->broken && r->qoff < r->qlen && waited < timeout_ms) {
+		struct pollfd p = {r->fd, POLLOUT, 0};
+
+		if (poll(&p, 1, 100) < 0 && errno != EINTR)
+			break;
+		waited += 100;
+		audit_rec_send(r);
+	}
+	(void)close(r->fd);
+	free(r->q);
+	free(r);
+}
