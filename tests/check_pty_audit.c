@@ -27,13 +27,16 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
@@ -2270,6 +2273,126 @@ START_TEST(test_audit_flooding_session_leaves_room_for_others)
 }
 END_TEST
 
+/* A user's umask reaches the writer (it is forked by the user's guard):
+ * with umask 0777 (or 0277) a log it creates - at the start, or when it
+ * follows a rotation - was mode 0000 (0400), and every other session's
+ * writer, the audit account without root's override, could no longer open
+ * it: one user's `umask 777` before a session ended everybody's.  A log
+ * the writer creates is 0600 whatever the umask. */
+START_TEST(test_audit_new_log_is_0600_whatever_the_umask)
+{
+	struct pty_audit_session s;
+	struct pty_audit_event e;
+	struct pty_audit *a = NULL;
+	char err[512], old[400];
+	struct stat st;
+	mode_t was;
+	struct tmp t;
+	pid_t writer;
+
+	tmp_make(&t);
+	session_make(&s, "interactive");
+	memset(&e, 0, sizeof e);
+	e.event = "line";
+	e.line = "ls";
+	e.line_len = 2;
+	e.outcome = "allow";
+	(void)snprintf(old, sizeof old, "%s.1", t.log);
+	was = umask(0777);
+	ck_assert_msg(
+	    pty_audit_start_writer(t.log, t.key, &a, err, sizeof err) == 0,
+	    "%s", err);
+	writer = pty_audit_writer_pid(a);
+	ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0, "%s",
+		      err);
+	ck_assert_int_eq(stat(t.log, &st), 0);
+	ck_assert_msg((st.st_mode & 07777) == 0600,
+		      "a new log is mode %04o under umask 0777",
+		      (unsigned)(st.st_mode & 07777));
+	/* logrotate renames it: the writer creates the next one */
+	ck_assert_int_eq(rename(t.log, old), 0);
+	ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0, "%s",
+		      err);
+	ck_assert_int_eq(stat(t.log, &st), 0);
+	ck_assert_msg((st.st_mode & 07777) == 0600,
+		      "the log after a rotation is mode %04o under umask "
+		      "0777",
+		      (unsigned)(st.st_mode & 07777));
+	pty_audit_close(a);
+	(void)umask(was);
+	ck_assert_int_eq(waitpid(writer, NULL, 0), writer);
+	/* the line, log_continued, the line */
+	assert_files(old, t.log, NULL, t.pub, t.key, 0,
+		     "3 records, chain intact");
+	tmp_remove(&t);
+}
+END_TEST
+
+/* The syslog anchor after a session_end is sent once the state's lock is
+ * released: syslog(3) writes to /dev/log and blocks while the syslog
+ * daemon does not read (a daemon that a flood of `logger` keeps busy), and
+ * every writer of every session waits on that lock.  The probe: syslog
+ * is this test's own (below), which tries the state's lock. */
+static const char *anchor_state;  /* the state the probe tries */
+static const char *anchor_report; /* where it says what it found */
+
+void
+syslog(int pri, const char *fmt, ...)
+{
+	va_list ap;
+	int fd, held;
+
+	if (anchor_state != NULL && strcmp(fmt, PTY_AUDIT_ANCHOR_FMT) == 0 &&
+	    (fd = open(anchor_state, O_RDONLY | O_CLOEXEC)) >= 0) {
+		held = flock(fd, LOCK_EX | LOCK_NB) != 0;
+		(void)close(fd);
+		if ((fd = open(anchor_report,
+			       O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+			       0600)) >= 0) {
+			(void)write(fd, held ? "held\n" : "free\n", 5);
+			(void)close(fd);
+		}
+	}
+	va_start(ap, fmt);
+	vsyslog(pri, fmt, ap);
+	va_end(ap);
+}
+
+START_TEST(test_audit_anchor_sent_after_the_lock_is_released)
+{
+	struct pty_audit_session s;
+	struct pty_audit_event e;
+	struct pty_audit *a = NULL;
+	char err[512], report[400], *said;
+	struct tmp t;
+	pid_t writer;
+	size_t len;
+
+	tmp_make(&t);
+	session_make(&s, "interactive");
+	(void)snprintf(report, sizeof report, "%s/anchors", t.dir);
+	anchor_state = t.key;
+	anchor_report = report;
+	pty_audit_set_syslog(PTY_AUDIT_SYSLOG_ANCHORS);
+	ck_assert_msg(
+	    pty_audit_start_writer(t.log, t.key, &a, err, sizeof err) == 0,
+	    "%s", err);
+	writer = pty_audit_writer_pid(a);
+	memset(&e, 0, sizeof e);
+	e.event = "session_end";
+	ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0, "%s",
+		      err);
+	pty_audit_close(a);
+	ck_assert_int_eq(waitpid(writer, NULL, 0), writer);
+	anchor_state = NULL;
+	said = slurp(report, &len);
+	ck_assert_msg(strcmp(said, "free\n") == 0,
+		      "the anchor was sent with the state's lock: %s", said);
+	free(said);
+	tmp_remove(&t);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -2301,6 +2424,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_audit_stopped_client_does_not_stall_another);
 	tcase_add_test(tc, test_audit_flooding_session_leaves_room_for_others);
 	tcase_add_test(tc, test_audit_facts_and_session_end_fields);
+	tcase_add_test(tc, test_audit_new_log_is_0600_whatever_the_umask);
+	tcase_add_test(tc, test_audit_anchor_sent_after_the_lock_is_released);
 	suite_add_tcase(s, tc);
 	return s;
 }
