@@ -2206,6 +2206,21 @@ START_TEST(test_audit_stopped_client_does_not_stall_another)
 }
 END_TEST
 
+/* Starts a writer as a guard of user `uid` starts it: setuid to the
+ * audit account (here root), its real uid the user's. */
+static void
+start_writer_of(uid_t uid, const char *log, const char *key,
+		struct pty_audit **a)
+{
+	char err[512];
+
+	ck_assert_int_eq(setresuid(uid, 0, 0), 0);
+	ck_assert_msg(pty_audit_start_writer(log, key, a, err, sizeof err) ==
+			  0,
+		      "%s", err);
+	ck_assert_int_eq(setresuid(0, 0, 0), 0);
+}
+
 /* One session that floods the log fills its file system only down to the
  * reserve kept for sessions that wrote little: then it is refused, and
  * another session's records still go in.  (On a 2 MiB tmpfs: root only.) */
@@ -2242,12 +2257,10 @@ START_TEST(test_audit_flooding_session_leaves_room_for_others)
 	ck_assert_ptr_nonnull(big);
 	memset(big, 'x', 3999);
 	big[3999] = '\0';
-	ck_assert_msg(
-	    pty_audit_start_writer(t.log, t.key, &a, err, sizeof err) == 0,
-	    "%s", err);
-	ck_assert_msg(
-	    pty_audit_start_writer(t.log, t.key, &b, err, sizeof err) == 0,
-	    "%s", err);
+	/* the flooding session is uid 65534's; the light one another
+	 * user's */
+	start_writer_of(65534, t.log, t.key, &a);
+	start_writer_of(0, t.log, t.key, &b);
 	memset(&e, 0, sizeof e);
 	e.event = "line";
 	e.outcome = "allow";
@@ -2269,6 +2282,78 @@ START_TEST(test_audit_flooding_session_leaves_room_for_others)
 	usleep(100000);
 	free(big);
 	ck_assert_int_eq(umount(cmd), 0);
+	tmp_remove(&t);
+}
+END_TEST
+
+/* A user who floods the log from session after session (each a writer
+ * of its own, which the per-session share let write a quarter of the
+ * reserve) drains the reserve no more than one session does: the share
+ * is the user's, over all their sessions, and another user's new session
+ * still starts and records.  (On a 2 MiB tmpfs: root only.) */
+START_TEST(test_audit_flooding_user_in_many_sessions_leaves_room_for_others)
+{
+	struct pty_audit_session s[2];
+	struct pty_audit_event e;
+	struct pty_audit *a = NULL;
+	char err[512], dir[600], *big;
+	struct tmp t;
+	int i, k, refused;
+
+	if (geteuid() != 0) {
+		printf("*** SKIP test_audit_flooding_user_in_many_sessions_"
+		       "leaves_room_for_others: mounting a small file system "
+		       "needs root ***\n");
+		return;
+	}
+	tmp_make(&t);
+	snprintf(dir, sizeof dir, "%s/fs", t.dir);
+	if (mkdir(dir, 0700) != 0 || unshare(CLONE_NEWNS) != 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("tmpfs", dir, "tmpfs", 0, "size=2m") != 0) {
+		printf("*** SKIP: no tmpfs mount here ***\n");
+		tmp_remove(&t);
+		return;
+	}
+	snprintf(t.log, sizeof t.log, "%s/fs/audit.log", t.dir);
+	session_make(&s[0], "command");
+	session_make(&s[1], "interactive");
+	big = malloc(4000);
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'x', 3999);
+	big[3999] = '\0';
+	memset(&e, 0, sizeof e);
+	e.event = "line";
+	e.outcome = "allow";
+	/* uid 65534: eight sessions, one after the other, each writing
+	 * until it is refused */
+	for (k = 0; k < 8; k++) {
+		start_writer_of(65534, t.log, t.key, &a);
+		e.line = big;
+		e.line_len = strlen(big);
+		refused = 0;
+		for (i = 0; i < 1000 && !refused; i++)
+			refused = pty_audit_write(a, &s[0], &e, err,
+						  sizeof err) != 0;
+		ck_assert_msg(refused, "2 MiB and never refused");
+		pty_audit_close(a);
+		a = NULL;
+	}
+	ck_assert_msg(strstr(err, "down to its reserve") != NULL, "%s", err);
+	/* another user's new session: its start and 50 lines */
+	start_writer_of(0, t.log, t.key, &a);
+	e.line = "ls";
+	e.line_len = 2;
+	for (i = 0; i < 50; i++)
+		ck_assert_msg(pty_audit_write(a, &s[1], &e, err, sizeof err) ==
+				  0,
+			      "record %d of another user's session, after "
+			      "uid 65534's eight: %s",
+			      i, err);
+	pty_audit_close(a);
+	usleep(100000);
+	free(big);
+	ck_assert_int_eq(umount(dir), 0);
 	tmp_remove(&t);
 }
 END_TEST
@@ -2423,6 +2508,9 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_audit_writer_records_the_end_of_a_killed_guard);
 	tcase_add_test(tc, test_audit_stopped_client_does_not_stall_another);
 	tcase_add_test(tc, test_audit_flooding_session_leaves_room_for_others);
+	tcase_add_test(
+	    tc,
+	    test_audit_flooding_user_in_many_sessions_leaves_room_for_others);
 	tcase_add_test(tc, test_audit_facts_and_session_end_fields);
 	tcase_add_test(tc, test_audit_new_log_is_0600_whatever_the_umask);
 	tcase_add_test(tc, test_audit_anchor_sent_after_the_lock_is_released);
