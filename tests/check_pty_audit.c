@@ -1714,6 +1714,74 @@ START_TEST(test_audit_crash_between_record_and_state_recovered)
 }
 END_TEST
 
+/* A writer killed in a rotation, at each point: after it made the new
+ * file (empty), after it wrote log_continued but before the state, and
+ * after its record but before the state.  Each time the next writer goes
+ * on, and the files verify as one chain with the state. */
+START_TEST(test_audit_crash_in_a_rotation_recovered)
+{
+	struct pty_audit *a = NULL;
+	char err[512], log1[400], log2[400], *saved, *buf, *nl;
+	size_t slen, len;
+	struct tmp t;
+
+	tmp_make(&t);
+	(void)snprintf(log1, sizeof log1, "%s.1", t.log);
+	(void)snprintf(log2, sizeof log2, "%s.2", t.log);
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	write_one(a, "r1");
+	write_one(a, "r2");
+	pty_audit_close(a);
+	/* 1. rotated, the new file made, nothing in it yet */
+	ck_assert_int_eq(rename(t.log, log2), 0);
+	spit(t.log, "", 0);
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	write_one(a, "r4"); /* 3: log_continued (no prev_file), 4 */
+	pty_audit_close(a);
+	assert_files(log2, t.log, NULL, t.pub, t.key, 0,
+		     "4 records, chain intact");
+	/* 2. rotated; killed after log_continued, before the state: the
+	 * file cut back to it, the state of before it */
+	ck_assert_int_eq(rename(t.log, log1), 0);
+	saved = slurp(t.key, &slen);
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	write_one(a, "r6"); /* 5: log_continued, 6 */
+	pty_audit_close(a);
+	buf = slurp(t.log, &len);
+	nl = strchr(buf, '\n');
+	ck_assert_ptr_nonnull(nl);
+	ck_assert_ptr_nonnull(strstr(buf, "\"seq\":5,"));
+	spit(t.log, buf, (size_t)(nl - buf) + 1);
+	spit(t.key, saved, slen);
+	free(saved);
+	free(buf);
+	assert_files(log2, log1, t.log, t.pub, t.key, 0,
+		     "5 records, chain intact");
+	/* the next writer evolves the state once and goes on */
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	write_one(a, "r6");
+	pty_audit_close(a);
+	assert_files(log2, log1, t.log, t.pub, t.key, 0,
+		     "6 records, chain intact");
+	/* 3. killed after its record, before the state */
+	saved = slurp(t.key, &slen);
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	write_one(a, "r7");
+	pty_audit_close(a);
+	spit(t.key, saved, slen);
+	free(saved);
+	assert_files(log2, log1, t.log, t.pub, t.key, 0,
+		     "7 records, chain intact");
+	/* and the log goes on */
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	write_one(a, "r8");
+	pty_audit_close(a);
+	assert_files(log2, log1, t.log, t.pub, t.key, 0,
+		     "8 records, chain intact");
+	tmp_remove(&t);
+}
+END_TEST
+
 /* A log of the old format (v1, HMAC) is not read as this one: the
  * verifier says so, and no writer appends to it. */
 START_TEST(test_audit_v1_log_refused)
@@ -2499,6 +2567,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_audit_cut_end_found_with_the_state);
 	tcase_add_test(tc, test_audit_rotation_continues_the_chain);
 	tcase_add_test(tc, test_audit_crash_between_record_and_state_recovered);
+	tcase_add_test(tc, test_audit_crash_in_a_rotation_recovered);
 	tcase_add_test(tc, test_audit_v1_log_refused);
 	tcase_add_test(tc, test_audit_dev_full_fails_every_write);
 	tcase_add_test(tc, test_audit_open_refuses_bad_files);
