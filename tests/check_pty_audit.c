@@ -1136,6 +1136,71 @@ START_TEST(test_audit_record_too_long_drops_line_then_fails)
 }
 END_TEST
 
+/* The longest record the writer writes (a note one byte longer is
+ * refused) is read back whole: by the next writer, which finds its end in
+ * the last PTY_AUDIT_LINE_MAX + 1 bytes, and by the verifier. */
+START_TEST(test_audit_longest_record_is_read_back)
+{
+	static char note[PTY_AUDIT_LINE_MAX];
+	struct pty_audit_session s;
+	struct pty_audit_event e;
+	struct pty_audit *a = NULL;
+	char err[256], *buf;
+	size_t lo = 1000, hi = sizeof note - 1, len;
+	struct tmp t;
+
+	tmp_make(&t);
+	session_make(&s, "interactive");
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	memset(&e, 0, sizeof e);
+	e.event = "session_start";
+	e.note = note;
+	memset(note, 'n', sizeof note - 1);
+	/* the longest note that fits: found by halving, each try on a
+	 * log of its own records (a refused one writes nothing) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo + 1) / 2;
+
+		note[mid] = '\0';
+		if (pty_audit_write(a, &s, &e, err, sizeof err) == 0)
+			lo = mid;
+		else
+			hi = mid - 1;
+		note[mid] = 'n';
+	}
+	note[lo] = '\0';
+	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), 0);
+	note[lo] = 'n';
+	note[lo + 1] = '\0';
+	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "longer than 65536"));
+	/* and one more after it: the writer read the longest back */
+	e.note = "after";
+	ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0, "%s",
+		      err);
+	pty_audit_close(a);
+	buf = slurp(t.log, &len);
+	{
+		char *last = memrchr(buf, '\n', len - 1);
+		char *prev = memrchr(buf, '\n', (size_t)(last - buf));
+		size_t longest = (size_t)(last - prev); /* its newline too */
+
+		ck_assert_uint_le(longest, PTY_AUDIT_LINE_MAX);
+		ck_assert_uint_gt(longest, PTY_AUDIT_LINE_MAX - 600);
+	}
+	free(buf);
+	/* every try that fit is a record: verified whole */
+	{
+		char *report = NULL;
+
+		ck_assert_int_eq(verify(t.log, t.pub, &report), 0);
+		ck_assert_ptr_nonnull(strstr(report, "chain intact"));
+		free(report);
+	}
+	tmp_remove(&t);
+}
+END_TEST
+
 /* The flat event as a caller other than the guard gives it: what it says
  * is recorded as given (an empty text present, a NULL one left out), and an
  * event with an array or a text that cannot be read is refused before
@@ -2558,6 +2623,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_audit_records_carry_every_field);
 	tcase_add_test(tc, test_audit_exec_records_read_independently);
 	tcase_add_test(tc, test_audit_record_too_long_drops_line_then_fails);
+	tcase_add_test(tc, test_audit_longest_record_is_read_back);
 	tcase_add_test(tc, test_audit_flat_event_recorded_as_given_or_refused);
 	tcase_add_test(tc, test_audit_chain_continues_across_opens);
 	tcase_add_test(tc, test_audit_tampering_reported_at_the_record);
