@@ -31,6 +31,9 @@
  *   4. The filter refuses open_tree but not open_tree_attr (Linux 6.15):
  *      a detached mount of the refused program itself, executed through
  *      its descriptor, is decided and recorded as exec_path "/", and runs.
+ *   5. A user's umask reaches the audit writer her guard forks: under
+ *      `umask 777` the log it makes after a rotation was mode 0000, and no
+ *      other session's writer could open it.
  *
  * Root only: otherwise SKIP (exit 77).
  */
@@ -41,6 +44,7 @@
 #include "pty_harness.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -330,6 +334,91 @@ START_TEST(test_redteam_one_user_fills_the_log_and_every_session_is_refused)
 }
 END_TEST
 
+/* ── 5. A user's umask and the log a rotation leaves to be made ───────── */
+
+/* Appends the file at `from` to the file at `to` and removes `from` (as
+ * root: the rotation of the test undone, so the log is one file again). */
+static void
+append_file(const char *to, const char *from)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY | O_CLOEXEC);
+	int out = open(to, O_WRONLY | O_APPEND | O_CLOEXEC);
+	ssize_t n;
+
+	ck_assert_int_ge(in, 0);
+	ck_assert_int_ge(out, 0);
+	while ((n = read(in, buf, sizeof buf)) > 0)
+		ck_assert_int_eq(write(out, buf, (size_t)n), n);
+	ck_assert_int_eq(n, 0);
+	(void)close(in);
+	ck_assert_int_eq(close(out), 0);
+	ck_assert_int_eq(unlink(from), 0);
+}
+
+/* logrotate renamed the log (nocreate: the next writer makes it).  alice,
+ * with `umask 777`, runs `maelys-pty decide` first: its audit writer,
+ * forked by her guard, had her umask and made the log mode 0000, which the
+ * audit account (no root override) could open no more: bob's decide and
+ * every session after it were refused.  The log is 0600 whatever the
+ * umask, and bob goes on.  Neither reads the state or the log. */
+START_TEST(test_redteam_umask_777_locks_no_one_out_of_a_new_log)
+{
+	char rotated[600], script[2048], *out, *err;
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	struct stat st;
+	int rc;
+
+	/* bob first, so that there is a log to rotate */
+	snprintf(script, sizeof script,
+		 "echo '{\"id\": 1, \"line\": \"ls\"}' | '%s' decide",
+		 bastion.guard);
+	ck_assert_int_eq(bastion_run_as(&bastion, BOB, argv, T, &out, &err),
+			 0);
+	free(out);
+	free(err);
+	snprintf(rotated, sizeof rotated, "%s.rt", bastion.log);
+	ck_assert_int_eq(rename(bastion.log, rotated), 0);
+	snprintf(script, sizeof script,
+		 "umask 777; echo '{\"id\": 1, \"line\": \"ls\"}' | '%s' "
+		 "decide",
+		 bastion.guard);
+	rc = bastion_run_as(&bastion, ALICE, argv, T, &out, &err);
+	printf("redteam: alice's decide under umask 777: status %d, out "
+	       "%.200s, err %.200s\n",
+	       rc, out, err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(stat(bastion.log, &st), 0);
+	snprintf(script, sizeof script,
+		 "echo '{\"id\": 1, \"line\": \"ls\"}' | '%s' decide",
+		 bastion.guard);
+	rc = bastion_run_as(&bastion, BOB, argv, T, &out, &err);
+	/* the rotation undone before anything is asserted */
+	append_file(rotated, bastion.log);
+	ck_assert_int_eq(rename(rotated, bastion.log), 0);
+	ck_assert_msg((st.st_mode & 07777) == 0600,
+		      "BROKEN: the log alice's writer made under umask 777 is "
+		      "mode %04o",
+		      (unsigned)(st.st_mode & 07777));
+	ck_assert_msg(rc == 0 && strstr(out, "\"decision\": \"allow\"") !=
+					  NULL,
+		      "BROKEN: bob's decide after alice's: status %d, out "
+		      "'%s', err '%s'",
+		      rc, out, err);
+	free(out);
+	free(err);
+	/* the state and the log are the audit account's alone */
+	ck_assert_int_eq(bastion_open_as(&bastion, ALICE, bastion.key,
+					 O_RDONLY),
+			 EACCES);
+	ck_assert_int_eq(bastion_open_as(&bastion, ALICE, bastion.log,
+					 O_RDONLY),
+			 EACCES);
+	bastion_assert_log_verifies(&bastion);
+}
+END_TEST
+
 /* ── 4. open_tree_attr: a detached mount names the program falsely ─────── */
 
 /* The filter refuses open_tree, mount and the rest of the mount API "so
@@ -408,6 +497,8 @@ maelys_check_suite(void)
 	    test_redteam_one_user_fills_the_log_and_every_session_is_refused);
 	tcase_add_test(
 	    tc, test_redteam_open_tree_attr_runs_a_refused_program_as_slash);
+	tcase_add_test(tc,
+		       test_redteam_umask_777_locks_no_one_out_of_a_new_log);
 	suite_add_tcase(s, tc);
 	return s;
 }
