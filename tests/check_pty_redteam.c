@@ -34,6 +34,8 @@
  *   5. A user's umask reaches the audit writer her guard forks: under
  *      `umask 777` the log it makes after a rotation was mode 0000, and no
  *      other session's writer could open it.
+ *   6. Item 3's reserve was each session's: six sessions of one user, one
+ *      after the other, drained it.
  *
  * Root only: otherwise SKIP (exit 77).
  */
@@ -419,6 +421,49 @@ START_TEST(test_redteam_umask_777_locks_no_one_out_of_a_new_log)
 }
 END_TEST
 
+/* ── 6. The reserve drained from session after session ───────────────── */
+
+/* Item 3's reserve was counted per session: each session of alice's could
+ * write a quarter of it, so six `ssh host CMD` of hers, one after the
+ * other, drained it, and bob's line was refused and his next session did
+ * not start.  It is counted per user. */
+START_TEST(test_redteam_one_user_in_many_sessions_drains_no_reserve)
+{
+	char *mount_argv[] = {
+	    "/usr/bin/mount",    "-t",    "tmpfs",        "-o",
+	    "size=4m,mode=2750", "rtlog", bastion.logdir, NULL};
+	char *chown_argv[] = {"/usr/bin/chown", "maelys-pty:maelys-pty",
+			      bastion.logdir, NULL};
+	char *umount_argv[] = {"/usr/bin/umount", "-l", bastion.logdir, NULL};
+	char *out, *err;
+	int k, st, bob_st;
+
+	use_attack_policy(false);
+	ck_assert_int_eq(run_root(mount_argv), 0);
+	ck_assert_int_eq(run_root(chown_argv), 0);
+	bastion_home_file(&bastion, ALICE, "rt-big.py", big_py, 0644);
+	for (k = 0; k < 6; k++) {
+		st = bastion_ssh(&bastion, ALICE, "python3 rt-big.py 40 60000",
+				 60000, &out, &err);
+		printf("redteam: alice's session %d: status %d, stderr: "
+		       "%.200s\n",
+		       k + 1, st, err);
+		fflush(stdout);
+		free(out);
+		free(err);
+	}
+	bob_st = bastion_ssh(&bastion, BOB, "id -un", T, &out, &err);
+	(void)run_root(umount_argv);
+	ck_assert_msg(bob_st == 0 && strstr(out, BOB) != NULL,
+		      "BROKEN: six sessions of alice's drained the log's "
+		      "reserve, and bob's session does not start: status %d, "
+		      "out '%s', err '%s'",
+		      bob_st, out, err);
+	free(out);
+	free(err);
+}
+END_TEST
+
 /* ── 4. open_tree_attr: a detached mount names the program falsely ─────── */
 
 /* The filter refuses open_tree, mount and the rest of the mount API "so
@@ -499,6 +544,8 @@ maelys_check_suite(void)
 	    tc, test_redteam_open_tree_attr_runs_a_refused_program_as_slash);
 	tcase_add_test(tc,
 		       test_redteam_umask_777_locks_no_one_out_of_a_new_log);
+	tcase_add_test(tc,
+		       test_redteam_one_user_in_many_sessions_drains_no_reserve);
 	suite_add_tcase(s, tc);
 	return s;
 }
