@@ -1847,6 +1847,90 @@ START_TEST(test_audit_crash_in_a_rotation_recovered)
 }
 END_TEST
 
+/* A thief of the host cuts the log back to record 5 and writes a state
+ * that continues it (seq 6, the SHA-256 of record 5, a seed of their
+ * own: seed_6 is gone).  A writer appends to it - the state is all it
+ * has - but --verify-log refuses at record 6, signed with a key record 5
+ * did not certify, and with the state it says the state does not go on
+ * from the log.  And a whole log re-signed with keys of the thief's own
+ * passes only with the thief's audit.pub, whose fingerprint, which
+ * --verify-log prints, is not the one kept off the host. */
+START_TEST(test_audit_thief_cannot_continue_a_cut_log)
+{
+	char *buf, *report = NULL, state[400], hash[65], seedhex[65];
+	char fpr_real[64], fpr_thief[64], line[200];
+	size_t len, i, nl = 0, cut = 0;
+	struct tmp t;
+	FILE *f;
+
+	tmp_make(&t);
+	write_n(t.log, t.key, 10);
+	buf = slurp(t.log, &len);
+	for (i = 0; i < len; i++)
+		if (buf[i] == '\n' && ++nl == 5) {
+			cut = i;
+			break;
+		}
+	ck_assert_uint_gt(cut, 0);
+	spit(t.log, buf, cut + 1);
+	{
+		size_t start = cut;
+
+		while (start > 0 && buf[start - 1] != '\n')
+			start--;
+		pty_sha256_hex(buf + start, cut - start, hash);
+	}
+	free(buf);
+	ck_assert_int_eq(pty_audit_session_id(seedhex), 0);
+	ck_assert_int_eq(pty_audit_session_id(seedhex + 32), 0);
+	(void)snprintf(state, sizeof state,
+		       "maelys-pty audit state v2\nseq %016d\nseed %s\nlast "
+		       "%s\n",
+		       6, seedhex, hash);
+	spit(t.key, state, strlen(state));
+	assert_files(t.log, NULL, NULL, t.pub, t.key, 1,
+		     "does not continue the log's last record (seq 5)");
+	write_n(t.log, t.key, 1); /* the writer cannot tell */
+	ck_assert_int_eq(verify(t.log, t.pub, &report), 1);
+	ck_assert_msg(strstr(report, "record 6") != NULL, "%s", report);
+	free(report);
+	/* a log of the thief's own keys: intact with the thief's key only,
+	 * and the fingerprints differ */
+	tmp_remove(&t);
+	tmp_make(&t);
+	write_n(t.log, t.other, 3);
+	ck_assert_int_eq(verify(t.log, t.pub, &report), 1);
+	free(report);
+	ck_assert_int_eq(verify(t.log, t.other_pub, &report), 0);
+	f = fmemopen(report, strlen(report), "r");
+	ck_assert_ptr_nonnull(f);
+	fpr_thief[0] = '\0';
+	while (fgets(line, sizeof line, f) != NULL)
+		if (sscanf(line, "  verification key %63s", fpr_thief) == 1)
+			break;
+	(void)fclose(f);
+	free(report);
+	{
+		char hex[70];
+		unsigned char pk[32];
+
+		buf = slurp(t.pub, &len);
+		memcpy(hex, buf, 64);
+		for (i = 0; i < 32; i++) {
+			unsigned v;
+
+			ck_assert_int_eq(sscanf(hex + 2 * i, "%2x", &v), 1);
+			pk[i] = (unsigned char)v;
+		}
+		free(buf);
+		pty_audit_fingerprint(pk, sizeof pk, fpr_real);
+	}
+	ck_assert_msg(strncmp(fpr_thief, "SHA256:", 7) == 0, "%s", fpr_thief);
+	ck_assert_str_ne(fpr_thief, fpr_real);
+	tmp_remove(&t);
+}
+END_TEST
+
 /* A log of the old format (v1, HMAC) is not read as this one: the
  * verifier says so, and no writer appends to it. */
 START_TEST(test_audit_v1_log_refused)
@@ -2634,6 +2718,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_audit_rotation_continues_the_chain);
 	tcase_add_test(tc, test_audit_crash_between_record_and_state_recovered);
 	tcase_add_test(tc, test_audit_crash_in_a_rotation_recovered);
+	tcase_add_test(tc, test_audit_thief_cannot_continue_a_cut_log);
 	tcase_add_test(tc, test_audit_v1_log_refused);
 	tcase_add_test(tc, test_audit_dev_full_fails_every_write);
 	tcase_add_test(tc, test_audit_open_refuses_bad_files);
