@@ -35,8 +35,8 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
@@ -2432,8 +2432,7 @@ start_writer_of(uid_t uid, const char *log, const char *key,
 	char err[512];
 
 	ck_assert_int_eq(setresuid(uid, 0, 0), 0);
-	ck_assert_msg(pty_audit_start_writer(log, key, a, err, sizeof err) ==
-			  0,
+	ck_assert_msg(pty_audit_start_writer(log, key, a, err, sizeof err) == 0,
 		      "%s", err);
 	ck_assert_int_eq(setresuid(0, 0, 0), 0);
 }
@@ -2550,8 +2549,8 @@ START_TEST(test_audit_flooding_user_in_many_sessions_leaves_room_for_others)
 		e.line_len = strlen(big);
 		refused = 0;
 		for (i = 0; i < 1000 && !refused; i++)
-			refused = pty_audit_write(a, &s[0], &e, err,
-						  sizeof err) != 0;
+			refused =
+			    pty_audit_write(a, &s[0], &e, err, sizeof err) != 0;
 		ck_assert_msg(refused, "2 MiB and never refused");
 		pty_audit_close(a);
 		a = NULL;

@@ -755,15 +755,14 @@ START_TEST(replay_bad_fact_is_shown_escaped)
 	e.line_len = 2;
 	e.outcome = "allow";
 	e.decision = &dec;
-	ck_assert_msg(pty_audit_write(w.a, &w.s, &e, err_w, sizeof err_w) ==
-			  0,
+	ck_assert_msg(pty_audit_write(w.a, &w.s, &e, err_w, sizeof err_w) == 0,
 		      "%s", err_w);
 	writer_close(&w);
 	rc = run_log((const char *[]){"--replay", "--policy", t.policy, NULL},
 		     &out, &err);
 	ck_assert_msg(rc == 0, "rc %d: %s", rc, err);
-	ck_assert_msg(strchr(err, '\x1b') == NULL && strchr(err, '\x07') ==
-							  NULL,
+	ck_assert_msg(strchr(err, '\x1b') == NULL &&
+			  strchr(err, '\x07') == NULL,
 		      "an escape sequence of a record reached the terminal: "
 		      "%s",
 		      err);

@@ -375,8 +375,7 @@ START_TEST(test_redteam_umask_777_locks_no_one_out_of_a_new_log)
 	snprintf(script, sizeof script,
 		 "echo '{\"id\": 1, \"line\": \"ls\"}' | '%s' decide",
 		 bastion.guard);
-	ck_assert_int_eq(bastion_run_as(&bastion, BOB, argv, T, &out, &err),
-			 0);
+	ck_assert_int_eq(bastion_run_as(&bastion, BOB, argv, T, &out, &err), 0);
 	free(out);
 	free(err);
 	snprintf(rotated, sizeof rotated, "%s.rt", bastion.log);
@@ -403,20 +402,17 @@ START_TEST(test_redteam_umask_777_locks_no_one_out_of_a_new_log)
 		      "BROKEN: the log alice's writer made under umask 777 is "
 		      "mode %04o",
 		      (unsigned)(st.st_mode & 07777));
-	ck_assert_msg(rc == 0 && strstr(out, "\"decision\": \"allow\"") !=
-					  NULL,
+	ck_assert_msg(rc == 0 && strstr(out, "\"decision\": \"allow\"") != NULL,
 		      "BROKEN: bob's decide after alice's: status %d, out "
 		      "'%s', err '%s'",
 		      rc, out, err);
 	free(out);
 	free(err);
 	/* the state and the log are the audit account's alone */
-	ck_assert_int_eq(bastion_open_as(&bastion, ALICE, bastion.key,
-					 O_RDONLY),
-			 EACCES);
-	ck_assert_int_eq(bastion_open_as(&bastion, ALICE, bastion.log,
-					 O_RDONLY),
-			 EACCES);
+	ck_assert_int_eq(
+	    bastion_open_as(&bastion, ALICE, bastion.key, O_RDONLY), EACCES);
+	ck_assert_int_eq(
+	    bastion_open_as(&bastion, ALICE, bastion.log, O_RDONLY), EACCES);
 	bastion_assert_log_verifies(&bastion);
 }
 END_TEST
@@ -544,8 +540,8 @@ maelys_check_suite(void)
 	    tc, test_redteam_open_tree_attr_runs_a_refused_program_as_slash);
 	tcase_add_test(tc,
 		       test_redteam_umask_777_locks_no_one_out_of_a_new_log);
-	tcase_add_test(tc,
-		       test_redteam_one_user_in_many_sessions_drains_no_reserve);
+	tcase_add_test(
+	    tc, test_redteam_one_user_in_many_sessions_drains_no_reserve);
 	suite_add_tcase(s, tc);
 	return s;
 }

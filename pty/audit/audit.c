@@ -105,8 +105,8 @@ audit_open_log(const char *log_path, int *fd, char *err, size_t errlen)
 	 * set to 0600 whatever the umask: the writer inherits the user's
 	 * (its guard is the user's process), and a log made 0000 under
 	 * `umask 777` could be opened by no other session's writer. */
-	const int flags_open = O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC |
-			       O_NOCTTY | O_NONBLOCK;
+	const int flags_open =
+	    O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
 	bool created = false;
 	int tries;
 
@@ -482,9 +482,9 @@ audit_append_one(struct pty_audit *a, struct audit_state *st, bool reg,
 	/* a session's end: an anchor off the host (pty_audit.h), sent
 	 * once the lock is released (audit_append_body); the raw quotes
 	 * can only be the key itself, a value's are escaped */
-	a->anchor_due = a->anchors && audit_syslog_anchors() &&
-			memmem(body, body_len, ",\"event\":\"session_end\"",
-			       22) != NULL;
+	a->anchor_due =
+	    a->anchors && audit_syslog_anchors() &&
+	    memmem(body, body_len, ",\"event\":\"session_end\"", 22) != NULL;
 	return 0;
 }
 

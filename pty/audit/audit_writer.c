@@ -32,12 +32,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <limits.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -193,8 +193,9 @@ writer_reserve_charge(const struct pty_audit *a, uid_t user,
 		audit_err(err, errlen, "audit log: its reserve: name too long");
 		return -1;
 	}
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY |
-			    O_NONBLOCK,
+	fd = open(path,
+		  O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY |
+		      O_NONBLOCK,
 		  0600);
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    st.st_uid != geteuid() || fchmod(fd, 0600) != 0 ||
@@ -218,8 +219,7 @@ writer_reserve_charge(const struct pty_audit *a, uid_t user,
 		if (slot[i].uid1 == 0 && at == AUDIT_RESERVE_USERS)
 			at = i;
 	}
-	if (at == AUDIT_RESERVE_USERS ||
-	    slot[at].bytes + len > most) {
+	if (at == AUDIT_RESERVE_USERS || slot[at].bytes + len > most) {
 		audit_err(err, errlen,
 			  "audit log: its file system is down to its reserve, "
 			  "which is kept for users who wrote little: uid %lu "
