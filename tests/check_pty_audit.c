@@ -27,12 +27,14 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <syslog.h>
@@ -1931,6 +1933,66 @@ START_TEST(test_audit_thief_cannot_continue_a_cut_log)
 }
 END_TEST
 
+/* A user's file size limit reaches the writer her guard forks.  A writer
+ * that finds the state one behind the log (a writer killed after its
+ * record: one of the user's own, under `ulimit -t`, often is) rewrites
+ * the state before its record; with a limit of 100 bytes that pwrite(2)
+ * was cut after 100 of the state's 187 bytes: a new seq, half a new seed,
+ * the old "last" - a state no writer of any user could continue, and no
+ * seed left to mend it with.  The state is written whole or not at all. */
+START_TEST(test_audit_file_size_limit_never_cuts_the_state)
+{
+	char *saved, *before, *after;
+	size_t slen, blen, alen;
+	int status;
+	struct tmp t;
+	pid_t pid;
+
+	tmp_make(&t);
+	write_n(t.log, t.key, 2);
+	saved = slurp(t.key, &slen);
+	write_n(t.log, t.key, 1);
+	spit(t.key, saved, slen); /* one behind: record 3 without its state */
+	free(saved);
+	before = slurp(t.key, &blen);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct rlimit rl = {100, 100};
+		struct pty_audit_session s;
+		struct pty_audit_event e;
+		struct pty_audit *a = NULL;
+		char err[512];
+
+		(void)signal(SIGXFSZ, SIG_IGN); /* as the guard does */
+		if (setrlimit(RLIMIT_FSIZE, &rl) != 0 ||
+		    pty_audit_open(t.log, t.key, &a, err, sizeof err) != 0)
+			_exit(2);
+		session_make(&s, "interactive");
+		memset(&e, 0, sizeof e);
+		e.event = "line";
+		if (pty_audit_write(a, &s, &e, err, sizeof err) == 0)
+			_exit(3);
+		_exit(strstr(err, "file size limit") != NULL ? 0 : 4);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	after = slurp(t.key, &alen);
+	ck_assert_msg(alen == blen && memcmp(before, after, blen) == 0,
+		      "the state was changed by a writer under a 100-byte "
+		      "file size limit:\n%s",
+		      after);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "status %d", status);
+	free(before);
+	free(after);
+	/* and every other writer goes on */
+	write_n(t.log, t.key, 1);
+	assert_files(t.log, NULL, NULL, t.pub, t.key, 0,
+		     "4 records, chain intact");
+	tmp_remove(&t);
+}
+END_TEST
+
 /* A log of the old format (v1, HMAC) is not read as this one: the
  * verifier says so, and no writer appends to it. */
 START_TEST(test_audit_v1_log_refused)
@@ -2718,6 +2780,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_audit_crash_between_record_and_state_recovered);
 	tcase_add_test(tc, test_audit_crash_in_a_rotation_recovered);
 	tcase_add_test(tc, test_audit_thief_cannot_continue_a_cut_log);
+	tcase_add_test(tc, test_audit_file_size_limit_never_cuts_the_state);
 	tcase_add_test(tc, test_audit_v1_log_refused);
 	tcase_add_test(tc, test_audit_dev_full_fails_every_write);
 	tcase_add_test(tc, test_audit_open_refuses_bad_files);

@@ -34,7 +34,9 @@
  *
  * The state (the file the configuration's audit_key names; 0600, owned
  * by the audit account) holds the seq of the next record n, seed_n and
- * the SHA-256 of record n-1, in 187 bytes of text rewritten in place:
+ * the SHA-256 of record n-1, in 187 bytes of text rewritten in place
+ * (whole or not at all: under a file size limit, which the writer has
+ * from the user, shorter than that it is not written):
  *   maelys-pty audit state v2\n  seq <16 digits>\n  seed <64 hex>\n
  *   last <64 hex>\n
  * An exclusive flock(2) on the state serializes every writer of the log
