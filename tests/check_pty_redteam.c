@@ -36,6 +36,9 @@
  *      other session's writer could open it.
  *   6. Item 3's reserve was each session's: six sessions of one user, one
  *      after the other, drained it.
+ *   7. A file size limit of the user's reaches her writer: after a
+ *      writer's crash, the state it rewrites first was cut short, and no
+ *      writer could continue the log.
  *
  * Root only: otherwise SKIP (exit 77).
  */
@@ -43,17 +46,20 @@
 #include "runner.h"
 
 #include "bastion.h"
+#include "pty_audit.h"
 #include "pty_harness.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define T 20000
@@ -493,6 +499,101 @@ START_TEST(test_redteam_one_user_in_many_sessions_drains_no_reserve)
 }
 END_TEST
 
+/* ── 7. A file size limit and the state after a crash ─────────────────── */
+
+/* A writer killed after its record and before the state leaves the state
+ * one behind the log (a power cut, the OOM killer - or alice herself,
+ * whose limits her writer has: under `ulimit -t` it is killed at a moment
+ * of her choosing, and often there).  The next writer rewrites the state
+ * before its record.  alice makes sure it is hers, under a file size limit
+ * of 100 bytes: the state's pwrite(2) was cut after 100 of its 187 bytes,
+ * no writer of anyone's could continue it, and its seed was half gone:
+ * every session on the host refused every line, for good.  Here the crash
+ * is made as root (one record written by the audit account, the state put
+ * back): what alice does is the rest. */
+static const char fsize_py[] =
+    "import os, resource, sys\n"
+    "resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))\n"
+    "os.execv(sys.argv[1], [sys.argv[1], 'decide'])\n";
+
+START_TEST(test_redteam_file_size_limit_never_cuts_the_state)
+{
+	char script[2048], *out, *err;
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	struct passwd *pw;
+	int rc, status;
+	pid_t pid;
+
+	snprintf(script, sizeof script,
+		 "echo '{\"id\": 1, \"line\": \"ls\"}' | '%s' decide",
+		 bastion.guard);
+	ck_assert_int_eq(bastion_run_as(&bastion, BOB, argv, T, &out, &err),
+			 0);
+	free(out);
+	free(err);
+	/* the crash: a record of the audit account's, the state of before */
+	state_keep();
+	pw = getpwnam("maelys-pty");
+	ck_assert_ptr_nonnull(pw);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct pty_audit_session s;
+		struct pty_audit_event e;
+		struct pty_audit *a = NULL;
+		char why[512];
+
+		if (setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) != 0 ||
+		    setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) != 0 ||
+		    pty_audit_open(bastion.log, bastion.key, &a, why,
+				   sizeof why) != 0)
+			_exit(2);
+		memset(&s, 0, sizeof s);
+		(void)pty_audit_session_id(s.id);
+		s.host = "bastion";
+		s.user = "crash";
+		s.tty = "";
+		s.remote = "";
+		s.mode = "command";
+		memset(&e, 0, sizeof e);
+		e.event = "session_start";
+		_exit(pty_audit_write(a, &s, &e, why, sizeof why) == 0 ? 0 : 3);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(status, 0);
+	state_put_back();
+	/* alice: decide under a 100-byte file size limit */
+	bastion_home_file(&bastion, ALICE, "rt-fsize.py", fsize_py, 0644);
+	snprintf(script, sizeof script,
+		 "echo '{\"id\": 1, \"line\": \"ls\"}' | python3 rt-fsize.py "
+		 "'%s'",
+		 bastion.guard);
+	rc = bastion_run_as(&bastion, ALICE, argv, T, &out, &err);
+	printf("redteam: alice's decide under a 100-byte file size limit: "
+	       "status %d, err %.300s\n",
+	       rc, err);
+	free(out);
+	free(err);
+	/* bob */
+	snprintf(script, sizeof script,
+		 "echo '{\"id\": 1, \"line\": \"ls\"}' | '%s' decide",
+		 bastion.guard);
+	rc = bastion_run_as(&bastion, BOB, argv, T, &out, &err);
+	/* a state cut short is put back as the crash left it (one behind,
+	 * which every writer continues), for the tests after this one */
+	if (rc != 0)
+		state_put_back();
+	ck_assert_msg(rc == 0 && strstr(out, "\"decision\": \"allow\"") !=
+					  NULL,
+		      "BROKEN: after alice's decide under a file size limit, "
+		      "bob's: status %d, out '%s', err '%s'",
+		      rc, out, err);
+	free(out);
+	free(err);
+	bastion_assert_log_verifies(&bastion);
+}
+END_TEST
+
 /* ── 4. open_tree_attr: a detached mount names the program falsely ─────── */
 
 /* The filter refuses open_tree, mount and the rest of the mount API "so
@@ -575,6 +676,7 @@ maelys_check_suite(void)
 		       test_redteam_umask_777_locks_no_one_out_of_a_new_log);
 	tcase_add_test(
 	    tc, test_redteam_one_user_in_many_sessions_drains_no_reserve);
+	tcase_add_test(tc, test_redteam_file_size_limit_never_cuts_the_state);
 	suite_add_tcase(s, tc);
 	return s;
 }
