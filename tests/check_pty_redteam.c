@@ -527,8 +527,7 @@ START_TEST(test_redteam_file_size_limit_never_cuts_the_state)
 	snprintf(script, sizeof script,
 		 "echo '{\"id\": 1, \"line\": \"ls\"}' | '%s' decide",
 		 bastion.guard);
-	ck_assert_int_eq(bastion_run_as(&bastion, BOB, argv, T, &out, &err),
-			 0);
+	ck_assert_int_eq(bastion_run_as(&bastion, BOB, argv, T, &out, &err), 0);
 	free(out);
 	free(err);
 	/* the crash: a record of the audit account's, the state of before */
@@ -583,8 +582,7 @@ START_TEST(test_redteam_file_size_limit_never_cuts_the_state)
 	 * which every writer continues), for the tests after this one */
 	if (rc != 0)
 		state_put_back();
-	ck_assert_msg(rc == 0 && strstr(out, "\"decision\": \"allow\"") !=
-					  NULL,
+	ck_assert_msg(rc == 0 && strstr(out, "\"decision\": \"allow\"") != NULL,
 		      "BROKEN: after alice's decide under a file size limit, "
 		      "bob's: status %d, out '%s', err '%s'",
 		      rc, out, err);
