@@ -27,12 +27,17 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1133,6 +1138,71 @@ START_TEST(test_audit_record_too_long_drops_line_then_fails)
 }
 END_TEST
 
+/* The longest record the writer writes (a note one byte longer is
+ * refused) is read back whole: by the next writer, which finds its end in
+ * the last PTY_AUDIT_LINE_MAX + 1 bytes, and by the verifier. */
+START_TEST(test_audit_longest_record_is_read_back)
+{
+	static char note[PTY_AUDIT_LINE_MAX];
+	struct pty_audit_session s;
+	struct pty_audit_event e;
+	struct pty_audit *a = NULL;
+	char err[256], *buf;
+	size_t lo = 1000, hi = sizeof note - 1, len;
+	struct tmp t;
+
+	tmp_make(&t);
+	session_make(&s, "interactive");
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	memset(&e, 0, sizeof e);
+	e.event = "session_start";
+	e.note = note;
+	memset(note, 'n', sizeof note - 1);
+	/* the longest note that fits: found by halving, each try on a
+	 * log of its own records (a refused one writes nothing) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo + 1) / 2;
+
+		note[mid] = '\0';
+		if (pty_audit_write(a, &s, &e, err, sizeof err) == 0)
+			lo = mid;
+		else
+			hi = mid - 1;
+		note[mid] = 'n';
+	}
+	note[lo] = '\0';
+	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), 0);
+	note[lo] = 'n';
+	note[lo + 1] = '\0';
+	ck_assert_int_eq(pty_audit_write(a, &s, &e, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "longer than 65536"));
+	/* and one more after it: the writer read the longest back */
+	e.note = "after";
+	ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0, "%s",
+		      err);
+	pty_audit_close(a);
+	buf = slurp(t.log, &len);
+	{
+		char *last = memrchr(buf, '\n', len - 1);
+		char *prev = memrchr(buf, '\n', (size_t)(last - buf));
+		size_t longest = (size_t)(last - prev); /* its newline too */
+
+		ck_assert_uint_le(longest, PTY_AUDIT_LINE_MAX);
+		ck_assert_uint_gt(longest, PTY_AUDIT_LINE_MAX - 600);
+	}
+	free(buf);
+	/* every try that fit is a record: verified whole */
+	{
+		char *report = NULL;
+
+		ck_assert_int_eq(verify(t.log, t.pub, &report), 0);
+		ck_assert_ptr_nonnull(strstr(report, "chain intact"));
+		free(report);
+	}
+	tmp_remove(&t);
+}
+END_TEST
+
 /* The flat event as a caller other than the guard gives it: what it says
  * is recorded as given (an empty text present, a NULL one left out), and an
  * event with an array or a text that cannot be read is refused before
@@ -1711,6 +1781,218 @@ START_TEST(test_audit_crash_between_record_and_state_recovered)
 }
 END_TEST
 
+/* A writer killed in a rotation, at each point: after it made the new
+ * file (empty), after it wrote log_continued but before the state, and
+ * after its record but before the state.  Each time the next writer goes
+ * on, and the files verify as one chain with the state. */
+START_TEST(test_audit_crash_in_a_rotation_recovered)
+{
+	struct pty_audit *a = NULL;
+	char err[512], log1[400], log2[400], *saved, *buf, *nl;
+	size_t slen, len;
+	struct tmp t;
+
+	tmp_make(&t);
+	(void)snprintf(log1, sizeof log1, "%s.1", t.log);
+	(void)snprintf(log2, sizeof log2, "%s.2", t.log);
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	write_one(a, "r1");
+	write_one(a, "r2");
+	pty_audit_close(a);
+	/* 1. rotated, the new file made, nothing in it yet */
+	ck_assert_int_eq(rename(t.log, log2), 0);
+	spit(t.log, "", 0);
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	write_one(a, "r4"); /* 3: log_continued (no prev_file), 4 */
+	pty_audit_close(a);
+	assert_files(log2, t.log, NULL, t.pub, t.key, 0,
+		     "4 records, chain intact");
+	/* 2. rotated; killed after log_continued, before the state: the
+	 * file cut back to it, the state of before it */
+	ck_assert_int_eq(rename(t.log, log1), 0);
+	saved = slurp(t.key, &slen);
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	write_one(a, "r6"); /* 5: log_continued, 6 */
+	pty_audit_close(a);
+	buf = slurp(t.log, &len);
+	nl = strchr(buf, '\n');
+	ck_assert_ptr_nonnull(nl);
+	ck_assert_ptr_nonnull(strstr(buf, "\"seq\":5,"));
+	spit(t.log, buf, (size_t)(nl - buf) + 1);
+	spit(t.key, saved, slen);
+	free(saved);
+	free(buf);
+	assert_files(log2, log1, t.log, t.pub, t.key, 0,
+		     "5 records, chain intact");
+	/* the next writer evolves the state once and goes on */
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	write_one(a, "r6");
+	pty_audit_close(a);
+	assert_files(log2, log1, t.log, t.pub, t.key, 0,
+		     "6 records, chain intact");
+	/* 3. killed after its record, before the state */
+	saved = slurp(t.key, &slen);
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	write_one(a, "r7");
+	pty_audit_close(a);
+	spit(t.key, saved, slen);
+	free(saved);
+	assert_files(log2, log1, t.log, t.pub, t.key, 0,
+		     "7 records, chain intact");
+	/* and the log goes on */
+	ck_assert_int_eq(pty_audit_open(t.log, t.key, &a, err, sizeof err), 0);
+	write_one(a, "r8");
+	pty_audit_close(a);
+	assert_files(log2, log1, t.log, t.pub, t.key, 0,
+		     "8 records, chain intact");
+	tmp_remove(&t);
+}
+END_TEST
+
+/* A thief of the host cuts the log back to record 5 and writes a state
+ * that continues it (seq 6, the SHA-256 of record 5, a seed of their
+ * own: seed_6 is gone).  A writer appends to it - the state is all it
+ * has - but --verify-log refuses at record 6, signed with a key record 5
+ * did not certify, and with the state it says the state does not go on
+ * from the log.  And a whole log re-signed with keys of the thief's own
+ * passes only with the thief's audit.pub, whose fingerprint, which
+ * --verify-log prints, is not the one kept off the host. */
+START_TEST(test_audit_thief_cannot_continue_a_cut_log)
+{
+	char *buf, *report = NULL, state[400], hash[65], seedhex[65];
+	char fpr_real[64], fpr_thief[64], line[200];
+	size_t len, i, nl = 0, cut = 0;
+	struct tmp t;
+	FILE *f;
+
+	tmp_make(&t);
+	write_n(t.log, t.key, 10);
+	buf = slurp(t.log, &len);
+	for (i = 0; i < len; i++)
+		if (buf[i] == '\n' && ++nl == 5) {
+			cut = i;
+			break;
+		}
+	ck_assert_uint_gt(cut, 0);
+	spit(t.log, buf, cut + 1);
+	{
+		size_t start = cut;
+
+		while (start > 0 && buf[start - 1] != '\n')
+			start--;
+		pty_sha256_hex(buf + start, cut - start, hash);
+	}
+	free(buf);
+	ck_assert_int_eq(pty_audit_session_id(seedhex), 0);
+	ck_assert_int_eq(pty_audit_session_id(seedhex + 32), 0);
+	(void)snprintf(state, sizeof state,
+		       "maelys-pty audit state v2\nseq %016d\nseed %s\nlast "
+		       "%s\n",
+		       6, seedhex, hash);
+	spit(t.key, state, strlen(state));
+	assert_files(t.log, NULL, NULL, t.pub, t.key, 1,
+		     "does not continue the log's last record (seq 5)");
+	write_n(t.log, t.key, 1); /* the writer cannot tell */
+	ck_assert_int_eq(verify(t.log, t.pub, &report), 1);
+	ck_assert_msg(strstr(report, "record 6") != NULL, "%s", report);
+	free(report);
+	/* a log of the thief's own keys: intact with the thief's key only,
+	 * and the fingerprints differ */
+	tmp_remove(&t);
+	tmp_make(&t);
+	write_n(t.log, t.other, 3);
+	ck_assert_int_eq(verify(t.log, t.pub, &report), 1);
+	free(report);
+	ck_assert_int_eq(verify(t.log, t.other_pub, &report), 0);
+	f = fmemopen(report, strlen(report), "r");
+	ck_assert_ptr_nonnull(f);
+	fpr_thief[0] = '\0';
+	while (fgets(line, sizeof line, f) != NULL)
+		if (sscanf(line, "  verification key %63s", fpr_thief) == 1)
+			break;
+	(void)fclose(f);
+	free(report);
+	{
+		char hex[70];
+		unsigned char pk[32];
+
+		buf = slurp(t.pub, &len);
+		memcpy(hex, buf, 64);
+		for (i = 0; i < 32; i++) {
+			unsigned v;
+
+			ck_assert_int_eq(sscanf(hex + 2 * i, "%2x", &v), 1);
+			pk[i] = (unsigned char)v;
+		}
+		free(buf);
+		pty_audit_fingerprint(pk, sizeof pk, fpr_real);
+	}
+	ck_assert_msg(strncmp(fpr_thief, "SHA256:", 7) == 0, "%s", fpr_thief);
+	ck_assert_str_ne(fpr_thief, fpr_real);
+	tmp_remove(&t);
+}
+END_TEST
+
+/* A user's file size limit reaches the writer her guard forks.  A writer
+ * that finds the state one behind the log (a writer killed after its
+ * record: one of the user's own, under `ulimit -t`, often is) rewrites
+ * the state before its record; with a limit of 100 bytes that pwrite(2)
+ * was cut after 100 of the state's 187 bytes: a new seq, half a new seed,
+ * the old "last" - a state no writer of any user could continue, and no
+ * seed left to mend it with.  The state is written whole or not at all. */
+START_TEST(test_audit_file_size_limit_never_cuts_the_state)
+{
+	char *saved, *before, *after;
+	size_t slen, blen, alen;
+	int status;
+	struct tmp t;
+	pid_t pid;
+
+	tmp_make(&t);
+	write_n(t.log, t.key, 2);
+	saved = slurp(t.key, &slen);
+	write_n(t.log, t.key, 1);
+	spit(t.key, saved, slen); /* one behind: record 3 without its state */
+	free(saved);
+	before = slurp(t.key, &blen);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct rlimit rl = {100, 100};
+		struct pty_audit_session s;
+		struct pty_audit_event e;
+		struct pty_audit *a = NULL;
+		char err[512];
+
+		(void)signal(SIGXFSZ, SIG_IGN); /* as the guard does */
+		if (setrlimit(RLIMIT_FSIZE, &rl) != 0 ||
+		    pty_audit_open(t.log, t.key, &a, err, sizeof err) != 0)
+			_exit(2);
+		session_make(&s, "interactive");
+		memset(&e, 0, sizeof e);
+		e.event = "line";
+		if (pty_audit_write(a, &s, &e, err, sizeof err) == 0)
+			_exit(3);
+		_exit(strstr(err, "file size limit") != NULL ? 0 : 4);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	after = slurp(t.key, &alen);
+	ck_assert_msg(alen == blen && memcmp(before, after, blen) == 0,
+		      "the state was changed by a writer under a 100-byte "
+		      "file size limit:\n%s",
+		      after);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "status %d", status);
+	free(before);
+	free(after);
+	/* and every other writer goes on */
+	write_n(t.log, t.key, 1);
+	assert_files(t.log, NULL, NULL, t.pub, t.key, 0,
+		     "4 records, chain intact");
+	tmp_remove(&t);
+}
+END_TEST
+
 /* A log of the old format (v1, HMAC) is not read as this one: the
  * verifier says so, and no writer appends to it. */
 START_TEST(test_audit_v1_log_refused)
@@ -2203,6 +2485,20 @@ START_TEST(test_audit_stopped_client_does_not_stall_another)
 }
 END_TEST
 
+/* Starts a writer as a guard of user `uid` starts it: setuid to the
+ * audit account (here root), its real uid the user's. */
+static void
+start_writer_of(uid_t uid, const char *log, const char *key,
+		struct pty_audit **a)
+{
+	char err[512];
+
+	ck_assert_int_eq(setresuid(uid, 0, 0), 0);
+	ck_assert_msg(pty_audit_start_writer(log, key, a, err, sizeof err) == 0,
+		      "%s", err);
+	ck_assert_int_eq(setresuid(0, 0, 0), 0);
+}
+
 /* One session that floods the log fills its file system only down to the
  * reserve kept for sessions that wrote little: then it is refused, and
  * another session's records still go in.  (On a 2 MiB tmpfs: root only.) */
@@ -2239,12 +2535,10 @@ START_TEST(test_audit_flooding_session_leaves_room_for_others)
 	ck_assert_ptr_nonnull(big);
 	memset(big, 'x', 3999);
 	big[3999] = '\0';
-	ck_assert_msg(
-	    pty_audit_start_writer(t.log, t.key, &a, err, sizeof err) == 0,
-	    "%s", err);
-	ck_assert_msg(
-	    pty_audit_start_writer(t.log, t.key, &b, err, sizeof err) == 0,
-	    "%s", err);
+	/* the flooding session is uid 65534's; the light one another
+	 * user's */
+	start_writer_of(65534, t.log, t.key, &a);
+	start_writer_of(0, t.log, t.key, &b);
 	memset(&e, 0, sizeof e);
 	e.event = "line";
 	e.outcome = "allow";
@@ -2270,6 +2564,198 @@ START_TEST(test_audit_flooding_session_leaves_room_for_others)
 }
 END_TEST
 
+/* A user who floods the log from session after session (each a writer
+ * of its own, which the per-session share let write a quarter of the
+ * reserve) drains the reserve no more than one session does: the share
+ * is the user's, over all their sessions, and another user's new session
+ * still starts and records.  (On a 2 MiB tmpfs: root only.) */
+START_TEST(test_audit_flooding_user_in_many_sessions_leaves_room_for_others)
+{
+	struct pty_audit_session s[2];
+	struct pty_audit_event e;
+	struct pty_audit *a = NULL;
+	char err[512], dir[600], *big;
+	struct tmp t;
+	int i, k, refused;
+
+	if (geteuid() != 0) {
+		printf("*** SKIP test_audit_flooding_user_in_many_sessions_"
+		       "leaves_room_for_others: mounting a small file system "
+		       "needs root ***\n");
+		return;
+	}
+	tmp_make(&t);
+	snprintf(dir, sizeof dir, "%s/fs", t.dir);
+	if (mkdir(dir, 0700) != 0 || unshare(CLONE_NEWNS) != 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("tmpfs", dir, "tmpfs", 0, "size=2m") != 0) {
+		printf("*** SKIP: no tmpfs mount here ***\n");
+		tmp_remove(&t);
+		return;
+	}
+	snprintf(t.log, sizeof t.log, "%s/fs/audit.log", t.dir);
+	session_make(&s[0], "command");
+	session_make(&s[1], "interactive");
+	big = malloc(4000);
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'x', 3999);
+	big[3999] = '\0';
+	memset(&e, 0, sizeof e);
+	e.event = "line";
+	e.outcome = "allow";
+	/* uid 65534: eight sessions, one after the other, each writing
+	 * until it is refused */
+	for (k = 0; k < 8; k++) {
+		start_writer_of(65534, t.log, t.key, &a);
+		e.line = big;
+		e.line_len = strlen(big);
+		refused = 0;
+		for (i = 0; i < 1000 && !refused; i++)
+			refused =
+			    pty_audit_write(a, &s[0], &e, err, sizeof err) != 0;
+		ck_assert_msg(refused, "2 MiB and never refused");
+		pty_audit_close(a);
+		a = NULL;
+	}
+	ck_assert_msg(strstr(err, "down to its reserve") != NULL, "%s", err);
+	/* another user's new session: its start and 50 lines */
+	start_writer_of(0, t.log, t.key, &a);
+	e.line = "ls";
+	e.line_len = 2;
+	for (i = 0; i < 50; i++)
+		ck_assert_msg(pty_audit_write(a, &s[1], &e, err, sizeof err) ==
+				  0,
+			      "record %d of another user's session, after "
+			      "uid 65534's eight: %s",
+			      i, err);
+	pty_audit_close(a);
+	usleep(100000);
+	free(big);
+	ck_assert_int_eq(umount(dir), 0);
+	tmp_remove(&t);
+}
+END_TEST
+
+/* A user's umask reaches the writer (it is forked by the user's guard):
+ * with umask 0777 (or 0277) a log it creates - at the start, or when it
+ * follows a rotation - was mode 0000 (0400), and every other session's
+ * writer, the audit account without root's override, could no longer open
+ * it: one user's `umask 777` before a session ended everybody's.  A log
+ * the writer creates is 0600 whatever the umask. */
+START_TEST(test_audit_new_log_is_0600_whatever_the_umask)
+{
+	struct pty_audit_session s;
+	struct pty_audit_event e;
+	struct pty_audit *a = NULL;
+	char err[512], old[400];
+	struct stat st;
+	mode_t was;
+	struct tmp t;
+	pid_t writer;
+
+	tmp_make(&t);
+	session_make(&s, "interactive");
+	memset(&e, 0, sizeof e);
+	e.event = "line";
+	e.line = "ls";
+	e.line_len = 2;
+	e.outcome = "allow";
+	(void)snprintf(old, sizeof old, "%s.1", t.log);
+	was = umask(0777);
+	ck_assert_msg(
+	    pty_audit_start_writer(t.log, t.key, &a, err, sizeof err) == 0,
+	    "%s", err);
+	writer = pty_audit_writer_pid(a);
+	ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0, "%s",
+		      err);
+	ck_assert_int_eq(stat(t.log, &st), 0);
+	ck_assert_msg((st.st_mode & 07777) == 0600,
+		      "a new log is mode %04o under umask 0777",
+		      (unsigned)(st.st_mode & 07777));
+	/* logrotate renames it: the writer creates the next one */
+	ck_assert_int_eq(rename(t.log, old), 0);
+	ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0, "%s",
+		      err);
+	ck_assert_int_eq(stat(t.log, &st), 0);
+	ck_assert_msg((st.st_mode & 07777) == 0600,
+		      "the log after a rotation is mode %04o under umask "
+		      "0777",
+		      (unsigned)(st.st_mode & 07777));
+	pty_audit_close(a);
+	(void)umask(was);
+	ck_assert_int_eq(waitpid(writer, NULL, 0), writer);
+	/* the line, log_continued, the line */
+	assert_files(old, t.log, NULL, t.pub, t.key, 0,
+		     "3 records, chain intact");
+	tmp_remove(&t);
+}
+END_TEST
+
+/* The syslog anchor after a session_end is sent once the state's lock is
+ * released: syslog(3) writes to /dev/log and blocks while the syslog
+ * daemon does not read (a daemon that a flood of `logger` keeps busy), and
+ * every writer of every session waits on that lock.  The probe: syslog
+ * is this test's own (below), which tries the state's lock. */
+static const char *anchor_state;  /* the state the probe tries */
+static const char *anchor_report; /* where it says what it found */
+
+void
+syslog(int pri, const char *fmt, ...)
+{
+	va_list ap;
+	int fd, held;
+
+	if (anchor_state != NULL && strcmp(fmt, PTY_AUDIT_ANCHOR_FMT) == 0 &&
+	    (fd = open(anchor_state, O_RDONLY | O_CLOEXEC)) >= 0) {
+		held = flock(fd, LOCK_EX | LOCK_NB) != 0;
+		(void)close(fd);
+		if ((fd = open(anchor_report,
+			       O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+			       0600)) >= 0) {
+			(void)write(fd, held ? "held\n" : "free\n", 5);
+			(void)close(fd);
+		}
+	}
+	va_start(ap, fmt);
+	vsyslog(pri, fmt, ap);
+	va_end(ap);
+}
+
+START_TEST(test_audit_anchor_sent_after_the_lock_is_released)
+{
+	struct pty_audit_session s;
+	struct pty_audit_event e;
+	struct pty_audit *a = NULL;
+	char err[512], report[400], *said;
+	struct tmp t;
+	pid_t writer;
+	size_t len;
+
+	tmp_make(&t);
+	session_make(&s, "interactive");
+	(void)snprintf(report, sizeof report, "%s/anchors", t.dir);
+	anchor_state = t.key;
+	anchor_report = report;
+	pty_audit_set_syslog(PTY_AUDIT_SYSLOG_ANCHORS);
+	ck_assert_msg(
+	    pty_audit_start_writer(t.log, t.key, &a, err, sizeof err) == 0,
+	    "%s", err);
+	writer = pty_audit_writer_pid(a);
+	memset(&e, 0, sizeof e);
+	e.event = "session_end";
+	ck_assert_msg(pty_audit_write(a, &s, &e, err, sizeof err) == 0, "%s",
+		      err);
+	pty_audit_close(a);
+	ck_assert_int_eq(waitpid(writer, NULL, 0), writer);
+	anchor_state = NULL;
+	said = slurp(report, &len);
+	ck_assert_msg(strcmp(said, "free\n") == 0,
+		      "the anchor was sent with the state's lock: %s", said);
+	free(said);
+	tmp_remove(&t);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -2282,6 +2768,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_audit_records_carry_every_field);
 	tcase_add_test(tc, test_audit_exec_records_read_independently);
 	tcase_add_test(tc, test_audit_record_too_long_drops_line_then_fails);
+	tcase_add_test(tc, test_audit_longest_record_is_read_back);
 	tcase_add_test(tc, test_audit_flat_event_recorded_as_given_or_refused);
 	tcase_add_test(tc, test_audit_chain_continues_across_opens);
 	tcase_add_test(tc, test_audit_tampering_reported_at_the_record);
@@ -2291,6 +2778,9 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_audit_cut_end_found_with_the_state);
 	tcase_add_test(tc, test_audit_rotation_continues_the_chain);
 	tcase_add_test(tc, test_audit_crash_between_record_and_state_recovered);
+	tcase_add_test(tc, test_audit_crash_in_a_rotation_recovered);
+	tcase_add_test(tc, test_audit_thief_cannot_continue_a_cut_log);
+	tcase_add_test(tc, test_audit_file_size_limit_never_cuts_the_state);
 	tcase_add_test(tc, test_audit_v1_log_refused);
 	tcase_add_test(tc, test_audit_dev_full_fails_every_write);
 	tcase_add_test(tc, test_audit_open_refuses_bad_files);
@@ -2300,7 +2790,12 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_audit_writer_records_the_end_of_a_killed_guard);
 	tcase_add_test(tc, test_audit_stopped_client_does_not_stall_another);
 	tcase_add_test(tc, test_audit_flooding_session_leaves_room_for_others);
+	tcase_add_test(
+	    tc,
+	    test_audit_flooding_user_in_many_sessions_leaves_room_for_others);
 	tcase_add_test(tc, test_audit_facts_and_session_end_fields);
+	tcase_add_test(tc, test_audit_new_log_is_0600_whatever_the_umask);
+	tcase_add_test(tc, test_audit_anchor_sent_after_the_lock_is_released);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -714,6 +714,67 @@ START_TEST(replay_usage)
 }
 END_TEST
 
+/* One fact of a record the session never had: a predicate that is an
+ * escape sequence (what a thief holding the state can sign, after the
+ * last record: THREAT MODEL). */
+static int
+bad_fact_get(const void *ctx, size_t i, struct pty_audit_fact *out)
+{
+	static const char pred[] = "\x1b]0;owned\x07\x1b[2J";
+
+	(void)ctx;
+	(void)i;
+	memset(out, 0, sizeof *out);
+	out->predicate.s = pred;
+	out->predicate.len = sizeof pred - 1;
+	out->nargs = 1;
+	out->args[0].text.s = "ls";
+	out->args[0].text.len = 2;
+	return 0;
+}
+
+/* --replay says why a record's facts cannot be decided again, and that
+ * sentence quotes the engine, which quotes the predicate: it is shown
+ * escaped, never sent to the administrator's terminal. */
+START_TEST(replay_bad_fact_is_shown_escaped)
+{
+	const struct pty_audit_facts facts = {1, bad_fact_get, NULL};
+	struct pty_audit_decision dec;
+	struct pty_audit_event e;
+	struct writer w;
+	char err_w[512], *out, *err;
+	int rc;
+
+	tmp_make();
+	writer_open(&w, "alice");
+	memset(&dec, 0, sizeof dec);
+	dec.facts = &facts;
+	memset(&e, 0, sizeof e);
+	e.event = "line";
+	e.line = "ls";
+	e.line_len = 2;
+	e.outcome = "allow";
+	e.decision = &dec;
+	ck_assert_msg(pty_audit_write(w.a, &w.s, &e, err_w, sizeof err_w) == 0,
+		      "%s", err_w);
+	writer_close(&w);
+	rc = run_log((const char *[]){"--replay", "--policy", t.policy, NULL},
+		     &out, &err);
+	ck_assert_msg(rc == 0, "rc %d: %s", rc, err);
+	ck_assert_msg(strchr(err, '\x1b') == NULL &&
+			  strchr(err, '\x07') == NULL,
+		      "an escape sequence of a record reached the terminal: "
+		      "%s",
+		      err);
+	ck_assert_int_eq(count(err, "record 1: its facts cannot be decided "
+				    "again"),
+			 1);
+	ck_assert_int_eq(count(err, "\\x1b]0;owned\\x07\\x1b[2J"), 1);
+	free(out);
+	free(err);
+}
+END_TEST
+
 /* Records every case of policies/cases/NAME.case as decided with
  * policies/NAME.dl; how many decisions were recorded. */
 static unsigned
@@ -927,6 +988,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, replay_programs_and_confirmations);
 	tcase_add_test(tc, replay_stops_at_a_tampered_record);
 	tcase_add_test(tc, replay_usage);
+	tcase_add_test(tc, replay_bad_fact_is_shown_escaped);
 	tcase_add_test(tc, replay_shipped_cases);
 	tcase_add_test(tc, times);
 	tcase_add_test(tc, safe_text);

@@ -31,6 +31,14 @@
  *   4. The filter refuses open_tree but not open_tree_attr (Linux 6.15):
  *      a detached mount of the refused program itself, executed through
  *      its descriptor, is decided and recorded as exec_path "/", and runs.
+ *   5. A user's umask reaches the audit writer her guard forks: under
+ *      `umask 777` the log it makes after a rotation was mode 0000, and no
+ *      other session's writer could open it.
+ *   6. Item 3's reserve was each session's: six sessions of one user, one
+ *      after the other, drained it.
+ *   7. A file size limit of the user's reaches her writer: after a
+ *      writer's crash, the state it rewrites first was cut short, and no
+ *      writer could continue the log.
  *
  * Root only: otherwise SKIP (exit 77).
  */
@@ -38,16 +46,20 @@
 #include "runner.h"
 
 #include "bastion.h"
+#include "pty_audit.h"
 #include "pty_harness.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define T 20000
@@ -275,6 +287,35 @@ run_root(char *const argv[])
 	return st;
 }
 
+/* The signing state, kept before a test gives the log's folder a small
+ * file system of its own and put back after it: the records written there
+ * went away with it, and a state ahead of the log would refuse every later
+ * record (a broken log). */
+static char state_kept[4096];
+static ssize_t state_kept_len = -1;
+
+static void
+state_keep(void)
+{
+	int fd = open(bastion.key, O_RDONLY | O_CLOEXEC);
+
+	ck_assert_int_ge(fd, 0);
+	state_kept_len = read(fd, state_kept, sizeof state_kept);
+	ck_assert_int_gt(state_kept_len, 0);
+	(void)close(fd);
+}
+
+static void
+state_put_back(void)
+{
+	int fd = open(bastion.key, O_WRONLY | O_CLOEXEC);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pwrite(fd, state_kept, (size_t)state_kept_len, 0),
+			 state_kept_len);
+	(void)close(fd);
+}
+
 START_TEST(test_redteam_one_user_fills_the_log_and_every_session_is_refused)
 {
 	char *mount_argv[] = {
@@ -289,6 +330,7 @@ START_TEST(test_redteam_one_user_fills_the_log_and_every_session_is_refused)
 	bool refused;
 
 	use_attack_policy(false);
+	state_keep();
 	ck_assert_int_eq(run_root(mount_argv), 0);
 	ck_assert_int_eq(run_root(chown_argv), 0);
 	bastion_home_file(&bastion, ALICE, "rt-big.py", big_py, 0644);
@@ -321,12 +363,232 @@ START_TEST(test_redteam_one_user_fills_the_log_and_every_session_is_refused)
 	free(out);
 	free(err);
 	(void)run_root(umount_argv);
+	state_put_back();
 	(void)st;
 	ck_assert_msg(!refused && bob_st == 0,
 		      "BROKEN: alice filled the audit log's file system with "
 		      "her own execs' records, and bob's session refuses "
 		      "every line, and his next session does not start:\n%s",
 		      bob_said);
+}
+END_TEST
+
+/* ── 5. A user's umask and the log a rotation leaves to be made ───────── */
+
+/* Appends the file at `from` to the file at `to` and removes `from` (as
+ * root: the rotation of the test undone, so the log is one file again). */
+static void
+append_file(const char *to, const char *from)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY | O_CLOEXEC);
+	int out = open(to, O_WRONLY | O_APPEND | O_CLOEXEC);
+	ssize_t n;
+
+	ck_assert_int_ge(in, 0);
+	ck_assert_int_ge(out, 0);
+	while ((n = read(in, buf, sizeof buf)) > 0)
+		ck_assert_int_eq(write(out, buf, (size_t)n), n);
+	ck_assert_int_eq(n, 0);
+	(void)close(in);
+	ck_assert_int_eq(close(out), 0);
+	ck_assert_int_eq(unlink(from), 0);
+}
+
+/* logrotate renamed the log (nocreate: the next writer makes it).  alice,
+ * with `umask 777`, runs `maelys-pty decide` first: its audit writer,
+ * forked by her guard, had her umask and made the log mode 0000, which the
+ * audit account (no root override) could open no more: bob's decide and
+ * every session after it were refused.  The log is 0600 whatever the
+ * umask, and bob goes on.  Neither reads the state or the log. */
+START_TEST(test_redteam_umask_777_locks_no_one_out_of_a_new_log)
+{
+	char rotated[600], script[2048], *out, *err;
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	struct stat st;
+	int rc;
+
+	/* bob first, so that there is a log to rotate */
+	snprintf(script, sizeof script,
+		 "echo '{\"id\": 1, \"line\": \"ls\"}' | '%s' decide",
+		 bastion.guard);
+	ck_assert_int_eq(bastion_run_as(&bastion, BOB, argv, T, &out, &err), 0);
+	free(out);
+	free(err);
+	snprintf(rotated, sizeof rotated, "%s.rt", bastion.log);
+	ck_assert_int_eq(rename(bastion.log, rotated), 0);
+	snprintf(script, sizeof script,
+		 "umask 777; echo '{\"id\": 1, \"line\": \"ls\"}' | '%s' "
+		 "decide",
+		 bastion.guard);
+	rc = bastion_run_as(&bastion, ALICE, argv, T, &out, &err);
+	printf("redteam: alice's decide under umask 777: status %d, out "
+	       "%.200s, err %.200s\n",
+	       rc, out, err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(stat(bastion.log, &st), 0);
+	snprintf(script, sizeof script,
+		 "echo '{\"id\": 1, \"line\": \"ls\"}' | '%s' decide",
+		 bastion.guard);
+	rc = bastion_run_as(&bastion, BOB, argv, T, &out, &err);
+	/* the rotation undone before anything is asserted */
+	append_file(rotated, bastion.log);
+	ck_assert_int_eq(rename(rotated, bastion.log), 0);
+	ck_assert_msg((st.st_mode & 07777) == 0600,
+		      "BROKEN: the log alice's writer made under umask 777 is "
+		      "mode %04o",
+		      (unsigned)(st.st_mode & 07777));
+	ck_assert_msg(rc == 0 && strstr(out, "\"decision\": \"allow\"") != NULL,
+		      "BROKEN: bob's decide after alice's: status %d, out "
+		      "'%s', err '%s'",
+		      rc, out, err);
+	free(out);
+	free(err);
+	/* the state and the log are the audit account's alone */
+	ck_assert_int_eq(
+	    bastion_open_as(&bastion, ALICE, bastion.key, O_RDONLY), EACCES);
+	ck_assert_int_eq(
+	    bastion_open_as(&bastion, ALICE, bastion.log, O_RDONLY), EACCES);
+	bastion_assert_log_verifies(&bastion);
+}
+END_TEST
+
+/* ── 6. The reserve drained from session after session ───────────────── */
+
+/* Item 3's reserve was counted per session: each session of alice's could
+ * write a quarter of it, so six `ssh host CMD` of hers, one after the
+ * other, drained it, and bob's line was refused and his next session did
+ * not start.  It is counted per user. */
+START_TEST(test_redteam_one_user_in_many_sessions_drains_no_reserve)
+{
+	char *mount_argv[] = {
+	    "/usr/bin/mount",    "-t",    "tmpfs",        "-o",
+	    "size=4m,mode=2750", "rtlog", bastion.logdir, NULL};
+	char *chown_argv[] = {"/usr/bin/chown", "maelys-pty:maelys-pty",
+			      bastion.logdir, NULL};
+	char *umount_argv[] = {"/usr/bin/umount", "-l", bastion.logdir, NULL};
+	char *out, *err;
+	int k, st, bob_st;
+
+	use_attack_policy(false);
+	state_keep();
+	ck_assert_int_eq(run_root(mount_argv), 0);
+	ck_assert_int_eq(run_root(chown_argv), 0);
+	bastion_home_file(&bastion, ALICE, "rt-big.py", big_py, 0644);
+	for (k = 0; k < 6; k++) {
+		st = bastion_ssh(&bastion, ALICE, "python3 rt-big.py 40 60000",
+				 60000, &out, &err);
+		printf("redteam: alice's session %d: status %d, stderr: "
+		       "%.200s\n",
+		       k + 1, st, err);
+		fflush(stdout);
+		free(out);
+		free(err);
+	}
+	bob_st = bastion_ssh(&bastion, BOB, "id -un", T, &out, &err);
+	(void)run_root(umount_argv);
+	state_put_back();
+	ck_assert_msg(bob_st == 0 && strstr(out, BOB) != NULL,
+		      "BROKEN: six sessions of alice's drained the log's "
+		      "reserve, and bob's session does not start: status %d, "
+		      "out '%s', err '%s'",
+		      bob_st, out, err);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* ── 7. A file size limit and the state after a crash ─────────────────── */
+
+/* A writer killed after its record and before the state leaves the state
+ * one behind the log (a power cut, the OOM killer - or alice herself,
+ * whose limits her writer has: under `ulimit -t` it is killed at a moment
+ * of her choosing, and often there).  The next writer rewrites the state
+ * before its record.  alice makes sure it is hers, under a file size limit
+ * of 100 bytes: the state's pwrite(2) was cut after 100 of its 187 bytes,
+ * no writer of anyone's could continue it, and its seed was half gone:
+ * every session on the host refused every line, for good.  Here the crash
+ * is made as root (one record written by the audit account, the state put
+ * back): what alice does is the rest. */
+static const char fsize_py[] =
+    "import os, resource, sys\n"
+    "resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))\n"
+    "os.execv(sys.argv[1], [sys.argv[1], 'decide'])\n";
+
+START_TEST(test_redteam_file_size_limit_never_cuts_the_state)
+{
+	char script[2048], *out, *err;
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	struct passwd *pw;
+	int rc, status;
+	pid_t pid;
+
+	snprintf(script, sizeof script,
+		 "echo '{\"id\": 1, \"line\": \"ls\"}' | '%s' decide",
+		 bastion.guard);
+	ck_assert_int_eq(bastion_run_as(&bastion, BOB, argv, T, &out, &err), 0);
+	free(out);
+	free(err);
+	/* the crash: a record of the audit account's, the state of before */
+	state_keep();
+	pw = getpwnam("maelys-pty");
+	ck_assert_ptr_nonnull(pw);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct pty_audit_session s;
+		struct pty_audit_event e;
+		struct pty_audit *a = NULL;
+		char why[512];
+
+		if (setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) != 0 ||
+		    setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) != 0 ||
+		    pty_audit_open(bastion.log, bastion.key, &a, why,
+				   sizeof why) != 0)
+			_exit(2);
+		memset(&s, 0, sizeof s);
+		(void)pty_audit_session_id(s.id);
+		s.host = "bastion";
+		s.user = "crash";
+		s.tty = "";
+		s.remote = "";
+		s.mode = "command";
+		memset(&e, 0, sizeof e);
+		e.event = "session_start";
+		_exit(pty_audit_write(a, &s, &e, why, sizeof why) == 0 ? 0 : 3);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(status, 0);
+	state_put_back();
+	/* alice: decide under a 100-byte file size limit */
+	bastion_home_file(&bastion, ALICE, "rt-fsize.py", fsize_py, 0644);
+	snprintf(script, sizeof script,
+		 "echo '{\"id\": 1, \"line\": \"ls\"}' | python3 rt-fsize.py "
+		 "'%s'",
+		 bastion.guard);
+	rc = bastion_run_as(&bastion, ALICE, argv, T, &out, &err);
+	printf("redteam: alice's decide under a 100-byte file size limit: "
+	       "status %d, err %.300s\n",
+	       rc, err);
+	free(out);
+	free(err);
+	/* bob */
+	snprintf(script, sizeof script,
+		 "echo '{\"id\": 1, \"line\": \"ls\"}' | '%s' decide",
+		 bastion.guard);
+	rc = bastion_run_as(&bastion, BOB, argv, T, &out, &err);
+	/* a state cut short is put back as the crash left it (one behind,
+	 * which every writer continues), for the tests after this one */
+	if (rc != 0)
+		state_put_back();
+	ck_assert_msg(rc == 0 && strstr(out, "\"decision\": \"allow\"") != NULL,
+		      "BROKEN: after alice's decide under a file size limit, "
+		      "bob's: status %d, out '%s', err '%s'",
+		      rc, out, err);
+	free(out);
+	free(err);
+	bastion_assert_log_verifies(&bastion);
 }
 END_TEST
 
@@ -408,6 +670,11 @@ maelys_check_suite(void)
 	    test_redteam_one_user_fills_the_log_and_every_session_is_refused);
 	tcase_add_test(
 	    tc, test_redteam_open_tree_attr_runs_a_refused_program_as_slash);
+	tcase_add_test(tc,
+		       test_redteam_umask_777_locks_no_one_out_of_a_new_log);
+	tcase_add_test(
+	    tc, test_redteam_one_user_in_many_sessions_drains_no_reserve);
+	tcase_add_test(tc, test_redteam_file_size_limit_never_cuts_the_state);
 	suite_add_tcase(s, tc);
 	return s;
 }

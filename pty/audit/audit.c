@@ -100,11 +100,33 @@ audit_open_log(const char *log_path, int *fd, char *err, size_t errlen)
 
 	/* O_NONBLOCK only for the open (a device must not hang it); a new
 	 * log is readable by its owner only: root reads it, and the
-	 * records of one user are none of another's business */
-	*fd = open(log_path,
-		   O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
-		       O_NOCTTY | O_NONBLOCK,
-		   0600);
+	 * records of one user are none of another's business.  Created
+	 * with O_EXCL so that this writer knows it made the file, and then
+	 * set to 0600 whatever the umask: the writer inherits the user's
+	 * (its guard is the user's process), and a log made 0000 under
+	 * `umask 777` could be opened by no other session's writer. */
+	const int flags_open =
+	    O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+	bool created = false;
+	int tries;
+
+	*fd = -1;
+	for (tries = 0; tries < 2 && *fd < 0; tries++) {
+		*fd = open(log_path, flags_open | O_CREAT | O_EXCL, 0600);
+		created = *fd >= 0;
+		/* EEXIST: a file, or a symbolic link that O_NOFOLLOW then
+		 * refuses; ENOENT: removed in between, created again */
+		if (*fd < 0 && errno == EEXIST)
+			*fd = open(log_path, flags_open);
+		if (*fd < 0 && errno != ENOENT)
+			break;
+	}
+	if (*fd >= 0 && created && fchmod(*fd, 0600) != 0) {
+		saved = errno;
+		audit_err(err, errlen, "audit log %s: %s", log_path,
+			  strerror(saved));
+		goto fail;
+	}
 	if (*fd < 0) {
 		saved = errno;
 		audit_err(err, errlen, "audit log %s: %s", log_path,
@@ -457,12 +479,12 @@ audit_append_one(struct pty_audit *a, struct audit_state *st, bool reg,
 	if (audit_state_write(a->state_fd, a->state_path, st, err, errlen) !=
 	    0)
 		return -1;
-	/* a session's end: an anchor off the host (pty_audit.h); the raw
-	 * quotes can only be the key itself, a value's are escaped */
-	if (a->anchors && audit_syslog_anchors() && memmem(body, body_len, ",\"event\":\"session_end\"",
-				 22) != NULL)
-		syslog(LOG_AUTHPRIV | LOG_INFO, PTY_AUDIT_ANCHOR_FMT,
-		       (unsigned long long)a->last_seq, a->last_sha256);
+	/* a session's end: an anchor off the host (pty_audit.h), sent
+	 * once the lock is released (audit_append_body); the raw quotes
+	 * can only be the key itself, a value's are escaped */
+	a->anchor_due =
+	    a->anchors && audit_syslog_anchors() &&
+	    memmem(body, body_len, ",\"event\":\"session_end\"", 22) != NULL;
 	return 0;
 }
 
@@ -646,8 +668,14 @@ audit_append_body(struct pty_audit *a, const char *body, size_t len, char *err,
 			return -1;
 		}
 	}
+	a->anchor_due = false;
 	rc = audit_append_locked(a, body, len, err, errlen);
 	(void)flock(a->state_fd, LOCK_UN);
+	/* syslog(3) may block (a daemon that does not read /dev/log): never
+	 * while every other writer waits on the lock */
+	if (rc == 0 && a->anchor_due)
+		syslog(LOG_AUTHPRIV | LOG_INFO, PTY_AUDIT_ANCHOR_FMT,
+		       (unsigned long long)a->last_seq, a->last_sha256);
 	if (rc == 0)
 		audit_forward(a->rec, PTY_AUDIT_LINE_MAX); /* on disk: a copy */
 	return rc;

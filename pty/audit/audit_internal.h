@@ -59,6 +59,8 @@ struct pty_audit {
 	uint64_t last_seq;
 	char last_sha256[2 * AUDIT_HASH_LEN + 1];
 	bool anchors; /* the writer process: an anchor after session_end */
+	bool anchor_due; /* the record just appended wants one, sent once
+			    the lock is released */
 	/* a writer process (audit_writer.c) */
 	int sock;      /* SOCK_SEQPACKET to the writer, or -1 */
 	pid_t writer;  /* its pid */

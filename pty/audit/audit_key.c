@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -269,9 +270,25 @@ audit_state_write(int fd, const char *path, const struct audit_state *st,
 {
 	char buf[AUDIT_STATE_LEN + 1], seed[2 * AUDIT_SEED_LEN + 1],
 	    last[2 * AUDIT_HASH_LEN + 1];
+	struct rlimit fsize;
 	ssize_t n;
 	int rc = -1;
 
+	/* the writer has the user's limits (its guard is the user's
+	 * process): under a file size limit shorter than the state,
+	 * pwrite(2) would write part of it - a new seq, half a new seed, the
+	 * old last - which no writer could continue and nobody could mend
+	 * (the old seed is half gone).  Whole or not at all. */
+	if (getrlimit(RLIMIT_FSIZE, &fsize) == 0 &&
+	    fsize.rlim_cur != RLIM_INFINITY &&
+	    fsize.rlim_cur < (rlim_t)AUDIT_STATE_LEN) {
+		audit_err(err, errlen,
+			  "audit state %s: the file size limit (%llu bytes, "
+			  "ulimit -f) is shorter than the state: it is not "
+			  "written",
+			  path, (unsigned long long)fsize.rlim_cur);
+		return -1;
+	}
 	audit_hex(st->seed, AUDIT_SEED_LEN, seed);
 	audit_hex(st->last, AUDIT_HASH_LEN, last);
 	(void)snprintf(buf, sizeof buf, "%sseq %016llu\nseed %s\nlast %s\n",

@@ -33,13 +33,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -143,36 +146,150 @@ writer_detach(int sock, char *err, size_t errlen)
  * of it, at most 64 MiB. */
 #define AUDIT_RESERVE_MAX ((unsigned long long)64 << 20)
 
-/* Whether this session may still append `len` bytes, having written
- * `mine`: every session may, until the log's file system is down to its
- * reserve; then only sessions that wrote little of it (a quarter of the
- * reserve at most).  So a user who floods the log with records fills it
- * only as far as the reserve, and is then refused, while every other
- * session goes on in the reserve: one user cannot end another's sessions
- * by filling the disk through the log.  (Files the user writes on the same
- * file system are another matter: --check warns of it.)  When the file
- * system cannot be asked, every session may: the write itself fails when
- * the disk is full.  Returns 0, or -1 with err. */
+/* What each user wrote into the reserve, shared by the writers of all
+ * sessions: a file beside the log, ".NAME.reserve" (NAME the log's file
+ * name), of AUDIT_RESERVE_USERS slots of {uid + 1, bytes} (0: free), in
+ * this host's byte order, read and rewritten whole under its own
+ * flock(2).  It is removed by the first writer that finds the file system
+ * out of its reserve again, so that each time the disk runs low every
+ * user starts afresh. */
+#define AUDIT_RESERVE_USERS 256
+
+struct audit_reserve_slot {
+	uint64_t uid1; /* uid + 1; 0: a free slot */
+	uint64_t bytes;
+};
+
+/* The reserve file's name for the log at log_path (cap bytes).  0, or -1
+ * when it does not fit. */
 static int
-writer_room(const struct pty_audit *a, unsigned long long mine, size_t len,
-	    char *err, size_t errlen)
+writer_reserve_path(const char *log_path, char *out, size_t cap)
+{
+	const char *base = strrchr(log_path, '/');
+	int n;
+
+	base = base != NULL ? base + 1 : log_path;
+	n = snprintf(out, cap, "%.*s.%s.reserve", (int)(base - log_path),
+		     log_path, base);
+	return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
+/* Charges `len` bytes to `user` in the reserve file: 0 when the user's
+ * bytes in the reserve, these included, are at most `most`; -1 (with
+ * err) when they would be more, or the file cannot be kept (then the
+ * record is refused: the reserve is for the others). */
+static int
+writer_reserve_charge(const struct pty_audit *a, uid_t user,
+		      unsigned long long len, unsigned long long most,
+		      char *err, size_t errlen)
+{
+	struct audit_reserve_slot slot[AUDIT_RESERVE_USERS];
+	char path[PATH_MAX];
+	struct stat st;
+	size_t i, at = AUDIT_RESERVE_USERS;
+	ssize_t n;
+	int fd, rc = -1;
+
+	if (writer_reserve_path(a->log_path, path, sizeof path) != 0) {
+		audit_err(err, errlen, "audit log: its reserve: name too long");
+		return -1;
+	}
+	fd = open(path,
+		  O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY |
+		      O_NONBLOCK,
+		  0600);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || fchmod(fd, 0600) != 0 ||
+	    flock(fd, LOCK_EX) != 0) {
+		audit_err(err, errlen, "audit log: its reserve %s: %s", path,
+			  fd < 0 ? strerror(errno) : "cannot be kept");
+		goto out;
+	}
+	memset(slot, 0, sizeof slot);
+	n = pread(fd, slot, sizeof slot, 0);
+	if (n < 0) {
+		audit_err(err, errlen, "audit log: its reserve %s: %s", path,
+			  strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < AUDIT_RESERVE_USERS; i++) {
+		if (slot[i].uid1 == (uint64_t)user + 1) {
+			at = i;
+			break;
+		}
+		if (slot[i].uid1 == 0 && at == AUDIT_RESERVE_USERS)
+			at = i;
+	}
+	if (at == AUDIT_RESERVE_USERS || slot[at].bytes + len > most) {
+		audit_err(err, errlen,
+			  "audit log: its file system is down to its reserve, "
+			  "which is kept for users who wrote little: uid %lu "
+			  "wrote %llu KiB of records into it",
+			  (unsigned long)user,
+			  (unsigned long long)(at == AUDIT_RESERVE_USERS
+						   ? most
+						   : slot[at].bytes) >>
+			      10);
+		goto out;
+	}
+	slot[at].uid1 = (uint64_t)user + 1;
+	slot[at].bytes += len;
+	if (pwrite(fd, slot, sizeof slot, 0) != (ssize_t)sizeof slot) {
+		audit_err(err, errlen, "audit log: its reserve %s: %s", path,
+			  strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (fd >= 0)
+		(void)close(fd); /* the lock goes with it */
+	return rc;
+}
+
+/* Whether this session may still append `len` bytes, having written
+ * `mine`, for `user` (the real uid of the guard that started this
+ * writer): every session may, until the log's file system is down to its
+ * reserve; then only a session that wrote little of it (a quarter of the
+ * reserve at most) of a user who wrote little into the reserve (a quarter
+ * of it, over all of the user's sessions: otherwise a user who starts
+ * session after session would drain it).  So a user who floods the log
+ * with records fills it only as far as the reserve, and is then refused,
+ * while every other user's sessions go on in the reserve: one user cannot
+ * end another's sessions by filling the disk through the log.  (Files the
+ * user writes on the same file system are another matter: --check warns
+ * of it.)  When the file system cannot be asked, every session may: the
+ * write itself fails when the disk is full.  Returns 0, or -1 with err. */
+static int
+writer_room(const struct pty_audit *a, uid_t user, unsigned long long mine,
+	    size_t len, char *err, size_t errlen)
 {
 	unsigned long long size, avail, reserve;
 	struct statvfs vfs;
+	struct stat st;
+	char path[PATH_MAX];
 
-	if (a->fd < 0 || fstatvfs(a->fd, &vfs) != 0 || vfs.f_blocks == 0)
+	if (a->fd < 0 || fstat(a->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    fstatvfs(a->fd, &vfs) != 0 || vfs.f_blocks == 0)
 		return 0;
 	size = (unsigned long long)vfs.f_blocks * vfs.f_frsize;
 	avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
 	reserve = size / 4 < AUDIT_RESERVE_MAX ? size / 4 : AUDIT_RESERVE_MAX;
-	if (avail >= reserve + len || mine + len <= reserve / 4)
+	if (avail >= reserve + len) {
+		/* out of the reserve: what users wrote into it is forgotten */
+		if (writer_reserve_path(a->log_path, path, sizeof path) == 0)
+			(void)unlink(path);
 		return 0;
-	audit_err(err, errlen,
-		  "audit log: its file system is down to its reserve (%llu "
-		  "KiB free), which is kept for sessions that wrote little: "
-		  "this one wrote %llu KiB of records",
-		  avail >> 10, mine >> 10);
-	return -1;
+	}
+	if (mine + len > reserve / 4) {
+		audit_err(err, errlen,
+			  "audit log: its file system is down to its reserve "
+			  "(%llu KiB free), which is kept for sessions that "
+			  "wrote little: this one wrote %llu KiB of records",
+			  avail >> 10, mine >> 10);
+		return -1;
+	}
+	return writer_reserve_charge(a, user, len + AUDIT_FRAME_MAX,
+				     reserve / 4, err, errlen);
 }
 
 /* Receives one request, and the descriptor passed with it (or -1).
@@ -236,7 +353,7 @@ writer_end_body(struct audit_rec_writer *rw, struct pty_audit *a,
  * channel, when there is one, in between (a request first: records carry
  * decisions that wait for their answer, output does not). */
 static void
-writer_serve(struct pty_audit *a, int sock)
+writer_serve(struct pty_audit *a, int sock, uid_t user)
 {
 	size_t cap = sizeof(struct audit_req) + AUDIT_BODY_MAX;
 	char *msg = malloc(cap), *fallback = malloc(AUDIT_BODY_MAX);
@@ -291,7 +408,8 @@ writer_serve(struct pty_audit *a, int sock)
 			body = writer_end_body(rw, a, msg + sizeof req, &len,
 					       ended, err, sizeof err);
 			if (body != NULL &&
-			    writer_room(a, mine, len, err, sizeof err) == 0 &&
+			    writer_room(a, user, mine, len, err, sizeof err) ==
+				0 &&
 			    audit_append_body(a, body, len, err,
 					      sizeof err) == 0) {
 				mine += len + AUDIT_FRAME_MAX;
@@ -342,7 +460,7 @@ out:
 
 /* The child: never returns. */
 static void
-writer_main(int sock, const char *log_path, const char *key_path)
+writer_main(int sock, const char *log_path, const char *key_path, uid_t user)
 {
 	struct pty_audit *a = NULL;
 	char err[1024];
@@ -358,7 +476,7 @@ writer_main(int sock, const char *log_path, const char *key_path)
 	}
 	a->anchors = true; /* the writer sends anchors (pty_audit.h) */
 	writer_answer(sock, 0, NULL);
-	writer_serve(a, sock);
+	writer_serve(a, sock, user);
 	pty_audit_close(a);
 	_exit(0);
 }
@@ -507,6 +625,9 @@ pty_audit_start_writer(const char *log_path, const char *key_path,
 		       struct pty_audit **out, char *err, size_t errlen)
 {
 	struct pty_audit *a;
+	/* the user whose session this is: the guard runs setuid, so its
+	 * real uid (what the reserve is counted by) */
+	uid_t user = getuid();
 	int sv[2];
 	pid_t pid;
 
@@ -522,7 +643,7 @@ pty_audit_start_writer(const char *log_path, const char *key_path,
 	pid = fork();
 	if (pid == 0) {
 		(void)close(sv[0]);
-		writer_main(sv[1], log_path, key_path);
+		writer_main(sv[1], log_path, key_path, user);
 	}
 	(void)close(sv[1]);
 	if (pid < 0) {

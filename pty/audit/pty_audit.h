@@ -34,7 +34,9 @@
  *
  * The state (the file the configuration's audit_key names; 0600, owned
  * by the audit account) holds the seq of the next record n, seed_n and
- * the SHA-256 of record n-1, in 187 bytes of text rewritten in place:
+ * the SHA-256 of record n-1, in 187 bytes of text rewritten in place
+ * (whole or not at all: under a file size limit, which the writer has
+ * from the user, shorter than that it is not written):
  *   maelys-pty audit state v2\n  seq <16 digits>\n  seed <64 hex>\n
  *   last <64 hex>\n
  * An exclusive flock(2) on the state serializes every writer of the log
@@ -47,7 +49,8 @@
  * Under the lock, each append (audit.c):
  * - checks that the configured log path still names the file it holds
  *   (stat against fstat); if not (rotated, removed), opens or creates the
- *   path;
+ *   path (a log a writer creates is 0600 whatever the umask it
+ *   inherited from the user's guard);
  * - compares the log's last record with the state: it must be record n-1
  *   with the SHA-256 the state holds, or record n signed with sk_n (a
  *   writer crashed between the record and the state: the state is
@@ -61,8 +64,9 @@
  * A character device as the log (/dev/null, /dev/full) is not read back:
  * seq and prev come from the state.
  * In the audit writer process (pty_audit_start_writer), with syslog = on
- * (pty_audit_set_syslog), once a "session_end" record is on disk, the
- * writer sends PTY_AUDIT_ANCHOR_FMT
+ * (pty_audit_set_syslog), once a "session_end" record is on disk and
+ * the lock released (syslog(3) may block), the writer sends
+ * PTY_AUDIT_ANCHOR_FMT
  * ("audit anchor: seq N sha256 H", H the SHA-256 of that record's line)
  * to syslog (authpriv, info), so that a collector off the host holds a
  * recent anchor to compare with --verify-log's "last record" line.

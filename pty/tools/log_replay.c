@@ -219,11 +219,18 @@ log_replay_record(struct log_replay *rp, const struct log_record *r, FILE *f)
 		if (err[0] == '\0')
 			(void)snprintf(err, sizeof err, PTY_MSG_LOG_NO_KEY_FACT,
 				       again.exec ? "exec_path" : "command");
-		/* a verified record the replay cannot read: said, counted */
-		(void)fprintf(stderr, PTY_MSG_LOG_FACTS_BAD "\n",
-			      (unsigned long long)json_integer_value(
-				  json_object_get(r->root, "seq")),
-			      err);
+		char said[sizeof err + 128];
+
+		/* a verified record the replay cannot read: said, counted;
+		 * the engine's sentence quotes the record's text, which
+		 * must not drive the terminal (a thief with the state signs
+		 * what they like after the last record) */
+		(void)snprintf(said, sizeof said, PTY_MSG_LOG_FACTS_BAD,
+			       (unsigned long long)json_integer_value(
+				   json_object_get(r->root, "seq")),
+			       err);
+		log_safe_write(stderr, said, strlen(said));
+		(void)fputc('\n', stderr);
 		rp->unreplayable++;
 		return 0;
 	}
