@@ -4,9 +4,9 @@
 # FORWARD SECURITY), in a scratch folder: the state is made 0600 and the
 # audit account's, audit.pub 0644 and root's, and the fingerprint printed;
 # a second run changes nothing; a host of the v1 (HMAC) log gets its old
-# key and log kept aside as .v1, said so, and a new state.  The guard, run
-# by the users, then writes a record that --verify-log checks against the
-# state.  Root only (it sets owners, and may add the audit account as the
+# key and log kept aside as .v1, said so, and a new state, and
+# --verify-log names a v1 log as such (records written and verified through
+# a rotation: logrotate_audit.sh).  Root only (it sets owners, and may add the audit account as the
 # deployed suites do): otherwise it says SKIP and exits 77.
 set -eu
 
