@@ -197,6 +197,26 @@ START_TEST(test_record_session_is_asciicast_with_output_and_markers)
 				 field));
 	session_end_field("recording_complete", field, sizeof field);
 	ck_assert_str_eq(field, "true");
+	/* maelys-pty replay reads it: its markers, and what the screen
+	 * showed */
+	{
+		char *markers[] = {(char *)pts_build_path("pty/maelys-pty"),
+				   "replay", "--markers", path, NULL};
+		char *play[] = {(char *)pts_build_path("pty/maelys-pty"),
+				"replay", "--speed", "1000", path, NULL};
+
+		ck_assert_int_eq(pts_run(markers, NULL, &out, &err), 0);
+		ck_assert_msg(strstr(out, "  allow: echo ok-line\n") != NULL &&
+				  strstr(out, "  deny: shutdown now\n") != NULL,
+			      "%s%s", out, err);
+		free(out);
+		free(err);
+		ck_assert_int_eq(pts_run(play, NULL, &out, &err), 0);
+		ck_assert_msg(strstr(out, "ok-line\r\n") != NULL, "%s%s", out,
+			      err);
+		free(out);
+		free(err);
+	}
 	/* and the records with the recording's members verify */
 	ck_assert_int_eq(pts_verify_log(config, log_path, &out, &err), 0);
 	ck_assert_msg(strstr(out, "chain intact") != NULL, "%s%s", out, err);
