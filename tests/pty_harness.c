@@ -93,12 +93,15 @@ pts_write_file(const char *path, const char *text, mode_t mode)
 void
 pts_write_audit_key(const char *state)
 {
-	char pub[PATH_MAX], cmd[3 * PATH_MAX];
-	const char *slash = strrchr(state, '/');
+	char pub[PATH_MAX], cmd[3 * PATH_MAX], *slash;
 
+	/* audit.pub beside the state (built by hand: gcc's sanitizer build
+	 * cannot see that a checked pointer is not null in a %.*s) */
+	ck_assert_uint_lt(strlen(state), sizeof pub - sizeof "audit.pub");
+	strcpy(pub, state);
+	slash = strrchr(pub, '/');
 	ck_assert_ptr_nonnull(slash);
-	snprintf(pub, sizeof pub, "%.*s/audit.pub", (int)(slash - state),
-		 state);
+	strcpy(slash + 1, "audit.pub");
 	(void)unlink(state);
 	(void)unlink(pub);
 	snprintf(cmd, sizeof cmd, "'%s' --new-audit-key '%s' --state '%s' "
