@@ -35,6 +35,8 @@
 #include <unistd.h>
 
 static char tmpdir[] = "/tmp/maelys-decide-XXXXXX";
+/* whether mkdtemp filled tmpdir (its last letter may be an X itself) */
+static bool tmpdir_made;
 
 /* After each test (in its own process, as Check forks it): the scratch
  * folder goes, if the test made one. */
@@ -43,7 +45,7 @@ decide_teardown(void)
 {
 	char cmd[PATH_MAX + 16];
 
-	if (tmpdir[strlen(tmpdir) - 1] == 'X')
+	if (!tmpdir_made)
 		return;
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)
@@ -71,8 +73,10 @@ decide(const char *input, size_t len, const char *args, char **out)
 	FILE *f;
 	int rc;
 
-	if (tmpdir[strlen(tmpdir) - 1] == 'X')
+	if (!tmpdir_made) {
 		ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+		tmpdir_made = true;
+	}
 	snprintf(in, sizeof in, "%s/in", tmpdir);
 	f = fopen(in, "w");
 	ck_assert_ptr_nonnull(f);

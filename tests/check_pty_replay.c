@@ -277,14 +277,18 @@ END_TEST
 
 /* The program, without a terminal: stdin /dev/null, output captured. */
 static char replay_dir[] = "/tmp/maelys-replay-XXXXXX";
+/* whether mkdtemp filled replay_dir (its last letter may be an X itself) */
+static bool replay_dir_made;
 
 static const char *
 replay_file(const char *name, const char *text)
 {
 	static char path[512];
 
-	if (replay_dir[sizeof replay_dir - 2] == 'X')
+	if (!replay_dir_made) {
 		ck_assert_ptr_nonnull(mkdtemp(replay_dir));
+		replay_dir_made = true;
+	}
 	(void)snprintf(path, sizeof path, "%s/%s", replay_dir, name);
 	pts_write_file(path, text, 0600);
 	return path;
@@ -310,7 +314,7 @@ replay_teardown(void)
 {
 	char cmd[128];
 
-	if (replay_dir[sizeof replay_dir - 2] != 'X') {
+	if (replay_dir_made) {
 		(void)snprintf(cmd, sizeof cmd, "rm -rf '%s'", replay_dir);
 		(void)system(cmd);
 	}
