@@ -409,6 +409,9 @@ START_TEST(test_record_guard_killed_still_ends_the_recording)
 	free(log);
 	the_recording(path, sizeof path);
 	free(checked(path));
+	/* killed, the guard could not say it had handed over all */
+	session_end_field("recording_complete", field, sizeof field);
+	ck_assert_str_eq(field, "false");
 	session_end_field("recording", field, sizeof field);
 	ck_assert_str_eq(field, path);
 	session_end_field("recording_sha256", digest, sizeof digest);
@@ -492,6 +495,68 @@ START_TEST(test_record_stalled_writer_does_not_freeze_the_terminal)
 			  strstr(report, "after-the-stall\\r\\n") != NULL,
 		      "%s", report);
 	free(report);
+	teardown();
+}
+END_TEST
+
+/* Waits for the session_end record the writer appends once it sees the
+ * guard gone; the log's text (the test fails without it). */
+static char *
+wait_session_end(void)
+{
+	char *log = NULL;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		log = pts_slurp(log_path);
+		if (strstr(log, "\"event\":\"session_end\"") != NULL)
+			return log;
+		free(log);
+		usleep(100 * 1000);
+	}
+	ck_abort_msg("no session_end in %s", log_path);
+	return NULL;
+}
+
+/* A guard killed (the user can: it runs as the user) while the writer
+ * lags has shown output the writer never got: the recording cannot say
+ * it is complete. */
+START_TEST(test_record_guard_killed_with_output_queued_is_incomplete)
+{
+	char path[1200], field[40];
+	struct stat st;
+	char *log;
+	struct pts p;
+	pid_t w;
+	int i;
+
+	setup("");
+	pts_start_config(&p, &world, config);
+	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	w = writer_of(p.pid);
+	ck_assert_int_gt(w, 0);
+	/* output without end; the writer stopped once it has some */
+	pts_type(&p, "cat /dev/zero\r");
+	the_recording(path, sizeof path);
+	for (i = 0; i < 100 && (stat(path, &st) != 0 || st.st_size < 100000);
+	     i++)
+		pts_settle(&p, 50); /* the terminal reads it */
+	ck_assert_int_ge(st.st_size, 100000);
+	ck_assert_int_eq(kill(w, SIGSTOP), 0);
+	/* the guard queues output until its queue is full */
+	pts_settle(&p, 1500);
+	ck_assert_int_eq(kill(p.pid, SIGKILL), 0);
+	pts_wait(&p, T);
+	pts_close(&p);
+	ck_assert_int_eq(kill(w, SIGCONT), 0);
+	log = wait_session_end();
+	session_end_field("recording_complete", field, sizeof field);
+	ck_assert_str_eq(field, "false");
+	ck_assert_ptr_nonnull(strstr(log, "\"event\":\"recording_stopped\""));
+	ck_assert_ptr_nonnull(strstr(log, "the guard's stream ended before "
+					  "its end"));
+	free(log);
+	free(checked(path));
 	teardown();
 }
 END_TEST
@@ -599,6 +664,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_record_folder_writable_by_others_starts_nothing);
 	tcase_add_test(tc, test_record_guard_killed_still_ends_the_recording);
 	tcase_add_test(tc, test_record_stalled_writer_does_not_freeze_the_terminal);
+	tcase_add_test(tc, test_record_guard_killed_with_output_queued_is_incomplete);
 	tcase_add_test(tc, test_record_check_names_the_folder);
 	tcase_add_test(tc, test_record_configuration_keys);
 	suite_add_tcase(s, tc);

@@ -124,6 +124,12 @@ fail:
 	return -1;
 }
 
+/* Why a recording whose guard never sent its end frame stopped. */
+static const char AUDIT_REC_NO_END[] =
+    "the guard's stream ended before its end: output the guard showed "
+    "may be missing (the guard was killed, or could not hand over what "
+    "it had queued)";
+
 /* The recording stopped: the audit record that says so, and the guard
  * told (a guard that is gone is not told). */
 static void
@@ -140,6 +146,8 @@ audit_rec_stopped(struct audit_rec_writer *w, struct pty_audit *a,
 		(void)snprintf(note, sizeof note,
 			       "the recording reached record_max (%llu bytes)",
 			       audit_rec_max);
+	else if (why == AUDIT_REC_NO_END)
+		(void)snprintf(note, sizeof note, "%s", why);
 	else
 		(void)snprintf(note, sizeof note,
 			       "the recording could not be written: %s", why);
@@ -180,20 +188,23 @@ audit_rec_frames(struct audit_rec_writer *w, struct pty_audit *a)
 
 		memcpy(&f, w->in + off, sizeof f);
 		if ((f.kind != 'o' && f.kind != 'i' && f.kind != 'r' &&
-		     f.kind != 'm' && f.kind != 'x') ||
-		    f.len > PTY_RECORD_CHUNK_MAX) {
+		     f.kind != 'm' && f.kind != 'x' && f.kind != 'e') ||
+		    f.len > PTY_RECORD_CHUNK_MAX || w->ended ||
+		    ((f.kind == 'x' || f.kind == 'e') && f.len != 0)) {
 			ok = false;
 			break;
 		}
 		if (w->in_len - off - sizeof f < f.len)
 			break;
-		if (f.kind == 'x' && w->rec != NULL &&
+		if (f.kind == 'e') {
+			w->ended = true;
+		} else if (f.kind == 'x' && w->rec != NULL &&
 		    !pty_record_stopped(w->rec)) {
 			audit_rec_stopped(w, a,
 					  "the guard could not keep up (its "
 					  "queue overflowed)");
 			pty_record_stop(w->rec);
-		} else if (f.kind != 'x') {
+		} else if (f.kind != 'x' && f.kind != 'e') {
 			audit_rec_frame(w, a, (char)f.kind,
 					w->in + off + sizeof f, f.len);
 		}
@@ -235,7 +246,15 @@ audit_rec_read(struct audit_rec_writer *w, struct pty_audit *a)
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
 	if (n <= 0) {
-		/* the guard closed it: the session is over */
+		/* the guard closed it: the session is over.  Without its
+		 * end frame the guard did not hand over all it showed (it
+		 * was killed, or gave up sending its queue): what the
+		 * file lacks is unknown, so it is not complete */
+		if (!w->ended && w->rec != NULL &&
+		    !pty_record_stopped(w->rec)) {
+			audit_rec_stopped(w, a, AUDIT_REC_NO_END);
+			pty_record_stop(w->rec);
+		}
 		audit_rec_close(w);
 		return;
 	}
@@ -509,6 +528,14 @@ pty_audit_rec_end(struct pty_audit_rec *r, int timeout_ms)
 
 	if (r == NULL)
 		return;
+	if (r->state == PTY_AUDIT_REC_ON) {
+		/* the end frame, last: it tells the writer all was handed
+		 * over (pty_audit_rec_put keeps room for one header) */
+		struct audit_rec_frame f = {'e', {0, 0, 0}, 0};
+
+		memcpy(r->q + r->qlen, &f, sizeof f);
+		r->qlen += sizeof f;
+	}
 	while (!r->broken && r->qoff < r->qlen && waited < timeout_ms) {
 		struct pollfd p = {r->fd, POLLOUT, 0};
 
