@@ -561,6 +561,63 @@ START_TEST(test_record_guard_killed_with_output_queued_is_incomplete)
 }
 END_TEST
 
+/* The guard's queue overflows (keys of a job, recorded with
+ * record_input, are never held back, and the writer is stopped here):
+ * the 'x' frame reaches the writer, the recording stops as incomplete,
+ * the log says why, and the next line is refused. */
+START_TEST(test_record_queue_overflow_stops_the_recording)
+{
+	static const char allow_more[] =
+	    ".decl safe(c)\n"
+	    "safe(\"echo\"). safe(\"stty\"). safe(\"tail\").\n"
+	    "allow(C) :- command(C), safe(C), not(shell_metachar(_)).\n"
+	    "deny(C, \"not on the list\") :- command(C), not(safe(C)).\n"
+	    "allow_exec(P) :- exec_path(P).\n";
+	size_t n = 2u << 20, i;
+	char field[40], *keys, *log;
+	struct pts p;
+	pid_t w;
+
+	setup("record_input = on\n");
+	pts_write_file(policy, allow_more, 0644);
+	pts_start_config(&p, &world, config);
+	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	pts_type(&p, "stty -echo\r");
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "tail -c 3\r");
+	pts_settle(&p, 500);
+	w = writer_of(p.pid);
+	ck_assert_int_gt(w, 0);
+	ck_assert_int_eq(kill(w, SIGSTOP), 0);
+	/* 2 MiB of keys, twice what the queue holds */
+	keys = malloc(n);
+	ck_assert_ptr_nonnull(keys);
+	for (i = 0; i < n; i++)
+		keys[i] = i % 64 == 63 ? '\r' : 'k';
+	pts_type_n(&p, keys, n);
+	free(keys);
+	pts_settle(&p, 500);
+	ck_assert_int_eq(kill(w, SIGCONT), 0);
+	pts_type(&p, "end\r\x04");
+	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	pts_type(&p, "echo after-the-overflow\r");
+	ck_assert(pts_expect(&p, "'echo' denied: the recording of this "
+				 "session has stopped",
+			     T));
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "\x04");
+	pts_wait(&p, T);
+	pts_close(&p);
+	session_end_field("recording_complete", field, sizeof field);
+	ck_assert_str_eq(field, "false");
+	log = pts_slurp(log_path);
+	ck_assert_ptr_nonnull(strstr(log, "the guard could not keep up (its "
+					  "queue overflowed)"));
+	free(log);
+	teardown();
+}
+END_TEST
+
 /* --check judges the folder as it judges the log's. */
 START_TEST(test_record_check_names_the_folder)
 {
@@ -665,6 +722,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_record_guard_killed_still_ends_the_recording);
 	tcase_add_test(tc, test_record_stalled_writer_does_not_freeze_the_terminal);
 	tcase_add_test(tc, test_record_guard_killed_with_output_queued_is_incomplete);
+	tcase_add_test(tc, test_record_queue_overflow_stops_the_recording);
 	tcase_add_test(tc, test_record_check_names_the_folder);
 	tcase_add_test(tc, test_record_configuration_keys);
 	suite_add_tcase(s, tc);
