@@ -676,9 +676,11 @@ void pty_say(int fd, const char *eol, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Copies s into dst (cap bytes) with every control character shown as
- * '?': a path or a reason is the session's data, and must not drive the
- * user's terminal. */
+ * '?' (C0, DEL, and the C1 controls written in UTF-8): a path or a reason
+ * is the session's data, and must not drive the user's terminal. */
 void pty_printable(char *dst, size_t cap, const char *s);
+/* The same for len bytes that may hold a NUL (shown as '?'). */
+void pty_printable_n(char *dst, size_t cap, const char *s, size_t len);
 
 /* What the user sees of a line's decision that is not ALLOW (nothing for
  * those the caller acts on: ALLOW, ALLOW_LOG, CONFIRM, EMPTY):
