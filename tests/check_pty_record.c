@@ -564,7 +564,8 @@ END_TEST
 /* The guard's queue overflows (keys of a job, recorded with
  * record_input, are never held back, and the writer is stopped here):
  * the 'x' frame reaches the writer, the recording stops as incomplete,
- * the log says why, and the next line is refused. */
+ * the log says why; the user is told at once, the job is ended, and the
+ * next line is refused. */
 START_TEST(test_record_queue_overflow_stops_the_recording)
 {
 	static const char allow_more[] =
@@ -573,7 +574,8 @@ START_TEST(test_record_queue_overflow_stops_the_recording)
 	    "allow(C) :- command(C), safe(C), not(shell_metachar(_)).\n"
 	    "deny(C, \"not on the list\") :- command(C), not(safe(C)).\n"
 	    "allow_exec(P) :- exec_path(P).\n";
-	size_t n = 2u << 20, i;
+	static const char stopped[] = "recording of this session has stopped";
+	size_t n = 2u << 20, i, sent;
 	char field[40], *keys, *log;
 	struct pts p;
 	pid_t w;
@@ -589,17 +591,22 @@ START_TEST(test_record_queue_overflow_stops_the_recording)
 	w = writer_of(p.pid);
 	ck_assert_int_gt(w, 0);
 	ck_assert_int_eq(kill(w, SIGSTOP), 0);
-	/* 2 MiB of keys, twice what the queue holds */
+	/* up to 2 MiB of keys, twice what the queue holds, until the
+	 * guard says the recording stopped (then the job is ended, and
+	 * what is typed after is refused at the prompt) */
 	keys = malloc(n);
 	ck_assert_ptr_nonnull(keys);
 	for (i = 0; i < n; i++)
 		keys[i] = i % 64 == 63 ? '\r' : 'k';
-	pts_type_n(&p, keys, n);
+	for (sent = 0; sent < n && strstr(p.out, stopped) == NULL;
+	     sent += 8192) {
+		pts_type_n(&p, keys + sent, 8192);
+		pts_settle(&p, 5);
+	}
 	free(keys);
-	pts_settle(&p, 500);
+	ck_assert_msg(sent < n, "the queue took 2 MiB with the writer stopped");
 	ck_assert_int_eq(kill(w, SIGCONT), 0);
-	pts_type(&p, "end\r\x04");
-	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	ck_assert(pts_wait_prompt(&p, T));
 	pts_type(&p, "echo after-the-overflow\r");
 	ck_assert(pts_expect(&p, "'echo' denied: the recording of this "
 				 "session has stopped",
@@ -614,6 +621,46 @@ START_TEST(test_record_queue_overflow_stops_the_recording)
 	ck_assert_ptr_nonnull(strstr(log, "the guard could not keep up (its "
 					  "queue overflowed)"));
 	free(log);
+	teardown();
+}
+END_TEST
+
+/* record_max reached while a program runs (on_record_failure = deny): a
+ * program that runs on would go on unrecorded (an interpreter's prompt
+ * needs no further command), so the session's programs are ended, bash
+ * comes back to the prompt, and every line is refused. */
+START_TEST(test_record_max_ends_the_running_program)
+{
+	char field[40];
+	struct pts p;
+
+	setup("record_max = 1M\n");
+	pts_write_file(policy,
+		       ".decl safe(c)\n"
+		       "safe(\"echo\"). safe(\"yes\").\n"
+		       "allow(C) :- command(C), safe(C), "
+		       "not(shell_metachar(_)).\n"
+		       "deny(C, \"not on the list\") :- command(C), "
+		       "not(safe(C)).\n"
+		       "allow_exec(P) :- exec_path(P).\n",
+		       0644);
+	pts_start_config(&p, &world, config);
+	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	/* output without end, and no further command */
+	pts_type(&p, "yes\r");
+	ck_assert(pts_expect(&p, "recording of this session has stopped",
+			     3 * T));
+	ck_assert_msg(pts_wait_prompt(&p, T), "the program runs on");
+	pts_type(&p, "echo after-the-stop\r");
+	ck_assert(pts_expect(&p, "'echo' denied: the recording of this "
+				 "session has stopped",
+			     T));
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "\x04");
+	pts_wait(&p, T);
+	pts_close(&p);
+	session_end_field("recording_complete", field, sizeof field);
+	ck_assert_str_eq(field, "false");
 	teardown();
 }
 END_TEST
@@ -723,6 +770,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_record_stalled_writer_does_not_freeze_the_terminal);
 	tcase_add_test(tc, test_record_guard_killed_with_output_queued_is_incomplete);
 	tcase_add_test(tc, test_record_queue_overflow_stops_the_recording);
+	tcase_add_test(tc, test_record_max_ends_the_running_program);
 	tcase_add_test(tc, test_record_check_names_the_folder);
 	tcase_add_test(tc, test_record_configuration_keys);
 	suite_add_tcase(s, tc);

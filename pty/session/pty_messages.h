@@ -183,9 +183,9 @@
 		       "start: %s"
 #define PTY_MSG_RECORDING_STOPPED                                              \
 	PTY_MSG_PREFIX "the recording of this session has stopped (it "       \
-		       "reached record_max, or could not be written): every "  \
-		       "further command is refused; end the session with "    \
-		       "Ctrl-D"
+		       "reached record_max, or could not be written): the "   \
+		       "programs it runs are ended, and every further "       \
+		       "command is refused; end the session with Ctrl-D"
 #define PTY_MSG_RECORDING_ENDS                                                 \
 	PTY_MSG_PREFIX "the recording of this session has stopped (it "       \
 		       "reached record_max, or could not be written): the "   \
