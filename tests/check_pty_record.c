@@ -665,6 +665,30 @@ START_TEST(test_record_max_ends_the_running_program)
 }
 END_TEST
 
+/* A marker shows 200 bytes of a line: one cut says so, lest what follows
+ * the cut (a second command) pass unseen by who reads the markers. */
+START_TEST(test_record_marker_of_a_long_line_says_it_was_cut)
+{
+	char line[400], want[400], path[1200];
+	const char *lines[] = {line, NULL};
+	char *report;
+
+	setup("");
+	/* 5 + 250 + 12 bytes: 67 past the 200 shown */
+	snprintf(line, sizeof line, "echo %0250d TAIL-HIDDEN\r", 0);
+	session(lines);
+	the_recording(path, sizeof path);
+	report = checked(path);
+	snprintf(want, sizeof want,
+		 "\"allow: echo %0195d [cut: 67 bytes more in the audit "
+		 "log]\"",
+		 0);
+	ck_assert_msg(strstr(report, want) != NULL, "%s", report);
+	free(report);
+	teardown();
+}
+END_TEST
+
 /* --check judges the folder as it judges the log's. */
 START_TEST(test_record_check_names_the_folder)
 {
@@ -771,6 +795,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_record_guard_killed_with_output_queued_is_incomplete);
 	tcase_add_test(tc, test_record_queue_overflow_stops_the_recording);
 	tcase_add_test(tc, test_record_max_ends_the_running_program);
+	tcase_add_test(tc, test_record_marker_of_a_long_line_says_it_was_cut);
 	tcase_add_test(tc, test_record_check_names_the_folder);
 	tcase_add_test(tc, test_record_configuration_keys);
 	suite_add_tcase(s, tc);

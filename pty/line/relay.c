@@ -708,7 +708,8 @@ pty_relay_take_status(void)
 
 /* The recording's state: the writer said it stopped, or the channel
  * failed (the queue overflowed, the writer is gone: then there is no
- * descriptor to wake the loop, so it is looked at each time round).
+ * descriptor to wake the loop, so it is looked at each time round, at
+ * least every tick).
  * With on_record_failure = deny, once it has stopped every job of the
  * session is ended, bash left at its prompt where each line is refused:
  * a program already running (an interpreter's prompt, an editor) needs
@@ -744,7 +745,6 @@ pty_relay_serve(const struct pty_relay_poll *p)
 {
 	const struct pollfd *f = p->fds;
 
-	pty_relay_recording(p);
 	if (p->exec >= 0 && f[p->exec].revents != 0)
 		pty_relay_exec(f[p->exec].revents);
 	if (p->out >= 0 && (f[p->out].revents & POLLIN))
@@ -792,7 +792,8 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 		r = pty_relay_wait_for_input(&p, &sig.wait);
 		if (r < 0 && errno != EINTR)
 			rc = 1;
-		else if (r > 0)
+		pty_relay_recording(&p); /* each time round: see there */
+		if (rc == RELAY_GO_ON && r > 0)
 			rc = pty_relay_serve(&p);
 	}
 	pty_relay_finish(&sig);

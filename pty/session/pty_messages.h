@@ -190,6 +190,8 @@
 	PTY_MSG_PREFIX "the recording of this session has stopped (it "       \
 		       "reached record_max, or could not be written): the "   \
 		       "session ends"
+/* After a marker's line cut to its first 200 bytes (the recording). */
+#define PTY_MSG_MARK_CUT " [cut: %zu bytes more in the audit log]"
 #define PTY_MSG_RECORDING_REFUSES                                              \
 	PTY_MSG_PREFIX "'%s' denied: the recording of this session has "      \
 		       "stopped"
