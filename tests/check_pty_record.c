@@ -14,6 +14,7 @@
  * root); otherwise it says so and is skipped.  That the user cannot read
  * the file of a setuid install is check_pty_deployed's.
  */
+#define _GNU_SOURCE /* unshare, CLONE_NEWNS */
 #include "runner.h"
 
 #include "pty_harness.h"
@@ -25,7 +26,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define T 10000
@@ -689,6 +693,52 @@ START_TEST(test_record_marker_of_a_long_line_says_it_was_cut)
 }
 END_TEST
 
+/* A session that prints without end fills the recordings' file system
+ * only down to the reserve the writers keep for sessions that wrote
+ * little (as the log's records do): then its recording stops, and the
+ * reserve is left for the others.  (An 8 MiB tmpfs: reserve 2 MiB.) */
+START_TEST(test_record_leaves_the_reserve_of_its_file_system)
+{
+	char line[700], *log;
+	struct statvfs vfs;
+	struct pts p;
+
+	setup("");
+	make_big(12u << 20);
+	/* in a mount namespace of this test's process (Check forked it);
+	 * the guard, its child, sees the small file system */
+	if (unshare(CLONE_NEWNS) != 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("tmpfs", dir, "tmpfs", 0, "size=8m,mode=0700") != 0) {
+		printf("*** SKIP: no tmpfs mount here ***\n");
+		teardown();
+		return;
+	}
+	pts_start_config(&p, &world, config);
+	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	snprintf(line, sizeof line, "cat %s\r", big);
+	pts_type(&p, line);
+	ck_assert(pts_expect(&p, "recording of this session has stopped",
+			     3 * T));
+	ck_assert(pts_wait_prompt(&p, 3 * T));
+	pts_type(&p, "\x04");
+	pts_wait(&p, T);
+	pts_close(&p);
+	ck_assert_int_eq(statvfs(dir, &vfs), 0);
+	/* the reserve less what was buffered when it was reached */
+	ck_assert_msg((unsigned long long)vfs.f_bavail * vfs.f_frsize >=
+			  (3ull << 20) / 2,
+		      "%llu bytes left",
+		      (unsigned long long)vfs.f_bavail * vfs.f_frsize);
+	log = pts_slurp(log_path);
+	ck_assert_ptr_nonnull(strstr(log, "its file system is down to its "
+					  "reserve"));
+	free(log);
+	ck_assert_int_eq(umount(dir), 0);
+	teardown();
+}
+END_TEST
+
 /* --check judges the folder as it judges the log's. */
 START_TEST(test_record_check_names_the_folder)
 {
@@ -796,6 +846,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_record_queue_overflow_stops_the_recording);
 	tcase_add_test(tc, test_record_max_ends_the_running_program);
 	tcase_add_test(tc, test_record_marker_of_a_long_line_says_it_was_cut);
+	tcase_add_test(tc, test_record_leaves_the_reserve_of_its_file_system);
 	tcase_add_test(tc, test_record_check_names_the_folder);
 	tcase_add_test(tc, test_record_configuration_keys);
 	suite_add_tcase(s, tc);

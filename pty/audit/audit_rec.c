@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 /* How long the writer reads the channel for its end once the session
@@ -232,6 +233,28 @@ audit_rec_close(struct audit_rec_writer *w)
 	w->done = true;
 }
 
+/* The rule of the log's records (audit_reserve_reached) for the
+ * recording's file system: a user whose session prints without end must
+ * not fill it, so that the recordings of others (and the log, when it
+ * shares the file system) go on.  Returns 0, or -1 with err. */
+static int
+audit_rec_room(const struct audit_rec_writer *w, char *err, size_t errlen)
+{
+	unsigned long long mine = pty_record_bytes(w->rec), avail;
+	size_t len = pty_record_buffered(w->rec);
+	struct statvfs vfs;
+
+	if (statvfs(audit_rec_dir, &vfs) != 0 ||
+	    !audit_reserve_reached(&vfs, mine, len, &avail))
+		return 0;
+	audit_err(err, errlen,
+		  "its file system is down to its reserve (%llu KiB free), "
+		  "which is kept for sessions that wrote little: this one "
+		  "recorded %llu KiB",
+		  avail >> 10, (mine + len) >> 10);
+	return -1;
+}
+
 void
 audit_rec_read(struct audit_rec_writer *w, struct pty_audit *a)
 {
@@ -270,10 +293,17 @@ audit_rec_read(struct audit_rec_writer *w, struct pty_audit *a)
 		w->in_len = 0;
 	}
 	/* the channel is drained (the read did not fill the room): to
-	 * disk, so that the file follows the session closely */
+	 * disk, so that the file follows the session closely; not into the
+	 * reserve of the file system, once this recording is large */
 	if ((size_t)n < room && w->rec != NULL && !pty_record_stopped(w->rec) &&
-	    pty_record_flush(w->rec, err, sizeof err) != 0)
+	    audit_rec_room(w, err, sizeof err) != 0) {
 		audit_rec_stopped(w, a, err);
+		pty_record_stop(w->rec);
+	} else if ((size_t)n < room && w->rec != NULL &&
+		   !pty_record_stopped(w->rec) &&
+		   pty_record_flush(w->rec, err, sizeof err) != 0) {
+		audit_rec_stopped(w, a, err);
+	}
 }
 
 void

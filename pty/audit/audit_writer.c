@@ -143,6 +143,21 @@ writer_detach(int sock, char *err, size_t errlen)
  * of it, at most 64 MiB. */
 #define AUDIT_RESERVE_MAX ((unsigned long long)64 << 20)
 
+bool
+audit_reserve_reached(const struct statvfs *vfs, unsigned long long mine,
+		      unsigned long long len, unsigned long long *avail)
+{
+	unsigned long long size, reserve;
+
+	*avail = 0;
+	if (vfs->f_blocks == 0)
+		return false;
+	size = (unsigned long long)vfs->f_blocks * vfs->f_frsize;
+	*avail = (unsigned long long)vfs->f_bavail * vfs->f_frsize;
+	reserve = size / 4 < AUDIT_RESERVE_MAX ? size / 4 : AUDIT_RESERVE_MAX;
+	return *avail < reserve + len && mine + len > reserve / 4;
+}
+
 /* Whether this session may still append `len` bytes, having written
  * `mine`: every session may, until the log's file system is down to its
  * reserve; then only sessions that wrote little of it (a quarter of the
@@ -157,15 +172,11 @@ static int
 writer_room(const struct pty_audit *a, unsigned long long mine, size_t len,
 	    char *err, size_t errlen)
 {
-	unsigned long long size, avail, reserve;
+	unsigned long long avail;
 	struct statvfs vfs;
 
-	if (a->fd < 0 || fstatvfs(a->fd, &vfs) != 0 || vfs.f_blocks == 0)
-		return 0;
-	size = (unsigned long long)vfs.f_blocks * vfs.f_frsize;
-	avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
-	reserve = size / 4 < AUDIT_RESERVE_MAX ? size / 4 : AUDIT_RESERVE_MAX;
-	if (avail >= reserve + len || mine + len <= reserve / 4)
+	if (a->fd < 0 || fstatvfs(a->fd, &vfs) != 0 ||
+	    !audit_reserve_reached(&vfs, mine, len, &avail))
 		return 0;
 	audit_err(err, errlen,
 		  "audit log: its file system is down to its reserve (%llu "
