@@ -14,6 +14,7 @@
  * root); otherwise it says so and is skipped.  That the user cannot read
  * the file of a setuid install is check_pty_deployed's.
  */
+#define _GNU_SOURCE /* unshare, CLONE_NEWNS */
 #include "runner.h"
 
 #include "pty_harness.h"
@@ -25,7 +26,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define T 10000
@@ -429,6 +433,9 @@ START_TEST(test_record_guard_killed_still_ends_the_recording)
 	free(log);
 	the_recording(path, sizeof path);
 	free(checked(path));
+	/* killed, the guard could not say it had handed over all */
+	session_end_field("recording_complete", field, sizeof field);
+	ck_assert_str_eq(field, "false");
 	session_end_field("recording", field, sizeof field);
 	ck_assert_str_eq(field, path);
 	session_end_field("recording_sha256", digest, sizeof digest);
@@ -512,6 +519,242 @@ START_TEST(test_record_stalled_writer_does_not_freeze_the_terminal)
 			  strstr(report, "after-the-stall\\r\\n") != NULL,
 		      "%s", report);
 	free(report);
+	teardown();
+}
+END_TEST
+
+/* Waits for the session_end record the writer appends once it sees the
+ * guard gone; the log's text (the test fails without it). */
+static char *
+wait_session_end(void)
+{
+	char *log = NULL;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		log = pts_slurp(log_path);
+		if (strstr(log, "\"event\":\"session_end\"") != NULL)
+			return log;
+		free(log);
+		usleep(100 * 1000);
+	}
+	ck_abort_msg("no session_end in %s", log_path);
+	return NULL;
+}
+
+/* A guard killed (the user can: it runs as the user) while the writer
+ * lags has shown output the writer never got: the recording cannot say
+ * it is complete. */
+START_TEST(test_record_guard_killed_with_output_queued_is_incomplete)
+{
+	char path[1200], field[40];
+	struct stat st;
+	char *log;
+	struct pts p;
+	pid_t w;
+	int i;
+
+	setup("");
+	pts_start_config(&p, &world, config);
+	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	w = writer_of(p.pid);
+	ck_assert_int_gt(w, 0);
+	/* output without end; the writer stopped once it has some */
+	pts_type(&p, "cat /dev/zero\r");
+	the_recording(path, sizeof path);
+	for (i = 0; i < 100 && (stat(path, &st) != 0 || st.st_size < 100000);
+	     i++)
+		pts_settle(&p, 50); /* the terminal reads it */
+	ck_assert_int_ge(st.st_size, 100000);
+	ck_assert_int_eq(kill(w, SIGSTOP), 0);
+	/* the guard queues output until its queue is full */
+	pts_settle(&p, 1500);
+	ck_assert_int_eq(kill(p.pid, SIGKILL), 0);
+	pts_wait(&p, T);
+	pts_close(&p);
+	ck_assert_int_eq(kill(w, SIGCONT), 0);
+	log = wait_session_end();
+	session_end_field("recording_complete", field, sizeof field);
+	ck_assert_str_eq(field, "false");
+	ck_assert_ptr_nonnull(strstr(log, "\"event\":\"recording_stopped\""));
+	ck_assert_ptr_nonnull(strstr(log, "the guard's stream ended before "
+					  "its end"));
+	free(log);
+	free(checked(path));
+	teardown();
+}
+END_TEST
+
+/* The guard's queue overflows (keys of a job, recorded with
+ * record_input, are never held back, and the writer is stopped here):
+ * the 'x' frame reaches the writer, the recording stops as incomplete,
+ * the log says why; the user is told at once, the job is ended, and the
+ * next line is refused. */
+START_TEST(test_record_queue_overflow_stops_the_recording)
+{
+	static const char allow_more[] =
+	    ".decl safe(c)\n"
+	    "safe(\"echo\"). safe(\"stty\"). safe(\"tail\").\n"
+	    "allow(C) :- command(C), safe(C), not(shell_metachar(_)).\n"
+	    "deny(C, \"not on the list\") :- command(C), not(safe(C)).\n"
+	    "allow_exec(P) :- exec_path(P).\n";
+	static const char stopped[] = "recording of this session has stopped";
+	size_t n = 2u << 20, i, sent;
+	char field[40], *keys, *log;
+	struct pts p;
+	pid_t w;
+
+	setup("record_input = on\n");
+	pts_write_file(policy, allow_more, 0644);
+	pts_start_config(&p, &world, config);
+	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	pts_type(&p, "stty -echo\r");
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "tail -c 3\r");
+	pts_settle(&p, 500);
+	w = writer_of(p.pid);
+	ck_assert_int_gt(w, 0);
+	ck_assert_int_eq(kill(w, SIGSTOP), 0);
+	/* up to 2 MiB of keys, twice what the queue holds, until the
+	 * guard says the recording stopped (then the job is ended, and
+	 * what is typed after is refused at the prompt) */
+	keys = malloc(n);
+	ck_assert_ptr_nonnull(keys);
+	for (i = 0; i < n; i++)
+		keys[i] = i % 64 == 63 ? '\r' : 'k';
+	for (sent = 0; sent < n && strstr(p.out, stopped) == NULL;
+	     sent += 8192) {
+		pts_type_n(&p, keys + sent, 8192);
+		pts_settle(&p, 5);
+	}
+	free(keys);
+	ck_assert_msg(sent < n, "the queue took 2 MiB with the writer stopped");
+	ck_assert_int_eq(kill(w, SIGCONT), 0);
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "echo after-the-overflow\r");
+	ck_assert(pts_expect(&p, "'echo' denied: the recording of this "
+				 "session has stopped",
+			     T));
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "\x04");
+	pts_wait(&p, T);
+	pts_close(&p);
+	session_end_field("recording_complete", field, sizeof field);
+	ck_assert_str_eq(field, "false");
+	log = pts_slurp(log_path);
+	ck_assert_ptr_nonnull(strstr(log, "the guard could not keep up (its "
+					  "queue overflowed)"));
+	free(log);
+	teardown();
+}
+END_TEST
+
+/* record_max reached while a program runs (on_record_failure = deny): a
+ * program that runs on would go on unrecorded (an interpreter's prompt
+ * needs no further command), so the session's programs are ended, bash
+ * comes back to the prompt, and every line is refused. */
+START_TEST(test_record_max_ends_the_running_program)
+{
+	char field[40];
+	struct pts p;
+
+	setup("record_max = 1M\n");
+	pts_write_file(policy,
+		       ".decl safe(c)\n"
+		       "safe(\"echo\"). safe(\"yes\").\n"
+		       "allow(C) :- command(C), safe(C), "
+		       "not(shell_metachar(_)).\n"
+		       "deny(C, \"not on the list\") :- command(C), "
+		       "not(safe(C)).\n"
+		       "allow_exec(P) :- exec_path(P).\n",
+		       0644);
+	pts_start_config(&p, &world, config);
+	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	/* output without end, and no further command */
+	pts_type(&p, "yes\r");
+	ck_assert(pts_expect(&p, "recording of this session has stopped",
+			     3 * T));
+	ck_assert_msg(pts_wait_prompt(&p, T), "the program runs on");
+	pts_type(&p, "echo after-the-stop\r");
+	ck_assert(pts_expect(&p, "'echo' denied: the recording of this "
+				 "session has stopped",
+			     T));
+	ck_assert(pts_wait_prompt(&p, T));
+	pts_type(&p, "\x04");
+	pts_wait(&p, T);
+	pts_close(&p);
+	session_end_field("recording_complete", field, sizeof field);
+	ck_assert_str_eq(field, "false");
+	teardown();
+}
+END_TEST
+
+/* A marker shows 200 bytes of a line: one cut says so, lest what follows
+ * the cut (a second command) pass unseen by who reads the markers. */
+START_TEST(test_record_marker_of_a_long_line_says_it_was_cut)
+{
+	char line[400], want[400], path[1200];
+	const char *lines[] = {line, NULL};
+	char *report;
+
+	setup("");
+	/* 5 + 250 + 12 bytes: 67 past the 200 shown */
+	snprintf(line, sizeof line, "echo %0250d TAIL-HIDDEN\r", 0);
+	session(lines);
+	the_recording(path, sizeof path);
+	report = checked(path);
+	snprintf(want, sizeof want,
+		 "\"allow: echo %0195d [cut: 67 bytes more in the audit "
+		 "log]\"",
+		 0);
+	ck_assert_msg(strstr(report, want) != NULL, "%s", report);
+	free(report);
+	teardown();
+}
+END_TEST
+
+/* A session that prints without end fills the recordings' file system
+ * only down to the reserve the writers keep for sessions that wrote
+ * little (as the log's records do): then its recording stops, and the
+ * reserve is left for the others.  (An 8 MiB tmpfs: reserve 2 MiB.) */
+START_TEST(test_record_leaves_the_reserve_of_its_file_system)
+{
+	char line[700], *log;
+	struct statvfs vfs;
+	struct pts p;
+
+	setup("");
+	make_big(12u << 20);
+	/* in a mount namespace of this test's process (Check forked it);
+	 * the guard, its child, sees the small file system */
+	if (unshare(CLONE_NEWNS) != 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("tmpfs", dir, "tmpfs", 0, "size=8m,mode=0700") != 0) {
+		printf("*** SKIP: no tmpfs mount here ***\n");
+		teardown();
+		return;
+	}
+	pts_start_config(&p, &world, config);
+	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	snprintf(line, sizeof line, "cat %s\r", big);
+	pts_type(&p, line);
+	ck_assert(pts_expect(&p, "recording of this session has stopped",
+			     3 * T));
+	ck_assert(pts_wait_prompt(&p, 3 * T));
+	pts_type(&p, "\x04");
+	pts_wait(&p, T);
+	pts_close(&p);
+	ck_assert_int_eq(statvfs(dir, &vfs), 0);
+	/* the reserve less what was buffered when it was reached */
+	ck_assert_msg((unsigned long long)vfs.f_bavail * vfs.f_frsize >=
+			  (3ull << 20) / 2,
+		      "%llu bytes left",
+		      (unsigned long long)vfs.f_bavail * vfs.f_frsize);
+	log = pts_slurp(log_path);
+	ck_assert_ptr_nonnull(strstr(log, "its file system is down to its "
+					  "reserve"));
+	free(log);
+	ck_assert_int_eq(umount(dir), 0);
 	teardown();
 }
 END_TEST
@@ -619,6 +862,11 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_record_folder_writable_by_others_starts_nothing);
 	tcase_add_test(tc, test_record_guard_killed_still_ends_the_recording);
 	tcase_add_test(tc, test_record_stalled_writer_does_not_freeze_the_terminal);
+	tcase_add_test(tc, test_record_guard_killed_with_output_queued_is_incomplete);
+	tcase_add_test(tc, test_record_queue_overflow_stops_the_recording);
+	tcase_add_test(tc, test_record_max_ends_the_running_program);
+	tcase_add_test(tc, test_record_marker_of_a_long_line_says_it_was_cut);
+	tcase_add_test(tc, test_record_leaves_the_reserve_of_its_file_system);
 	tcase_add_test(tc, test_record_check_names_the_folder);
 	tcase_add_test(tc, test_record_configuration_keys);
 	suite_add_tcase(s, tc);

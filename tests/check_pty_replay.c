@@ -354,6 +354,19 @@ START_TEST(test_replay_lists_markers)
 			      "1:02:05.250  deny: printf ?[2J\n");
 	free(out);
 	free(err);
+	/* a hostile file's labels: a C1 control written as UTF-8 (U+009B,
+	 * CSI to a UTF-8 terminal) drives the terminal as ESC [ does, and a
+	 * NUL must not hide what follows it */
+	f = replay_file("c1.cast",
+			HDR "[1, \"m\", \"deny: \\u009b2J\\u009d0;t\\u0007x\"]\n"
+			    "[2, \"m\", \"allow: ls\\u0000; rm -rf ~\"]\n"
+			    "[3, \"m\", \"caf\\u00e9 \\u00c2\\u0085\"]\n");
+	ck_assert_int_eq(replay_run("--markers", f, NULL, &out, &err), 0);
+	ck_assert_str_eq(out, "0:00:01.000  deny: ?2J?0;t?x\n"
+			      "0:00:02.000  allow: ls?; rm -rf ~\n"
+			      "0:00:03.000  caf\xc3\xa9 \xc3\x82?\n");
+	free(out);
+	free(err);
 	f = replay_file("none.cast", HDR "[1, \"o\", \"x\"]\n");
 	ck_assert_int_eq(replay_run(f, "--markers", NULL, &out, &err), 0);
 	ck_assert(strstr(out, "none.cast: no markers\n") != NULL);

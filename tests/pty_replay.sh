@@ -12,6 +12,9 @@
 #     plays a recording with a 1000-second pause to its end;
 #   - a recording larger than the terminal says so on stderr, once; one
 #     that fits says nothing;
+#   - q in the middle of a recording that left the terminal in modes of
+#     its own (the alternate screen, the cursor hidden, mouse reports)
+#     gives the terminal back as a shell needs it;
 #   - a recording made by `asciinema rec` plays.
 # No assertion is on time: each waits (at most 10 s) for what must show.
 # Skips (77) when tmux is not installed.
@@ -58,6 +61,13 @@ printf '%s\n' '{"version": 2, "width": 80, "height": 20}' \
 	'[1000.1, "o", "IDLE-CAPPED\r\n"]' >"$tmp/idle.cast"
 printf '%s\n' '{"version": 2, "width": 200, "height": 50}' \
 	'[0.1, "r", "220x60"]' '[0.2, "o", "WIDE-DONE\r\n"]' >"$tmp/wide.cast"
+
+# a recording that leaves the terminal in modes of its own: the alternate
+# screen, the cursor hidden, mouse reports on (a program cut off mid-way,
+# or a file made to)
+printf '%s\n' '{"version": 2, "width": 80, "height": 20}' \
+	'[0.05, "o", "\u001b[?1049h\u001b[?25l\u001b[?1000h\u001b[?1006hHOSTILE-MODES\r\n"]' \
+	'[600.0, "o", "NEVER-SHOWN\r\n"]' >"$tmp/modes.cast"
 
 # a session that holds the server up while the replay's come and go
 tmux -S "$sock" -f /dev/null new-session -d -s hold 'sleep 600'
@@ -131,6 +141,22 @@ wait_for START-OF-RECORDING
 kill -TERM "$(cat "$tmp/pid")"
 wait_for REPLAY-EXIT=143
 same_mode
+
+# q in the middle of a program's screen: the terminal is given back as a
+# shell needs it (the normal screen, a cursor, no mouse reports)
+start "$tmp/modes.cast"
+wait_for HOSTILE-MODES
+keys q
+i=0
+until [ -s "$tmp/stty.after" ]; do
+	i=$((i + 1))
+	[ "$i" -lt 100 ] || fail "no stty after"
+	sleep 0.1
+done
+modes="$(tmux -S "$sock" display -p -t replay '#{alternate_on} #{cursor_flag} #{mouse_any_flag}')"
+[ "$modes" = "0 1 0" ] ||
+	fail "the terminal left as the recording put it (alternate, cursor, mouse: $modes)"
+wait_for REPLAY-EXIT=0
 
 start --speed 1000 "$tmp/ten.cast"
 wait_for REPLAY-EXIT=0

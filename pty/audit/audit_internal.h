@@ -151,6 +151,23 @@ void audit_hex(const unsigned char *in, size_t n, char *out);
 /* Whether s holds exactly n lowercase hex digits. */
 bool audit_is_hex(const char *s, size_t n);
 
+struct statvfs;
+/* Whether a file system (vfs) would be down to the reserve the writers
+ * keep on it (a quarter of it, at most 64 MiB) once `len` more bytes are
+ * written: less than the reserve left after them.  *reserve: its size;
+ * *avail: the free bytes. */
+bool audit_reserve_in(const struct statvfs *vfs, unsigned long long len,
+		      unsigned long long *reserve, unsigned long long *avail);
+/* Whether a file system (vfs) is down to the reserve the writers keep on
+ * it for sessions that wrote little (a quarter of it, at most 64 MiB), for
+ * a session that wrote `mine` bytes there and would write `len` more:
+ * true once there is less than the reserve left after them and the
+ * session wrote more than a quarter of the reserve.  *avail: the free
+ * bytes.  The one rule for the log's records (audit_writer.c) and the
+ * session recordings (audit_rec.c). */
+bool audit_reserve_reached(const struct statvfs *vfs, unsigned long long mine,
+			   unsigned long long len, unsigned long long *avail);
+
 /* 2n lower-case hex digits into n bytes.  0, or -1 when not hex. */
 int audit_unhex(const char *s, size_t n, unsigned char *out);
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 /* How long the writer reads the channel for its end once the session
@@ -124,6 +125,12 @@ fail:
 	return -1;
 }
 
+/* Why a recording whose guard never sent its end frame stopped. */
+static const char AUDIT_REC_NO_END[] =
+    "the guard's stream ended before its end: output the guard showed "
+    "may be missing (the guard was killed, or could not hand over what "
+    "it had queued)";
+
 /* The recording stopped: the audit record that says so, and the guard
  * told (a guard that is gone is not told). */
 static void
@@ -140,6 +147,8 @@ audit_rec_stopped(struct audit_rec_writer *w, struct pty_audit *a,
 		(void)snprintf(note, sizeof note,
 			       "the recording reached record_max (%llu bytes)",
 			       audit_rec_max);
+	else if (why == AUDIT_REC_NO_END)
+		(void)snprintf(note, sizeof note, "%s", why);
 	else
 		(void)snprintf(note, sizeof note,
 			       "the recording could not be written: %s", why);
@@ -180,20 +189,23 @@ audit_rec_frames(struct audit_rec_writer *w, struct pty_audit *a)
 
 		memcpy(&f, w->in + off, sizeof f);
 		if ((f.kind != 'o' && f.kind != 'i' && f.kind != 'r' &&
-		     f.kind != 'm' && f.kind != 'x') ||
-		    f.len > PTY_RECORD_CHUNK_MAX) {
+		     f.kind != 'm' && f.kind != 'x' && f.kind != 'e') ||
+		    f.len > PTY_RECORD_CHUNK_MAX || w->ended ||
+		    ((f.kind == 'x' || f.kind == 'e') && f.len != 0)) {
 			ok = false;
 			break;
 		}
 		if (w->in_len - off - sizeof f < f.len)
 			break;
-		if (f.kind == 'x' && w->rec != NULL &&
+		if (f.kind == 'e') {
+			w->ended = true;
+		} else if (f.kind == 'x' && w->rec != NULL &&
 		    !pty_record_stopped(w->rec)) {
 			audit_rec_stopped(w, a,
 					  "the guard could not keep up (its "
 					  "queue overflowed)");
 			pty_record_stop(w->rec);
-		} else if (f.kind != 'x') {
+		} else if (f.kind != 'x' && f.kind != 'e') {
 			audit_rec_frame(w, a, (char)f.kind,
 					w->in + off + sizeof f, f.len);
 		}
@@ -221,6 +233,28 @@ audit_rec_close(struct audit_rec_writer *w)
 	w->done = true;
 }
 
+/* The rule of the log's records (audit_reserve_reached) for the
+ * recording's file system: a user whose session prints without end must
+ * not fill it, so that the recordings of others (and the log, when it
+ * shares the file system) go on.  Returns 0, or -1 with err. */
+static int
+audit_rec_room(const struct audit_rec_writer *w, char *err, size_t errlen)
+{
+	unsigned long long mine = pty_record_bytes(w->rec), avail;
+	size_t len = pty_record_buffered(w->rec);
+	struct statvfs vfs;
+
+	if (statvfs(audit_rec_dir, &vfs) != 0 ||
+	    !audit_reserve_reached(&vfs, mine, len, &avail))
+		return 0;
+	audit_err(err, errlen,
+		  "its file system is down to its reserve (%llu KiB free), "
+		  "which is kept for sessions that wrote little: this one "
+		  "recorded %llu KiB",
+		  avail >> 10, (mine + len) >> 10);
+	return -1;
+}
+
 void
 audit_rec_read(struct audit_rec_writer *w, struct pty_audit *a)
 {
@@ -235,7 +269,15 @@ audit_rec_read(struct audit_rec_writer *w, struct pty_audit *a)
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
 	if (n <= 0) {
-		/* the guard closed it: the session is over */
+		/* the guard closed it: the session is over.  Without its
+		 * end frame the guard did not hand over all it showed (it
+		 * was killed, or gave up sending its queue): what the
+		 * file lacks is unknown, so it is not complete */
+		if (!w->ended && w->rec != NULL &&
+		    !pty_record_stopped(w->rec)) {
+			audit_rec_stopped(w, a, AUDIT_REC_NO_END);
+			pty_record_stop(w->rec);
+		}
 		audit_rec_close(w);
 		return;
 	}
@@ -251,10 +293,17 @@ audit_rec_read(struct audit_rec_writer *w, struct pty_audit *a)
 		w->in_len = 0;
 	}
 	/* the channel is drained (the read did not fill the room): to
-	 * disk, so that the file follows the session closely */
+	 * disk, so that the file follows the session closely; not into the
+	 * reserve of the file system, once this recording is large */
 	if ((size_t)n < room && w->rec != NULL && !pty_record_stopped(w->rec) &&
-	    pty_record_flush(w->rec, err, sizeof err) != 0)
+	    audit_rec_room(w, err, sizeof err) != 0) {
 		audit_rec_stopped(w, a, err);
+		pty_record_stop(w->rec);
+	} else if ((size_t)n < room && w->rec != NULL &&
+		   !pty_record_stopped(w->rec) &&
+		   pty_record_flush(w->rec, err, sizeof err) != 0) {
+		audit_rec_stopped(w, a, err);
+	}
 }
 
 void
@@ -509,6 +558,14 @@ pty_audit_rec_end(struct pty_audit_rec *r, int timeout_ms)
 
 	if (r == NULL)
 		return;
+	if (r->state == PTY_AUDIT_REC_ON) {
+		/* the end frame, last: it tells the writer all was handed
+		 * over (pty_audit_rec_put keeps room for one header) */
+		struct audit_rec_frame f = {'e', {0, 0, 0}, 0};
+
+		memcpy(r->q + r->qlen, &f, sizeof f);
+		r->qlen += sizeof f;
+	}
 	while (!r->broken && r->qoff < r->qlen && waited < timeout_ms) {
 		struct pollfd p = {r->fd, POLLOUT, 0};
 

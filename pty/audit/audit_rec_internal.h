@@ -16,7 +16,7 @@
 
 /* One frame of the recording channel (pty_audit_rec.h). */
 struct audit_rec_frame {
-	uint8_t kind; /* 'o', 'i', 'r', 'm' */
+	uint8_t kind; /* 'o', 'i', 'r', 'm'; 'x', 'e' empty */
 	uint8_t pad[3];
 	uint32_t len; /* at most PTY_RECORD_CHUNK_MAX */
 };
@@ -42,6 +42,8 @@ struct audit_rec_writer {
 	char path[PATH_MAX + 64];
 	/* once closed: what session_end says of it */
 	bool done;
+	/* the guard's end frame came: it handed over all it showed */
+	bool ended;
 	unsigned long long bytes;
 	char sha256[65];
 	bool complete;

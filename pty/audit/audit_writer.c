@@ -146,6 +146,31 @@ writer_detach(int sock, char *err, size_t errlen)
  * of it, at most 64 MiB. */
 #define AUDIT_RESERVE_MAX ((unsigned long long)64 << 20)
 
+bool
+audit_reserve_in(const struct statvfs *vfs, unsigned long long len,
+		 unsigned long long *reserve, unsigned long long *avail)
+{
+	unsigned long long size;
+
+	*reserve = *avail = 0;
+	if (vfs->f_blocks == 0)
+		return false;
+	size = (unsigned long long)vfs->f_blocks * vfs->f_frsize;
+	*avail = (unsigned long long)vfs->f_bavail * vfs->f_frsize;
+	*reserve = size / 4 < AUDIT_RESERVE_MAX ? size / 4 : AUDIT_RESERVE_MAX;
+	return *avail < *reserve + len;
+}
+
+bool
+audit_reserve_reached(const struct statvfs *vfs, unsigned long long mine,
+		      unsigned long long len, unsigned long long *avail)
+{
+	unsigned long long reserve;
+
+	return audit_reserve_in(vfs, len, &reserve, avail) &&
+	       mine + len > reserve / 4;
+}
+
 /* What each user wrote into the reserve, shared by the writers of all
  * sessions: a file beside the log, ".NAME.reserve" (NAME the log's file
  * name), of AUDIT_RESERVE_USERS slots of {uid + 1, bytes} (0: free), in
@@ -263,24 +288,21 @@ static int
 writer_room(const struct pty_audit *a, uid_t user, unsigned long long mine,
 	    size_t len, char *err, size_t errlen)
 {
-	unsigned long long size, avail, reserve;
+	unsigned long long avail, reserve;
 	struct statvfs vfs;
 	struct stat st;
 	char path[PATH_MAX];
 
 	if (a->fd < 0 || fstat(a->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    fstatvfs(a->fd, &vfs) != 0 || vfs.f_blocks == 0)
+	    fstatvfs(a->fd, &vfs) != 0)
 		return 0;
-	size = (unsigned long long)vfs.f_blocks * vfs.f_frsize;
-	avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
-	reserve = size / 4 < AUDIT_RESERVE_MAX ? size / 4 : AUDIT_RESERVE_MAX;
-	if (avail >= reserve + len) {
+	if (!audit_reserve_in(&vfs, len, &reserve, &avail)) {
 		/* out of the reserve: what users wrote into it is forgotten */
 		if (writer_reserve_path(a->log_path, path, sizeof path) == 0)
 			(void)unlink(path);
 		return 0;
 	}
-	if (mine + len > reserve / 4) {
+	if (audit_reserve_reached(&vfs, mine, len, &avail)) {
 		audit_err(err, errlen,
 			  "audit log: its file system is down to its reserve "
 			  "(%llu KiB free), which is kept for sessions that "

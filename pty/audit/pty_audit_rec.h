@@ -22,8 +22,11 @@
  * at most PTY_RECORD_CHUNK_MAX bytes ("o" output, "i" input, "r" a size
  * "COLSxROWS", "m" a marker's label; "x", empty: the guard's queue
  * overflowed and what follows is not all there was, so the writer stops
- * the recording as incomplete); the writer timestamps each when it reads
- * it.  The writer sends back one byte, 'S', when the recording has
+ * the recording as incomplete; "e", empty: the end, queued last by
+ * pty_audit_rec_end - a channel that closes without it (the guard
+ * was killed: it runs as the user; or it gave up sending its queue)
+ * leaves the recording incomplete, as output the guard showed may be
+ * missing); the writer timestamps each when it reads it.  The writer sends back one byte, 'S', when the recording has
  * stopped (record_max reached, or a write failed): it has then appended
  * the audit record "recording_stopped", and the guard applies
  * on_record_failure.

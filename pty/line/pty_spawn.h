@@ -106,4 +106,10 @@ struct pty_guard;
  * writer left alone), and says to syslog when some could not be. */
 void pty_spawn_end_session(const struct pty_guard *g);
 
+/* The same for every process of the session but the shell (its jobs:
+ * what runs in the foreground, in the background, or detached), which
+ * stays at its prompt.  Returns true when the shell itself ended
+ * meanwhile, and was reaped: its wait status in *status. */
+bool pty_spawn_end_jobs(const struct pty_guard *g, pid_t shell, int *status);
+
 #endif /* PTY_SPAWN_H */

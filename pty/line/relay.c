@@ -68,6 +68,7 @@ static struct pty_relay {
 	char status[16384]; /* unparsed status-pipe bytes */
 	size_t status_len;
 	bool child_gone;
+	bool jobs_ended; /* the recording stopped: the jobs were ended */
 	int wait_status;
 	struct timespec start_deadline; /* STARTING: bash has until then */
 	char home[4096];
@@ -705,6 +706,38 @@ pty_relay_take_status(void)
 	return false;
 }
 
+/* The recording's state: the writer said it stopped, or the channel
+ * failed (the queue overflowed, the writer is gone: then there is no
+ * descriptor to wake the loop, so it is looked at each time round, at
+ * least every tick).
+ * With on_record_failure = deny, once it has stopped every job of the
+ * session is ended, bash left at its prompt where each line is refused:
+ * a program already running (an interpreter's prompt, an editor) needs
+ * no further command, and would go on unrecorded. */
+static void
+pty_relay_recording(const struct pty_relay_poll *p)
+{
+	struct pty_audit_rec *rec = relay.guard->rec;
+	int st;
+
+	if (rec != NULL && !relay.guard->rec_told &&
+	    ((p->rec >= 0 && p->fds[p->rec].revents != 0) ||
+	     pty_audit_rec_fd(rec) < 0) &&
+	    pty_guard_recording(relay.guard, STDOUT_FILENO, "\r\n") ==
+		PTY_ACT_END)
+		relay.guard_ended = true;
+	if (!relay.guard->rec_told || relay.jobs_ended || relay.guard_ended ||
+	    relay.guard->cfg.on_record_failure != PTY_AUDIT_FAIL_DENY)
+		return;
+	relay.jobs_ended = true;
+	if (!relay.child_gone &&
+	    pty_spawn_end_jobs(relay.guard, relay.child.pid, &st)) {
+		relay.child_gone = true;
+		relay.wait_status = st;
+		pty_guard_set_exit(relay.guard, st);
+	}
+}
+
 /* Answers each descriptor that is ready: an exec to decide, the session's
  * output, bash's status, the user's keys. */
 static int
@@ -712,10 +745,6 @@ pty_relay_serve(const struct pty_relay_poll *p)
 {
 	const struct pollfd *f = p->fds;
 
-	if (p->rec >= 0 && f[p->rec].revents != 0 &&
-	    pty_guard_recording(relay.guard, STDOUT_FILENO, "\r\n") ==
-		PTY_ACT_END)
-		relay.guard_ended = true;
 	if (p->exec >= 0 && f[p->exec].revents != 0)
 		pty_relay_exec(f[p->exec].revents);
 	if (p->out >= 0 && (f[p->out].revents & POLLIN))
@@ -763,7 +792,8 @@ pty_relay_run(struct pty_guard *g, struct pty_decider *decider,
 		r = pty_relay_wait_for_input(&p, &sig.wait);
 		if (r < 0 && errno != EINTR)
 			rc = 1;
-		else if (r > 0)
+		pty_relay_recording(&p); /* each time round: see there */
+		if (rc == RELAY_GO_ON && r > 0)
 			rc = pty_relay_serve(&p);
 	}
 	pty_relay_finish(&sig);

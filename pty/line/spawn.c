@@ -464,7 +464,7 @@ spawn_group_is_ours(const struct spawn_proc *all, size_t n, pid_t pgrp)
  * parent exits comes to the guard (the subreaper), and one that forks and
  * exits in a loop would otherwise never be signalled. */
 static size_t
-spawn_signal_descendants(int sig, pid_t keep)
+spawn_signal_descendants(int sig, pid_t keep, pid_t keep2)
 {
 	struct spawn_proc *all;
 	pid_t self = getpid();
@@ -475,6 +475,7 @@ spawn_signal_descendants(int sig, pid_t keep)
 		return 0;
 	for (i = 0; i < n; i++)
 		all[i].ours = all[i].pid != self && all[i].pid != keep &&
+			      all[i].pid != keep2 &&
 			      spawn_descends(all, n, all[i].pid, self);
 	for (i = 0; i < n; i++) {
 		pid_t now;
@@ -508,32 +509,66 @@ spawn_nap(long ms)
 	(void)nanosleep(&t, NULL);
 }
 
-size_t
-pty_spawn_end_all(pid_t keep)
+/* Reaps what has ended; the shell's status kept when it is among them. */
+static void
+spawn_reap_shell(pid_t shell, bool *gone, int *status)
+{
+	if (pty_spawn_reap(shell, status))
+		*gone = true;
+}
+
+/* pty_spawn_end_all, leaving `keep` and `shell` alone; when the shell
+ * (0: none) is reaped meanwhile, *gone and *status say so. */
+static size_t
+spawn_end(pid_t keep, pid_t shell, bool *gone, int *status)
 {
 	size_t left;
-	int i, st;
+	int i;
 
 	/* a hang-up first, as when a terminal goes away: programs that
 	 * clean up on SIGHUP may (the stopped ones are woken to see it) */
-	left = spawn_signal_descendants(SIGHUP, keep);
-	(void)spawn_signal_descendants(SIGCONT, keep);
+	left = spawn_signal_descendants(SIGHUP, keep, shell);
+	(void)spawn_signal_descendants(SIGCONT, keep, shell);
 	for (i = 0; i < 25 && left > 0; i++) {
-		(void)pty_spawn_reap(0, &st);
+		spawn_reap_shell(shell, gone, status);
 		spawn_nap(20);
-		left = spawn_signal_descendants(0, keep);
+		left = spawn_signal_descendants(0, keep, shell);
 	}
 	/* then what is left is killed, a generation at a time as each
 	 * one's children come to the guard; bounded, as a fork bomb could
 	 * otherwise keep this going */
 	for (i = 0; i < 500 && left > 0; i++) {
-		(void)spawn_signal_descendants(SIGKILL, keep);
-		(void)pty_spawn_reap(0, &st);
+		(void)spawn_signal_descendants(SIGKILL, keep, shell);
+		spawn_reap_shell(shell, gone, status);
 		spawn_nap(i < 20 ? 1 : 10);
-		left = spawn_signal_descendants(0, keep);
+		left = spawn_signal_descendants(0, keep, shell);
 	}
-	(void)pty_spawn_reap(0, &st);
+	spawn_reap_shell(shell, gone, status);
 	return left;
+}
+
+size_t
+pty_spawn_end_all(pid_t keep)
+{
+	bool gone = false;
+	int st;
+
+	return spawn_end(keep, 0, &gone, &st);
+}
+
+bool
+pty_spawn_end_jobs(const struct pty_guard *g, pid_t shell, int *status)
+{
+	bool gone = false;
+	size_t left = spawn_end(pty_audit_writer_pid(g->audit), shell, &gone,
+				status);
+
+	if (left > 0)
+		pty_guard_log(g, LOG_WARNING,
+			      "session %s of %s: %zu processes of the session "
+			      "could not be ended",
+			      g->asess.id, g->who->user, left);
+	return gone;
 }
 
 void

@@ -94,6 +94,11 @@ int pty_record_flush(struct pty_record *r, char *err, size_t errlen);
 /* Stops it for a reason of the caller's (it is then not complete). */
 void pty_record_stop(struct pty_record *r);
 
+/* The bytes handed to write(2) so far, and those buffered that are not
+ * yet. */
+unsigned long long pty_record_bytes(const struct pty_record *r);
+size_t pty_record_buffered(const struct pty_record *r);
+
 /* Whether it has stopped (limit or error). */
 bool pty_record_stopped(const struct pty_record *r);
 

@@ -270,6 +270,18 @@ pty_record_stop(struct pty_record *r)
 	r->stopped = true;
 }
 
+unsigned long long
+pty_record_bytes(const struct pty_record *r)
+{
+	return r->bytes - r->used;
+}
+
+size_t
+pty_record_buffered(const struct pty_record *r)
+{
+	return r->used;
+}
+
 bool
 pty_record_stopped(const struct pty_record *r)
 {

@@ -70,7 +70,7 @@ void
 pty_guard_mark(struct pty_guard *g, const struct pty_audit_event *e,
 	       bool written)
 {
-	char label[GUARD_MARK_LINE_MAX + 64];
+	char label[GUARD_MARK_LINE_MAX + 128]; /* the kind, the cut */
 	const char *what;
 	size_t len, n;
 	bool runs = written && guard_outcome_runs(e->outcome);
@@ -106,7 +106,17 @@ pty_guard_mark(struct pty_guard *g, const struct pty_audit_event *e,
 		n--;
 	if (n > 0)
 		memcpy(label + k, what, n);
-	pty_audit_rec_put(g->rec, 'm', label, (size_t)k + n);
+	n += (size_t)k;
+	/* a cut says so: what follows it (a second command) is in the
+	 * line's audit record only */
+	if (n - (size_t)k < len) {
+		int m = snprintf(label + n, sizeof label - n, PTY_MSG_MARK_CUT,
+				 len - (n - (size_t)k));
+
+		if (m > 0 && (size_t)m < sizeof label - n)
+			n += (size_t)m;
+	}
+	pty_audit_rec_put(g->rec, 'm', label, n);
 }
 
 void

@@ -68,16 +68,33 @@ pty_say(int fd, const char *eol, const char *fmt, ...)
 }
 
 void
-pty_printable(char *dst, size_t cap, const char *s)
+pty_printable_n(char *dst, size_t cap, const char *s, size_t len)
 {
-	size_t i;
+	size_t i = 0, o = 0;
 
-	for (i = 0; s[i] != '\0' && i + 1 < cap; i++) {
+	if (cap == 0)
+		return;
+	while (i < len && o + 1 < cap) {
 		unsigned char c = (unsigned char)s[i];
 
-		dst[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+		/* a C1 control in UTF-8 (U+0080..U+009F: C2 80..C2 9F) is a
+		 * control to a UTF-8 terminal (U+009B is CSI), as ESC [ is */
+		if (c == 0xc2 && i + 1 < len &&
+		    ((unsigned char)s[i + 1] & 0xe0) == 0x80) {
+			dst[o++] = '?';
+			i += 2;
+			continue;
+		}
+		dst[o++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+		i++;
 	}
-	dst[i] = '\0';
+	dst[o] = '\0';
+}
+
+void
+pty_printable(char *dst, size_t cap, const char *s)
+{
+	pty_printable_n(dst, cap, s, strnlen(s, cap));
 }
 
 void

@@ -183,13 +183,15 @@
 		       "start: %s"
 #define PTY_MSG_RECORDING_STOPPED                                              \
 	PTY_MSG_PREFIX "the recording of this session has stopped (it "       \
-		       "reached record_max, or could not be written): every "  \
-		       "further command is refused; end the session with "    \
-		       "Ctrl-D"
+		       "reached record_max, or could not be written): the "   \
+		       "programs it runs are ended, and every further "       \
+		       "command is refused; end the session with Ctrl-D"
 #define PTY_MSG_RECORDING_ENDS                                                 \
 	PTY_MSG_PREFIX "the recording of this session has stopped (it "       \
 		       "reached record_max, or could not be written): the "   \
 		       "session ends"
+/* After a marker's line cut to its first 200 bytes (the recording). */
+#define PTY_MSG_MARK_CUT " [cut: %zu bytes more in the audit log]"
 #define PTY_MSG_RECORDING_REFUSES                                              \
 	PTY_MSG_PREFIX "'%s' denied: the recording of this session has "      \
 		       "stopped"
@@ -676,9 +678,11 @@ void pty_say(int fd, const char *eol, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Copies s into dst (cap bytes) with every control character shown as
- * '?': a path or a reason is the session's data, and must not drive the
- * user's terminal. */
+ * '?' (C0, DEL, and the C1 controls written in UTF-8): a path or a reason
+ * is the session's data, and must not drive the user's terminal. */
 void pty_printable(char *dst, size_t cap, const char *s);
+/* The same for len bytes that may hold a NUL (shown as '?'). */
+void pty_printable_n(char *dst, size_t cap, const char *s, size_t len);
 
 /* What the user sees of a line's decision that is not ALLOW (nothing for
  * those the caller acts on: ALLOW, ALLOW_LOG, CONFIRM, EMPTY):

@@ -124,7 +124,7 @@ replay_list_markers(struct pty_cast_reader *r, const char *file)
 		 * 0:01:00.000, not 0:00:60.000 (at most PTY_CAST_TIME_MAX) */
 		ms = (unsigned long long)(ev.time * 1000 + 0.5);
 		/* a label is the session's bytes: shown, never obeyed */
-		pty_printable(label, sizeof label, ev.data);
+		pty_printable_n(label, sizeof label, ev.data, ev.len);
 		printf(PTY_MSG_REPLAY_MARKER "\n", (unsigned)(ms / 3600000),
 		       (unsigned)(ms / 60000 % 60), (unsigned)(ms / 1000 % 60),
 		       (unsigned)(ms % 1000), label);

@@ -11,7 +11,8 @@
  *
  * The recorded bytes are written as they are: they are what the
  * session's terminal showed, escape sequences included (the man page
- * says to replay only recordings of the audit folder).
+ * says to replay only recordings of the audit folder); at the end, the
+ * modes a recording may have left a terminal in are undone.
  */
 #define _GNU_SOURCE /* ppoll */
 #include "pty_replay.h"
@@ -41,6 +42,22 @@ struct replay_state {
 	double base; /* the monotonic time it started, seconds */
 	int in_fd;   /* the keys, or -1 */
 };
+
+/* What a recording may leave the terminal in that a shell cannot work in,
+ * undone at the end of the play when the output is a terminal (a program
+ * cut off by q, or a file made to leave it so): the normal screen (1047,
+ * which moves no cursor, where 1049 would restore one the recording
+ * saved), no mouse or focus reports, no bracketed paste (readline turns
+ * it on again at its prompt), then a soft reset (DECSTR: the cursor
+ * shown, normal keypad and cursor keys, autowrap, ASCII, no attributes,
+ * full margins), the cursor and attributes again for terminals without
+ * DECSTR.  Modes only: nothing on the screen is erased. */
+static const char replay_modes_back[] =
+    "\033[?1047l"
+    "\033[?1000l\033[?1002l\033[?1003l\033[?1005l\033[?1006l\033[?1015l"
+    "\033[?1004l\033[?2004l"
+    "\033[!p"
+    "\033[?25h\033[0m\033[?1l\033>\033(B";
 
 /* the signal that ends the play, 0 while none */
 static volatile sig_atomic_t replay_signalled;
@@ -237,6 +254,9 @@ pty_replay_play(struct pty_cast_reader *r, const struct pty_replay_options *o,
 	}
 	s.base = replay_now();
 	rc = replay_events(r, &s, o, out_fd, &unblocked, err, errlen);
+	if (isatty(out_fd))
+		(void)pty_write_all(out_fd, replay_modes_back,
+				    sizeof replay_modes_back - 1);
 out:
 	/* TCSAFLUSH: keys typed and not read go nowhere, not to the shell */
 	if (restore)
