@@ -42,6 +42,17 @@ expect_line() {
 	fi
 }
 
+# expect_prefix FILE TEXT: a line of FILE starts with TEXT (the runner's
+# own wording after it is its own tests' business).
+expect_prefix() {
+	if awk -v p="$2" 'index($0, p) == 1 { f = 1 } END { exit !f }' "$1"; then
+		echo "ok   $2..."
+	else
+		echo "FAIL no line starts with: $2"
+		failed=1
+	fi
+}
+
 # expect_status GOT WANT WHAT
 expect_status() {
 	if [ "$1" = "$2" ]; then
@@ -71,8 +82,11 @@ expect_line "$tmp/real.out" \
 expect_line "$tmp/real.out" \
 	'refused   evaluation/refused_functor  [.functor (user-defined functor, out of scope)]'
 expect_line "$tmp/real.out" 'pass      example/multi'
-expect_line "$tmp/real.out" \
-	"refused   semantic/invalid_undeclared (invalid)  [check: undeclared (undeclared predicate '…' (did you mean '…'?))]"
+expect_prefix "$tmp/real.out" \
+	'refused   semantic/invalid_undeclared (invalid)  [check: undeclared ('
+expect_prefix "$tmp/real.out" \
+	'| check: undeclared ('
+
 expect_line "$tmp/real.out" \
 	'| .functor (user-defined functor, out of scope) | 1 | evaluation/refused_functor |'
 expect_line "$tmp/real.out" \
