@@ -18,8 +18,8 @@
 # The expected files were computed by hand or with an independent python
 # re-implementation of each program (runner_cases/compute_expected.py),
 # never by running maelys-datalog.  A few cases whose inputs are better
-# generated than stored (a line at the length limit, CRLF line ends) are
-# built below in the same layout.
+# generated than stored (a line at the length limit, CRLF line ends, a join
+# of 27 million rows) are built below in the same layout.
 #
 # Env: MAELYS_SOURCE_ROOT, MAELYS_BUILD_ROOT (set by tests/meson.build), or
 # MAELYS_DATALOG=path/to/maelys-datalog.  Prints one line per case, exits 1
@@ -164,6 +164,18 @@ printf '.decl e(a:number, b:symbol)\n.input e\n.output e\n' \
 	>"$gen/crlf_no_final_newline/prog.dl"
 printf '2\tb\r\n1\ta\r\n3\tc' >"$gen/crlf_no_final_newline/e.facts"
 printf '1\ta\n2\tb\n3\tc\n' >"$gen/crlf_no_final_newline/expected/e.csv"
+
+# A standalone run starts every budget at its hard maximum, the join-steps
+# budget too: this join visits 300 x 300 x 300 rows, above the 20,000,000
+# join steps a session starts with, which the runner once left in place (the
+# run stopped with budget_steps).  c holds every x of a.
+mkdir -p "$gen/budget_steps_at_max"
+awk 'BEGIN { for (i = 1; i <= 300; i++) print i }' \
+	>"$gen/budget_steps_at_max/a.facts"
+printf '%s\n' '.decl a(x:number)' '.input a' '.decl c(x:number)' \
+	'.printsize c' 'c(x) :- a(x), a(y), a(z), y != z.' \
+	>"$gen/budget_steps_at_max/prog.dl"
+printf 'c\t300\n' >"$gen/budget_steps_at_max/expected_stdout"
 
 # --version names the library version of datalog.h.
 mkdir -p "$gen/version"
