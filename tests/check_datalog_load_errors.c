@@ -225,6 +225,16 @@ static const struct refusal refusals[] = {
      ST(REDECLARED), 1, 7, "built-in"},
     {"declaring not", DOMAIN, ".decl not(a)\n", ST(REDECLARED), 1, 7,
      "built-in"},
+    /* as Souffle refuses them: at the second name */
+    {"a column named twice", NULL, ".decl r(type:symbol, type:symbol)\n",
+     ST(REDECLARED), 1, 22, "column 'type' of 'r' is named twice"},
+    {"a type declared twice", NULL,
+     ".type T <: symbol\n.type T <: symbol\n.decl r(x:T)\n", ST(REDECLARED),
+     2, 7, "type 'T' is already declared at line 1"},
+    {".printsize of a relation twice", NULL,
+     ".decl a(x:number)\n.decl b(x:number)\n.printsize b\n.printsize a, "
+     "b\n",
+     ST(REDECLARED), 4, 15, ".printsize of 'b' again (first at line 3)"},
     /* directives belong to standalone programs */
     {".output in a domain policy", DOMAIN, ".decl h(x)\n.output h\n", ST(PARSE),
      2, 9, "standalone programs"},

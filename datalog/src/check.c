@@ -649,6 +649,8 @@ dl_ck_domain(struct dl_checker *ck)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+static const char *dl_ck_copy(struct dl_checker *ck, const char *s);
+
 static maelys_datalog_status_t
 dl_ck_decls(struct dl_checker *ck, const struct dl_ast *ast)
 {
@@ -697,6 +699,12 @@ dl_ck_decls(struct dl_checker *ck, const struct dl_ast *ast)
 				      false, d->pos, &id));
 		memcpy(ck->prog->preds[id].columns, d->columns,
 		       sizeof d->columns);
+		for (size_t k = 0; k < d->arity; k++) {
+			ck->prog->preds[id].names[k] = dl_ck_copy(ck, d->names[k]);
+			if (d->names[k] != NULL &&
+			    ck->prog->preds[id].names[k] == NULL)
+				return dl_ck_nomem(ck);
+		}
 	}
 	return MAELYS_DATALOG_STATUS_OK;
 }
@@ -706,6 +714,33 @@ dl_ck_copy(struct dl_checker *ck, const char *s)
 {
 	return s == NULL ? NULL
 			 : dl_arena_strndup(&ck->prog->arena, s, strlen(s));
+}
+
+/* A relation's size is printed once: Souffle refuses a second .printsize
+ * of it (directive i of ast against those before it). */
+static maelys_datalog_status_t
+dl_ck_printsize_once(struct dl_checker *ck, const struct dl_ast *ast,
+		     size_t i)
+{
+	const struct dl_ast_directive *d = &ast->directives[i];
+	size_t j;
+
+	if (d->kind != MAELYS_DATALOG_DIRECTIVE_PRINTSIZE)
+		return MAELYS_DATALOG_STATUS_OK;
+	for (j = 0; j < i; j++) {
+		const struct dl_ast_directive *e = &ast->directives[j];
+
+		if (e->kind == MAELYS_DATALOG_DIRECTIVE_PRINTSIZE &&
+		    e->name_len == d->name_len &&
+		    memcmp(e->name, d->name, d->name_len) == 0)
+			return dl_fail_at(ck->diag,
+					  MAELYS_DATALOG_STATUS_REDECLARED,
+					  ck->source, d->pos,
+					  ".printsize of '%s' again (first at "
+					  "line %zu)",
+					  d->name, e->pos.line);
+	}
+	return MAELYS_DATALOG_STATUS_OK;
 }
 
 static maelys_datalog_status_t
@@ -745,6 +780,7 @@ dl_ck_directives(struct dl_checker *ck, const struct dl_ast *ast)
 			    near != DL_NONE ? "'?)" : "");
 		}
 		p = &prog->preds[id];
+		DL_TRY(dl_ck_printsize_once(ck, ast, i));
 		if (d->kind == MAELYS_DATALOG_DIRECTIVE_INPUT)
 			p->role |= DL_ROLE_INPUT;
 		memset(out, 0, sizeof *out);
@@ -758,6 +794,7 @@ dl_ck_directives(struct dl_checker *ck, const struct dl_ast *ast)
 			return dl_ck_nomem(ck);
 		out->to_stdout = d->to_stdout;
 		memcpy(out->columns, p->columns, sizeof out->columns);
+		memcpy(out->column_names, p->names, sizeof out->column_names);
 	}
 	prog->ndirectives = ast->ndirectives;
 	return MAELYS_DATALOG_STATUS_OK;

@@ -90,6 +90,8 @@ struct dl_ast_decl {
 	size_t name_len;
 	size_t arity;
 	maelys_datalog_column_type_t columns[MAELYS_DATALOG_MAX_ARITY];
+	/* the columns' names as declared (in the arena) */
+	const char *names[MAELYS_DATALOG_MAX_ARITY];
 	struct dl_pos pos;
 };
 
@@ -107,6 +109,7 @@ struct dl_ast_type {
 	const char *name;
 	size_t name_len;
 	maelys_datalog_column_type_t base;
+	struct dl_pos pos; /* of its name */
 };
 
 struct dl_ast {

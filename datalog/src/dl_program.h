@@ -31,6 +31,9 @@ struct dl_pred {
 	    role; /* maelys_datalog_predicate_role_t bits | DL_ROLE_INPUT */
 	bool from_domain;
 	maelys_datalog_column_type_t columns[MAELYS_DATALOG_MAX_ARITY];
+	/* the columns' names of its .decl (in the program's arena); NULL
+	 * for a domain's */
+	const char *names[MAELYS_DATALOG_MAX_ARITY];
 	struct dl_pos pos; /* of its .decl; 0:0 for a domain's */
 	/* ground facts written in the policy: nfacts * arity values */
 	dl_value *facts;

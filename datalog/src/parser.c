@@ -447,6 +447,9 @@ static maelys_datalog_status_t
 dl_p_decl(struct dl_parser *p)
 {
 	struct dl_ast_decl d;
+	/* the columns' names, each once (Souffle refuses a name twice) */
+	struct dl_token names[MAELYS_DATALOG_MAX_ARITY];
+	size_t k;
 
 	memset(&d, 0, sizeof d);
 	if (p->tok.kind != DL_TOK_IDENT)
@@ -466,6 +469,21 @@ dl_p_decl(struct dl_parser *p)
 						  MAELYS_DATALOG_MAX_ARITY);
 			if (p->tok.kind != DL_TOK_IDENT)
 				return dl_p_error(p, "a column name");
+			for (k = 0; k < d.arity; k++)
+				if (names[k].len == p->tok.len &&
+				    memcmp(names[k].text, p->tok.text,
+					   p->tok.len) == 0)
+					return dl_fail_at(
+					    p->diag,
+					    MAELYS_DATALOG_STATUS_REDECLARED,
+					    p->source_name, p->tok.pos,
+					    "column '%.*s' of '%s' is named "
+					    "twice",
+					    (int)p->tok.len, p->tok.text,
+					    d.name);
+			names[d.arity] = p->tok;
+			DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len,
+					   &d.names[d.arity]));
 			DL_TRY(dl_p_advance(p));
 			d.columns[d.arity] = MAELYS_DATALOG_COLUMN_ANY;
 			if (p->tok.kind == DL_TOK_COLON) {
@@ -523,8 +541,24 @@ dl_p_type(struct dl_parser *p)
 {
 	struct dl_ast_type t;
 
+	size_t i;
+
 	if (p->tok.kind != DL_TOK_IDENT)
 		return dl_p_error(p, "a type name after .type");
+	for (i = 0; i < p->ast->ntypes; i++) {
+		const struct dl_ast_type *old = &p->ast->types[i];
+
+		if (old->name_len == p->tok.len &&
+		    memcmp(old->name, p->tok.text, p->tok.len) == 0)
+			return dl_fail_at(p->diag,
+					  MAELYS_DATALOG_STATUS_REDECLARED,
+					  p->source_name, p->tok.pos,
+					  "type '%.*s' is already declared at "
+					  "line %zu",
+					  (int)p->tok.len, p->tok.text,
+					  old->pos.line);
+	}
+	t.pos = p->tok.pos;
 	DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &t.name));
 	t.name_len = p->tok.len;
 	DL_TRY(dl_p_advance(p));

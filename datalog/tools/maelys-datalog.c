@@ -264,14 +264,28 @@ read_inputs(const struct options *o, const maelys_datalog_policy_t *policy,
 }
 
 /* Souffle's framing of a relation printed on stdout (WriteCoutCSV), so
- * the output of a run can be compared with Souffle's byte for byte. */
+ * the output of a run can be compared with Souffle's byte for byte: with
+ * `headers` (what Souffle sets for -D -) the attributes' names follow the
+ * relation's, joined by the delimiter. */
 static int
 write_stdout(const maelys_datalog_result_t *res,
-	     const maelys_datalog_directive_t *d)
+	     const maelys_datalog_directive_t *d, bool headers)
 {
 	char err[FACTS_IO_ERROR_MAX];
+	size_t i;
 
-	printf("---------------\n%s\n===============\n", d->predicate);
+	printf("---------------\n%s", d->predicate);
+	if (headers) {
+		putchar('\n');
+		for (i = 0; i < d->arity; i++)
+			printf("%s%s",
+			       i == 0		   ? ""
+			       : d->delimiter != NULL ? d->delimiter
+						      : "\t",
+			       d->column_names[i] != NULL ? d->column_names[i]
+							  : "");
+	}
+	fputs("\n===============\n", stdout);
 	if (facts_io_write(stdout, res, d->predicate, d->arity, d->delimiter,
 			   err, sizeof err) != 0)
 		return runner_report_error(err);
@@ -348,7 +362,7 @@ write_outputs(const struct options *o, const maelys_datalog_policy_t *policy,
 		else if (d.kind != MAELYS_DATALOG_DIRECTIVE_OUTPUT)
 			continue;
 		else if (d.to_stdout || to_stdout)
-			rc = write_stdout(res, &d);
+			rc = write_stdout(res, &d, to_stdout);
 		else
 			rc = write_file(o, res, &d);
 		if (rc != 0)

@@ -356,6 +356,9 @@ typedef struct maelys_datalog_directive {
 	const char *delimiter; /* delimiter="..." parameter, or NULL (tab) */
 	int to_stdout;         /* IO=stdout */
 	maelys_datalog_column_type_t columns[MAELYS_DATALOG_MAX_ARITY];
+	/* the columns' names as the .decl gives them (column_names[i] for
+	 * i < arity; NULL for a domain's predicate) */
+	const char *column_names[MAELYS_DATALOG_MAX_ARITY];
 } maelys_datalog_directive_t;
 
 /* The number of directives of a standalone program (0 for a domain policy
