@@ -263,6 +263,47 @@ START_TEST(test_warnings_in_source_order_and_the_policy_still_runs)
 }
 END_TEST
 
+/* Souffle's .pragma is accepted and ignored, each with a warning at its
+ * place, in source order with the rules' warnings; the program runs. */
+START_TEST(test_warnings_pragma_ignored_in_source_order)
+{
+	maelys_datalog_policy_t *policy =
+	    load(0, ".pragma \"magic-transform\" \"*\"\n"
+		    ".decl t(x)\n"
+		    ".decl h(x)\n"
+		    ".decl m(x)\n"
+		    "m(X) :- t(X), h(X).\n"
+		    "t(\"a\").\n"
+		    ".pragma \"jobs\"\n");
+	maelys_datalog_diagnostic_t w = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	maelys_datalog_warning_kind_t kind;
+	static const struct {
+		maelys_datalog_warning_kind_t kind;
+		size_t line;
+	} want[] = {
+	    {MAELYS_DATALOG_WARNING_IGNORED, 1},
+	    {MAELYS_DATALOG_WARNING_UNDEFINED_PREDICATE, 5},
+	    {MAELYS_DATALOG_WARNING_IGNORED, 7},
+	};
+	size_t i;
+
+	ck_assert_uint_eq(maelys_datalog_policy_warning_count(policy), 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert_status(
+		    maelys_datalog_policy_get_warning(policy, i, &kind, &w),
+		    ST_OK);
+		ck_assert_int_eq(kind, want[i].kind);
+		ck_assert_uint_eq(w.line, want[i].line);
+	}
+	ck_assert_str_eq(w.message,
+			 "w.dl:7:1: warning: .pragma \"jobs\" is ignored: it "
+			 "sets how "
+			 "Souffle itself runs (this runner's folders are -F "
+			 "and -D)");
+	(void)maelys_datalog_policy_free(policy);
+}
+END_TEST
+
 /* 150 warnings: 100 kept, the last says how many more there were. */
 START_TEST(test_warnings_are_bounded_and_the_rest_counted)
 {
@@ -331,6 +372,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_warnings_missing_fact_none_at_all);
 	tcase_add_test(tc, test_warnings_missing_fact_none_with_the_constants);
 	tcase_add_test(tc, test_warnings_missing_fact_of_a_fact_helper);
+	tcase_add_test(tc, test_warnings_pragma_ignored_in_source_order);
 	tcase_add_loop_test(tc, test_warnings_quiet_cases_do_not_warn, 0,
 			    (int)(sizeof quiet_cases / sizeof *quiet_cases));
 	tcase_add_test(tc, test_warnings_walkthrough_policy_does_not_warn);

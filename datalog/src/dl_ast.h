@@ -112,6 +112,12 @@ struct dl_ast_type {
 	struct dl_pos pos; /* of its name */
 };
 
+/* A construct accepted and ignored (a .pragma): warned of at load. */
+struct dl_ast_ignored {
+	const char *what; /* in the arena: ".pragma \"key\"" */
+	struct dl_pos pos;
+};
+
 struct dl_ast {
 	struct dl_arena arena;
 	bool souffle;
@@ -126,6 +132,8 @@ struct dl_ast {
 	size_t ndirectives, cap_directives;
 	struct dl_ast_type *types;
 	size_t ntypes, cap_types;
+	struct dl_ast_ignored *ignored;
+	size_t nignored, cap_ignored;
 };
 
 /* Parses `src` into `ast` (which the caller frees with dl_ast_free even on

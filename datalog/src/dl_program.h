@@ -158,9 +158,11 @@ maelys_datalog_status_t dl_stratify(struct dl_program *prog,
 maelys_datalog_status_t dl_plan_program(struct dl_program *prog,
 					maelys_datalog_diagnostic_t *diag);
 void dl_plan_free_rule(struct dl_rule *rule);
-/* warn.c: what is legal but suspicious, kept in prog->warnings.  Fails
+/* warn.c: what is legal but suspicious, and the constructs accepted and
+ * ignored (ast->ignored), kept in prog->warnings in source order.  Fails
  * only for want of memory. */
 maelys_datalog_status_t dl_warn_program(struct dl_program *prog,
+					const struct dl_ast *ast,
 					maelys_datalog_diagnostic_t *diag);
 
 #endif /* DL_PROGRAM_H */

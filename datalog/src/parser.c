@@ -22,6 +22,7 @@
 #include "dl_lexer.h"
 #include "dl_limits.h"
 
+#include <stdio.h>
 #include <string.h>
 
 struct dl_parser {
@@ -644,6 +645,33 @@ dl_p_io(struct dl_parser *p, maelys_datalog_directive_kind_t kind)
 	}
 }
 
+/* .pragma "key" ["value"]: Souffle's settings of its own evaluation
+ * (magic-transform, provenance, jobs, profile, ...).  None changes the
+ * answers of a program run here; each is kept to be warned of, and
+ * ignored.  (fact-dir and output-dir are the runner's -F and -D.) */
+static maelys_datalog_status_t
+dl_p_pragma(struct dl_parser *p, struct dl_pos at)
+{
+	struct dl_ast_ignored ig;
+	char what[96];
+	int n;
+
+	if (p->tok.kind != DL_TOK_STRING)
+		return dl_p_error(p, "a string after .pragma");
+	n = snprintf(what, sizeof what, ".pragma \"%.*s\"",
+		     (int)(p->tok.len > 64 ? 64 : p->tok.len), p->tok.text);
+	DL_TRY(dl_p_strdup(p, what, (size_t)n, &ig.what));
+	ig.pos = at;
+	DL_TRY(dl_p_advance(p));
+	if (p->tok.kind == DL_TOK_STRING)
+		DL_TRY(dl_p_advance(p));
+	if (dl_vec_reserve((void **)&p->ast->ignored, &p->ast->cap_ignored,
+			   p->ast->nignored + 1, sizeof ig) != 0)
+		return dl_p_nomem(p);
+	p->ast->ignored[p->ast->nignored++] = ig;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 static maelys_datalog_status_t
 dl_p_directive(struct dl_parser *p)
 {
@@ -660,6 +688,8 @@ dl_p_directive(struct dl_parser *p)
 		return dl_p_io(p, MAELYS_DATALOG_DIRECTIVE_OUTPUT);
 	if (d.len == 9 && memcmp(d.text, "printsize", 9) == 0)
 		return dl_p_io(p, MAELYS_DATALOG_DIRECTIVE_PRINTSIZE);
+	if (d.len == 6 && memcmp(d.text, "pragma", 6) == 0)
+		return dl_p_pragma(p, d.pos);
 	return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE, p->source_name,
 			  d.pos, "unsupported directive .%.*s", (int)d.len,
 			  d.text);
@@ -700,6 +730,7 @@ dl_ast_free(struct dl_ast *ast)
 	dl_free(ast->decls);
 	dl_free(ast->directives);
 	dl_free(ast->types);
+	dl_free(ast->ignored);
 	dl_arena_free(&ast->arena);
 	memset(ast, 0, sizeof *ast);
 }

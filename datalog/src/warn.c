@@ -236,24 +236,47 @@ dl_warn_atom(struct dl_warner *w, const struct dl_clit *l)
 	    (size_t)dl_warn_quote_len(l) < l->text_len ? "..." : "");
 }
 
-maelys_datalog_status_t
-dl_warn_program(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
+/* Whether warning a comes after b in the source. */
+static bool
+dl_warn_after(const struct dl_warning *a, const struct dl_warning *b)
 {
-	struct dl_warner w;
+	return a->diag.line > b->diag.line ||
+	       (a->diag.line == b->diag.line && a->diag.column > b->diag.column);
+}
+
+/* The warnings kept, in source order (the ignored constructs were kept
+ * before the rules' warnings): an insertion sort, stable, of at most
+ * DL_WARNINGS_MAX. */
+static void
+dl_warn_sort(struct dl_program *prog)
+{
+	size_t i, j;
+
+	for (i = 1; i < prog->nwarnings; i++) {
+		struct dl_warning t = prog->warnings[i];
+
+		for (j = i; j > 0 && dl_warn_after(&prog->warnings[j - 1], &t);
+		     j--)
+			prog->warnings[j] = prog->warnings[j - 1];
+		prog->warnings[j] = t;
+	}
+}
+
+/* The rules' warnings (every other warning is of a rule). */
+static maelys_datalog_status_t
+dl_warn_rules(struct dl_warner *w)
+{
+	struct dl_program *prog = w->prog;
 	maelys_datalog_status_t st = MAELYS_DATALOG_STATUS_OK;
 	size_t r, i;
 
-	memset(&w, 0, sizeof w);
-	w.prog = prog;
-	w.diag = diag;
 	if (prog->nrules == 0)
-		return MAELYS_DATALOG_STATUS_OK; /* every warning is of a rule
-						  */
-	w.defined = dl_calloc(prog->npreds, sizeof *w.defined);
-	if (w.defined == NULL)
-		return dl_warn_nomem(&w);
+		return MAELYS_DATALOG_STATUS_OK;
+	w->defined = dl_calloc(prog->npreds, sizeof *w->defined);
+	if (w->defined == NULL)
+		return dl_warn_nomem(w);
 	for (r = 0; r < prog->nrules; r++)
-		w.defined[prog->rules[r].head_pred] = true;
+		w->defined[prog->rules[r].head_pred] = true;
 	for (r = 0; st == MAELYS_DATALOG_STATUS_OK && r < prog->nrules; r++) {
 		const struct dl_rule *rule = &prog->rules[r];
 
@@ -262,12 +285,36 @@ dl_warn_program(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 			const struct dl_clit *l = &rule->body[i];
 
 			if (l->kind == DL_LIT_CMP)
-				st = dl_warn_comparison(&w, l);
+				st = dl_warn_comparison(w, l);
 			else if (l->kind == DL_LIT_ATOM)
-				st = dl_warn_atom(&w, l);
+				st = dl_warn_atom(w, l);
 		}
 	}
-	dl_free(w.defined);
+	dl_free(w->defined);
+	w->defined = NULL;
+	return st;
+}
+
+maelys_datalog_status_t
+dl_warn_program(struct dl_program *prog, const struct dl_ast *ast,
+		maelys_datalog_diagnostic_t *diag)
+{
+	struct dl_warner w;
+	maelys_datalog_status_t st = MAELYS_DATALOG_STATUS_OK;
+	size_t i;
+
+	memset(&w, 0, sizeof w);
+	w.prog = prog;
+	w.diag = diag;
+	for (i = 0; st == MAELYS_DATALOG_STATUS_OK && i < ast->nignored; i++)
+		st = dl_warn_add(&w, MAELYS_DATALOG_WARNING_IGNORED,
+				 ast->ignored[i].pos,
+				 "%s is ignored: it sets how Souffle itself "
+				 "runs (this runner's folders are -F and -D)",
+				 ast->ignored[i].what);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_warn_rules(&w);
+	dl_warn_sort(prog);
 	if (st == MAELYS_DATALOG_STATUS_OK && w.total > prog->nwarnings) {
 		/* the last slot says how many were left out, at the place of
 		 * the first of them it stands for */

@@ -479,6 +479,10 @@ typedef enum maelys_datalog_warning_kind {
 	 * defined only by facts) that no fact of the policy matches: the
 	 * rule's body can never be true. */
 	MAELYS_DATALOG_WARNING_MISSING_FACT = 3,
+	/* A construct of Souffle's that only tunes how Souffle evaluates
+	 * (`.pragma "magic-transform" "*"`), accepted and ignored: the
+	 * answers are the same without it. */
+	MAELYS_DATALOG_WARNING_IGNORED = 4,
 } maelys_datalog_warning_kind_t;
 
 /* The number of warnings of the policy's load (0 for NULL), in source
