@@ -118,7 +118,7 @@ walk_warnings(const maelys_datalog_policy_t *policy, size_t lines)
 		if (maelys_datalog_policy_get_warning(policy, i, &kind, &w) !=
 			MAELYS_DATALOG_STATUS_OK ||
 		    kind < MAELYS_DATALOG_WARNING_CONSTANT_COMPARISON ||
-		    kind > MAELYS_DATALOG_WARNING_MISSING_FACT ||
+		    kind > MAELYS_DATALOG_WARNING_IGNORED ||
 		    w.status != MAELYS_DATALOG_STATUS_OK || w.line == 0 ||
 		    w.line > lines ||
 		    memchr(w.message, '\0', sizeof w.message) == NULL ||
