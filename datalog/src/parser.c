@@ -444,6 +444,26 @@ dl_p_type_name(struct dl_parser *p, maelys_datalog_column_type_t *out)
 	return dl_p_advance(p);
 }
 
+/* Keeps `what` "text of tok" as a construct accepted and ignored, at tok:
+ * warned of at load (warn.c). */
+static maelys_datalog_status_t
+dl_p_ignore(struct dl_parser *p, const char *what, const struct dl_token *tok)
+{
+	struct dl_ast_ignored ig;
+	char text[96];
+	int n;
+
+	n = snprintf(text, sizeof text, "%s \"%.*s\"", what,
+		     (int)(tok->len > 64 ? 64 : tok->len), tok->text);
+	DL_TRY(dl_p_strdup(p, text, (size_t)n, &ig.what));
+	ig.pos = tok->pos;
+	if (dl_vec_reserve((void **)&p->ast->ignored, &p->ast->cap_ignored,
+			   p->ast->nignored + 1, sizeof ig) != 0)
+		return dl_p_nomem(p);
+	p->ast->ignored[p->ast->nignored++] = ig;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 static maelys_datalog_status_t
 dl_p_decl(struct dl_parser *p)
 {
@@ -516,11 +536,20 @@ dl_p_decl(struct dl_parser *p)
 			DL_TRY(dl_p_advance(p));
 			continue;
 		}
+		/* magic-set qualifiers: how Souffle evaluates the relation,
+		 * not what it holds; accepted, and warned of as ignored.
+		 * (inline is not: Souffle refuses an inlined relation in a
+		 * cycle, negated in some places or output, and those checks
+		 * must come with it.) */
+		if (dl_tok_is(&p->tok, "magic") ||
+		    dl_tok_is(&p->tok, "no_magic")) {
+			DL_TRY(dl_p_ignore(p, "qualifier", &p->tok));
+			DL_TRY(dl_p_advance(p));
+			continue;
+		}
 		if (dl_tok_is(&p->tok, "eqrel") ||
 		    dl_tok_is(&p->tok, "inline") ||
 		    dl_tok_is(&p->tok, "no_inline") ||
-		    dl_tok_is(&p->tok, "magic") ||
-		    dl_tok_is(&p->tok, "no_magic") ||
 		    dl_tok_is(&p->tok, "overridable") ||
 		    dl_tok_is(&p->tok, "choice"))
 			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
@@ -652,23 +681,15 @@ dl_p_io(struct dl_parser *p, maelys_datalog_directive_kind_t kind)
 static maelys_datalog_status_t
 dl_p_pragma(struct dl_parser *p, struct dl_pos at)
 {
-	struct dl_ast_ignored ig;
-	char what[96];
-	int n;
+	struct dl_token key = p->tok;
 
 	if (p->tok.kind != DL_TOK_STRING)
 		return dl_p_error(p, "a string after .pragma");
-	n = snprintf(what, sizeof what, ".pragma \"%.*s\"",
-		     (int)(p->tok.len > 64 ? 64 : p->tok.len), p->tok.text);
-	DL_TRY(dl_p_strdup(p, what, (size_t)n, &ig.what));
-	ig.pos = at;
+	key.pos = at; /* warned of at the directive */
+	DL_TRY(dl_p_ignore(p, ".pragma", &key));
 	DL_TRY(dl_p_advance(p));
 	if (p->tok.kind == DL_TOK_STRING)
 		DL_TRY(dl_p_advance(p));
-	if (dl_vec_reserve((void **)&p->ast->ignored, &p->ast->cap_ignored,
-			   p->ast->nignored + 1, sizeof ig) != 0)
-		return dl_p_nomem(p);
-	p->ast->ignored[p->ast->nignored++] = ig;
 	return MAELYS_DATALOG_STATUS_OK;
 }
 

@@ -309,8 +309,9 @@ dl_warn_program(struct dl_program *prog, const struct dl_ast *ast,
 	for (i = 0; st == MAELYS_DATALOG_STATUS_OK && i < ast->nignored; i++)
 		st = dl_warn_add(&w, MAELYS_DATALOG_WARNING_IGNORED,
 				 ast->ignored[i].pos,
-				 "%s is ignored: it sets how Souffle itself "
-				 "runs (this runner's folders are -F and -D)",
+				 "%s is ignored: it tunes how Souffle itself "
+				 "runs, not what the program derives (this "
+				 "runner's folders are -F and -D)",
 				 ast->ignored[i].what);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_warn_rules(&w);
