@@ -113,6 +113,45 @@ DL_RUN(run_test)(struct dl_eval *ev, const struct dl_op *op, struct dl_test t)
 	return DL_RUN(run)(ev, op + 1);
 }
 
+/*
+ * An arithmetic term.  Its result is interned as a value (boxed beyond the
+ * inline range); an error (a string operand, division by zero) is deferred
+ * as a built-in's type error is, so that it is an error exactly when the
+ * binding satisfies the rest of the body, whatever the join order.
+ */
+static maelys_datalog_status_t
+DL_RUN(run_expr)(struct dl_eval *ev, const struct dl_op *op)
+{
+	struct dl_test t = {MAELYS_DATALOG_STATUS_OK, true, NULL};
+	int64_t r = 0;
+	dl_value v;
+
+	t.status = dl_expr_run(op->expr, &ev->syms, ev->regs, &r, &t.why);
+	if (t.status != MAELYS_DATALOG_STATUS_OK) {
+		maelys_datalog_status_t st;
+
+		if (ev->poisoned++ == 0) {
+			ev->poison_op = op;
+			ev->poison = t;
+		}
+		if (!op->check)
+			ev->regs[op->var] = dl_value_make_inline_int(0);
+		st = DL_RUN(run)(ev, op + 1);
+		ev->poisoned--;
+		return st;
+	}
+	if ((t.status = dl_expr_value(ev, op, r, &v)) !=
+	    MAELYS_DATALOG_STATUS_OK)
+		return t.status;
+	if (op->check) {
+		if (ev->regs[op->var] != v)
+			return MAELYS_DATALOG_STATUS_OK;
+	} else {
+		ev->regs[op->var] = v;
+	}
+	return DL_RUN(run)(ev, op + 1);
+}
+
 static maelys_datalog_status_t
 DL_RUN(run)(struct dl_eval *ev, const struct dl_op *op)
 {
@@ -193,6 +232,8 @@ DL_RUN(run)(struct dl_eval *ev, const struct dl_op *op)
 	case DL_OP_BIND:
 		ev->regs[op->var] = dl_term_value(ev, &op->key[0]);
 		return DL_RUN(run)(ev, op + 1);
+	case DL_OP_EXPR:
+		return DL_RUN(run_expr)(ev, op);
 	case DL_OP_EMIT:
 		if (ev->poisoned > 0)
 			return dl_test_failed(ev, ev->poison_op, &ev->poison);

@@ -22,6 +22,7 @@ struct dl_planner {
 	maelys_datalog_diagnostic_t *diag;
 	bool bound[DL_VARS_MAX];
 	bool placed[DL_BODY_MAX];
+	bool xplaced[DL_EXPRS_MAX];
 	struct dl_op *ops;
 	uint32_t nops;
 	struct dl_plan *plan;
@@ -187,6 +188,28 @@ dl_plan_filters(struct dl_planner *pl, bool *progress)
 	uint32_t i, k;
 
 	*progress = false;
+	/* an arithmetic term as soon as what it reads is bound */
+	for (i = 0; i < r->nexprs; i++) {
+		const struct dl_cexpr *x = &r->exprs[i];
+		struct dl_op *op;
+
+		if (pl->xplaced[i])
+			continue;
+		for (k = 0; k < x->ncode; k++)
+			if (x->code[k].kind == DL_X_VAR &&
+			    !pl->bound[x->code[k].v])
+				break;
+		if (k < x->ncode)
+			continue;
+		op = dl_plan_new_op(pl, DL_OP_EXPR, NULL);
+		op->pos = x->pos;
+		op->expr = x;
+		op->var = x->target;
+		op->check = pl->bound[x->target];
+		pl->bound[x->target] = true;
+		pl->xplaced[i] = true;
+		*progress = true;
+	}
 	for (i = 0; i < r->nbody; i++) {
 		const struct dl_clit *l = &r->body[i];
 		bool ready = true;
@@ -279,8 +302,8 @@ dl_plan_one(struct dl_program *prog, const struct dl_rule *r, uint32_t delta,
 	pl.diag = diag;
 	pl.plan = plan;
 	memset(plan, 0, sizeof *plan);
-	/* one op per literal, plus the emit */
-	plan->ops = dl_calloc(r->nbody + 1, sizeof *plan->ops);
+	/* one op per literal and arithmetic term, plus the emit */
+	plan->ops = dl_calloc(r->nbody + r->nexprs + 1, sizeof *plan->ops);
 	if (plan->ops == NULL)
 		return dl_fail(diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
 			       "out of memory while planning");
@@ -331,6 +354,13 @@ dl_plan_one(struct dl_program *prog, const struct dl_rule *r, uint32_t delta,
 			    "literal cannot be ordered: a variable "
 			    "is never bound");
 	}
+	for (i = 0; i < r->nexprs; i++)
+		if (!pl.xplaced[i])
+			return dl_fail_at(
+			    diag, MAELYS_DATALOG_STATUS_UNSAFE,
+			    prog->source_name, r->exprs[i].pos,
+			    "arithmetic term cannot be ordered: a variable "
+			    "is never bound");
 	emit = dl_plan_new_op(&pl, DL_OP_EMIT, NULL);
 	emit->pos = r->pos;
 	emit->pred = r->head_pred;

@@ -126,6 +126,10 @@ typedef enum maelys_datalog_status {
 	 * the session's budget, e.g. a cross product deriving the same tuple
 	 * over and over. */
 	MAELYS_DATALOG_STATUS_BUDGET_STEPS = 24,
+	/* An arithmetic term had no defined value: division or modulo by
+	 * zero, a shift by a negative count or by 64 or more, 0 to a
+	 * negative power (maelys-policy(5), ARITHMETIC). */
+	MAELYS_DATALOG_STATUS_ARITHMETIC = 25,
 } maelys_datalog_status_t;
 
 /* The kind of a term: a symbol (string) or a 64-bit integer. */
@@ -416,11 +420,14 @@ typedef enum maelys_datalog_written_kind {
 	MAELYS_DATALOG_WRITTEN_ANONYMOUS = 2, /* _ */
 	MAELYS_DATALOG_WRITTEN_SYMBOL = 3,    /* a string constant */
 	MAELYS_DATALOG_WRITTEN_INTEGER = 4,
+	/* an arithmetic term (X + 1): text is its source, as written */
+	MAELYS_DATALOG_WRITTEN_EXPRESSION = 5,
 } maelys_datalog_written_kind_t;
 
 typedef struct maelys_datalog_written_term {
 	maelys_datalog_written_kind_t kind;
-	const char *text; /* VARIABLE: its name; SYMBOL: its text; else "" */
+	const char *text; /* VARIABLE: its name; SYMBOL: its text;
+			     EXPRESSION: its source; else "" */
 	size_t length;
 	int64_t integer; /* INTEGER */
 } maelys_datalog_written_term_t;
