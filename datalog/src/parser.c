@@ -272,11 +272,12 @@ dl_p_unary_word(struct dl_parser *p, enum dl_arith_op *op, bool *is)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-/* t := op lhs [rhs], folded when every operand is an integer. */
+/* t := op lhs [rhs], folded when every operand is an integer; the term is
+ * at `pos`, its operator at `at`. */
 static maelys_datalog_status_t
 dl_p_node(struct dl_parser *p, struct dl_ast_term *t, enum dl_arith_op op,
 	  const struct dl_ast_term *lhs, const struct dl_ast_term *rhs,
-	  struct dl_pos pos, size_t start)
+	  struct dl_pos pos, struct dl_pos at, size_t start)
 {
 	struct dl_ast_expr *e;
 
@@ -290,7 +291,7 @@ dl_p_node(struct dl_parser *p, struct dl_ast_term *t, enum dl_arith_op op,
 				   &why) != MAELYS_DATALOG_STATUS_OK)
 			return dl_fail_at(p->diag,
 					  MAELYS_DATALOG_STATUS_ARITHMETIC,
-					  p->source_name, pos, "%s", why);
+					  p->source_name, at, "%s", why);
 		memset(t, 0, sizeof *t);
 		t->kind = DL_TERM_INT;
 		t->integer = v;
@@ -338,14 +339,14 @@ dl_p_unary(struct dl_parser *p, struct dl_ast_term *t)
 			p->tok.text++;
 			DL_TRY(dl_p_expr(p, &operand, 10));
 		}
-		return dl_p_node(p, t, DL_ARITH_NEG, &operand, NULL, pos,
+		return dl_p_node(p, t, DL_ARITH_NEG, &operand, NULL, pos, pos,
 				 start);
 	}
 	DL_TRY(dl_p_unary_word(p, &op, &is));
 	if (is) {
 		DL_TRY(dl_p_advance(p));
 		DL_TRY(dl_p_expr(p, &operand, 10));
-		return dl_p_node(p, t, op, &operand, NULL, pos, start);
+		return dl_p_node(p, t, op, &operand, NULL, pos, pos, start);
 	}
 	return dl_p_primary(p, t);
 }
@@ -356,6 +357,7 @@ dl_p_expr(struct dl_parser *p, struct dl_ast_term *t, int min_prec)
 {
 	maelys_datalog_status_t st;
 	size_t start = p->tok.start;
+	struct dl_pos pos = p->tok.pos;
 
 	if (++p->depth > DL_EXPR_DEPTH_MAX)
 		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
@@ -382,7 +384,7 @@ dl_p_expr(struct dl_parser *p, struct dl_ast_term *t, int min_prec)
 		/* left-associative but ^, which is right-associative */
 		st = dl_p_expr(p, &rhs, op == DL_ARITH_POW ? prec : prec + 1);
 		if (st == MAELYS_DATALOG_STATUS_OK)
-			st = dl_p_node(p, t, op, &lhs, &rhs, at, start);
+			st = dl_p_node(p, t, op, &lhs, &rhs, pos, at, start);
 	}
 	p->depth--;
 	return st;
