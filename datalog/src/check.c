@@ -308,8 +308,8 @@ dl_ck_expr(struct dl_checker *ck, const struct dl_ast_term *t,
 	   struct dl_cterm *out)
 {
 	struct dl_xins code[DL_EXPR_CODE_MAX], *copy;
-	const char *text;
-	size_t len;
+	const char *text = "";
+	size_t len = 0;
 	uint32_t n = 0;
 	struct dl_cexpr *x;
 

@@ -303,7 +303,10 @@ dl_insert_facts(struct dl_eval *ev, uint32_t pid)
 	size_t i;
 
 	for (i = 0; i < p->nfacts; i++) {
-		int rc = dl_rel_insert(r, p->facts + i * p->arity, ev->mb);
+		/* a fact of arity 0 has no values: facts is NULL, and even
+		 * NULL + 0 is undefined in C */
+		int rc = dl_rel_insert(
+		    r, p->arity > 0 ? p->facts + i * p->arity : NULL, ev->mb);
 
 		if (rc < 0)
 			return dl_eval_insert_failed(ev, rc, p);
