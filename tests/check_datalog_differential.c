@@ -2,8 +2,9 @@
 /*
  * Differential test of libmaelys-datalog: random programs (recursion,
  * mutual and non-linear recursion, negation with and without `_`, joins,
- * repeated variables, constants, comparisons, = bindings, string built-ins
- * and regular expressions) with random facts, evaluated by the engine and
+ * repeated variables, constants, comparisons, = bindings, string built-ins,
+ * regular expressions and arithmetic, V = A op B with every operator of
+ * the language, binding V or testing it) with random facts, evaluated by the engine and
  * by the deliberately naive evaluator of differential/diff_naive.c; every
  * relation must be equal, as a set.
  *
