@@ -45,6 +45,9 @@ struct dl_ast_term {
 struct dl_ast_expr {
 	enum dl_arith_op op;
 	struct dl_ast_term lhs, rhs;
+	/* operators and operands in it, at most DL_EXPR_CODE_MAX: bounds
+	 * the depth of the tree, which the checker walks recursively */
+	uint32_t size;
 };
 
 struct dl_ast_atom {

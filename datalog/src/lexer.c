@@ -205,15 +205,14 @@ static maelys_datalog_status_t
 dl_lex_radix(struct dl_lexer *lx, struct dl_token *tok, bool neg)
 {
 	unsigned radix = dl_peek(lx, 1) == 'x' || dl_peek(lx, 1) == 'X' ? 16 : 2;
-	unsigned bits = radix == 16 ? 4 : 1, used = 0;
+	unsigned bits = radix == 16 ? 4 : 1;
 	uint64_t v = 0;
 	int d;
 
 	dl_advance(lx, 2);
 	while ((d = dl_digit_value(dl_peek(lx, 0), radix)) >= 0) {
-		if (v != 0 || d != 0)
-			used += bits;
-		if (used > 64 || (used > 0 && v >> (64 - bits) != 0))
+		/* a set bit would be shifted out */
+		if (v >> (64 - bits) != 0)
 			return dl_fail_at(lx->diag, MAELYS_DATALOG_STATUS_LIMIT,
 					  lx->source_name, tok->pos,
 					  "integer out of the 64-bit range");

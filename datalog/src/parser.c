@@ -280,6 +280,7 @@ dl_p_node(struct dl_parser *p, struct dl_ast_term *t, enum dl_arith_op op,
 	  struct dl_pos pos, struct dl_pos at, size_t start)
 {
 	struct dl_ast_expr *e;
+	uint32_t size;
 
 	if (lhs->kind == DL_TERM_INT &&
 	    (rhs == NULL || rhs->kind == DL_TERM_INT)) {
@@ -298,10 +299,20 @@ dl_p_node(struct dl_parser *p, struct dl_ast_term *t, enum dl_arith_op op,
 		t->pos = pos;
 		return MAELYS_DATALOG_STATUS_OK;
 	}
+	size = 1 + (lhs->kind == DL_TERM_EXPR ? lhs->expr->size : 1);
+	if (rhs != NULL)
+		size += rhs->kind == DL_TERM_EXPR ? rhs->expr->size : 1;
+	if (size > DL_EXPR_CODE_MAX)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  p->source_name, pos,
+				  "arithmetic term of more than %d operators "
+				  "and operands",
+				  DL_EXPR_CODE_MAX);
 	e = dl_arena_alloc(&p->ast->arena, sizeof *e);
 	if (e == NULL)
 		return dl_p_nomem(p);
 	memset(e, 0, sizeof *e);
+	e->size = size;
 	e->op = op;
 	e->lhs = *lhs;
 	if (rhs != NULL)
