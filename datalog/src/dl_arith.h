@@ -13,6 +13,11 @@
  * negative power are STATUS_ARITHMETIC (Souffle leaves them undefined).
  * A negative power of any other base truncates as Souffle's (the double
  * power converted to an integer): 1, -1 or +-1, else 0.
+ *
+ * Room to grow: the instructions work on 64-bit stack slots, so unsigned
+ * and float operators fit as operators of their own over the same slots
+ * (the checker choosing them by the term's type), and a functor of any
+ * arity as a DL_X_OP that pops its arguments.
  */
 #ifndef DL_ARITH_H
 #define DL_ARITH_H
