@@ -312,6 +312,48 @@ START_TEST(test_arith_error_only_for_bindings_that_reach_the_head)
 }
 END_TEST
 
+/* A term that another literal reads has no value to give it when it
+ * fails: the error stops the solve at once (fail closed), unless a
+ * comparison on its inputs, tested first, removed the binding.  One that
+ * only the head reads, directly or through Z = term, waits for the body. */
+START_TEST(test_arith_error_of_a_term_a_literal_reads)
+{
+	static const char unguarded[] =
+	    ".decl in(x:number, y:number)\n.input in\n"
+	    ".decl ok(y:number)\n.input ok\n.decl out(x:number)\n"
+	    "out(X) :- in(X, Y), X / Y > 1, ok(Y).\n";
+	static const char guarded[] =
+	    ".decl in(x:number, y:number)\n.input in\n"
+	    ".decl ok(y:number)\n.input ok\n.decl out(x:number)\n"
+	    "out(X) :- in(X, Y), X / Y > 1, ok(Y), Y != 0.\n";
+	static const char through_binding[] =
+	    ".decl in(x:number, y:number)\n.input in\n"
+	    ".decl ok(y:number)\n.input ok\n.decl out(x:number)\n"
+	    "out(Z) :- in(X, Y), Z = X / Y, ok(Y).\n";
+	const char *const fine[2] = {guarded, through_binding};
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
+	maelys_datalog_result_t *res;
+	struct dltest_prog p;
+	int i;
+
+	dltest_add_ii(edb, "in", 1, 0);
+	dltest_add_ii(edb, "in", 8, 2);
+	dltest_add_i(edb, "ok", 2);
+	for (i = 0; i < 2; i++) {
+		memset(&p, 0, sizeof p);
+		p.policy = load_dialect(fine[i], true);
+		p.session = dltest_new_session(p.policy);
+		res = dltest_prog_solve(&p, edb);
+		dltest_assert_rows(res, "out", 1, i == 0 ? "#8" : "#4");
+		(void)maelys_datalog_result_free(res);
+		dltest_prog_close(&p);
+	}
+	solve_expect_error(unguarded, true, edb,
+			   MAELYS_DATALOG_STATUS_ARITHMETIC,
+			   "division by zero");
+}
+END_TEST
+
 /* The native dialect's columns hold strings or numbers: a string reaching
  * arithmetic is a TYPE error, as a string in an ordering comparison is. */
 START_TEST(test_arith_string_operand_is_a_type_error)
@@ -473,6 +515,7 @@ maelys_check_suite(void)
 			    nundef);
 	tcase_add_test(tc,
 		       test_arith_error_only_for_bindings_that_reach_the_head);
+	tcase_add_test(tc, test_arith_error_of_a_term_a_literal_reads);
 	tcase_add_test(tc, test_arith_string_operand_is_a_type_error);
 	tcase_add_test(tc, test_arith_wide_result_of_policy_rule_is_a_limit);
 	tcase_add_test(tc, test_arith_recursive_head_stops_at_the_budget);

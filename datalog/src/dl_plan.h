@@ -66,6 +66,9 @@ struct dl_op {
 	uint32_t regex;                              /* CALL */
 	uint32_t var; /* BIND, EXPR: the variable bound (or tested) */
 	bool check;   /* EXPR: var is bound already: a test of equality */
+	/* EXPR: only the head reads var, so an error of the term waits for
+	 * the rest of the body to hold (eval_run.h) */
+	bool defer;
 	const struct dl_cexpr *expr; /* EXPR */
 	struct dl_pos pos;
 };

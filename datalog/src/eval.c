@@ -189,30 +189,20 @@ dl_test_failed(struct dl_eval *ev, const struct dl_op *op,
 }
 
 /* The value of an arithmetic result: inline, or interned in the solve's
- * overlay.  A rule evaluated once per session (over the policy's facts
- * alone) has no overlay, so there a result outside the inline range that
- * the policy does not write is a LIMIT error. */
-static maelys_datalog_status_t
-dl_expr_value(struct dl_eval *ev, const struct dl_op *op, int64_t r,
-	      dl_value *out)
+ * overlay.  Returns 0, 1 when it has no value here (a rule evaluated once
+ * per session, over the policy's facts alone, has no overlay: there a
+ * result outside the inline range that the policy does not write cannot
+ * be held), or -1 for want of memory. */
+static int
+dl_expr_value(struct dl_eval *ev, int64_t r, dl_value *out)
 {
 	if (r >= DL_INLINE_INT_MIN && r <= DL_INLINE_INT_MAX) {
 		*out = dl_value_make_inline_int(r);
-		return MAELYS_DATALOG_STATUS_OK;
+		return 0;
 	}
 	if (dl_symview_intern_int(&ev->syms, r, out) == 0)
-		return MAELYS_DATALOG_STATUS_OK;
-	if (ev->syms.overlay == NULL)
-		return dl_fail_at(ev->diag, MAELYS_DATALOG_STATUS_LIMIT,
-				  ev->prog->source_name, op->pos,
-				  "arithmetic result %lld is outside -2^30 .. "
-				  "2^30-1, which a rule over the policy's own "
-				  "facts cannot hold (only rules that read "
-				  "input facts can)",
-				  (long long)r);
-	return dl_fail_at(ev->diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
-			  ev->prog->source_name, op->pos,
-			  "out of memory for an arithmetic result");
+		return 0;
+	return ev->syms.overlay == NULL ? 1 : -1;
 }
 
 static void
