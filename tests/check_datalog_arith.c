@@ -60,8 +60,8 @@ static const struct arith_case arith_cases[] = {
     {"X % 5", "X mod 5", -47, -2}, /* the dividend's sign */
     {"X ^ 10", NULL, 2, 1024},
     {"X ^ 0", NULL, 0, 1},
-    {"2 ^ X", NULL, -1, 0},  /* 0.5 truncated */
-    {"1 ^ X", NULL, -5, 1},  /* Souffle's pow: 1 */
+    {"2 ^ X", NULL, -1, 0},   /* 0.5 truncated */
+    {"1 ^ X", NULL, -5, 1},   /* Souffle's pow: 1 */
     {"-1 ^ X", NULL, -3, -1}, /* -(1^-3) */
     {"(-1) ^ X", NULL, -3, -1},
     {"(-1) ^ X", NULL, -4, 1},
@@ -71,7 +71,7 @@ static const struct arith_case arith_cases[] = {
     {"X bxor 12", NULL, 10, 6},
     {"bnot X", NULL, 0, -1},
     {"X bshl 4", NULL, 3, 48},
-    {"X bshr 1", NULL, -8, -4}, /* arithmetic: the sign stays */
+    {"X bshr 1", NULL, -8, -4},   /* arithmetic: the sign stays */
     {"X bshru 60", NULL, -1, 15}, /* logical: zeros come in */
     {"X land 2", NULL, 3, 1},
     {"X land 0", NULL, 3, 0},
@@ -94,12 +94,12 @@ static const struct arith_case arith_cases[] = {
     {"X ^ 3 ^ 2", NULL, 2, 512}, /* right-associative */
     {"-X ^ 2", NULL, 3, -9},     /* ^ binds tighter than unary minus */
     {"-2 ^ 2 + X", NULL, 0, -4},
-    {"X + 1 bshl 2", NULL, 1, 8},      /* + before the shifts */
-    {"X band 6 bor 1", NULL, 8, 1},    /* band before bor */
-    {"X bor 1 bxor 1", NULL, 5, 5},    /* bxor before bor */
-    {"X lor 0 land 0", NULL, 1, 1},    /* land before lor */
+    {"X + 1 bshl 2", NULL, 1, 8},       /* + before the shifts */
+    {"X band 6 bor 1", NULL, 8, 1},     /* band before bor */
+    {"X bor 1 bxor 1", NULL, 5, 5},     /* bxor before bor */
+    {"X lor 0 land 0", NULL, 1, 1},     /* land before lor */
     {"X * 2 % 3", "X * 2 mod 3", 4, 2}, /* left to right */
-    {"bnot X + 1", NULL, 5, -5},       /* unary before + */
+    {"bnot X + 1", NULL, 5, -5},        /* unary before + */
     /* overflow wraps (two's complement, 64 bits) */
     {"X + 1", NULL, INT64_MAX, INT64_MIN},
     {"X - 1", NULL, INT64_MIN, INT64_MAX},
@@ -119,8 +119,8 @@ START_TEST(test_arith_operators_compute_souffles_values)
 {
 	const struct arith_case *c = &arith_cases[_i / 2];
 	bool souffle = _i % 2 == 0;
-	const char *term = souffle || c->native == NULL ? c->souffle
-							: c->native;
+	const char *term =
+	    souffle || c->native == NULL ? c->souffle : c->native;
 	char src[512];
 	struct dltest_prog p;
 	maelys_datalog_input_edb_t *edb = dltest_new_edb();
@@ -422,8 +422,7 @@ START_TEST(test_arith_recursive_head_stops_at_the_budget)
 	p.policy = load_dialect(bounded, true);
 	p.session = dltest_new_session(p.policy);
 	res = dltest_prog_solve(&p, edb);
-	dltest_assert_rows(res, "nat", 1,
-			   "#0 #1 #10 #2 #3 #4 #5 #6 #7 #8 #9");
+	dltest_assert_rows(res, "nat", 1, "#0 #1 #10 #2 #3 #4 #5 #6 #7 #8 #9");
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
 	dltest_prog_close(&p);
@@ -439,9 +438,8 @@ START_TEST(test_arith_written_term_is_the_source_text)
 	maelys_datalog_policy_t *policy = load_dialect(src, true);
 	maelys_datalog_written_term_t w;
 
-	ck_assert_status(
-	    maelys_datalog_policy_get_head_term(policy, 0, 1, &w),
-	    MAELYS_DATALOG_STATUS_OK);
+	ck_assert_status(maelys_datalog_policy_get_head_term(policy, 0, 1, &w),
+			 MAELYS_DATALOG_STATUS_OK);
 	ck_assert_int_eq(w.kind, MAELYS_DATALOG_WRITTEN_EXPRESSION);
 	ck_assert_str_eq(w.text, "(X+1) * 2");
 	ck_assert_uint_eq(w.length, 9);
@@ -462,8 +460,8 @@ START_TEST(test_arith_provenance_and_why_not)
 				  ".decl sq(x:number)\n"
 				  "sq(X * X) :- n(X), X > 1.\n";
 	maelys_datalog_policy_t *policy = load_dialect(src, true);
-	maelys_datalog_session_t *session = dltest_new_session_flags(
-	    policy, MAELYS_DATALOG_SESSION_PROVENANCE);
+	maelys_datalog_session_t *session =
+	    dltest_new_session_flags(policy, MAELYS_DATALOG_SESSION_PROVENANCE);
 	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
 	maelys_datalog_arg_t arg;
@@ -506,8 +504,8 @@ maelys_check_suite(void)
 	int ncases = (int)(sizeof arith_cases / sizeof *arith_cases);
 	int nundef = (int)(sizeof undefined_cases / sizeof *undefined_cases);
 
-	tcase_add_loop_test(tc, test_arith_operators_compute_souffles_values,
-			    0, 2 * ncases);
+	tcase_add_loop_test(tc, test_arith_operators_compute_souffles_values, 0,
+			    2 * ncases);
 	tcase_add_test(tc, test_arith_constant_terms_fold_in_facts);
 	tcase_add_loop_test(tc, test_arith_terms_in_heads_comparisons_and_atoms,
 			    0, 2);

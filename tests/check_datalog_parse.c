@@ -564,8 +564,8 @@ static const struct {
      "))))))))))))))).",
      0, MAELYS_DATALOG_STATUS_LIMIT, 1, 35, "deeper than 32"},
     {"arithmetic term too long",
-     "r(Y) :- n(X), Y = X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X"
-     "+X+X+X+X.",
+     "r(Y) :- n(X), Y = X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X+X"
+     "+X+X+X+X+X+X+X+X+X.",
      0, MAELYS_DATALOG_STATUS_LIMIT, 1, 19, "more than 64"},
     {"hexadecimal literal over 64 bits", "p(0x1FFFFFFFFFFFFFFFF).", 0,
      MAELYS_DATALOG_STATUS_LIMIT, 1, 3, "64-bit"},

@@ -103,7 +103,8 @@ dl_arith_apply(enum dl_arith_op op, int64_t a, int64_t b, int64_t *out,
 		else if (op == DL_ARITH_BSHRU)
 			*out = (int64_t)(ua >> b);
 		else /* arithmetic: the sign fills in, on any compiler */
-			*out = a < 0 ? (int64_t)~(~ua >> b) : (int64_t)(ua >> b);
+			*out =
+			    a < 0 ? (int64_t) ~(~ua >> b) : (int64_t)(ua >> b);
 		break;
 	case DL_ARITH_LAND:
 		*out = a != 0 && b != 0;
@@ -125,15 +126,15 @@ const char *
 dl_arith_name(enum dl_arith_op op)
 {
 	static const char *const names[] = {
-	    [DL_ARITH_NEG] = "-",     [DL_ARITH_BNOT] = "bnot",
-	    [DL_ARITH_LNOT] = "lnot", [DL_ARITH_ADD] = "+",
-	    [DL_ARITH_SUB] = "-",     [DL_ARITH_MUL] = "*",
-	    [DL_ARITH_DIV] = "/",     [DL_ARITH_MOD] = "%",
-	    [DL_ARITH_POW] = "^",     [DL_ARITH_BAND] = "band",
-	    [DL_ARITH_BOR] = "bor",   [DL_ARITH_BXOR] = "bxor",
-	    [DL_ARITH_BSHL] = "bshl", [DL_ARITH_BSHR] = "bshr",
+	    [DL_ARITH_NEG] = "-",       [DL_ARITH_BNOT] = "bnot",
+	    [DL_ARITH_LNOT] = "lnot",   [DL_ARITH_ADD] = "+",
+	    [DL_ARITH_SUB] = "-",       [DL_ARITH_MUL] = "*",
+	    [DL_ARITH_DIV] = "/",       [DL_ARITH_MOD] = "%",
+	    [DL_ARITH_POW] = "^",       [DL_ARITH_BAND] = "band",
+	    [DL_ARITH_BOR] = "bor",     [DL_ARITH_BXOR] = "bxor",
+	    [DL_ARITH_BSHL] = "bshl",   [DL_ARITH_BSHR] = "bshr",
 	    [DL_ARITH_BSHRU] = "bshru", [DL_ARITH_LAND] = "land",
-	    [DL_ARITH_LOR] = "lor",   [DL_ARITH_LXOR] = "lxor",
+	    [DL_ARITH_LOR] = "lor",     [DL_ARITH_LXOR] = "lxor",
 	};
 
 	if ((unsigned)op < sizeof names / sizeof *names)

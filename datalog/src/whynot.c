@@ -12,8 +12,9 @@
  * that bound them last; X = t with one side bound binds the other, as the
  * planner's BIND does; an arithmetic term (dl_arith.h) waits for what it
  * reads, then binds its variable or, bound already, tests it, an error in
- * it passed as an ill-typed built-in is.  Built-ins are the engine's (dl_builtin_compare,
- * dl_builtin_call), ill-typed ones passed as the evaluator passes them
+ * it passed as an ill-typed built-in is.  Built-ins are the engine's
+ * (dl_builtin_compare, dl_builtin_call), ill-typed ones passed as the
+ * evaluator passes them
  * (eval.c, dl_run_test).  Every row visited and every literal tried is a
  * step of the session's BUDGET_STEPS.
  */
