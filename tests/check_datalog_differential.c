@@ -6,8 +6,7 @@
  * regular expressions and arithmetic, V = A op B with every operator of
  * the language, binding V or testing it) with random facts, evaluated by
  * the engine and by the deliberately naive evaluator of
- * differential/diff_naive.c; every
- * relation must be equal, as a set.
+ * differential/diff_naive.c; every relation must be equal, as a set.
  *
  * Each case is a standalone program (domain NULL) solved a few times in one
  * session with different input EDBs (.input relations fed through
