@@ -60,6 +60,8 @@ load_status_documented(maelys_datalog_status_t st)
 	case MAELYS_DATALOG_STATUS_VOCABULARY:
 	case MAELYS_DATALOG_STATUS_REGEX:
 	case MAELYS_DATALOG_STATUS_REDECLARED:
+	case MAELYS_DATALOG_STATUS_TYPE:       /* a string in arithmetic */
+	case MAELYS_DATALOG_STATUS_ARITHMETIC: /* a constant term: 1 / 0 */
 		return true;
 	default:
 		/* INVALID_ARGUMENT and UNKNOWN_DOMAIN are ours to avoid */

@@ -353,6 +353,7 @@ solve_status_documented(maelys_datalog_status_t st)
 	case MAELYS_DATALOG_STATUS_BUDGET_STEPS:
 	case MAELYS_DATALOG_STATUS_REGEX_LIMIT:
 	case MAELYS_DATALOG_STATUS_TYPE:
+	case MAELYS_DATALOG_STATUS_ARITHMETIC:
 		return true;
 	default:
 		return false;

@@ -155,6 +155,7 @@ static const struct {
     {MAELYS_DATALOG_STATUS_TYPE, "type"},
     {MAELYS_DATALOG_STATUS_TRUNCATED, "truncated"},
     {MAELYS_DATALOG_STATUS_BUDGET_STEPS, "budget_steps"},
+    {MAELYS_DATALOG_STATUS_ARITHMETIC, "arithmetic"},
 };
 #define NSTATUS (sizeof status_names / sizeof *status_names)
 

@@ -2,10 +2,11 @@
 /*
  * Differential test of libmaelys-datalog: random programs (recursion,
  * mutual and non-linear recursion, negation with and without `_`, joins,
- * repeated variables, constants, comparisons, = bindings, string built-ins
- * and regular expressions) with random facts, evaluated by the engine and
- * by the deliberately naive evaluator of differential/diff_naive.c; every
- * relation must be equal, as a set.
+ * repeated variables, constants, comparisons, = bindings, string built-ins,
+ * regular expressions and arithmetic, V = A op B with every operator of
+ * the language, binding V or testing it) with random facts, evaluated by
+ * the engine and by the deliberately naive evaluator of
+ * differential/diff_naive.c; every relation must be equal, as a set.
  *
  * Each case is a standalone program (domain NULL) solved a few times in one
  * session with different input EDBs (.input relations fed through

@@ -225,6 +225,7 @@ maelys_datalog_result_premise(const maelys_datalog_result_t *result,
 	const uint32_t *rec;
 	uint32_t regs[DL_VARS_MAX], vals[MAELYS_DATALOG_MAX_ARITY], why, i, j;
 	bool bound[DL_VARS_MAX];
+	struct dl_symview syms;
 	maelys_datalog_status_t st;
 
 	if (out != NULL)
@@ -253,7 +254,8 @@ maelys_datalog_result_premise(const maelys_datalog_result_t *result,
 		out->tuple.row = rec[1 + j];
 		return MAELYS_DATALOG_STATUS_OK;
 	}
-	dl_prov_bind(rule, rec + 1, result->ws->relp, regs, bound);
+	syms = dl_result_syms(result);
+	dl_prov_bind(rule, rec + 1, result->ws->relp, &syms, regs, bound);
 	for (i = 0; i < l->nargs && i < MAELYS_DATALOG_MAX_ARITY; i++)
 		vals[i] = l->args[i].kind == DL_CT_CONST  ? l->args[i].v
 			  : l->args[i].kind == DL_CT_VAR ? regs[l->args[i].v]

@@ -29,6 +29,9 @@ struct dl_checker {
 	uint32_t nvars;
 	const char *var_names[DL_VARS_MAX];
 	size_t var_lens[DL_VARS_MAX];
+	/* arithmetic terms of the clause being compiled */
+	struct dl_cexpr exprs[DL_EXPRS_MAX];
+	uint32_t nexprs;
 };
 
 #define DL_TRY(expr)                                                           \
@@ -242,6 +245,101 @@ dl_ck_var(struct dl_checker *ck, const struct dl_ast_term *t, uint32_t *out)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+static maelys_datalog_status_t dl_ck_text(struct dl_checker *ck, size_t start,
+					  size_t end, const char **out,
+					  size_t *len);
+
+/* Compiles the operands of an arithmetic term, then its operator, into
+ * code[*n ..] (postfix).  `whole` is the term as written, for messages. */
+static maelys_datalog_status_t
+dl_ck_expr_code(struct dl_checker *ck, const struct dl_ast_term *t,
+		const char *whole, struct dl_xins *code, uint32_t *n)
+{
+	struct dl_xins *in;
+
+	if (t->kind == DL_TERM_EXPR) {
+		DL_TRY(dl_ck_expr_code(ck, &t->expr->lhs, whole, code, n));
+		if (!dl_arith_unary(t->expr->op))
+			DL_TRY(
+			    dl_ck_expr_code(ck, &t->expr->rhs, whole, code, n));
+	} else if (t->kind == DL_TERM_SYMBOL) {
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				  ck->source, t->pos,
+				  "the string \"%.*s\" in the arithmetic term "
+				  "%s (arithmetic is on numbers)",
+				  t->len > 80 ? 80 : (int)t->len, t->text,
+				  whole);
+	} else if (t->kind == DL_TERM_ANON) {
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
+				  ck->source, t->pos,
+				  "'_' in the arithmetic term %s has no value",
+				  whole);
+	}
+	if (*n == DL_EXPR_CODE_MAX)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  ck->source, t->pos,
+				  "arithmetic term %s has more than %d operators "
+				  "and operands",
+				  whole, DL_EXPR_CODE_MAX);
+	in = &code[(*n)++];
+	memset(in, 0, sizeof *in);
+	switch (t->kind) {
+	case DL_TERM_EXPR:
+		in->kind = DL_X_OP;
+		in->op = (uint8_t)t->expr->op;
+		return MAELYS_DATALOG_STATUS_OK;
+	case DL_TERM_INT:
+		in->kind = DL_X_CONST;
+		in->k = t->integer;
+		return MAELYS_DATALOG_STATUS_OK;
+	case DL_TERM_VAR:
+		in->kind = DL_X_VAR;
+		return dl_ck_var(ck, t, &in->v);
+	default:
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	}
+}
+
+/* An arithmetic term: a variable of its own, computed by a new entry of
+ * ck->exprs, stands where it was written.  The variable is named by the
+ * term's text, which no identifier can equal. */
+static maelys_datalog_status_t
+dl_ck_expr(struct dl_checker *ck, const struct dl_ast_term *t,
+	   struct dl_cterm *out)
+{
+	struct dl_xins code[DL_EXPR_CODE_MAX], *copy;
+	const char *text = "";
+	size_t len = 0;
+	uint32_t n = 0;
+	struct dl_cexpr *x;
+
+	DL_TRY(dl_ck_text(ck, t->start, t->end, &text, &len));
+	if (ck->nexprs == DL_EXPRS_MAX)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  ck->source, t->pos,
+				  "more than %zu arithmetic terms in one rule",
+				  DL_EXPRS_MAX);
+	DL_TRY(dl_ck_expr_code(ck, t, text, code, &n));
+	if (ck->nvars == DL_VARS_MAX)
+		return dl_fail_at(
+		    ck->diag, MAELYS_DATALOG_STATUS_LIMIT, ck->source, t->pos,
+		    "more than %zu variables in one rule", DL_VARS_MAX);
+	copy = dl_arena_alloc(&ck->prog->arena, n * sizeof *copy);
+	if (copy == NULL)
+		return dl_ck_nomem(ck);
+	memcpy(copy, code, n * sizeof *copy);
+	x = &ck->exprs[ck->nexprs++];
+	x->target = ck->nvars;
+	x->code = copy;
+	x->ncode = n;
+	x->pos = t->pos;
+	ck->var_names[ck->nvars] = text;
+	ck->var_lens[ck->nvars] = len;
+	out->kind = DL_CT_VAR;
+	out->v = ck->nvars++;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 /* A term of an atom, comparison or built-in (not a regex pattern). */
 static maelys_datalog_status_t
 dl_ck_term(struct dl_checker *ck, const struct dl_ast_term *t,
@@ -261,6 +359,8 @@ dl_ck_term(struct dl_checker *ck, const struct dl_ast_term *t,
 	case DL_TERM_INT:
 		out->kind = DL_CT_CONST;
 		return dl_ck_integer(ck, t->integer, &out->v);
+	case DL_TERM_EXPR:
+		return dl_ck_expr(ck, t, out);
 	}
 	return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
 }
@@ -390,6 +490,20 @@ dl_ck_safety(struct dl_checker *ck, const struct dl_ast_clause *c,
 	}
 	while (changed) {
 		changed = false;
+		for (i = 0; i < r->nexprs; i++) {
+			const struct dl_cexpr *x = &r->exprs[i];
+
+			if (bound[x->target])
+				continue;
+			for (k = 0; k < x->ncode; k++)
+				if (x->code[k].kind == DL_X_VAR &&
+				    !bound[x->code[k].v])
+					break;
+			if (k == x->ncode) {
+				bound[x->target] = true;
+				changed = true;
+			}
+		}
 		for (i = 0; i < r->nbody; i++) {
 			const struct dl_clit *l = &r->body[i];
 			const struct dl_cterm *a = &l->args[0],
@@ -408,6 +522,24 @@ dl_ck_safety(struct dl_checker *ck, const struct dl_ast_clause *c,
 				bound[a->v] = true;
 				changed = true;
 			}
+		}
+	}
+	/* an arithmetic term's own variables first: they are the names
+	 * the author wrote */
+	for (i = 0; i < r->nexprs; i++) {
+		const struct dl_cexpr *x = &r->exprs[i];
+
+		for (k = 0; k < x->ncode; k++) {
+			uint32_t v = x->code[k].v;
+
+			if (x->code[k].kind != DL_X_VAR || bound[v])
+				continue;
+			return dl_fail_at(
+			    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE, ck->source,
+			    x->pos,
+			    "variable %s of the arithmetic term %s is not "
+			    "bound by a positive body literal",
+			    ck->var_names[v], ck->var_names[x->target]);
 		}
 	}
 	for (k = 0; k < c->head.nargs; k++) {
@@ -450,6 +582,65 @@ dl_ck_safety(struct dl_checker *ck, const struct dl_ast_clause *c,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* The type check of arithmetic (numbers only): no arithmetic term in a
+ * column declared symbol, and no variable of such a column in an
+ * arithmetic term. */
+static maelys_datalog_status_t
+dl_ck_arith_types(struct dl_checker *ck, const struct dl_rule *r)
+{
+	/* by variable: the term computing it, or reading it, else DL_NONE */
+	uint32_t computed[DL_VARS_MAX], read[DL_VARS_MAX];
+	uint32_t i, k, a;
+
+	if (r->nexprs == 0)
+		return MAELYS_DATALOG_STATUS_OK;
+	memset(computed, 0xff, sizeof computed);
+	memset(read, 0xff, sizeof read);
+	for (i = 0; i < r->nexprs; i++) {
+		computed[r->exprs[i].target] = i;
+		for (k = 0; k < r->exprs[i].ncode; k++)
+			if (r->exprs[i].code[k].kind == DL_X_VAR)
+				read[r->exprs[i].code[k].v] = i;
+	}
+	for (a = 0; a <= r->nbody; a++) {
+		/* every atom of the body, then the head */
+		const struct dl_clit *l = a < r->nbody ? &r->body[a] : NULL;
+		uint32_t pid = l != NULL ? l->pred : r->head_pred;
+		const struct dl_cterm *args = l != NULL ? l->args : r->head;
+		uint32_t nargs =
+		    l != NULL ? l->nargs : ck->prog->preds[pid].arity;
+		const struct dl_pred *p;
+
+		if (l != NULL && l->kind != DL_LIT_ATOM)
+			continue;
+		p = &ck->prog->preds[pid];
+		for (k = 0; k < nargs; k++) {
+			uint32_t v = args[k].v;
+
+			if (args[k].kind != DL_CT_VAR ||
+			    p->columns[k] != MAELYS_DATALOG_COLUMN_SYMBOL)
+				continue;
+			if (computed[v] != DL_NONE)
+				return dl_fail_at(
+				    ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				    ck->source, r->exprs[computed[v]].pos,
+				    "the arithmetic term %s is a number, but "
+				    "column %u of '%s' is a symbol",
+				    ck->var_names[v], k + 1, p->name);
+			if (read[v] != DL_NONE)
+				return dl_fail_at(
+				    ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				    ck->source, r->exprs[read[v]].pos,
+				    "variable %s is a symbol (column %u of "
+				    "'%s') but is used in the arithmetic term "
+				    "%s",
+				    ck->var_names[v], k + 1, p->name,
+				    ck->var_names[r->exprs[read[v]].target]);
+		}
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 static maelys_datalog_status_t
 dl_ck_fact(struct dl_checker *ck, const struct dl_ast_clause *c, uint32_t pid)
 {
@@ -461,6 +652,12 @@ dl_ck_fact(struct dl_checker *ck, const struct dl_ast_clause *c, uint32_t pid)
 		const struct dl_ast_term *t = &c->head.args[k];
 		struct dl_cterm ct;
 
+		if (t->kind == DL_TERM_EXPR)
+			return dl_fail_at(
+			    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE, ck->source,
+			    t->pos,
+			    "a fact must be ground: an arithmetic term with a "
+			    "variable has no value");
 		if (t->kind == DL_TERM_VAR || t->kind == DL_TERM_ANON)
 			return dl_fail_at(
 			    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE, ck->source,
@@ -518,6 +715,7 @@ dl_ck_written(struct dl_checker *ck, const struct dl_ast_term *args, size_t n,
 	    [DL_TERM_ANON] = MAELYS_DATALOG_WRITTEN_ANONYMOUS,
 	    [DL_TERM_SYMBOL] = MAELYS_DATALOG_WRITTEN_SYMBOL,
 	    [DL_TERM_INT] = MAELYS_DATALOG_WRITTEN_INTEGER,
+	    [DL_TERM_EXPR] = MAELYS_DATALOG_WRITTEN_EXPRESSION,
 	};
 	size_t k;
 
@@ -541,6 +739,9 @@ dl_ck_written(struct dl_checker *ck, const struct dl_ast_term *args, size_t n,
 			if (w->text == NULL)
 				return dl_ck_nomem(ck);
 			w->length = t->len;
+		} else if (t->kind == DL_TERM_EXPR) {
+			DL_TRY(dl_ck_text(ck, t->start, t->end, &w->text,
+					  &w->length));
 		}
 	}
 	return MAELYS_DATALOG_STATUS_OK;
@@ -578,6 +779,7 @@ dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 	r.head_pred = pid;
 	r.pos = c->pos;
 	ck->nvars = 0;
+	ck->nexprs = 0;
 	r.body = dl_arena_alloc(&prog->arena, c->nbody * sizeof *r.body);
 	if (r.body == NULL)
 		return dl_ck_nomem(ck);
@@ -611,7 +813,16 @@ dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 		DL_TRY(dl_ck_term(ck, &c->head.args[i], &r.head[i]));
 	}
 	r.nvars = ck->nvars;
+	if (ck->nexprs > 0) {
+		r.exprs = dl_arena_alloc(&prog->arena,
+					 ck->nexprs * sizeof *r.exprs);
+		if (r.exprs == NULL)
+			return dl_ck_nomem(ck);
+		memcpy(r.exprs, ck->exprs, ck->nexprs * sizeof *r.exprs);
+		r.nexprs = ck->nexprs;
+	}
 	DL_TRY(dl_ck_safety(ck, c, &r));
+	DL_TRY(dl_ck_arith_types(ck, &r));
 	if (r.nvars > prog->max_vars)
 		prog->max_vars = r.nvars;
 	if (dl_vec_reserve((void **)&prog->rules, &prog->cap_rules,

@@ -8,6 +8,7 @@
 #ifndef DL_AST_H
 #define DL_AST_H
 
+#include "dl_arith.h"
 #include "dl_diag.h"
 #include "dl_mem.h"
 
@@ -22,7 +23,10 @@ enum dl_term_kind {
 	DL_TERM_ANON,   /* _ */
 	DL_TERM_SYMBOL, /* text, len = the string */
 	DL_TERM_INT,    /* integer */
+	DL_TERM_EXPR,   /* expr: arithmetic on a variable (constants fold) */
 };
+
+struct dl_ast_expr;
 
 struct dl_ast_term {
 	enum dl_term_kind kind;
@@ -33,6 +37,17 @@ struct dl_ast_term {
 	/* SYMBOL written as a lower-case name, not in quotes (the native
 	 * dialect): what an author who meant a variable writes */
 	bool bare;
+	struct dl_ast_expr *expr; /* EXPR */
+	size_t start, end;        /* EXPR: its bytes in the source */
+};
+
+/* op lhs rhs, or op lhs for a unary one (dl_arith.h) */
+struct dl_ast_expr {
+	enum dl_arith_op op;
+	struct dl_ast_term lhs, rhs;
+	/* operators and operands in it, at most DL_EXPR_CODE_MAX: bounds
+	 * the depth of the tree, which the checker walks recursively */
+	uint32_t size;
 };
 
 struct dl_ast_atom {

@@ -51,7 +51,8 @@ struct dl_eval {
 
 /* Evaluates every stratum whose `runtime` flag equals `runtime`, in order.
  * Returns OK, NO_MEMORY, BUDGET_TUPLES, BUDGET_ITERATIONS, BUDGET_MEMORY,
- * BUDGET_STEPS, REGEX_LIMIT, TYPE, LIMIT (a relation over 2^31 rows). */
+ * BUDGET_STEPS, REGEX_LIMIT, TYPE, ARITHMETIC, LIMIT (a relation over 2^31
+ * rows, an arithmetic result with no symbol table to hold it). */
 maelys_datalog_status_t dl_eval_strata(struct dl_eval *ev, bool runtime);
 
 /* Maps an insertion failure of dl_rel_insert to a status and diagnostic. */

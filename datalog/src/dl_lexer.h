@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The lexer: policy bytes -> tokens with positions.  It knows both surface
- * syntaxes (the native dialect and Souffle's plain subset); they differ only
- * in `%` comments (native) and `?` in identifiers (Souffle).
+ * syntaxes (the native dialect and Souffle's); they differ only in `%`
+ * (a comment in ours, modulo in Souffle's) and `?` in identifiers
+ * (Souffle).
  */
 #ifndef DL_LEXER_H
 #define DL_LEXER_H
@@ -34,6 +35,12 @@ enum dl_tok_kind {
 	DL_TOK_GT,
 	DL_TOK_GE,
 	DL_TOK_SUBTYPE, /* <: */
+	DL_TOK_PLUS,
+	DL_TOK_MINUS, /* not before a digit: -5 is an INTEGER */
+	DL_TOK_STAR,
+	DL_TOK_SLASH,
+	DL_TOK_PERCENT, /* Souffle's syntax only: a comment in ours */
+	DL_TOK_CARET,
 	DL_TOK_OTHER,   /* an operator we know but do not support: text */
 };
 

@@ -20,6 +20,8 @@
 #define DL_BODY_MAX       ((size_t)64)
 /* Distinct variables in one rule. */
 #define DL_VARS_MAX       ((size_t)256)
+/* arithmetic terms in one rule */
+#define DL_EXPRS_MAX      ((size_t)64)
 /* Clauses (rules and facts) of a policy. */
 #define DL_CLAUSES_MAX    ((size_t)4000000)
 /* Predicates of a policy (domain plus .decl). */

@@ -20,6 +20,7 @@ enum dl_op_kind {
 	DL_OP_CMP,          /* comparison of two bound terms */
 	DL_OP_CALL,         /* built-in test of two bound terms */
 	DL_OP_BIND,         /* X = bound term, X not yet bound */
+	DL_OP_EXPR,         /* an arithmetic term: binds or tests its var */
 	DL_OP_EMIT,         /* insert the head tuple */
 };
 
@@ -63,7 +64,12 @@ struct dl_op {
 	uint8_t builtin;                             /* CALL: enum dl_builtin */
 	bool negated;                                /* CMP, CALL */
 	uint32_t regex;                              /* CALL */
-	uint32_t var; /* BIND: the variable bound */
+	uint32_t var; /* BIND, EXPR: the variable bound (or tested) */
+	bool check;   /* EXPR: var is bound already: a test of equality */
+	/* EXPR: only the head reads var, so an error of the term waits for
+	 * the rest of the body to hold (eval_run.h) */
+	bool defer;
+	const struct dl_cexpr *expr; /* EXPR */
 	struct dl_pos pos;
 };
 

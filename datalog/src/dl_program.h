@@ -85,6 +85,10 @@ struct dl_rule {
 	struct dl_clit *body;
 	uint32_t nbody;
 	uint32_t nvars;
+	/* arithmetic terms, each computing a variable of its own that stands
+	 * where the term was written (check.c) */
+	struct dl_cexpr *exprs;
+	uint32_t nexprs;
 	struct dl_pos pos;
 	/* as written, for the rules API: the normalised text and the head's
 	 * terms (head_arity of them), in the program's arena */

@@ -84,11 +84,13 @@ uint32_t dl_prov_row_of(const struct dl_rel *r, uint32_t find_index,
 
 /*
  * The variable bindings of a recorded derivation, rebuilt: the positive
- * literals' rows bind their variables, then X = t literals bind what is
- * left (as the plan's BIND did).  regs and bound have rule->nvars entries.
+ * literals' rows bind their variables, then X = t literals and arithmetic
+ * terms bind what is left (as the plan's BIND and EXPR did; `syms` reads
+ * and finds the numbers).  regs and bound have rule->nvars entries.
  * `rows` are the record's rows (after the rule word); `rels` by predicate.
  */
 void dl_prov_bind(const struct dl_rule *rule, const uint32_t *rows,
-		  struct dl_rel *const *rels, uint32_t *regs, bool *bound);
+		  struct dl_rel *const *rels, const struct dl_symview *syms,
+		  uint32_t *regs, bool *bound);
 
 #endif /* DL_PROV_H */

@@ -11,6 +11,8 @@
  */
 #include "dl_eval.h"
 
+#include "dl_arith.h"
+
 #include "dl_plan.h"
 #include "dl_prov.h"
 
@@ -186,6 +188,23 @@ dl_test_failed(struct dl_eval *ev, const struct dl_op *op,
 			  "%s", t->why);
 }
 
+/* The value of an arithmetic result: inline, or interned in the solve's
+ * overlay.  Returns 0, 1 when it has no value here (a rule evaluated once
+ * per session, over the policy's facts alone, has no overlay: there a
+ * result outside the inline range that the policy does not write cannot
+ * be held), or -1 for want of memory. */
+static int
+dl_expr_value(struct dl_eval *ev, int64_t r, dl_value *out)
+{
+	if (r >= DL_INLINE_INT_MIN && r <= DL_INLINE_INT_MAX) {
+		*out = dl_value_make_inline_int(r);
+		return 0;
+	}
+	if (dl_symview_intern_int(&ev->syms, r, out) == 0)
+		return 0;
+	return ev->syms.overlay == NULL ? 1 : -1;
+}
+
 static void
 dl_key_tuple(const struct dl_eval *ev, const struct dl_op *op, uint32_t *tuple)
 {
@@ -274,7 +293,10 @@ dl_insert_facts(struct dl_eval *ev, uint32_t pid)
 	size_t i;
 
 	for (i = 0; i < p->nfacts; i++) {
-		int rc = dl_rel_insert(r, p->facts + i * p->arity, ev->mb);
+		/* a fact of arity 0 has no values: facts is NULL, and even
+		 * NULL + 0 is undefined in C */
+		int rc = dl_rel_insert(
+		    r, p->arity > 0 ? p->facts + i * p->arity : NULL, ev->mb);
 
 		if (rc < 0)
 			return dl_eval_insert_failed(ev, rc, p);

@@ -113,6 +113,62 @@ DL_RUN(run_test)(struct dl_eval *ev, const struct dl_op *op, struct dl_test t)
 	return DL_RUN(run)(ev, op + 1);
 }
 
+/*
+ * An arithmetic term.  Its result is interned as a value (boxed beyond the
+ * inline range).  An error (a string operand, division by zero, a result a
+ * policy-level rule cannot hold) of a term only the head reads is deferred
+ * as a built-in's type error is, so that it is an error exactly when the
+ * binding satisfies the rest of the body, whatever the join order (the
+ * variable, which nothing else reads, is 0 meanwhile).  A term another
+ * literal reads has no value to give it: its error stops at once (fail
+ * closed, never a guess).
+ */
+static maelys_datalog_status_t
+DL_RUN(run_expr)(struct dl_eval *ev, const struct dl_op *op)
+{
+	struct dl_test t = {MAELYS_DATALOG_STATUS_OK, true, NULL};
+	int64_t r = 0;
+	dl_value v = 0;
+	int rc = 0;
+
+	t.status = dl_expr_run(op->expr, &ev->syms, ev->regs, &r, &t.why);
+	if (t.status == MAELYS_DATALOG_STATUS_OK &&
+	    (rc = dl_expr_value(ev, r, &v)) < 0)
+		return dl_fail_at(ev->diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+				  ev->prog->source_name, op->pos,
+				  "out of memory for an arithmetic result");
+	if (rc > 0) {
+		/* no value here: no column can equal it */
+		if (op->check)
+			return MAELYS_DATALOG_STATUS_OK;
+		t.status = MAELYS_DATALOG_STATUS_LIMIT;
+		t.why = "arithmetic result outside -2^30 .. 2^30-1 in a rule "
+			"over the policy's own facts (only rules that read "
+			"input facts can hold it)";
+	}
+	if (t.status != MAELYS_DATALOG_STATUS_OK) {
+		maelys_datalog_status_t st;
+
+		if (!op->defer)
+			return dl_test_failed(ev, op, &t);
+		if (ev->poisoned++ == 0) {
+			ev->poison_op = op;
+			ev->poison = t;
+		}
+		ev->regs[op->var] = dl_value_make_inline_int(0);
+		st = DL_RUN(run)(ev, op + 1);
+		ev->poisoned--;
+		return st;
+	}
+	if (op->check) {
+		if (ev->regs[op->var] != v)
+			return MAELYS_DATALOG_STATUS_OK;
+	} else {
+		ev->regs[op->var] = v;
+	}
+	return DL_RUN(run)(ev, op + 1);
+}
+
 static maelys_datalog_status_t
 DL_RUN(run)(struct dl_eval *ev, const struct dl_op *op)
 {
@@ -193,6 +249,8 @@ DL_RUN(run)(struct dl_eval *ev, const struct dl_op *op)
 	case DL_OP_BIND:
 		ev->regs[op->var] = dl_term_value(ev, &op->key[0]);
 		return DL_RUN(run)(ev, op + 1);
+	case DL_OP_EXPR:
+		return DL_RUN(run_expr)(ev, op);
 	case DL_OP_EMIT:
 		if (ev->poisoned > 0)
 			return dl_test_failed(ev, ev->poison_op, &ev->poison);

@@ -183,16 +183,76 @@ dl_lex_string(struct dl_lexer *lx, struct dl_token *tok)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+static int
+dl_digit_value(int c, unsigned radix)
+{
+	unsigned d;
+
+	if (c >= '0' && c <= '9')
+		d = (unsigned)(c - '0');
+	else if (c >= 'a' && c <= 'f')
+		d = (unsigned)(c - 'a' + 10);
+	else if (c >= 'A' && c <= 'F')
+		d = (unsigned)(c - 'A' + 10);
+	else
+		return -1;
+	return d < radix ? (int)d : -1;
+}
+
+/* 0x1F, 0b101: the 64 bits as written, read as two's complement (as
+ * Souffle reads 0xFFFFFFFF as -1 in its 32-bit build). */
+static maelys_datalog_status_t
+dl_lex_radix(struct dl_lexer *lx, struct dl_token *tok, bool neg)
+{
+	unsigned radix = dl_peek(lx, 1) == 'x' || dl_peek(lx, 1) == 'X' ? 16 : 2;
+	unsigned bits = radix == 16 ? 4 : 1;
+	uint64_t v = 0;
+	int d;
+
+	dl_advance(lx, 2);
+	while ((d = dl_digit_value(dl_peek(lx, 0), radix)) >= 0) {
+		/* a set bit would be shifted out */
+		if (v >> (64 - bits) != 0)
+			return dl_fail_at(lx->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					  lx->source_name, tok->pos,
+					  "integer out of the 64-bit range");
+		v = (v << bits) | (unsigned)d;
+		dl_advance(lx, 1);
+	}
+	tok->kind = DL_TOK_INTEGER;
+	tok->integer = (int64_t)(neg ? 0u - v : v);
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 static maelys_datalog_status_t
 dl_lex_integer(struct dl_lexer *lx, struct dl_token *tok)
 {
 	bool neg = false;
 	uint64_t v = 0;
 	uint64_t limit;
+	int c1;
 
 	if (dl_peek(lx, 0) == '-') {
 		neg = true;
 		dl_advance(lx, 1);
+	}
+	c1 = dl_peek(lx, 1);
+	if (dl_peek(lx, 0) == '0' &&
+	    (((c1 == 'x' || c1 == 'X') &&
+	      dl_digit_value(dl_peek(lx, 2), 16) >= 0) ||
+	     ((c1 == 'b' || c1 == 'B') &&
+	      dl_digit_value(dl_peek(lx, 2), 2) >= 0))) {
+		maelys_datalog_status_t st = dl_lex_radix(lx, tok, neg);
+
+		if (st != MAELYS_DATALOG_STATUS_OK)
+			return st;
+		if (dl_peek(lx, 0) >= 0 &&
+		    (dl_is_alpha((unsigned char)dl_peek(lx, 0)) ||
+		     dl_is_digit((unsigned char)dl_peek(lx, 0))))
+			return dl_lex_error(lx, tok->pos,
+					    "a number runs into a name (write "
+					    "a space between them)");
+		return MAELYS_DATALOG_STATUS_OK;
 	}
 	limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
 	while (dl_peek(lx, 0) >= 0 &&
@@ -371,13 +431,26 @@ dl_lexer_read(struct dl_lexer *lx, struct dl_token *tok)
 			tok->kind = DL_TOK_GT;
 		}
 		break;
+	case '+':
+		tok->kind = DL_TOK_PLUS;
+		break;
+	case '-':
+		tok->kind = DL_TOK_MINUS;
+		break;
+	case '*':
+		tok->kind = DL_TOK_STAR;
+		break;
+	case '/':
+		tok->kind = DL_TOK_SLASH;
+		break;
+	case '%': /* only Souffle's syntax gets here: a comment in ours */
+		tok->kind = DL_TOK_PERCENT;
+		break;
+	case '^':
+		tok->kind = DL_TOK_CARET;
+		break;
 	case ';':
 	case '|':
-	case '+':
-	case '-':
-	case '*':
-	case '/':
-	case '%':
 	case '$':
 	case '@':
 	case '#':
@@ -385,7 +458,6 @@ dl_lexer_read(struct dl_lexer *lx, struct dl_token *tok)
 	case ']':
 	case '{':
 	case '}':
-	case '^':
 	case '&':
 	case '~':
 	case '\'':
@@ -544,6 +616,18 @@ dl_tok_describe(enum dl_tok_kind kind)
 		return "'>='";
 	case DL_TOK_SUBTYPE:
 		return "'<:'";
+	case DL_TOK_PLUS:
+		return "'+'";
+	case DL_TOK_MINUS:
+		return "'-'";
+	case DL_TOK_STAR:
+		return "'*'";
+	case DL_TOK_SLASH:
+		return "'/'";
+	case DL_TOK_PERCENT:
+		return "'%'";
+	case DL_TOK_CARET:
+		return "'^'";
 	case DL_TOK_OTHER:
 		return "an unsupported operator";
 	}

@@ -7,7 +7,11 @@
  *   clause    := atom [ ":-" literal { "," literal } ] "."
  *   literal   := ["not" "(" | "!"] atom-or-call [")"] | term cmp term
  *   atom      := name [ "(" [ term { "," term } ] ")" ]
- *   term      := Variable | _ | "string" | integer | lowercase-symbol
+ *   term      := expr, by Souffle's precedence, loosest first:
+ *                lor < lxor < land < bor < bxor < band < bshl bshr bshru
+ *                < + - < * / % < unary - bnot lnot < ^ (right)
+ *   primary   := Variable | _ | "string" | integer | lowercase-symbol
+ *              | "(" expr ")"
  *   directive := ".decl" name "(" [col {"," col}] ")" {qualifier}
  *              | ".type" name ("<:" | "=") type
  *              | (".input" | ".output") name ["(" params ")"] {"," ...}
@@ -15,7 +19,8 @@
  *
  * In Souffle's syntax every identifier in an argument is a variable and the
  * built-ins are Souffle's (match, contains); in ours a lower-case identifier
- * is the symbol of that name.
+ * is the symbol of that name, `%` begins a comment, so modulo is `mod`.
+ * An arithmetic term whose operands are all integers is folded here.
  */
 #include "dl_ast.h"
 
@@ -34,7 +39,12 @@ struct dl_parser {
 	struct dl_ast *ast;
 	const char *source_name;
 	maelys_datalog_diagnostic_t *diag;
+	unsigned depth; /* of the arithmetic term being read */
 };
+
+/* How deep an arithmetic term may nest (parentheses, unary operators, a
+ * chain of ^): bounds the parser's recursion on any input. */
+#define DL_EXPR_DEPTH_MAX 32
 
 #define DL_TRY(expr)                                                           \
 	do {                                                                   \
@@ -81,9 +91,9 @@ dl_p_error(struct dl_parser *p, const char *expected)
 	if (p->tok.kind == DL_TOK_OTHER)
 		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
 				  p->source_name, p->tok.pos,
-				  "expected %s, found '%.*s' (arithmetic, "
-				  "disjunction and other operators are not "
-				  "part of this dialect)",
+				  "expected %s, found '%.*s' (disjunction and "
+				  "other such operators are not part of this "
+				  "dialect)",
 				  expected, (int)p->tok.len, p->tok.text);
 	if (p->tok.kind == DL_TOK_IDENT || p->tok.kind == DL_TOK_DIRECTIVE)
 		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
@@ -126,8 +136,13 @@ dl_is_upper_start(const struct dl_token *t)
 	return (c >= 'A' && c <= 'Z') || c == '_';
 }
 
+static maelys_datalog_status_t dl_p_expr(struct dl_parser *p,
+					 struct dl_ast_term *t, int min_prec);
+
+/* A term without operators: variable, _, string, integer, symbol, or an
+ * arithmetic term in parentheses. */
 static maelys_datalog_status_t
-dl_p_term(struct dl_parser *p, struct dl_ast_term *t)
+dl_p_primary(struct dl_parser *p, struct dl_ast_term *t)
 {
 	memset(t, 0, sizeof *t);
 	t->pos = p->tok.pos;
@@ -157,10 +172,240 @@ dl_p_term(struct dl_parser *p, struct dl_ast_term *t)
 		t->kind = DL_TERM_INT;
 		t->integer = p->tok.integer;
 		break;
+	case DL_TOK_LPAREN: {
+		size_t start = p->tok.start;
+
+		DL_TRY(dl_p_advance(p));
+		DL_TRY(dl_p_expr(p, t, 0));
+		if (t->kind == DL_TERM_EXPR)
+			t->start = start; /* the parentheses are its text */
+		if (p->tok.kind == DL_TOK_RPAREN)
+			t->end = p->tok.end;
+		return dl_p_expect(p, DL_TOK_RPAREN);
+	}
 	default:
 		return dl_p_error(p, "a variable, a string or an integer");
 	}
 	return dl_p_advance(p);
+}
+
+/* The binary operator at p->tok and its precedence (Souffle's), or 0.  A
+ * negative integer token there is "-" and its digits (X -1 is X - 1). */
+static int
+dl_p_binop(const struct dl_token *tok, bool souffle, enum dl_arith_op *op)
+{
+	static const struct {
+		const char *word;
+		enum dl_arith_op op;
+		int prec;
+	} words[] = {
+	    {"lor", DL_ARITH_LOR, 1},     {"lxor", DL_ARITH_LXOR, 2},
+	    {"land", DL_ARITH_LAND, 3},   {"bor", DL_ARITH_BOR, 4},
+	    {"bxor", DL_ARITH_BXOR, 5},   {"band", DL_ARITH_BAND, 6},
+	    {"bshl", DL_ARITH_BSHL, 7},   {"bshr", DL_ARITH_BSHR, 7},
+	    {"bshru", DL_ARITH_BSHRU, 7},
+	};
+	size_t i;
+
+	switch (tok->kind) {
+	case DL_TOK_PLUS:
+		*op = DL_ARITH_ADD;
+		return 8;
+	case DL_TOK_MINUS:
+		*op = DL_ARITH_SUB;
+		return 8;
+	case DL_TOK_INTEGER:
+		if (tok->text[0] != '-')
+			return 0;
+		*op = DL_ARITH_SUB;
+		return 8;
+	case DL_TOK_STAR:
+		*op = DL_ARITH_MUL;
+		return 9;
+	case DL_TOK_SLASH:
+		*op = DL_ARITH_DIV;
+		return 9;
+	case DL_TOK_PERCENT:
+		*op = DL_ARITH_MOD;
+		return 9;
+	case DL_TOK_CARET:
+		*op = DL_ARITH_POW;
+		return 11;
+	case DL_TOK_IDENT:
+		if (!souffle && dl_tok_is(tok, "mod")) {
+			*op = DL_ARITH_MOD;
+			return 9;
+		}
+		for (i = 0; i < sizeof words / sizeof *words; i++) {
+			if (dl_tok_is(tok, words[i].word)) {
+				*op = words[i].op;
+				return words[i].prec;
+			}
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Whether a token can begin an operand. */
+static bool
+dl_p_starts_operand(enum dl_tok_kind k)
+{
+	return k == DL_TOK_IDENT || k == DL_TOK_STRING ||
+	       k == DL_TOK_INTEGER || k == DL_TOK_LPAREN || k == DL_TOK_MINUS;
+}
+
+/* bnot / lnot at p->tok followed by an operand: a unary operator. */
+static maelys_datalog_status_t
+dl_p_unary_word(struct dl_parser *p, enum dl_arith_op *op, bool *is)
+{
+	const struct dl_token *nx;
+
+	*is = false;
+	if (!dl_tok_is(&p->tok, "bnot") && !dl_tok_is(&p->tok, "lnot"))
+		return MAELYS_DATALOG_STATUS_OK;
+	DL_TRY(dl_p_peek(p, &nx));
+	if (!dl_p_starts_operand(nx->kind))
+		return MAELYS_DATALOG_STATUS_OK;
+	*op = p->tok.text[0] == 'b' ? DL_ARITH_BNOT : DL_ARITH_LNOT;
+	*is = true;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* t := op lhs [rhs], folded when every operand is an integer; the term is
+ * at `pos`, its operator at `at`. */
+static maelys_datalog_status_t
+dl_p_node(struct dl_parser *p, struct dl_ast_term *t, enum dl_arith_op op,
+	  const struct dl_ast_term *lhs, const struct dl_ast_term *rhs,
+	  struct dl_pos pos, struct dl_pos at, size_t start)
+{
+	struct dl_ast_expr *e;
+	uint32_t size;
+
+	if (lhs->kind == DL_TERM_INT &&
+	    (rhs == NULL || rhs->kind == DL_TERM_INT)) {
+		const char *why = NULL;
+		int64_t v;
+
+		if (dl_arith_apply(op, lhs->integer,
+				   rhs == NULL ? 0 : rhs->integer, &v,
+				   &why) != MAELYS_DATALOG_STATUS_OK)
+			return dl_fail_at(p->diag,
+					  MAELYS_DATALOG_STATUS_ARITHMETIC,
+					  p->source_name, at, "%s", why);
+		memset(t, 0, sizeof *t);
+		t->kind = DL_TERM_INT;
+		t->integer = v;
+		t->pos = pos;
+		return MAELYS_DATALOG_STATUS_OK;
+	}
+	size = 1 + (lhs->kind == DL_TERM_EXPR ? lhs->expr->size : 1);
+	if (rhs != NULL)
+		size += rhs->kind == DL_TERM_EXPR ? rhs->expr->size : 1;
+	if (size > DL_EXPR_CODE_MAX)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  p->source_name, pos,
+				  "arithmetic term of more than %d operators "
+				  "and operands",
+				  DL_EXPR_CODE_MAX);
+	e = dl_arena_alloc(&p->ast->arena, sizeof *e);
+	if (e == NULL)
+		return dl_p_nomem(p);
+	memset(e, 0, sizeof *e);
+	e->size = size;
+	e->op = op;
+	e->lhs = *lhs;
+	if (rhs != NULL)
+		e->rhs = *rhs;
+	memset(t, 0, sizeof *t);
+	t->kind = DL_TERM_EXPR;
+	t->expr = e;
+	t->pos = pos;
+	t->start = start;
+	t->end = p->prev_end;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* A unary operator and its operand, or a primary; then any ^ chain, which
+ * binds tighter than a unary operator (Souffle: -2^2 is -4). */
+static maelys_datalog_status_t
+dl_p_unary(struct dl_parser *p, struct dl_ast_term *t)
+{
+	struct dl_ast_term operand;
+	struct dl_pos pos = p->tok.pos;
+	size_t start = p->tok.start;
+	enum dl_arith_op op;
+	bool is;
+
+	if (p->tok.kind == DL_TOK_MINUS ||
+	    (p->tok.kind == DL_TOK_INTEGER && p->tok.text[0] == '-')) {
+		if (p->tok.kind == DL_TOK_MINUS) {
+			DL_TRY(dl_p_advance(p));
+			DL_TRY(dl_p_expr(p, &operand, 10));
+		} else {
+			/* -2: minus and the literal 2, so -2^2 is -(2^2) */
+			p->tok.integer =
+			    (int64_t)(0u - (uint64_t)p->tok.integer);
+			p->tok.kind = DL_TOK_INTEGER;
+			p->tok.text++;
+			DL_TRY(dl_p_expr(p, &operand, 10));
+		}
+		return dl_p_node(p, t, DL_ARITH_NEG, &operand, NULL, pos, pos,
+				 start);
+	}
+	DL_TRY(dl_p_unary_word(p, &op, &is));
+	if (is) {
+		DL_TRY(dl_p_advance(p));
+		DL_TRY(dl_p_expr(p, &operand, 10));
+		return dl_p_node(p, t, op, &operand, NULL, pos, pos, start);
+	}
+	return dl_p_primary(p, t);
+}
+
+/* Precedence climbing: operators of precedence >= min_prec. */
+static maelys_datalog_status_t
+dl_p_expr(struct dl_parser *p, struct dl_ast_term *t, int min_prec)
+{
+	maelys_datalog_status_t st;
+	size_t start = p->tok.start;
+	struct dl_pos pos = p->tok.pos;
+
+	if (++p->depth > DL_EXPR_DEPTH_MAX)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  p->source_name, p->tok.pos,
+				  "arithmetic term nested deeper than %d",
+				  DL_EXPR_DEPTH_MAX);
+	st = dl_p_unary(p, t);
+	while (st == MAELYS_DATALOG_STATUS_OK) {
+		struct dl_ast_term lhs = *t, rhs;
+		enum dl_arith_op op;
+		int prec = dl_p_binop(&p->tok, p->ast->souffle, &op);
+		struct dl_pos at = p->tok.pos;
+
+		if (prec == 0 || prec < min_prec)
+			break;
+		if (p->tok.kind == DL_TOK_INTEGER) {
+			/* X -1: the minus is the operator, 1 the operand */
+			p->tok.integer =
+			    (int64_t)(0u - (uint64_t)p->tok.integer);
+			p->tok.text++;
+		} else if ((st = dl_p_advance(p)) != MAELYS_DATALOG_STATUS_OK) {
+			break;
+		}
+		/* left-associative but ^, which is right-associative */
+		st = dl_p_expr(p, &rhs, op == DL_ARITH_POW ? prec : prec + 1);
+		if (st == MAELYS_DATALOG_STATUS_OK)
+			st = dl_p_node(p, t, op, &lhs, &rhs, pos, at, start);
+	}
+	p->depth--;
+	return st;
+}
+
+static maelys_datalog_status_t
+dl_p_term(struct dl_parser *p, struct dl_ast_term *t)
+{
+	return dl_p_expr(p, t, 0);
 }
 
 /* name [ "(" terms ")" ]; p->tok is the name. */
@@ -326,10 +571,15 @@ dl_p_literal_body(struct dl_parser *p, struct dl_ast_lit *lit)
 		}
 	}
 	if (p->tok.kind == DL_TOK_IDENT) {
+		enum dl_arith_op aop;
+		bool unary;
+
+		DL_TRY(dl_p_unary_word(p, &aop, &unary));
 		DL_TRY(dl_p_peek(p, &nx));
-		if (nx->kind == DL_TOK_LPAREN)
+		if (nx->kind == DL_TOK_LPAREN && !unary)
 			return dl_p_atom_or_call(p, lit);
-		if (!dl_is_cmp(nx->kind, &op)) {
+		if (!unary && !dl_is_cmp(nx->kind, &op) &&
+		    dl_p_binop(nx, p->ast->souffle, &aop) == 0) {
 			if (p->ast->souffle || dl_is_upper_start(&p->tok))
 				return dl_fail_at(
 				    p->diag, MAELYS_DATALOG_STATUS_PARSE,

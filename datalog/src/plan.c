@@ -22,6 +22,7 @@ struct dl_planner {
 	maelys_datalog_diagnostic_t *diag;
 	bool bound[DL_VARS_MAX];
 	bool placed[DL_BODY_MAX];
+	bool xplaced[DL_EXPRS_MAX];
 	struct dl_op *ops;
 	uint32_t nops;
 	struct dl_plan *plan;
@@ -241,7 +242,63 @@ dl_plan_filters(struct dl_planner *pl, bool *progress)
 		}
 		*progress = true;
 	}
+	/* an arithmetic term as soon as what it reads is bound, after the
+	 * tests ready with it, which may guard it (Y != 0 before X / Y) */
+	for (i = 0; i < r->nexprs; i++) {
+		const struct dl_cexpr *x = &r->exprs[i];
+		struct dl_op *op;
+
+		if (pl->xplaced[i])
+			continue;
+		for (k = 0; k < x->ncode; k++)
+			if (x->code[k].kind == DL_X_VAR &&
+			    !pl->bound[x->code[k].v])
+				break;
+		if (k < x->ncode)
+			continue;
+		op = dl_plan_new_op(pl, DL_OP_EXPR, NULL);
+		op->pos = x->pos;
+		op->expr = x;
+		op->var = x->target;
+		op->check = pl->bound[x->target];
+		pl->bound[x->target] = true;
+		pl->xplaced[i] = true;
+		*progress = true;
+	}
 	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* Whether an op after an arithmetic term reads variable v (the emit
+ * aside; a binding Z = v passes the question on to Z). */
+static bool
+dl_plan_reads(const struct dl_op *op, const struct dl_op *end, uint32_t v)
+{
+	uint32_t k;
+
+	for (; op < end; op++) {
+		if (op->kind == DL_OP_BIND) {
+			if (op->key[0].kind == DL_CT_VAR && op->key[0].v == v &&
+			    dl_plan_reads(op + 1, end, op->var))
+				return true;
+			continue;
+		}
+		for (k = 0; k < op->nkey; k++)
+			if (op->key[k].kind == DL_CT_VAR && op->key[k].v == v)
+				return true;
+		for (k = 0; k < op->nout; k++)
+			if (op->out[k].action == DL_OUT_CHECK_VAR &&
+			    op->out[k].v == v)
+				return true;
+		if (op->kind == DL_OP_EXPR) {
+			if (op->check && op->var == v)
+				return true;
+			for (k = 0; k < op->expr->ncode; k++)
+				if (op->expr->code[k].kind == DL_X_VAR &&
+				    op->expr->code[k].v == v)
+					return true;
+		}
+	}
+	return false;
 }
 
 static bool
@@ -279,8 +336,8 @@ dl_plan_one(struct dl_program *prog, const struct dl_rule *r, uint32_t delta,
 	pl.diag = diag;
 	pl.plan = plan;
 	memset(plan, 0, sizeof *plan);
-	/* one op per literal, plus the emit */
-	plan->ops = dl_calloc(r->nbody + 1, sizeof *plan->ops);
+	/* one op per literal and arithmetic term, plus the emit */
+	plan->ops = dl_calloc(r->nbody + r->nexprs + 1, sizeof *plan->ops);
 	if (plan->ops == NULL)
 		return dl_fail(diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
 			       "out of memory while planning");
@@ -331,6 +388,18 @@ dl_plan_one(struct dl_program *prog, const struct dl_rule *r, uint32_t delta,
 			    "literal cannot be ordered: a variable "
 			    "is never bound");
 	}
+	for (i = 0; i < r->nexprs; i++)
+		if (!pl.xplaced[i])
+			return dl_fail_at(
+			    diag, MAELYS_DATALOG_STATUS_UNSAFE,
+			    prog->source_name, r->exprs[i].pos,
+			    "arithmetic term cannot be ordered: a variable "
+			    "is never bound");
+	for (i = 0; i < pl.nops; i++)
+		if (plan->ops[i].kind == DL_OP_EXPR && !plan->ops[i].check)
+			plan->ops[i].defer =
+			    !dl_plan_reads(&plan->ops[i + 1],
+					   &plan->ops[pl.nops], plan->ops[i].var);
 	emit = dl_plan_new_op(&pl, DL_OP_EMIT, NULL);
 	emit->pos = r->pos;
 	emit->pred = r->head_pred;

@@ -170,7 +170,8 @@ dl_prov_row_of(const struct dl_rel *r, uint32_t find_index,
 
 void
 dl_prov_bind(const struct dl_rule *rule, const uint32_t *rows,
-	     struct dl_rel *const *rels, uint32_t *regs, bool *bound)
+	     struct dl_rel *const *rels, const struct dl_symview *syms,
+	     uint32_t *regs, bool *bound)
 {
 	bool progress = true;
 	uint32_t i, k, j = 0;
@@ -191,9 +192,34 @@ dl_prov_bind(const struct dl_rule *rule, const uint32_t *rows,
 			bound[l->args[k].v] = true;
 		}
 	}
-	/* X = t where only one side is bound: what the plan's BIND did */
+	/* X = t where only one side is bound, and arithmetic terms: what
+	 * the plan's BIND and EXPR did */
 	while (progress) {
 		progress = false;
+		for (i = 0; i < rule->nexprs; i++) {
+			const struct dl_cexpr *x = &rule->exprs[i];
+			const char *why = NULL;
+			int64_t r;
+			dl_value v;
+
+			if (bound[x->target])
+				continue;
+			for (k = 0; k < x->ncode; k++)
+				if (x->code[k].kind == DL_X_VAR &&
+				    !bound[x->code[k].v])
+					break;
+			if (k < x->ncode ||
+			    dl_expr_run(x, syms, regs, &r, &why) !=
+				MAELYS_DATALOG_STATUS_OK)
+				continue;
+			if (r >= DL_INLINE_INT_MIN && r <= DL_INLINE_INT_MAX)
+				v = dl_value_make_inline_int(r);
+			else if (!dl_symview_find_int(syms, r, &v))
+				continue; /* the solve interned every result */
+			regs[x->target] = v;
+			bound[x->target] = true;
+			progress = true;
+		}
 		for (i = 0; i < rule->nbody; i++) {
 			const struct dl_clit *l = &rule->body[i];
 			const struct dl_cterm *a = &l->args[0], *b = &l->args[1];

@@ -67,6 +67,8 @@ maelys_datalog_status_name(maelys_datalog_status_t status)
 		return "truncated";
 	case MAELYS_DATALOG_STATUS_BUDGET_STEPS:
 		return "budget_steps";
+	case MAELYS_DATALOG_STATUS_ARITHMETIC:
+		return "arithmetic";
 	}
 	return "unknown";
 }
@@ -128,6 +130,9 @@ maelys_datalog_status_meaning(maelys_datalog_status_t status)
 		return "an enumeration had fewer rows than the relation";
 	case MAELYS_DATALOG_STATUS_BUDGET_STEPS:
 		return "more join work than the session's budget";
+	case MAELYS_DATALOG_STATUS_ARITHMETIC:
+		return "an arithmetic term had no defined value (division by "
+		       "zero, a shift out of range)";
 	}
 	return "not a status of this library";
 }

@@ -10,8 +10,11 @@
  * A negation or a built-in whose variables are not bound yet (a later
  * literal binds them) waits until they are, and counts against the literal
  * that bound them last; X = t with one side bound binds the other, as the
- * planner's BIND does.  Built-ins are the engine's (dl_builtin_compare,
- * dl_builtin_call), ill-typed ones passed as the evaluator passes them
+ * planner's BIND does; an arithmetic term (dl_arith.h) waits for what it
+ * reads, then binds its variable or, bound already, tests it, an error in
+ * it passed as an ill-typed built-in is.  Built-ins are the engine's
+ * (dl_builtin_compare, dl_builtin_call), ill-typed ones passed as the
+ * evaluator passes them
  * (eval.c, dl_run_test).  Every row visited and every literal tried is a
  * step of the session's BUDGET_STEPS.
  */
@@ -31,6 +34,9 @@ struct dl_whynot {
 	uint32_t deepest; /* literals 0 .. deepest-1 held together */
 	uint32_t poisoned;
 	bool type_error;  /* a full body held with an ill-typed built-in */
+	/* the error of the first ill-typed built-in or failed arithmetic
+	 * term: TYPE or ARITHMETIC */
+	maelys_datalog_status_t poison_st;
 	maelys_datalog_status_t st; /* an error that stops the search */
 };
 
@@ -39,6 +45,7 @@ struct dl_whynot_frame {
 	uint32_t regs[DL_VARS_MAX];
 	bool bound[DL_VARS_MAX];
 	uint64_t waiting; /* bit i: literal i not yet evaluable */
+	uint64_t xwaiting; /* bit i: arithmetic term i not yet computed */
 };
 
 static bool
@@ -117,8 +124,11 @@ dl_whynot_filter(struct dl_whynot *w, const struct dl_whynot_frame *f,
 		t = dl_builtin_call(&w->syms, &w->res->session->matcher, re,
 				    l->builtin, a, b);
 	}
-	if (t.status == MAELYS_DATALOG_STATUS_TYPE)
+	if (t.status == MAELYS_DATALOG_STATUS_TYPE) {
+		if (w->poison_st == MAELYS_DATALOG_STATUS_OK)
+			w->poison_st = t.status;
 		return 2; /* as if it held, the binding marked: see eval.c */
+	}
 	if (t.status != MAELYS_DATALOG_STATUS_OK) {
 		w->st = t.status;
 		return -1;
@@ -153,6 +163,45 @@ dl_whynot_bind_eq(struct dl_whynot_frame *f, const struct dl_clit *l)
 	return true;
 }
 
+/* Computes arithmetic term x, whose variables are bound: 1 it bound its
+ * variable or equals it, 0 it does not equal it, 2 it failed (a string
+ * operand, division by zero: passed as the evaluator passes it). */
+static int
+dl_whynot_expr(struct dl_whynot *w, struct dl_whynot_frame *f,
+	       const struct dl_cexpr *x)
+{
+	const char *why = NULL;
+	maelys_datalog_status_t st;
+	uint32_t k, v;
+	int64_t r;
+
+	for (k = 0; k < x->ncode; k++)
+		if (x->code[k].kind == DL_X_VAR &&
+		    f->regs[x->code[k].v] == DL_WHY_UNKNOWN)
+			break;
+	if (k < x->ncode) {
+		v = DL_WHY_UNKNOWN; /* a number no layer knows: unknowable */
+	} else if ((st = dl_expr_run(x, &w->syms, f->regs, &r, &why)) !=
+		   MAELYS_DATALOG_STATUS_OK) {
+		if (w->poison_st == MAELYS_DATALOG_STATUS_OK)
+			w->poison_st = st;
+		if (!f->bound[x->target]) {
+			f->regs[x->target] = DL_WHY_UNKNOWN;
+			f->bound[x->target] = true;
+		}
+		return 2;
+	} else if (r >= DL_INLINE_INT_MIN && r <= DL_INLINE_INT_MAX) {
+		v = dl_value_make_inline_int(r);
+	} else if (!dl_symview_find_int(&w->syms, r, &v)) {
+		v = DL_WHY_UNKNOWN;
+	}
+	if (f->bound[x->target]) /* an unknowable result is not refuted */
+		return v == DL_WHY_UNKNOWN || f->regs[x->target] == v;
+	f->regs[x->target] = v;
+	f->bound[x->target] = true;
+	return 1;
+}
+
 /* Settles the waiting filters that became evaluable: 1 all that could be
  * evaluated held, 0 one failed, -1 an error.  *poison counts the ill-typed
  * ones passed. */
@@ -163,8 +212,29 @@ dl_whynot_settle(struct dl_whynot *w, struct dl_whynot_frame *f,
 	bool progress = true;
 	uint32_t i;
 
-	while (progress && f->waiting != 0) {
+	while (progress && (f->waiting != 0 || f->xwaiting != 0)) {
 		progress = false;
+		for (i = 0; i < w->rule->nexprs; i++) {
+			const struct dl_cexpr *x = &w->rule->exprs[i];
+			uint32_t k;
+			int v;
+
+			if (((f->xwaiting >> i) & 1u) == 0)
+				continue;
+			for (k = 0; k < x->ncode; k++)
+				if (x->code[k].kind == DL_X_VAR &&
+				    !f->bound[x->code[k].v])
+					break;
+			if (k < x->ncode)
+				continue;
+			f->xwaiting &= ~(UINT64_C(1) << i);
+			progress = true;
+			v = dl_whynot_expr(w, f, x);
+			if (v == 0)
+				return 0;
+			if (v == 2)
+				(*poison)++;
+		}
 		for (i = 0; i < w->rule->nbody; i++) {
 			const struct dl_clit *l = &w->rule->body[i];
 			int v;
@@ -335,6 +405,8 @@ maelys_datalog_result_why_not(const maelys_datalog_result_t *result,
 		return MAELYS_DATALOG_STATUS_OK;
 	}
 	*head_matches = 1;
+	fr[0].xwaiting = w.rule->nexprs == 64 ? UINT64_MAX
+			 : (UINT64_C(1) << w.rule->nexprs) - 1;
 	w.syms = dl_result_syms(result);
 	w.steps_left = result->session->budgets[MAELYS_DATALOG_BUDGET_STEPS];
 	dl_whynot_search(&w, fr, 0);
@@ -344,7 +416,9 @@ maelys_datalog_result_why_not(const maelys_datalog_result_t *result,
 		return w.st;
 	}
 	if (w.type_error && w.deepest == w.rule->nbody)
-		return MAELYS_DATALOG_STATUS_TYPE;
+		return w.poison_st != MAELYS_DATALOG_STATUS_OK
+			   ? w.poison_st
+			   : MAELYS_DATALOG_STATUS_TYPE;
 	*failed_literal = w.deepest;
 	return MAELYS_DATALOG_STATUS_OK;
 }

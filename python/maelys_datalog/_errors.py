@@ -62,13 +62,15 @@ _STATUSES = [
     ("type", "TypeError_", (), "A built-in was applied to a value of the wrong kind."),
     ("truncated", "TruncatedError", (), "An enumeration had fewer rows than the relation."),
     ("budget_steps", "BudgetStepsError", (), "A solve did more join work than its budget."),
+    ("arithmetic", "ArithmeticError_", (), "An arithmetic term had no defined value (division by zero)."),
 ]
 
 BY_STATUS: dict[str, type] = {}
 for _status, _name, _bases, _doc in _STATUSES:
     # IOError and TypeError are builtins: the classes are IoError and
     # EngineTypeError so that neither shadows them.
-    _name = {"IOError_": "IoError", "TypeError_": "EngineTypeError"}.get(_name, _name)
+    _name = {"IOError_": "IoError", "TypeError_": "EngineTypeError",
+             "ArithmeticError_": "EngineArithmeticError"}.get(_name, _name)
     _cls = _make(_name, _doc, *_bases)
     _cls.status = _status
     BY_STATUS[_status] = _cls

@@ -493,6 +493,61 @@ df_gen_call(struct df_case *c, struct df_scope *sc, struct df_lit *l)
 	return true;
 }
 
+/* V = A op B over numbers.  Only in a rule that reads an .input relation
+ * (a positive literal before it): the engine computes a rule over the
+ * program's own facts once per session, where a result beyond its inline
+ * integer range is a LIMIT error by design, which the naive evaluator does
+ * not model. */
+static bool
+df_gen_arith(struct df_case *c, struct df_scope *sc, const struct df_rule *r,
+	     struct df_lit *l)
+{
+	static const int64_t divisors[] = {-3, -2, -1, 1, 2, 3, 7};
+	unsigned op = df_below(&c->rng, DF_NARITH), i;
+	int a, v;
+	bool input = false;
+
+	for (i = 0; i < r->nbody; i++)
+		if (r->body[i].kind == DF_L_POS &&
+		    c->preds[r->body[i].pred].input)
+			input = true;
+	a = df_pick_var(c, sc, DF_TY_INT, DF_USE_EXACT);
+	if (!input || c->all_text || a < 0)
+		return false;
+	l->kind = DF_L_ARITH;
+	l->builtin = (uint8_t)op;
+	l->a[1] = df_var_term((unsigned)a);
+	l->a[2] = df_const_term(c, DF_TY_INT);
+	switch (op) {
+	case DF_A_DIV:
+	case DF_A_MOD:
+		l->a[2].c.x = divisors[df_below(&c->rng, 7)];
+		break;
+	case DF_A_POW:
+		l->a[2].c.x = df_below(&c->rng, 6);
+		break;
+	case DF_A_BSHL:
+	case DF_A_BSHR:
+	case DF_A_BSHRU:
+		l->a[2].c.x = df_below(&c->rng, 64);
+		break;
+	default:
+		v = df_pick_var(c, sc, DF_TY_INT, DF_USE_EXACT);
+		if (v >= 0 && df_chance(&c->rng, 60))
+			l->a[2] = df_var_term((unsigned)v);
+		break;
+	}
+	/* mostly a new variable; now and then a bound one: a test */
+	v = df_pick_var(c, sc, DF_TY_INT, DF_USE_EXACT);
+	if (sc->nvars < DF_MAX_VARS && (v < 0 || df_chance(&c->rng, 80)))
+		l->a[0] = df_new_var(sc, DF_TY_INT);
+	else if (v >= 0)
+		l->a[0] = df_var_term((unsigned)v);
+	else
+		return false;
+	return true;
+}
+
 static unsigned
 df_weighted(struct df_case *c, unsigned p0, unsigned p1)
 {
@@ -544,6 +599,9 @@ df_rule_steps(struct df_case *c, struct df_rule *r, struct df_scope *sc,
 		case DF_L_CMP:
 			ok = df_gen_cmp(c, sc, l);
 			break;
+		case DF_L_ARITH:
+			ok = df_gen_arith(c, sc, r, l);
+			break;
 		default:
 			ok = df_gen_call(c, sc, l);
 			break;
@@ -569,6 +627,9 @@ df_filter_steps(struct df_case *c, uint8_t *steps, unsigned n, bool few)
 	for (i = few ? df_chance(&c->rng, 10) : df_weighted(c, 65, 30); i > 0;
 	     i--)
 		steps[n++] = DF_L_CALL;
+	for (i = few ? df_chance(&c->rng, 15) : df_weighted(c, 55, 30); i > 0;
+	     i--)
+		steps[n++] = DF_L_ARITH;
 	return n;
 }
 

@@ -169,7 +169,34 @@ struct df_term {
 	struct df_val c; /* DF_T_CONST */
 };
 
-enum df_lit_kind { DF_L_POS = 0, DF_L_NEG = 1, DF_L_CMP = 2, DF_L_CALL = 3 };
+enum df_lit_kind {
+	DF_L_POS = 0,
+	DF_L_NEG = 1,
+	DF_L_CMP = 2,
+	DF_L_CALL = 3,
+	DF_L_ARITH = 4, /* a[0] = a[1] op a[2], numbers only */
+};
+/* The arithmetic operators generated: none of them can fail on the
+ * operands the generator gives it (a divisor, a shift count, an exponent
+ * is a constant in range), so every case has one answer. */
+enum df_arith {
+	DF_A_ADD = 0,
+	DF_A_SUB,
+	DF_A_MUL,
+	DF_A_DIV,
+	DF_A_MOD,
+	DF_A_POW,
+	DF_A_BAND,
+	DF_A_BOR,
+	DF_A_BXOR,
+	DF_A_BSHL,
+	DF_A_BSHR,
+	DF_A_BSHRU,
+	DF_A_LAND,
+	DF_A_LOR,
+	DF_A_LXOR,
+	DF_NARITH
+};
 enum df_op { DF_EQ = 0, DF_NE, DF_LT, DF_LE, DF_GT, DF_GE, DF_NOPS };
 enum df_builtin {
 	DF_PREFIX = 0,
@@ -183,12 +210,13 @@ struct df_lit {
 	uint8_t kind;    /* enum df_lit_kind */
 	uint8_t pred;    /* POS, NEG */
 	uint8_t op;      /* CMP */
-	uint8_t builtin; /* CALL */
+	uint8_t builtin; /* CALL; ARITH: enum df_arith */
 	uint8_t pattern; /* CALL re_match: index in df_patterns */
 	bool negated;    /* CALL */
 	uint8_t style;   /* random bits choosing among equivalent spellings */
 	/* POS, NEG: the arguments; CMP: a[0] op a[1]; CALL: builtin(a[0],
-	 * a[1]) (re_match: a[1] unused, the pattern is constant) */
+	 * a[1]) (re_match: a[1] unused, the pattern is constant); ARITH:
+	 * a[0] = a[1] op a[2] */
 	struct df_term a[DF_MAX_ARITY];
 };
 

@@ -466,6 +466,56 @@ df_match(const struct df_lit *l, unsigned arity, const struct df_tuple *t,
 	return true;
 }
 
+/* a op b on 64-bit two's complement, written out bit by bit where C's
+ * signed operators would be undefined - the test's own arithmetic, not
+ * the engine's */
+static int64_t
+df_arith(enum df_arith op, int64_t a, int64_t b)
+{
+	uint64_t ua = (uint64_t)a, ub = (uint64_t)b, r = 1;
+	int64_t i;
+
+	switch (op) {
+	case DF_A_ADD:
+		return (int64_t)(ua + ub);
+	case DF_A_SUB:
+		return (int64_t)(ua - ub);
+	case DF_A_MUL:
+		return (int64_t)(ua * ub);
+	case DF_A_DIV: /* b != 0; the one overflow wraps to a */
+		return b == -1 ? (int64_t)(0 - ua) : a / b;
+	case DF_A_MOD:
+		return b == -1 ? 0 : a % b;
+	case DF_A_POW: /* 0 <= b <= 5 */
+		for (i = 0; i < b; i++)
+			r *= ua;
+		return (int64_t)r;
+	case DF_A_BAND:
+		return (int64_t)(ua & ub);
+	case DF_A_BOR:
+		return (int64_t)(ua | ub);
+	case DF_A_BXOR:
+		return (int64_t)(ua ^ ub);
+	case DF_A_BSHL: /* 0 <= b <= 63 */
+		return (int64_t)(ua << b);
+	case DF_A_BSHR: /* the sign bit copied into each vacated bit */
+		for (i = 0; i < b; i++)
+			ua = (ua >> 1) | (ua & (UINT64_C(1) << 63));
+		return (int64_t)ua;
+	case DF_A_BSHRU:
+		return (int64_t)(ua >> b);
+	case DF_A_LAND:
+		return a != 0 && b != 0 ? 1 : 0;
+	case DF_A_LOR:
+		return a != 0 || b != 0 ? 1 : 0;
+	case DF_A_LXOR:
+		return (a != 0) != (b != 0) ? 1 : 0;
+	default:
+		ck_abort_msg("differential: arithmetic operator %d", (int)op);
+	}
+	return 0;
+}
+
 static void
 df_eval_body(struct df_naive *nv, const struct df_case *c,
 	     const struct df_rule *r, unsigned k, const struct df_env *env)
@@ -544,6 +594,25 @@ df_eval_body(struct df_naive *nv, const struct df_case *c,
 
 		if (v != l->negated)
 			df_eval_body(nv, c, r, k + 1, env);
+		return;
+	}
+	case DF_L_ARITH: {
+		struct df_val x = df_term_val(&l->a[1], env);
+		struct df_val y = df_term_val(&l->a[2], env);
+		struct df_val v = {DF_INT, 0};
+
+		if (x.kind != DF_INT || y.kind != DF_INT)
+			ck_abort_msg("differential: arithmetic on a string");
+		v.x = df_arith((enum df_arith)l->builtin, x.x, y.x);
+		e = *env;
+		if (e.bound[l->a[0].var]) {
+			if (!df_val_eq(e.v[l->a[0].var], v))
+				return;
+		} else {
+			e.v[l->a[0].var] = v;
+			e.bound[l->a[0].var] = true;
+		}
+		df_eval_body(nv, c, r, k + 1, &e);
 		return;
 	}
 	default:

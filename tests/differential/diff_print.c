@@ -15,6 +15,10 @@ static const char *const df_op_text[DF_NOPS] = {"=",  "!=", "<",
 						"<=", ">",  ">="};
 static const char *const df_builtin_text[DF_NBUILTINS] = {
     "prefix", "suffix", "contains", "re_match"};
+/* the native dialect's spellings (% begins a comment there: mod) */
+static const char *const df_arith_text[DF_NARITH] = {
+    "+",    "-",   "*",    "/",    "mod",   "^",    "band", "bor",
+    "bxor", "bshl", "bshr", "bshru", "land", "lor", "lxor"};
 static const char *const df_var_names[DF_MAX_VARS] = {
     "X", "Y", "Z", "W", "U", "T", "S", "R",
     "Q", "P", "O", "N", "M", "L", "K", "J"};
@@ -142,6 +146,26 @@ df_put_lit(struct df_buf *b, struct df_case *c, const struct df_lit *l)
 		df_buf_printf(b, (l->style & 4u) ? "%s" : " %s ",
 			      df_op_text[l->op]);
 		df_put_term(b, c, &l->a[swap ? 0 : 1]);
+		break;
+	}
+	case DF_L_ARITH: {
+		/* V = A op B, or A op B = V; the operands in parentheses now
+		 * and then */
+		bool swap = (l->style & 8u) != 0, paren = (l->style & 16u) != 0;
+
+		if (!swap) {
+			df_put_term(b, c, &l->a[0]);
+			df_buf_printf(b, " = ");
+		}
+		df_buf_printf(b, "%s", paren ? "(" : "");
+		df_put_term(b, c, &l->a[1]);
+		df_buf_printf(b, " %s ", df_arith_text[l->builtin]);
+		df_put_term(b, c, &l->a[2]);
+		df_buf_printf(b, "%s", paren ? ")" : "");
+		if (swap) {
+			df_buf_printf(b, " = ");
+			df_put_term(b, c, &l->a[0]);
+		}
 		break;
 	}
 	default:

@@ -69,6 +69,11 @@ df_rule_ordered(const struct df_rule *r, const struct df_case *c)
 			else if (!DF_BOUND(l->a[0]) || !DF_BOUND(l->a[1]))
 				return false;
 			break;
+		case DF_L_ARITH:
+			if (!DF_BOUND(l->a[1]) || !DF_BOUND(l->a[2]))
+				return false;
+			bound[l->a[0].var] = true;
+			break;
 		default:
 			if (!DF_BOUND(l->a[0]) ||
 			    (l->builtin != DF_RE_MATCH && !DF_BOUND(l->a[1])))

@@ -126,6 +126,10 @@ typedef enum maelys_datalog_status {
 	 * the session's budget, e.g. a cross product deriving the same tuple
 	 * over and over. */
 	MAELYS_DATALOG_STATUS_BUDGET_STEPS = 24,
+	/* An arithmetic term had no defined value: division or modulo by
+	 * zero, a shift by a negative count or by 64 or more, 0 to a
+	 * negative power (maelys-policy(5), ARITHMETIC). */
+	MAELYS_DATALOG_STATUS_ARITHMETIC = 25,
 } maelys_datalog_status_t;
 
 /* The kind of a term: a symbol (string) or a 64-bit integer. */
@@ -287,7 +291,8 @@ enum {
  * line, column and what is wrong.
  * Returns OK, INVALID_ARGUMENT, NO_MEMORY, LIMIT, PARSE, UNDECLARED, ARITY,
  * ROLE, UNSAFE, NEGATION_CYCLE, VOCABULARY, REGEX, REDECLARED,
- * UNKNOWN_DOMAIN.  Thread-safe.
+ * UNKNOWN_DOMAIN, TYPE (a string in arithmetic), ARITHMETIC (a constant term
+ * without a value, 1 / 0).  Thread-safe.
  */
 MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
 maelys_datalog_policy_load_text(const char *domain, const char *source_name,
@@ -419,11 +424,14 @@ typedef enum maelys_datalog_written_kind {
 	MAELYS_DATALOG_WRITTEN_ANONYMOUS = 2, /* _ */
 	MAELYS_DATALOG_WRITTEN_SYMBOL = 3,    /* a string constant */
 	MAELYS_DATALOG_WRITTEN_INTEGER = 4,
+	/* an arithmetic term (X + 1): text is its source, as written */
+	MAELYS_DATALOG_WRITTEN_EXPRESSION = 5,
 } maelys_datalog_written_kind_t;
 
 typedef struct maelys_datalog_written_term {
 	maelys_datalog_written_kind_t kind;
-	const char *text; /* VARIABLE: its name; SYMBOL: its text; else "" */
+	const char *text; /* VARIABLE: its name; SYMBOL: its text;
+			     EXPRESSION: its source; else "" */
 	size_t length;
 	int64_t integer; /* INTEGER */
 } maelys_datalog_written_term_t;
@@ -583,7 +591,8 @@ maelys_datalog_session_get_budget(const maelys_datalog_session_t *session,
  * rules over them), once, under the session's budgets.  Optional: the first
  * solve does it otherwise.  Calling it again after success is a no-op.
  * Returns OK, INVALID_ARGUMENT, NO_MEMORY, BUDGET_TUPLES, BUDGET_ITERATIONS,
- * BUDGET_MEMORY, BUDGET_STEPS, REGEX_LIMIT, TYPE.
+ * BUDGET_MEMORY, BUDGET_STEPS, REGEX_LIMIT, TYPE, ARITHMETIC, LIMIT (an
+ * arithmetic result beyond +-2^30 over the policy's facts alone).
  */
 MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
 maelys_datalog_session_prepare(maelys_datalog_session_t *session,
@@ -597,8 +606,8 @@ maelys_datalog_session_prepare(maelys_datalog_session_t *session,
  * On success the caller owns *out and frees it with result_free.
  * Returns OK, INVALID_ARGUMENT, NO_MEMORY, UNDECLARED, ARITY, ROLE, LIMIT,
  * BUDGET_FACTS, BUDGET_TUPLES, BUDGET_ITERATIONS, BUDGET_MEMORY,
- * BUDGET_STEPS, REGEX_LIMIT, TYPE.  Any failure means: nothing was decided
- * (deny).
+ * BUDGET_STEPS, REGEX_LIMIT, TYPE, ARITHMETIC.  Any failure means: nothing
+ * was decided (deny).
  */
 MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
 maelys_datalog_session_solve_edb(maelys_datalog_session_t *session,
@@ -892,7 +901,7 @@ maelys_datalog_walk(maelys_datalog_walk_t *walk, maelys_datalog_tuple_t root,
  * holds (the tuple was derived).  The search is bounded by the session's
  * BUDGET_STEPS (BUDGET_STEPS when exhausted).  Returns OK, INVALID_ARGUMENT,
  * UNDECLARED, ARITY, ROLE (not a PROVENANCE session), BUDGET_STEPS,
- * REGEX_LIMIT, TYPE.
+ * REGEX_LIMIT, TYPE, ARITHMETIC.
  */
 MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
 maelys_datalog_result_why_not(const maelys_datalog_result_t *result,

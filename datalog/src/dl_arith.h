@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Arithmetic on `number`: the operators of Souffle's language over 64-bit
+ * two's complement integers, and compiled expressions (a term such as
+ * X * 2 + 1 in postfix form over a rule's variables).  The one owner of
+ * what an operator computes: the parser folds constant terms with it, the
+ * evaluator and result_why_not run compiled expressions with it.
+ *
+ * An operator whose C counterpart would be undefined is defined here:
+ * + - * ^ wrap modulo 2^64 (Souffle's compiled code wraps on every target
+ * it runs on); INT64_MIN / -1 wraps to INT64_MIN and INT64_MIN % -1 is 0;
+ * division and modulo by zero, a shift count outside 0..63 and 0 to a
+ * negative power are STATUS_ARITHMETIC (Souffle leaves them undefined).
+ * A negative power of any other base truncates as Souffle's (the double
+ * power converted to an integer): 1, -1 or +-1, else 0.
+ *
+ * Room to grow: the instructions work on 64-bit stack slots, so unsigned
+ * and float operators fit as operators of their own over the same slots
+ * (the checker choosing them by the term's type), and a functor of any
+ * arity as a DL_X_OP that pops its arguments.
+ */
+#ifndef DL_ARITH_H
+#define DL_ARITH_H
+
+#include "dl_diag.h"
+#include "dl_symbols.h"
+
+#include <maelys/datalog.h>
+
+#include <stdint.h>
+
+enum dl_arith_op {
+	/* unary */
+	DL_ARITH_NEG,
+	DL_ARITH_BNOT,
+	DL_ARITH_LNOT,
+	/* binary */
+	DL_ARITH_ADD,
+	DL_ARITH_SUB,
+	DL_ARITH_MUL,
+	DL_ARITH_DIV,
+	DL_ARITH_MOD,
+	DL_ARITH_POW,
+	DL_ARITH_BAND,
+	DL_ARITH_BOR,
+	DL_ARITH_BXOR,
+	DL_ARITH_BSHL,
+	DL_ARITH_BSHR,
+	DL_ARITH_BSHRU,
+	DL_ARITH_LAND,
+	DL_ARITH_LOR,
+	DL_ARITH_LXOR,
+};
+
+static inline bool
+dl_arith_unary(enum dl_arith_op op)
+{
+	return op <= DL_ARITH_LNOT;
+}
+
+/* Applies op (b unused for a unary one).  Returns OK with *out, or
+ * ARITHMETIC with *why a static sentence. */
+maelys_datalog_status_t dl_arith_apply(enum dl_arith_op op, int64_t a,
+				       int64_t b, int64_t *out,
+				       const char **why);
+
+/* The operator as written ("+", "bshl"), for messages. */
+const char *dl_arith_name(enum dl_arith_op op);
+
+/* One instruction of a compiled expression, run on a stack. */
+enum dl_xins_kind {
+	DL_X_VAR,   /* push regs[v] (a number, else STATUS_TYPE) */
+	DL_X_CONST, /* push k */
+	DL_X_OP,    /* pop one or two, push op's result */
+};
+
+struct dl_xins {
+	uint8_t kind; /* enum dl_xins_kind */
+	uint8_t op;   /* DL_X_OP: enum dl_arith_op */
+	uint32_t v;   /* DL_X_VAR */
+	int64_t k;    /* DL_X_CONST */
+};
+
+/* The most instructions of one expression (the parser bounds its nesting
+ * so that no expression comes near it); the evaluator's stack is this
+ * deep. */
+#define DL_EXPR_CODE_MAX 64
+
+/* A compiled expression: computes `target` once every variable it reads is
+ * bound; when `target` is already bound (an expression in a body atom's
+ * column) it is a test that the two are equal. */
+struct dl_cexpr {
+	uint32_t target;
+	const struct dl_xins *code;
+	uint32_t ncode;
+	struct dl_pos pos;
+};
+
+/* Runs x over the rule's registers.  Returns OK with *out, TYPE (a
+ * variable holds a string; *why says so) or ARITHMETIC. */
+maelys_datalog_status_t dl_expr_run(const struct dl_cexpr *x,
+				    const struct dl_symview *syms,
+				    const dl_value *regs, int64_t *out,
+				    const char **why);
+
+#endif /* DL_ARITH_H */
