@@ -28,6 +28,8 @@
 #define DL_PREDICATES_MAX ((size_t)65536)
 /* Hash indexes one predicate may need. */
 #define DL_INDEXES_MAX    64
+/* relations declared together by one `.decl a, b(...)` */
+#define DL_DECL_RELATIONS_MAX 64
 /* Regular expressions of a policy. */
 #define DL_REGEX_MAX      ((size_t)4096)
 /* Bytes of one regular expression. */

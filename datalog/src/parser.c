@@ -720,15 +720,28 @@ dl_p_decl(struct dl_parser *p)
 	struct dl_ast_decl d;
 	/* the columns' names, each once (Souffle refuses a name twice) */
 	struct dl_token names[MAELYS_DATALOG_MAX_ARITY];
-	size_t k;
+	/* `.decl a, b(x:number)`: the relations declared alike */
+	struct dl_token rels[DL_DECL_RELATIONS_MAX];
+	size_t k, nrels = 0;
 
 	memset(&d, 0, sizeof d);
-	if (p->tok.kind != DL_TOK_IDENT)
-		return dl_p_error(p, "a predicate name after .decl");
-	d.pos = p->tok.pos;
-	DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &d.name));
-	d.name_len = p->tok.len;
-	DL_TRY(dl_p_advance(p));
+	for (;;) {
+		if (p->tok.kind != DL_TOK_IDENT)
+			return dl_p_error(p, "a predicate name after .decl");
+		if (nrels == DL_DECL_RELATIONS_MAX)
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					  p->source_name, p->tok.pos,
+					  "more than %d relations in one .decl",
+					  DL_DECL_RELATIONS_MAX);
+		rels[nrels++] = p->tok;
+		DL_TRY(dl_p_advance(p));
+		if (p->tok.kind != DL_TOK_COMMA)
+			break;
+		DL_TRY(dl_p_advance(p));
+	}
+	d.pos = rels[0].pos;
+	DL_TRY(dl_p_strdup(p, rels[0].text, rels[0].len, &d.name));
+	d.name_len = rels[0].len;
 	DL_TRY(dl_p_expect(p, DL_TOK_LPAREN));
 	if (p->tok.kind != DL_TOK_RPAREN) {
 		for (;;) {
@@ -810,9 +823,17 @@ dl_p_decl(struct dl_parser *p)
 		break;
 	}
 	if (dl_vec_reserve((void **)&p->ast->decls, &p->ast->cap_decls,
-			   p->ast->ndecls + 1, sizeof d) != 0)
+			   p->ast->ndecls + nrels, sizeof d) != 0)
 		return dl_p_nomem(p);
-	p->ast->decls[p->ast->ndecls++] = d;
+	for (k = 0; k < nrels; k++) {
+		if (k > 0) {
+			d.pos = rels[k].pos;
+			DL_TRY(dl_p_strdup(p, rels[k].text, rels[k].len,
+					   &d.name));
+			d.name_len = rels[k].len;
+		}
+		p->ast->decls[p->ast->ndecls++] = d;
+	}
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
