@@ -454,6 +454,49 @@ START_TEST(test_redteam_umask_777_locks_no_one_out_of_a_new_log)
 }
 END_TEST
 
+/* ── 5b. The log's readers, run by a user ─────────────────────────── */
+
+/* The installed guard is setuid to the audit account, and `log`,
+ * `log --replay` and --verify-log are the administrator's: a user who runs
+ * them gets her own rights only (the tools run after every privilege is
+ * dropped), so bob's records never reach alice through them. */
+START_TEST(test_redteam_log_readers_give_a_user_nothing_of_the_log)
+{
+	char script[2048], *out, *err;
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	/* what follows the guard's path, before the log's */
+	static const char *const forms[] = {
+	    "log",
+	    "log --json",
+	    "log --replay --policy /dev/null",
+	    "--verify-log",
+	};
+	size_t i;
+	int rc;
+
+	snprintf(script, sizeof script,
+		 "echo '{\"id\": 1, \"line\": \"echo bob-secret-line\"}' | "
+		 "'%s' decide",
+		 bastion.guard);
+	ck_assert_int_eq(bastion_run_as(&bastion, BOB, argv, T, &out, &err), 0);
+	free(out);
+	free(err);
+	for (i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		snprintf(script, sizeof script, "'%s' %s '%s'", bastion.guard,
+			 forms[i], bastion.log);
+		rc = bastion_run_as(&bastion, ALICE, argv, T, &out, &err);
+		ck_assert_msg(rc == 2, "BROKEN: alice's %s: status %d", script,
+			      rc);
+		ck_assert_msg(strstr(out, "bob") == NULL &&
+				  strstr(err, "bob-secret") == NULL,
+			      "BROKEN: alice's %s showed bob's records: %s%s",
+			      script, out, err);
+		free(out);
+		free(err);
+	}
+}
+END_TEST
+
 /* ── 6. The reserve drained from session after session ───────────────── */
 
 /* Item 3's reserve was counted per session: each session of alice's could
@@ -675,6 +718,8 @@ maelys_check_suite(void)
 	tcase_add_test(
 	    tc, test_redteam_one_user_in_many_sessions_drains_no_reserve);
 	tcase_add_test(tc, test_redteam_file_size_limit_never_cuts_the_state);
+	tcase_add_test(tc,
+		       test_redteam_log_readers_give_a_user_nothing_of_the_log);
 	suite_add_tcase(s, tc);
 	return s;
 }
