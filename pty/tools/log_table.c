@@ -7,63 +7,33 @@
  */
 #include "pty_log.h"
 #include "pty_messages.h"
+#include "scan_utf8.h"
 
 #include <inttypes.h>
 #include <string.h>
 #include <time.h>
 
 /* The length of the well-formed UTF-8 sequence at s (at most n bytes) and
- * its code point, or 0 when it is not one. */
+ * its code point, or 0 when it is not one: the scanner's decoder, the one
+ * reader of UTF-8 in the project. */
 static size_t
 log_utf8(const unsigned char *s, size_t n, uint32_t *cp)
 {
-	unsigned char c = s[0];
-	size_t len, i;
-	unsigned char lo = 0x80, hi = 0xbf;
-
-	if (c < 0x80) {
-		*cp = c;
+	if (s[0] < 0x80) {
+		*cp = s[0];
 		return 1;
 	}
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		*cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		*cp = c & 0x0f;
-		lo = c == 0xe0 ? 0xa0 : 0x80; /* not overlong */
-		hi = c == 0xed ? 0x9f : 0xbf; /* no surrogate */
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		*cp = c & 0x07;
-		lo = c == 0xf0 ? 0x90 : 0x80;
-		hi = c == 0xf4 ? 0x8f : 0xbf;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		unsigned char lim_lo = i == 1 ? lo : 0x80;
-		unsigned char lim_hi = i == 1 ? hi : 0xbf;
-
-		if (s[i] < lim_lo || s[i] > lim_hi)
-			return 0;
-		*cp = (*cp << 6) | (s[i] & 0x3f);
-	}
-	return len;
+	return scan_utf8_decode(s, n, cp);
 }
 
-/* Whether a code point must be shown escaped: a control character, or
- * one that reorders or hides the text around it. */
+/* Whether a code point must be shown escaped: a control character (C0,
+ * DEL, C1), or one the scanner refuses in a line for reordering, hiding
+ * or disguising the text around it (scan_utf8.h: one owner of that list). */
 static bool
 log_unsafe(uint32_t cp)
 {
-	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ||
-	       (cp >= 0x200b && cp <= 0x200f) ||
-	       (cp >= 0x202a && cp <= 0x202e) ||
-	       (cp >= 0x2060 && cp <= 0x2064) ||
-	       (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff;
+	return cp < 0x20 || cp == 0x7f || scan_utf8_is_control(cp) ||
+	       scan_utf8_is_invisible(cp);
 }
 
 /* Appends the safe form of s[0..len) to dst (cap bytes, NUL-ended, cut at

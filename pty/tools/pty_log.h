@@ -103,8 +103,9 @@ int log_facts_add(const json_t *facts, maelys_datalog_input_edb_t *edb,
 
 /* Writes len bytes of log text so that they cannot drive a terminal:
  * control characters (C0, DEL, C1), a byte that is not UTF-8, and the
- * characters that reorder or hide text (U+200B-U+200F, U+202A-U+202E,
- * U+2060-U+2064, U+2066-U+2069, U+FEFF) as \xNN or \u{XXXX}. */
+ * characters that reorder, hide or disguise text (the scanner's list,
+ * scan_utf8_is_invisible: zero-width and bidirectional controls, Unicode
+ * spaces, ...) as \xNN or \u{XXXX}. */
 void log_safe_write(FILE *f, const char *s, size_t len);
 
 /* "2026-12-02 15:04:05" of a record's time (UTC), into out (20 bytes). */
