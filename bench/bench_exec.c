@@ -454,7 +454,9 @@ remove_dir(const char *dir)
 {
 	char *const argv[] = {"rm", "-rf", "--", (char *)dir, NULL};
 
-	if (dir[strlen(dir) - 1] != 'X') /* mkdtemp made it */
+	/* mkdtemp replaces all six X of the template: a name still ending in
+	 * them was never made (one X alone is a random letter 1 time in 62) */
+	if (strcmp(dir + strlen(dir) - 6, "XXXXXX") != 0)
 		(void)run(argv, NULL);
 }
 

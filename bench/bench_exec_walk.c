@@ -199,8 +199,10 @@ walk_tree_remove(const char *dir)
 	size_t len;
 	int i;
 
-	if (dir[strlen(dir) - 1] == 'X')
-		return; /* mkdtemp did not make it */
+	/* the template's six X still there: mkdtemp did not make it (one X
+	 * alone is a random letter 1 time in 62) */
+	if (strcmp(dir + strlen(dir) - 6, "XXXXXX") == 0)
+		return;
 	(void)snprintf(path, sizeof path, "%s/script", dir);
 	(void)unlink(path);
 	len = (size_t)snprintf(path, sizeof path, "%s", dir);
