@@ -360,11 +360,15 @@ START_TEST(test_replay_lists_markers)
 	f = replay_file("c1.cast",
 			HDR "[1, \"m\", \"deny: \\u009b2J\\u009d0;t\\u0007x\"]\n"
 			    "[2, \"m\", \"allow: ls\\u0000; rm -rf ~\"]\n"
-			    "[3, \"m\", \"caf\\u00e9 \\u00c2\\u0085\"]\n");
+			    "[3, \"m\", \"caf\\u00e9 \\u00c2\\u0085\"]\n"
+			    /* a right-to-left override and a zero-width
+			     * space make a label read as another */
+			    "[4, \"m\", \"deny: ls \\u202egnp.\\u200bx\"]\n");
 	ck_assert_int_eq(replay_run("--markers", f, NULL, &out, &err), 0);
 	ck_assert_str_eq(out, "0:00:01.000  deny: ?2J?0;t?x\n"
 			      "0:00:02.000  allow: ls?; rm -rf ~\n"
-			      "0:00:03.000  caf\xc3\xa9 \xc3\x82?\n");
+			      "0:00:03.000  caf\xc3\xa9 \xc3\x82?\n"
+			      "0:00:04.000  deny: ls ?gnp.?x\n");
 	free(out);
 	free(err);
 	f = replay_file("none.cast", HDR "[1, \"o\", \"x\"]\n");

@@ -4,6 +4,7 @@
  * are pty_messages.h's).
  */
 #include "pty_messages.h"
+#include "scan_utf8.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -70,23 +71,39 @@ pty_say(int fd, const char *eol, const char *fmt, ...)
 void
 pty_printable_n(char *dst, size_t cap, const char *s, size_t len)
 {
+	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0, o = 0;
 
 	if (cap == 0)
 		return;
 	while (i < len && o + 1 < cap) {
-		unsigned char c = (unsigned char)s[i];
+		uint32_t cp;
+		size_t n;
 
-		/* a C1 control in UTF-8 (U+0080..U+009F: C2 80..C2 9F) is a
-		 * control to a UTF-8 terminal (U+009B is CSI), as ESC [ is */
-		if (c == 0xc2 && i + 1 < len &&
-		    ((unsigned char)s[i + 1] & 0xe0) == 0x80) {
-			dst[o++] = '?';
-			i += 2;
+		if (u[i] < 0x80) {
+			dst[o++] = u[i] < 0x20 || u[i] == 0x7f ? '?' : s[i];
+			i++;
 			continue;
 		}
-		dst[o++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-		i++;
+		n = scan_utf8_decode(u + i, len - i, &cp);
+		if (n == 0) { /* not UTF-8: a terminal shows it as one glyph */
+			dst[o++] = s[i++];
+			continue;
+		}
+		/* a C1 control in UTF-8 is a control to a UTF-8 terminal
+		 * (U+009B is CSI, as ESC [ is); a bidirectional or invisible
+		 * character makes the text read otherwise than it is: the
+		 * scanner's list (scan_utf8.h), one owner */
+		if (scan_utf8_is_control(cp) || scan_utf8_is_invisible(cp)) {
+			dst[o++] = '?';
+			i += n;
+			continue;
+		}
+		if (o + n >= cap) /* cut at a whole character */
+			break;
+		memcpy(dst + o, s + i, n);
+		o += n;
+		i += n;
 	}
 	dst[o] = '\0';
 }

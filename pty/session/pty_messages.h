@@ -678,8 +678,11 @@ void pty_say(int fd, const char *eol, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Copies s into dst (cap bytes) with every control character shown as
- * '?' (C0, DEL, and the C1 controls written in UTF-8): a path or a reason
- * is the session's data, and must not drive the user's terminal. */
+ * '?' (C0, DEL, and the C1 controls written in UTF-8), and every character
+ * the scanner refuses for hiding or reordering text (zero-width,
+ * bidirectional controls, Unicode spaces): a path or a reason is the
+ * session's data, and must neither drive the user's terminal nor read as
+ * something else.  Cut at a whole character. */
 void pty_printable(char *dst, size_t cap, const char *s);
 /* The same for len bytes that may hold a NUL (shown as '?'). */
 void pty_printable_n(char *dst, size_t cap, const char *s, size_t len);
