@@ -361,6 +361,28 @@ START_TEST(test_forward_records_to_syslog_without_the_journal)
 	/* records: each is its own anchor, no anchor line besides */
 	ck_assert_int_eq(next_datagram(w.sock, dgram, sizeof dgram, 500), -1);
 
+	/* a new file (the old one rotated away): its log_continued record,
+	 * the chain's link to the file before, goes off the host first */
+	(void)unlink(w.log);
+	write_three(&w);
+	for (int i = 0; i < 4; i++) {
+		ck_assert_int_gt(
+		    next_datagram(w.sock, dgram, sizeof dgram, 5000), 0);
+		msg = strstr(dgram, ": ");
+		ck_assert_ptr_nonnull(msg);
+		log_line(w.log, i, line, sizeof line);
+		if (i == 0)
+			ck_assert_ptr_nonnull(
+			    strstr(line, "\"event\":\"log_continued\""));
+		if (i == 2) {
+			too_long_line(line, 6, want, sizeof want);
+			ck_assert_str_eq(msg + 2, want);
+		} else {
+			ck_assert_str_eq(msg + 2, line);
+		}
+	}
+	ck_assert_int_eq(next_datagram(w.sock, dgram, sizeof dgram, 500), -1);
+
 	/* syslog = on: the records stay on the host, and the session's end
 	 * sends its anchor, the seq and SHA-256 of that record's line */
 	(void)unlink(w.log);
@@ -375,9 +397,9 @@ START_TEST(test_forward_records_to_syslog_without_the_journal)
 		char hex[65];
 
 		pty_sha256_hex(line, strlen(line), hex);
-		/* seq 7: the chain goes on from the file removed above */
+		/* seq 11: the chain goes on from the files removed above */
 		(void)snprintf(want, sizeof want,
-			       "audit anchor: seq 7 sha256 %s", hex);
+			       "audit anchor: seq 11 sha256 %s", hex);
 	}
 	ck_assert_str_eq(msg + 2, want);
 	ck_assert_int_eq(next_datagram(w.sock, dgram, sizeof dgram, 500), -1);

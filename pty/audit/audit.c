@@ -605,10 +605,17 @@ audit_reconcile(struct pty_audit *a, const struct stat *log,
 	return -1;
 }
 
-/* Everything audit_append_body does while it holds the lock. */
+/* The longest log_continued record: its body (cont below) and the
+ * framing's fields (seq, time, key, prev, sig). */
+#define AUDIT_CONT_REC_MAX (PATH_MAX + 1024)
+
+/* Everything audit_append_body does while it holds the lock.  A
+ * log_continued record written before the body's is copied into cont_rec
+ * (AUDIT_CONT_REC_MAX bytes, "" when none), to be forwarded after the
+ * lock as every record is. */
 static int
 audit_append_locked(struct pty_audit *a, const char *body, size_t body_len,
-		    char *err, size_t errlen)
+		    char *cont_rec, char *err, size_t errlen)
 {
 	struct audit_state st;
 	char prev_file[PATH_MAX], cont[PATH_MAX + 128];
@@ -635,6 +642,12 @@ audit_append_locked(struct pty_audit *a, const char *body, size_t body_len,
 		if (audit_append_one(a, &st, true, cont, clen, err, errlen) !=
 		    0)
 			goto out;
+		/* a->rec is the record just written, up to its newline */
+		clen = strcspn(a->rec, "\n") + 1;
+		if (clen < AUDIT_CONT_REC_MAX) {
+			memcpy(cont_rec, a->rec, clen);
+			cont_rec[clen] = '\0';
+		}
 	}
 	rc = audit_append_one(a, &st, S_ISREG(log.st_mode), body, body_len,
 			      err, errlen);
@@ -647,8 +660,10 @@ int
 audit_append_body(struct pty_audit *a, const char *body, size_t len, char *err,
 		  size_t errlen)
 {
+	char cont_rec[AUDIT_CONT_REC_MAX];
 	int rc, saved;
 
+	cont_rec[0] = '\0';
 	if (a->fd < 0 || a->state_fd < 0) {
 		audit_err(err, errlen, "audit log: not open here");
 		return -1;
@@ -669,13 +684,16 @@ audit_append_body(struct pty_audit *a, const char *body, size_t len, char *err,
 		}
 	}
 	a->anchor_due = false;
-	rc = audit_append_locked(a, body, len, err, errlen);
+	rc = audit_append_locked(a, body, len, cont_rec, err, errlen);
 	(void)flock(a->state_fd, LOCK_UN);
 	/* syslog(3) may block (a daemon that does not read /dev/log): never
 	 * while every other writer waits on the lock */
 	if (rc == 0 && a->anchor_due)
 		syslog(LOG_AUTHPRIV | LOG_INFO, PTY_AUDIT_ANCHOR_FMT,
 		       (unsigned long long)a->last_seq, a->last_sha256);
+	if (rc == 0 && cont_rec[0] != '\0') /* the chain's link to the
+						 file before, off the host too */
+		audit_forward(cont_rec, sizeof cont_rec);
 	if (rc == 0)
 		audit_forward(a->rec, PTY_AUDIT_LINE_MAX); /* on disk: a copy */
 	return rc;
