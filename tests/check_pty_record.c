@@ -759,6 +759,56 @@ START_TEST(test_record_leaves_the_reserve_of_its_file_system)
 }
 END_TEST
 
+/* The reserve is counted per user, not per session: a user who starts
+ * session after session, each printing without end, spends no more of it
+ * than a quarter (what one session may), as the log's records do; with a
+ * share per session, four sessions would drain it.  (An 8 MiB tmpfs:
+ * reserve 2 MiB, a user's share 512 KiB.) */
+START_TEST(test_record_reserve_is_counted_per_user)
+{
+	char line[700], reserve[1200];
+	struct statvfs vfs;
+	struct stat st;
+	struct pts p;
+
+	setup("");
+	make_big(12u << 20);
+	if (unshare(CLONE_NEWNS) != 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("tmpfs", dir, "tmpfs", 0, "size=8m,mode=0700") != 0) {
+		printf("*** SKIP: no tmpfs mount here ***\n");
+		teardown();
+		return;
+	}
+	snprintf(line, sizeof line, "cat %s\r", big);
+	for (int i = 0; i < 6; i++) {
+		pts_start_config(&p, &world, config);
+		ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+		pts_type(&p, line);
+		ck_assert_msg(pts_expect(&p,
+					 "recording of this session has stopped",
+					 3 * T),
+			      "session %d: %s", i, p.out);
+		ck_assert(pts_wait_prompt(&p, 3 * T));
+		pts_type(&p, "\x04");
+		pts_wait(&p, T);
+		pts_close(&p);
+	}
+	ck_assert_int_eq(statvfs(dir, &vfs), 0);
+	/* the reserve less the user's quarter, less what was buffered */
+	ck_assert_msg((unsigned long long)vfs.f_bavail * vfs.f_frsize >=
+			  (1ull << 20),
+		      "%llu bytes left",
+		      (unsigned long long)vfs.f_bavail * vfs.f_frsize);
+	snprintf(reserve, sizeof reserve, "%s/.recordings.reserve", dir);
+	ck_assert_int_eq(lstat(reserve, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	ck_assert_uint_eq(st.st_mode & 07777, 0600);
+	ck_assert_int_eq(umount(dir), 0);
+	teardown();
+}
+END_TEST
+
 /* --check judges the folder as it judges the log's. */
 START_TEST(test_record_check_names_the_folder)
 {
@@ -867,6 +917,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_record_max_ends_the_running_program);
 	tcase_add_test(tc, test_record_marker_of_a_long_line_says_it_was_cut);
 	tcase_add_test(tc, test_record_leaves_the_reserve_of_its_file_system);
+	tcase_add_test(tc, test_record_reserve_is_counted_per_user);
 	tcase_add_test(tc, test_record_check_names_the_folder);
 	tcase_add_test(tc, test_record_configuration_keys);
 	suite_add_tcase(s, tc);

@@ -168,6 +168,19 @@ bool audit_reserve_in(const struct statvfs *vfs, unsigned long long len,
 bool audit_reserve_reached(const struct statvfs *vfs, unsigned long long mine,
 			   unsigned long long len, unsigned long long *avail);
 
+/* Charges `len` bytes written into a file system's reserve to `user` in
+ * the reserve file `path` (AUDIT_RESERVE_USERS slots of {uid + 1, bytes},
+ * read and rewritten under its own flock(2), the writer's own 0600
+ * file): 0 when the user's bytes in the reserve, these included, are at
+ * most `most`; -1 with err (beginning with `what`) when they would be
+ * more, or the file cannot be kept: then the write is refused, the
+ * reserve is for the others.  Counted per user across sessions, since a
+ * user who starts session after session would otherwise drain it: one
+ * rule for the log (audit_writer.c) and the recordings (audit_rec.c). */
+int audit_reserve_charge(const char *path, uid_t user, unsigned long long len,
+			 unsigned long long most, const char *what, char *err,
+			 size_t errlen);
+
 /* 2n lower-case hex digits into n bytes.  0, or -1 when not hex. */
 int audit_unhex(const char *s, size_t n, unsigned char *out);
 

@@ -40,10 +40,11 @@ pty_audit_record_configure(const char *dir, unsigned long long max)
 /* The writer's end.                                                   */
 
 void
-audit_rec_writer_init(struct audit_rec_writer *w)
+audit_rec_writer_init(struct audit_rec_writer *w, uid_t user)
 {
 	memset(w, 0, sizeof *w);
 	w->chan = -1;
+	w->user = user;
 }
 
 static uint64_t
@@ -233,26 +234,39 @@ audit_rec_close(struct audit_rec_writer *w)
 	w->done = true;
 }
 
-/* The rule of the log's records (audit_reserve_reached) for the
- * recording's file system: a user whose session prints without end must
- * not fill it, so that the recordings of others (and the log, when it
- * shares the file system) go on.  Returns 0, or -1 with err. */
+/* The rules of the log's records for the recording's file system
+ * (audit_reserve_reached, audit_reserve_charge): a user whose session
+ * prints without end must not fill it, nor a user who starts session after
+ * session, so that the recordings of others (and the log, when it shares
+ * the file system) go on.  What each user wrote into the reserve is kept
+ * in DIR/.recordings.reserve, forgotten once the file system is out of its
+ * reserve again.  Returns 0, or -1 with err. */
 static int
 audit_rec_room(const struct audit_rec_writer *w, char *err, size_t errlen)
 {
-	unsigned long long mine = pty_record_bytes(w->rec), avail;
+	unsigned long long mine = pty_record_bytes(w->rec), avail, reserve;
 	size_t len = pty_record_buffered(w->rec);
 	struct statvfs vfs;
+	char path[PATH_MAX + 32];
 
-	if (statvfs(audit_rec_dir, &vfs) != 0 ||
-	    !audit_reserve_reached(&vfs, mine, len, &avail))
+	if (statvfs(audit_rec_dir, &vfs) != 0)
 		return 0;
-	audit_err(err, errlen,
-		  "its file system is down to its reserve (%llu KiB free), "
-		  "which is kept for sessions that wrote little: this one "
-		  "recorded %llu KiB",
-		  avail >> 10, (mine + len) >> 10);
-	return -1;
+	(void)snprintf(path, sizeof path, "%s/.recordings.reserve",
+		       audit_rec_dir);
+	if (!audit_reserve_in(&vfs, len, &reserve, &avail)) {
+		(void)unlink(path);
+		return 0;
+	}
+	if (audit_reserve_reached(&vfs, mine, len, &avail)) {
+		audit_err(err, errlen,
+			  "its file system is down to its reserve (%llu KiB "
+			  "free), which is kept for sessions that wrote "
+			  "little: this one recorded %llu KiB",
+			  avail >> 10, (mine + len) >> 10);
+		return -1;
+	}
+	return audit_reserve_charge(path, w->user, len, reserve / 4,
+				    "the recordings", err, errlen);
 }
 
 void

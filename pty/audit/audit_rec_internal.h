@@ -47,6 +47,9 @@ struct audit_rec_writer {
 	unsigned long long bytes;
 	char sha256[65];
 	bool complete;
+	/* the real uid of the guard that started the writer: whose share
+	 * of the file system's reserve the recording spends */
+	uid_t user;
 	/* what was read of the channel: many frames a read(2), since the
 	 * file is written when the channel is drained (at least one whole
 	 * frame must fit) */
@@ -54,7 +57,7 @@ struct audit_rec_writer {
 	unsigned char in[256 * 1024];
 };
 
-void audit_rec_writer_init(struct audit_rec_writer *w);
+void audit_rec_writer_init(struct audit_rec_writer *w, uid_t user);
 
 /* AUDIT_MSG_RECORD_START: creates the recording (the channel `chan` is
  * taken over, closed on failure).  0, or -1 with err. */

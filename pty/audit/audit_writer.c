@@ -199,26 +199,17 @@ writer_reserve_path(const char *log_path, char *out, size_t cap)
 	return n > 0 && (size_t)n < cap ? 0 : -1;
 }
 
-/* Charges `len` bytes to `user` in the reserve file: 0 when the user's
- * bytes in the reserve, these included, are at most `most`; -1 (with
- * err) when they would be more, or the file cannot be kept (then the
- * record is refused: the reserve is for the others). */
-static int
-writer_reserve_charge(const struct pty_audit *a, uid_t user,
-		      unsigned long long len, unsigned long long most,
-		      char *err, size_t errlen)
+int
+audit_reserve_charge(const char *path, uid_t user, unsigned long long len,
+		     unsigned long long most, const char *what, char *err,
+		     size_t errlen)
 {
 	struct audit_reserve_slot slot[AUDIT_RESERVE_USERS];
-	char path[PATH_MAX];
 	struct stat st;
 	size_t i, at = AUDIT_RESERVE_USERS;
 	ssize_t n;
 	int fd, rc = -1;
 
-	if (writer_reserve_path(a->log_path, path, sizeof path) != 0) {
-		audit_err(err, errlen, "audit log: its reserve: name too long");
-		return -1;
-	}
 	fd = open(path,
 		  O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY |
 		      O_NONBLOCK,
@@ -226,14 +217,14 @@ writer_reserve_charge(const struct pty_audit *a, uid_t user,
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    st.st_uid != geteuid() || fchmod(fd, 0600) != 0 ||
 	    flock(fd, LOCK_EX) != 0) {
-		audit_err(err, errlen, "audit log: its reserve %s: %s", path,
+		audit_err(err, errlen, "%s: its reserve %s: %s", what, path,
 			  fd < 0 ? strerror(errno) : "cannot be kept");
 		goto out;
 	}
 	memset(slot, 0, sizeof slot);
 	n = pread(fd, slot, sizeof slot, 0);
 	if (n < 0) {
-		audit_err(err, errlen, "audit log: its reserve %s: %s", path,
+		audit_err(err, errlen, "%s: its reserve %s: %s", what, path,
 			  strerror(errno));
 		goto out;
 	}
@@ -247,10 +238,10 @@ writer_reserve_charge(const struct pty_audit *a, uid_t user,
 	}
 	if (at == AUDIT_RESERVE_USERS || slot[at].bytes + len > most) {
 		audit_err(err, errlen,
-			  "audit log: its file system is down to its reserve, "
+			  "%s: its file system is down to its reserve, "
 			  "which is kept for users who wrote little: uid %lu "
-			  "wrote %llu KiB of records into it",
-			  (unsigned long)user,
+			  "wrote %llu KiB into it",
+			  what, (unsigned long)user,
 			  (unsigned long long)(at == AUDIT_RESERVE_USERS
 						   ? most
 						   : slot[at].bytes) >>
@@ -260,7 +251,7 @@ writer_reserve_charge(const struct pty_audit *a, uid_t user,
 	slot[at].uid1 = (uint64_t)user + 1;
 	slot[at].bytes += len;
 	if (pwrite(fd, slot, sizeof slot, 0) != (ssize_t)sizeof slot) {
-		audit_err(err, errlen, "audit log: its reserve %s: %s", path,
+		audit_err(err, errlen, "%s: its reserve %s: %s", what, path,
 			  strerror(errno));
 		goto out;
 	}
@@ -310,8 +301,12 @@ writer_room(const struct pty_audit *a, uid_t user, unsigned long long mine,
 			  avail >> 10, mine >> 10);
 		return -1;
 	}
-	return writer_reserve_charge(a, user, len + AUDIT_FRAME_MAX,
-				     reserve / 4, err, errlen);
+	if (writer_reserve_path(a->log_path, path, sizeof path) != 0) {
+		audit_err(err, errlen, "audit log: its reserve: name too long");
+		return -1;
+	}
+	return audit_reserve_charge(path, user, len + AUDIT_FRAME_MAX,
+				    reserve / 4, "audit log", err, errlen);
 }
 
 /* Receives one request, and the descriptor passed with it (or -1).
@@ -388,7 +383,7 @@ writer_serve(struct pty_audit *a, int sock, uid_t user)
 
 	if (msg == NULL || fallback == NULL || ended == NULL || rw == NULL)
 		goto out;
-	audit_rec_writer_init(rw);
+	audit_rec_writer_init(rw, user);
 	for (;;) {
 		struct pollfd p[2] = {{sock, POLLIN, 0}, {rw->chan, POLLIN, 0}};
 		struct audit_req req;
