@@ -24,6 +24,7 @@
  */
 #include "dl_ast.h"
 
+#include "dl_dnf.h"
 #include "dl_lexer.h"
 #include "dl_limits.h"
 
@@ -40,6 +41,7 @@ struct dl_parser {
 	const char *source_name;
 	maelys_datalog_diagnostic_t *diag;
 	unsigned depth; /* of the arithmetic term being read */
+	unsigned bdepth; /* of the body group being read (dl_dnf.h) */
 };
 
 /* How deep an arithmetic term may nest (parentheses, unary operators, a
@@ -611,39 +613,178 @@ dl_p_literal(struct dl_parser *p, struct dl_ast_lit *lit)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-static maelys_datalog_status_t
-dl_p_clause(struct dl_parser *p)
-{
-	struct dl_ast_lit body[DL_BODY_MAX];
-	struct dl_ast_clause c;
-	size_t n = 0;
+/* Heads of one clause: several (`a(x), b(x) :- c(x).`) each get the
+ * clause's body, as in Souffle. */
+#define DL_HEADS_MAX 64
 
-	memset(&c, 0, sizeof c);
-	c.pos = p->tok.pos;
-	c.start = p->tok.start;
-	DL_TRY(dl_p_atom(p, &c.head, false));
-	if (p->tok.kind == DL_TOK_COMMA || p->tok.kind == DL_TOK_OTHER)
-		return dl_p_error(p, "':-' or '.' (a clause has one head)");
-	if (p->tok.kind == DL_TOK_IF) {
-		DL_TRY(dl_p_advance(p));
-		for (;;) {
-			if (n == DL_BODY_MAX)
-				return dl_fail_at(
-				    p->diag, MAELYS_DATALOG_STATUS_LIMIT,
-				    p->source_name, p->tok.pos,
-				    "rule body longer than %zu literals",
-				    DL_BODY_MAX);
-			DL_TRY(dl_p_literal(p, &body[n]));
-			n++;
-			if (p->tok.kind != DL_TOK_COMMA)
-				break;
-			DL_TRY(dl_p_advance(p));
+static bool
+dl_p_is_semicolon(const struct dl_token *t)
+{
+	return t->kind == DL_TOK_OTHER && t->len == 1 && t->text[0] == ';';
+}
+
+static maelys_datalog_status_t dl_p_disj(struct dl_parser *p,
+					 struct dl_bf **out);
+
+static maelys_datalog_status_t
+dl_p_bf_new(struct dl_parser *p, enum dl_bf_kind kind, struct dl_bf **out)
+{
+	*out = dl_arena_alloc(&p->ast->arena, sizeof **out);
+	if (*out == NULL)
+		return dl_p_nomem(p);
+	memset(*out, 0, sizeof **out);
+	(*out)->kind = kind;
+	(*out)->pos = p->tok.pos;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* "(" disjunction ")": a group, or the start of a comparison such as
+ * `(x + 1) < y`.  The group is tried first; if it does not parse, the
+ * parser goes back and reads a literal, and of two failures reports the
+ * one that read further.  Each level tries at most twice, and the levels
+ * are bounded, so the work stays linear in the text times the depth. */
+static maelys_datalog_status_t
+dl_p_group(struct dl_parser *p, struct dl_bf **out)
+{
+	struct dl_parser saved = *p, failed;
+	maelys_datalog_diagnostic_t diag_saved, diag_group;
+	maelys_datalog_status_t st;
+	struct dl_bf *f;
+
+	memset(&diag_saved, 0, sizeof diag_saved);
+	memset(&diag_group, 0, sizeof diag_group);
+	if (p->diag != NULL)
+		diag_saved = *p->diag;
+	st = dl_p_advance(p);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_p_disj(p, out);
+	if (st == MAELYS_DATALOG_STATUS_OK && p->tok.kind == DL_TOK_RPAREN)
+		return dl_p_advance(p);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_p_error(p, "')'");
+	if (st == MAELYS_DATALOG_STATUS_NO_MEMORY)
+		return st;
+	failed = *p;
+	if (p->diag != NULL) {
+		diag_group = *p->diag;
+		*p->diag = diag_saved;
+	}
+	*p = saved;
+	DL_TRY(dl_p_bf_new(p, DL_BF_LIT, &f));
+	st = dl_p_literal(p, &f->lit);
+	if (st == MAELYS_DATALOG_STATUS_OK) {
+		*out = f;
+		return st;
+	}
+	if (st != MAELYS_DATALOG_STATUS_NO_MEMORY &&
+	    failed.tok.start > p->tok.start) {
+		st = MAELYS_DATALOG_STATUS_PARSE;
+		if (p->diag != NULL) {
+			*p->diag = diag_group;
+			st = diag_group.status;
 		}
 	}
-	if (p->tok.kind != DL_TOK_DOT)
-		return dl_p_error(p, n == 0 ? "':-' or '.'" : "',' or '.'");
-	c.end = p->tok.end;
-	DL_TRY(dl_p_advance(p));
+	return st;
+}
+
+/* unit := "!" unit | "(" disjunction ")" | literal */
+static maelys_datalog_status_t
+dl_p_unit(struct dl_parser *p, struct dl_bf **out)
+{
+	maelys_datalog_status_t st;
+	const struct dl_token *nx;
+
+	if (p->bdepth >= DL_DNF_DEPTH_MAX)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  p->source_name, p->tok.pos,
+				  "rule body nested deeper than %d "
+				  "(parentheses and negations)",
+				  DL_DNF_DEPTH_MAX);
+	p->bdepth++;
+	if (p->ast->souffle && p->tok.kind == DL_TOK_BANG) {
+		DL_TRY(dl_p_peek(p, &nx));
+		if (nx->kind == DL_TOK_LPAREN || nx->kind == DL_TOK_BANG) {
+			struct dl_bf *f;
+
+			DL_TRY(dl_p_bf_new(p, DL_BF_NOT, &f));
+			DL_TRY(dl_p_advance(p));
+			f->kids = dl_arena_alloc(&p->ast->arena,
+						 sizeof *f->kids);
+			if (f->kids == NULL)
+				return dl_p_nomem(p);
+			f->nkids = 1;
+			DL_TRY(dl_p_unit(p, &f->kids[0]));
+			*out = f;
+			p->bdepth--;
+			return MAELYS_DATALOG_STATUS_OK;
+		}
+	}
+	if (p->ast->souffle && p->tok.kind == DL_TOK_LPAREN) {
+		st = dl_p_group(p, out);
+	} else {
+		DL_TRY(dl_p_bf_new(p, DL_BF_LIT, out));
+		st = dl_p_literal(p, &(*out)->lit);
+	}
+	p->bdepth--;
+	return st;
+}
+
+/* kind = AND: unit {"," unit}; OR: conjunction {";" conjunction}.  A list
+ * of one is that one. */
+static maelys_datalog_status_t
+dl_p_bf_list(struct dl_parser *p, enum dl_bf_kind kind, struct dl_bf **out)
+{
+	struct dl_bf *kids[DL_BODY_MAX];
+	struct dl_bf *f;
+	size_t n = 0;
+
+	DL_TRY(dl_p_bf_new(p, kind, &f));
+	for (;;) {
+		if (n == DL_BODY_MAX)
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					  p->source_name, p->tok.pos,
+					  "rule body longer than %zu literals",
+					  DL_BODY_MAX);
+		if (kind == DL_BF_AND)
+			DL_TRY(dl_p_unit(p, &kids[n]));
+		else
+			DL_TRY(dl_p_bf_list(p, DL_BF_AND, &kids[n]));
+		n++;
+		if (kind == DL_BF_AND ? p->tok.kind != DL_TOK_COMMA
+				      : !p->ast->souffle ||
+					    !dl_p_is_semicolon(&p->tok))
+			break;
+		DL_TRY(dl_p_advance(p));
+	}
+	if (n == 1) {
+		*out = kids[0];
+		return MAELYS_DATALOG_STATUS_OK;
+	}
+	f->kids = dl_arena_alloc(&p->ast->arena, n * sizeof *kids);
+	if (f->kids == NULL)
+		return dl_p_nomem(p);
+	memcpy(f->kids, kids, n * sizeof *kids);
+	f->nkids = n;
+	*out = f;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_p_disj(struct dl_parser *p, struct dl_bf **out)
+{
+	return dl_p_bf_list(p, DL_BF_OR, out);
+}
+
+/* Keeps one clause: `head :- body` (n literals, copied). */
+static maelys_datalog_status_t
+dl_p_add_clause(struct dl_parser *p, const struct dl_ast_clause *proto,
+		const struct dl_ast_atom *head, const struct dl_ast_lit *body,
+		size_t n)
+{
+	struct dl_ast_clause c = *proto;
+
+	c.head = *head;
+	c.body = NULL;
 	if (n > 0) {
 		c.body = dl_arena_alloc(&p->ast->arena, n * sizeof *body);
 		if (c.body == NULL)
@@ -659,6 +800,74 @@ dl_p_clause(struct dl_parser *p)
 			   p->ast->nclauses + 1, sizeof c) != 0)
 		return dl_p_nomem(p);
 	p->ast->clauses[p->ast->nclauses++] = c;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* clause := atom {"," atom} [":-" disjunction] "."  A body with
+ * disjunction is one clause per conjunction of its normal form (dl_dnf.h),
+ * for each head; every clause keeps the literals' own positions.  Several
+ * heads, groups and `;` are Souffle's syntax only: a native rule is one
+ * rule of the rules API, with one text, as the authors' tools show it. */
+static maelys_datalog_status_t
+dl_p_clause(struct dl_parser *p)
+{
+	struct dl_ast_atom heads[DL_HEADS_MAX];
+	struct dl_ast_clause c;
+	struct dl_dnf_conj *conj = NULL;
+	struct dl_bf *body = NULL;
+	size_t nheads = 0, nconj = 0, h, k;
+
+	memset(&c, 0, sizeof c);
+	c.pos = p->tok.pos;
+	c.start = p->tok.start;
+	for (;;) {
+		if (nheads == DL_HEADS_MAX)
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					  p->source_name, p->tok.pos,
+					  "more than %d heads in one clause",
+					  DL_HEADS_MAX);
+		DL_TRY(dl_p_atom(p, &heads[nheads], false));
+		nheads++;
+		if (p->tok.kind != DL_TOK_COMMA)
+			break;
+		if (!p->ast->souffle)
+			return dl_p_error(p, "':-' or '.' (a clause has one "
+					     "head)");
+		DL_TRY(dl_p_advance(p));
+	}
+	if (p->tok.kind == DL_TOK_OTHER)
+		return dl_p_error(p, "':-' or '.'");
+	if (p->tok.kind == DL_TOK_IF) {
+		DL_TRY(dl_p_advance(p));
+		DL_TRY(dl_p_disj(p, &body));
+	} else if (nheads > 1) {
+		return dl_p_error(p, "':-' (a clause of several heads is a "
+				     "rule)");
+	}
+	if (p->tok.kind != DL_TOK_DOT)
+		return dl_p_error(p, body == NULL ? "':-' or '.'"
+						  : "',' or '.'");
+	c.end = p->tok.end;
+	DL_TRY(dl_p_advance(p));
+	if (body != NULL) {
+		DL_TRY(dl_dnf_expand(&p->ast->arena, body, p->source_name,
+				     &conj, &nconj, p->diag));
+		if (nheads * nconj > DL_DNF_CLAUSES_MAX)
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					  p->source_name, c.pos,
+					  "rule expands to more than %zu "
+					  "clauses (heads times disjuncts)",
+					  DL_DNF_CLAUSES_MAX);
+	}
+	for (h = 0; h < nheads; h++) {
+		if (body == NULL) {
+			DL_TRY(dl_p_add_clause(p, &c, &heads[h], NULL, 0));
+			continue;
+		}
+		for (k = 0; k < nconj; k++)
+			DL_TRY(dl_p_add_clause(p, &c, &heads[h], conj[k].lits,
+					       conj[k].n));
+	}
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
