@@ -10,6 +10,7 @@
  * of a program that fails any check.
  */
 #include "dl_program.h"
+#include "dl_relq.h"
 
 #include "dl_builtins.h"
 #include "dl_lexer.h"
@@ -1080,6 +1081,8 @@ dl_program_compile(const struct dl_ast *ast,
 		st = dl_ck_clause(&ck, &ast->clauses[i]);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_stratify(prog, diag);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_relq_check(prog, ast, diag);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_plan_program(prog, diag);
 	if (st == MAELYS_DATALOG_STATUS_OK)

@@ -92,12 +92,17 @@ struct dl_ast_lit {
 	size_t start, end; /* its bytes in the source, for the rules API */
 };
 
+struct dl_ast_plan; /* dl_relq.h */
+
 struct dl_ast_clause {
 	struct dl_ast_atom head;
 	struct dl_ast_lit *body;
 	size_t nbody;
 	struct dl_pos pos;
 	size_t start, end; /* its bytes in the source, head to '.' */
+	/* its `.plan` (Souffle), checked and then ignored (relq.c) */
+	const struct dl_ast_plan *plans;
+	size_t nplans;
 };
 
 struct dl_ast_decl {
@@ -108,6 +113,9 @@ struct dl_ast_decl {
 	/* the columns' names as declared (in the arena) */
 	const char *names[MAELYS_DATALOG_MAX_ARITY];
 	struct dl_pos pos;
+	unsigned quals;           /* DL_QUAL_* of dl_relq.h */
+	struct dl_pos eqrel_pos;  /* of its `eqrel` */
+	size_t eqrel_start, eqrel_end;
 };
 
 struct dl_ast_directive {

@@ -27,6 +27,7 @@
 #include "dl_dnf.h"
 #include "dl_lexer.h"
 #include "dl_limits.h"
+#include "dl_relq.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -625,6 +626,9 @@ dl_p_is_semicolon(const struct dl_token *t)
 
 static maelys_datalog_status_t dl_p_disj(struct dl_parser *p,
 					 struct dl_bf **out);
+static maelys_datalog_status_t dl_p_ignore(struct dl_parser *p,
+					   const char *what,
+					   const struct dl_token *tok);
 
 static maelys_datalog_status_t
 dl_p_bf_new(struct dl_parser *p, enum dl_bf_kind kind, struct dl_bf **out)
@@ -803,6 +807,76 @@ dl_p_add_clause(struct dl_parser *p, const struct dl_ast_clause *proto,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+static bool
+dl_tok_is_word(const struct dl_token *t, const char *word)
+{
+	size_t n = strlen(word);
+
+	return t->len == n && memcmp(t->text, word, n) == 0;
+}
+
+/* An integer of a .plan, read as a number of at most 9 digits. */
+static maelys_datalog_status_t
+dl_p_plan_int(struct dl_parser *p, int64_t *out)
+{
+	if (p->tok.kind != DL_TOK_INTEGER)
+		return dl_p_error(p, "a number");
+	*out = p->tok.integer;
+	return dl_p_advance(p);
+}
+
+/* `.plan N: (i, j, ...), ...` after a rule (p->tok is the directive):
+ * kept in `c` for relq.c's checks, then ignored with a note. */
+static maelys_datalog_status_t
+dl_p_plan(struct dl_parser *p, struct dl_ast_clause *c)
+{
+	struct dl_ast_plan plans[DL_PLAN_ORDERS_MAX];
+	struct dl_ast_plan *kept;
+	size_t n = 0;
+
+	DL_TRY(dl_p_ignore(p, "directive", &p->tok));
+	DL_TRY(dl_p_advance(p));
+	for (;;) {
+		struct dl_ast_plan *pl = &plans[n];
+
+		if (n == DL_PLAN_ORDERS_MAX)
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					  p->source_name, p->tok.pos,
+					  "more than %d orders in one .plan",
+					  DL_PLAN_ORDERS_MAX);
+		memset(pl, 0, sizeof *pl);
+		pl->pos = p->tok.pos;
+		DL_TRY(dl_p_plan_int(p, &pl->version));
+		DL_TRY(dl_p_expect(p, DL_TOK_COLON));
+		DL_TRY(dl_p_expect(p, DL_TOK_LPAREN));
+		while (p->tok.kind != DL_TOK_RPAREN) {
+			if (pl->n == DL_BODY_MAX)
+				return dl_fail_at(
+				    p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				    p->source_name, p->tok.pos,
+				    "more than %zu atoms in a .plan order",
+				    DL_BODY_MAX);
+			DL_TRY(dl_p_plan_int(p, &pl->order[pl->n]));
+			pl->n++;
+			if (p->tok.kind != DL_TOK_COMMA)
+				break;
+			DL_TRY(dl_p_advance(p));
+		}
+		DL_TRY(dl_p_expect(p, DL_TOK_RPAREN));
+		n++;
+		if (p->tok.kind != DL_TOK_COMMA)
+			break;
+		DL_TRY(dl_p_advance(p));
+	}
+	kept = dl_arena_alloc(&p->ast->arena, n * sizeof *kept);
+	if (kept == NULL)
+		return dl_p_nomem(p);
+	memcpy(kept, plans, n * sizeof *kept);
+	c->plans = kept;
+	c->nplans = n;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 /* clause := atom {"," atom} [":-" disjunction] "."  A body with
  * disjunction is one clause per conjunction of its normal form (dl_dnf.h),
  * for each head; every clause keeps the literals' own positions.  Several
@@ -859,6 +933,9 @@ dl_p_clause(struct dl_parser *p)
 					  "clauses (heads times disjuncts)",
 					  DL_DNF_CLAUSES_MAX);
 	}
+	if (body != NULL && p->tok.kind == DL_TOK_DIRECTIVE &&
+	    dl_tok_is_word(&p->tok, "plan"))
+		DL_TRY(dl_p_plan(p, &c));
 	for (h = 0; h < nheads; h++) {
 		if (body == NULL) {
 			DL_TRY(dl_p_add_clause(p, &c, &heads[h], NULL, 0));
@@ -1003,26 +1080,34 @@ dl_p_decl(struct dl_parser *p)
 		if (nx->kind == DL_TOK_LPAREN || nx->kind == DL_TOK_DOT ||
 		    nx->kind == DL_TOK_IF || nx->kind == DL_TOK_COMMA)
 			break;
+		/* representations, magic sets and inlining: how Souffle
+		 * evaluates the relation, not what it holds; accepted, and
+		 * warned of as ignored.  An inlined relation is evaluated as
+		 * any other, with Souffle's checks of it (relq.c). */
 		if (dl_tok_is(&p->tok, "btree") || dl_tok_is(&p->tok, "brie") ||
-		    dl_tok_is(&p->tok, "btree_delete")) {
-			DL_TRY(dl_p_advance(p));
-			continue;
-		}
-		/* magic-set qualifiers: how Souffle evaluates the relation,
-		 * not what it holds; accepted, and warned of as ignored.
-		 * (inline is not: Souffle refuses an inlined relation in a
-		 * cycle, negated in some places or output, and those checks
-		 * must come with it.) */
-		if (dl_tok_is(&p->tok, "magic") ||
-		    dl_tok_is(&p->tok, "no_magic")) {
+		    dl_tok_is(&p->tok, "btree_delete") ||
+		    dl_tok_is(&p->tok, "magic") ||
+		    dl_tok_is(&p->tok, "no_magic") ||
+		    dl_tok_is(&p->tok, "inline") ||
+		    dl_tok_is(&p->tok, "no_inline")) {
+			if (dl_tok_is(&p->tok, "inline"))
+				d.quals |= DL_QUAL_INLINE;
+			if (dl_tok_is(&p->tok, "no_inline"))
+				d.quals |= DL_QUAL_NO_INLINE;
 			DL_TRY(dl_p_ignore(p, "qualifier", &p->tok));
 			DL_TRY(dl_p_advance(p));
 			continue;
 		}
-		if (dl_tok_is(&p->tok, "eqrel") ||
-		    dl_tok_is(&p->tok, "inline") ||
-		    dl_tok_is(&p->tok, "no_inline") ||
-		    dl_tok_is(&p->tok, "overridable") ||
+		/* eqrel: the closure, as rules of its own (relq.c) */
+		if (dl_tok_is(&p->tok, "eqrel")) {
+			d.quals |= DL_QUAL_EQREL;
+			d.eqrel_pos = p->tok.pos;
+			d.eqrel_start = p->tok.start;
+			d.eqrel_end = p->tok.end;
+			DL_TRY(dl_p_advance(p));
+			continue;
+		}
+		if (dl_tok_is(&p->tok, "overridable") ||
 		    dl_tok_is(&p->tok, "choice"))
 			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
 					  p->source_name, p->tok.pos,
@@ -1221,7 +1306,7 @@ dl_parse(struct dl_ast *ast, const char *src, size_t len, bool souffle,
 		else
 			return dl_p_error(&p, "a clause or a directive");
 	}
-	return MAELYS_DATALOG_STATUS_OK;
+	return dl_relq_add_eqrel_rules(ast, source_name, diag);
 }
 
 void
