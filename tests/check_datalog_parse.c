@@ -613,8 +613,6 @@ static const struct {
     {"souffle: a bare identifier is a variable, not an atom",
      ".decl p()\n.decl q()\nq() :- p.", MAELYS_DATALOG_LOAD_SOUFFLE,
      MAELYS_DATALOG_STATUS_PARSE, 3, 8, "a variable alone"},
-    {"souffle: eqrel qualifier", ".decl r(a:number, b:number) eqrel\n",
-     MAELYS_DATALOG_LOAD_SOUFFLE, MAELYS_DATALOG_STATUS_PARSE, 1, 29, "eqrel"},
 };
 
 START_TEST(test_parse_malformed_text_is_refused_at_position)

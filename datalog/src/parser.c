@@ -1009,6 +1009,7 @@ dl_p_decl(struct dl_parser *p)
 	/* `.decl a, b(x:number)`: the relations declared alike */
 	struct dl_token rels[DL_DECL_RELATIONS_MAX];
 	size_t k, nrels = 0;
+	bool repr = false; /* a representation qualifier was read */
 
 	memset(&d, 0, sizeof d);
 	for (;;) {
@@ -1080,6 +1081,19 @@ dl_p_decl(struct dl_parser *p)
 		if (nx->kind == DL_TOK_LPAREN || nx->kind == DL_TOK_DOT ||
 		    nx->kind == DL_TOK_IF || nx->kind == DL_TOK_COMMA)
 			break;
+		/* one representation at most, as Souffle requires */
+		if (dl_tok_is(&p->tok, "btree") || dl_tok_is(&p->tok, "brie") ||
+		    dl_tok_is(&p->tok, "btree_delete") ||
+		    dl_tok_is(&p->tok, "eqrel")) {
+			if (repr)
+				return dl_fail_at(
+				    p->diag, MAELYS_DATALOG_STATUS_PARSE,
+				    p->source_name, p->tok.pos,
+				    "btree/brie/eqrel qualifier already set "
+				    "for '%s'",
+				    d.name);
+			repr = true;
+		}
 		/* representations, magic sets and inlining: how Souffle
 		 * evaluates the relation, not what it holds; accepted, and
 		 * warned of as ignored.  An inlined relation is evaluated as
