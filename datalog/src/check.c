@@ -1086,6 +1086,8 @@ dl_program_compile(const struct dl_ast *ast,
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_plan_program(prog, diag);
 	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_relq_choice_indexes(prog, ast, diag);
+	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_warn_program(prog, ast, diag);
 	dl_symtab_free(&ck.vocab);
 	if (st != MAELYS_DATALOG_STATUS_OK) {

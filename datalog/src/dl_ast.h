@@ -105,6 +105,9 @@ struct dl_ast_clause {
 	size_t nplans;
 };
 
+/* Keys of one `choice-domain` (Souffle). */
+#define DL_CHOICE_KEYS_MAX 16
+
 struct dl_ast_decl {
 	const char *name;
 	size_t name_len;
@@ -116,6 +119,9 @@ struct dl_ast_decl {
 	unsigned quals;           /* DL_QUAL_* of dl_relq.h */
 	struct dl_pos eqrel_pos;  /* of its `eqrel` */
 	size_t eqrel_start, eqrel_end;
+	/* `choice-domain`: the column masks of its keys (relq.c) */
+	uint32_t choice_masks[DL_CHOICE_KEYS_MAX];
+	size_t nchoice;
 };
 
 struct dl_ast_directive {

@@ -6,7 +6,9 @@
  * rules of its own; `inline` and `no_inline`, which only tune Souffle's
  * plan and are evaluated here as ordinary relations, but with Souffle's
  * checks, so that a program Souffle refuses for them is refused; and a
- * rule's `.plan`, checked as Souffle checks it and then ignored.
+ * rule's `.plan`, checked as Souffle checks it and then ignored; and
+ * `choice-domain`, whose keys get an index each here and are enforced
+ * where tuples are inserted (dl_choice.h).
  */
 #ifndef DL_RELQ_H
 #define DL_RELQ_H
@@ -51,5 +53,12 @@ maelys_datalog_status_t dl_relq_add_eqrel_rules(struct dl_ast *ast,
 maelys_datalog_status_t dl_relq_check(const struct dl_program *prog,
 				      const struct dl_ast *ast,
 				      maelys_datalog_diagnostic_t *diag);
+
+/* Gives every choice-domain relation of `ast` a hash index per key
+ * (prog->preds[].choice_index), after the plans have chosen theirs.
+ * Returns OK or LIMIT (more than DL_INDEXES_MAX indexes). */
+maelys_datalog_status_t dl_relq_choice_indexes(struct dl_program *prog,
+					       const struct dl_ast *ast,
+					       maelys_datalog_diagnostic_t *diag);
 
 #endif /* DL_RELQ_H */

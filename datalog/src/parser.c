@@ -1000,6 +1000,74 @@ dl_p_ignore(struct dl_parser *p, const char *what, const struct dl_token *tok)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* One column of a choice-domain key, by its name among the decl's. */
+static maelys_datalog_status_t
+dl_p_choice_col(struct dl_parser *p, const struct dl_ast_decl *d,
+		const struct dl_token *names, uint32_t *mask)
+{
+	size_t k;
+
+	if (p->tok.kind != DL_TOK_IDENT)
+		return dl_p_error(p, "a column name");
+	for (k = 0; k < d->arity; k++)
+		if (names[k].len == p->tok.len &&
+		    memcmp(names[k].text, p->tok.text, p->tok.len) == 0)
+			break;
+	if (k == d->arity)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_UNDECLARED,
+				  p->source_name, p->tok.pos,
+				  "choice-domain of '%s': no column '%.*s'",
+				  d->name, (int)p->tok.len, p->tok.text);
+	*mask |= UINT32_C(1) << k;
+	return dl_p_advance(p);
+}
+
+/* choice-domain key {"," key}, key := column | "(" column {"," column} ")"
+ * (p->tok is `choice`).  Keys of the same columns are one key. */
+static maelys_datalog_status_t
+dl_p_choice(struct dl_parser *p, struct dl_ast_decl *d,
+	    const struct dl_token *names)
+{
+	size_t k;
+
+	DL_TRY(dl_p_advance(p)); /* choice */
+	DL_TRY(dl_p_advance(p)); /* - */
+	if (!dl_tok_is(&p->tok, "domain"))
+		return dl_p_error(p, "choice-domain");
+	DL_TRY(dl_p_advance(p));
+	for (;;) {
+		uint32_t mask = 0;
+
+		if (p->tok.kind == DL_TOK_LPAREN) {
+			DL_TRY(dl_p_advance(p));
+			for (;;) {
+				DL_TRY(dl_p_choice_col(p, d, names, &mask));
+				if (p->tok.kind != DL_TOK_COMMA)
+					break;
+				DL_TRY(dl_p_advance(p));
+			}
+			DL_TRY(dl_p_expect(p, DL_TOK_RPAREN));
+		} else {
+			DL_TRY(dl_p_choice_col(p, d, names, &mask));
+		}
+		for (k = 0; k < d->nchoice; k++)
+			if (d->choice_masks[k] == mask)
+				break;
+		if (k == d->nchoice) {
+			if (d->nchoice == DL_CHOICE_KEYS_MAX)
+				return dl_fail_at(
+				    p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				    p->source_name, p->tok.pos,
+				    "more than %d keys in a choice-domain",
+				    DL_CHOICE_KEYS_MAX);
+			d->choice_masks[d->nchoice++] = mask;
+		}
+		if (p->tok.kind != DL_TOK_COMMA)
+			return MAELYS_DATALOG_STATUS_OK;
+		DL_TRY(dl_p_advance(p));
+	}
+}
+
 static maelys_datalog_status_t
 dl_p_decl(struct dl_parser *p)
 {
@@ -1111,6 +1179,11 @@ dl_p_decl(struct dl_parser *p)
 			DL_TRY(dl_p_ignore(p, "qualifier", &p->tok));
 			DL_TRY(dl_p_advance(p));
 			continue;
+		}
+		/* choice-domain keys: the last qualifier, as in Souffle */
+		if (dl_tok_is(&p->tok, "choice") && nx->kind == DL_TOK_MINUS) {
+			DL_TRY(dl_p_choice(p, &d, names));
+			break;
 		}
 		/* eqrel: the closure, as rules of its own (relq.c) */
 		if (dl_tok_is(&p->tok, "eqrel")) {

@@ -441,3 +441,46 @@ dl_relq_check(const struct dl_program *prog, const struct dl_ast *ast,
 		st = dl_relq_plans(&k);
 	return st;
 }
+
+/* ------------------------------------------------------------------ */
+/* choice-domain                                                       */
+/* ------------------------------------------------------------------ */
+
+maelys_datalog_status_t
+dl_relq_choice_indexes(struct dl_program *prog, const struct dl_ast *ast,
+		       maelys_datalog_diagnostic_t *diag)
+{
+	size_t i, k;
+	uint32_t j;
+
+	for (i = 0; i < ast->ndecls; i++) {
+		const struct dl_ast_decl *d = &ast->decls[i];
+		struct dl_pred *p;
+		uint32_t pid;
+
+		if (d->nchoice == 0)
+			continue;
+		pid = dl_program_find_pred(prog, d->name, d->name_len);
+		if (pid == DL_NONE)
+			continue; /* not this program's: refused elsewhere */
+		p = &prog->preds[pid];
+		p->nchoice = 0;
+		for (k = 0; k < d->nchoice; k++) {
+			for (j = 0; j < p->nindexes; j++)
+				if (p->index_masks[j] == d->choice_masks[k])
+					break;
+			if (j == p->nindexes) {
+				if (p->nindexes == DL_INDEXES_MAX)
+					return dl_fail_at(
+					    diag, MAELYS_DATALOG_STATUS_LIMIT,
+					    prog->source_name, d->pos,
+					    "'%s' needs more than %d indexes",
+					    p->name, DL_INDEXES_MAX);
+				p->index_masks[p->nindexes++] =
+				    d->choice_masks[k];
+			}
+			p->choice_index[p->nchoice++] = j;
+		}
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
