@@ -666,8 +666,9 @@ dl_p_group(struct dl_parser *p, struct dl_bf **out)
 		return dl_p_advance(p);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_p_error(p, "')'");
-	if (st == MAELYS_DATALOG_STATUS_NO_MEMORY)
-		return st;
+	if (st == MAELYS_DATALOG_STATUS_NO_MEMORY ||
+	    st == MAELYS_DATALOG_STATUS_LIMIT)
+		return st; /* a bound reached: no other reading is tried */
 	failed = *p;
 	if (p->diag != NULL) {
 		diag_group = *p->diag;
