@@ -215,6 +215,26 @@ static const struct refusal refusals[] = {
      "t(X, Y) :- e(X, Y).\n"
      "t(X, Z) :- t(X, Y), t(Y, Z). .plan 2:(1,2)\n",
      MAELYS_DATALOG_STATUS_PARSE, "only versions 0..1"},
+    {"subsumption of two relations",
+     ".decl b(x:number, y:number)\n.decl c(x:number, y:number)\n"
+     "b(1, 1). c(1, 2).\nb(X, Y1) <= c(X, Y2) :- Y2 <= Y1.\n",
+     MAELYS_DATALOG_STATUS_PARSE, "same relation"},
+    {"subsumption of a nullary relation",
+     ".decl a()\n.decl b(x:number)\na().\nb(1).\na() <= a() :- b(1).\n",
+     MAELYS_DATALOG_STATUS_ARITY, "nullary"},
+    {"subsumption of a recursive relation",
+     ".decl e(x:number, y:number, c:number)\ne(1, 2, 1). e(2, 2, 1).\n"
+     ".decl sp(x:number, y:number, c:number)\n"
+     "sp(X, Y, C1) <= sp(X, Y, C2) :- C2 <= C1.\n"
+     "sp(X, Y, C) :- e(X, Y, C).\n"
+     "sp(X, Z, C1 + C2) :- sp(X, Y, C1), e(Y, Z, C2).\n",
+     MAELYS_DATALOG_STATUS_PARSE, "recursive relation"},
+    {"subsumption of an input relation",
+     ".decl a(x:number)\n.input a\na(X) <= a(Y) :- X < Y.\n",
+     MAELYS_DATALOG_STATUS_PARSE, "input relation"},
+    {"subsumption without a body",
+     ".decl a(x:number)\na(1).\na(X) <= a(Y).\n",
+     MAELYS_DATALOG_STATUS_PARSE, "has a body"},
     {"plan without a version",
      ".decl a(x:number)\n.decl c(x:number)\na(1).\n"
      "c(X) :- a(X). .plan (1)\n",
@@ -360,6 +380,43 @@ START_TEST(test_qualifiers_choice_domain_in_recursion)
 END_TEST
 
 /* ------------------------------------------------------------------ */
+/* Subsumption                                                         */
+
+START_TEST(test_qualifiers_subsumption_removes_dominated_tuples)
+{
+	static const char src[] =
+	    ".decl b(x:number)\nb(6). b(7). b(3).\n"
+	    ".decl e(x:number)\ne(X) :- b(X).\n"
+	    "e(X1) <= e(X2) :- X1 < X2.\n"
+	    /* the body reads the relation itself: what was derived */
+	    ".decl r(s:number)\nr(1).\n"
+	    ".decl m(s:number)\nm(1). m(2). m(3).\n"
+	    "m(X) <= m(Y) :- !r(X), m(Y), Y < X.\n"
+	    /* per key, the lowest cost stays; a tuple never dominates
+	     * itself, so equal costs both stay */
+	    ".decl cost(k:symbol, c:number)\n"
+	    "cost(\"a\", 5). cost(\"a\", 2). cost(\"b\", 4). cost(\"c\", 1).\n"
+	    "cost(\"c\", 1).\n"
+	    "cost(K, C1) <= cost(K, C2) :- C2 <= C1.\n"
+	    /* a reader sees the relation once pruned */
+	    ".decl seen(x:number)\nseen(X) :- e(X).\n";
+	struct dltest_prog p;
+	maelys_datalog_result_t *res = run_souffle(&p, src);
+	const maelys_datalog_arg_t a2[2] = {maelys_datalog_arg_symbol("a"),
+					    maelys_datalog_arg_integer(2)};
+
+	ck_assert_uint_eq(set_of(res, "e"), 1u << 7);
+	ck_assert_uint_eq(set_of(res, "seen"), 1u << 7);
+	/* m(2) and m(3) are dominated by m(1); m(1) is in r */
+	ck_assert_uint_eq(set_of(res, "m"), 1u << 1);
+	ck_assert_uint_eq(count_of(res, "cost", 2), 3);
+	ck_assert_int_eq(dltest_query_args(res, "cost", a2, 2), 1);
+	(void)maelys_datalog_result_free(res);
+	dltest_prog_close(&p);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
 /* Qualifiers that only tune a plan, and .plan                         */
 
 START_TEST(test_qualifiers_plan_qualifiers_are_evaluated_and_noted)
@@ -418,6 +475,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc,
 		       test_qualifiers_choice_domain_keeps_the_first_per_key);
 	tcase_add_test(tc, test_qualifiers_choice_domain_in_recursion);
+	tcase_add_test(tc,
+		       test_qualifiers_subsumption_removes_dominated_tuples);
 	tcase_add_test(tc,
 		       test_qualifiers_plan_qualifiers_are_evaluated_and_noted);
 	suite_add_tcase(s, tc);

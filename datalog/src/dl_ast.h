@@ -103,6 +103,9 @@ struct dl_ast_clause {
 	/* its `.plan` (Souffle), checked and then ignored (relq.c) */
 	const struct dl_ast_plan *plans;
 	size_t nplans;
+	/* a subsumption `head <= dominating :- body` (Souffle): rewritten
+	 * into plain clauses by relq.c; NULL for any other clause */
+	const struct dl_ast_atom *dominating;
 };
 
 /* Keys of one `choice-domain` (Souffle). */

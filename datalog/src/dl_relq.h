@@ -43,6 +43,16 @@ maelys_datalog_status_t dl_relq_add_eqrel_rules(struct dl_ast *ast,
 						const char *source_name,
 						maelys_datalog_diagnostic_t *diag);
 
+/* Rewrites every subsumption `a(x...) <= a(y...) :- body` of `ast` into
+ * plain clauses: a's own clauses derive into a hidden relation "a$all",
+ * the subsumption into "a$dom" (the tuples another tuple dominates), and
+ * a(x...) :- a$all(x...), !a$dom(x...).  Returns OK, UNDECLARED, ARITY (a
+ * nullary relation), PARSE (two relations compared; a relation that is
+ * recursive, read as input or eqrel), LIMIT or NO_MEMORY. */
+maelys_datalog_status_t
+dl_relq_rewrite_subsumption(struct dl_ast *ast, const char *source_name,
+			    maelys_datalog_diagnostic_t *diag);
+
 /* Souffle's checks of inlined relations and of `.plan`, on the program
  * once stratified (prog->rules are the rules of ast's clauses with a
  * body, in order).  Returns OK, ROLE (an inlined relation that is read or

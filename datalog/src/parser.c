@@ -910,6 +910,19 @@ dl_p_clause(struct dl_parser *p)
 					     "head)");
 		DL_TRY(dl_p_advance(p));
 	}
+	/* subsumption: head <= dominating :- body */
+	if (p->ast->souffle && nheads == 1 && p->tok.kind == DL_TOK_LE) {
+		struct dl_ast_atom *dom =
+		    dl_arena_alloc(&p->ast->arena, sizeof *dom);
+
+		if (dom == NULL)
+			return dl_p_nomem(p);
+		DL_TRY(dl_p_advance(p));
+		DL_TRY(dl_p_atom(p, dom, false));
+		c.dominating = dom;
+		if (p->tok.kind != DL_TOK_IF)
+			return dl_p_error(p, "':-' (a subsumption has a body)");
+	}
 	if (p->tok.kind == DL_TOK_OTHER)
 		return dl_p_error(p, "':-' or '.'");
 	if (p->tok.kind == DL_TOK_IF) {
@@ -1394,7 +1407,8 @@ dl_parse(struct dl_ast *ast, const char *src, size_t len, bool souffle,
 		else
 			return dl_p_error(&p, "a clause or a directive");
 	}
-	return dl_relq_add_eqrel_rules(ast, source_name, diag);
+	DL_TRY(dl_relq_add_eqrel_rules(ast, source_name, diag));
+	return dl_relq_rewrite_subsumption(ast, source_name, diag);
 }
 
 void
