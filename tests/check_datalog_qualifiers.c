@@ -455,6 +455,45 @@ START_TEST(test_qualifiers_plan_qualifiers_are_evaluated_and_noted)
 }
 END_TEST
 
+/* An inlined relation is unfolded into its uses, not computed whole:
+ * every pair of 2001 numbers would be 4 million tuples, over the budget,
+ * where the use wants x = y only.  Facts of an inlined relation unify with
+ * the terms of the use (x + x + x + x against 8, x + 1 against 3). */
+START_TEST(test_qualifiers_inline_is_unfolded_into_its_uses)
+{
+	static const char src[] =
+	    ".decl nat(x:number)\nnat(0).\nnat(X + 1) :- X < 2000, nat(X).\n"
+	    ".decl pair(x:number, y:number) inline\n"
+	    "pair(X, Y) :- nat(X), nat(Y).\n"
+	    ".decl q(x:number)\nq(X) :- pair(X, X), X < 2.\n"
+	    ".decl b(x:number, y:number) inline\nb(8, 3). b(1, 2).\n"
+	    ".decl c(x:number)\nc(X) :- nat(X), X < 5, b(X + X + X + X, X + 1).\n"
+	    ".decl n(x:number)\nn(X) :- nat(X), X < 3, !b(X, 2).\n";
+	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
+	maelys_datalog_result_t *res = NULL;
+	struct dltest_prog p;
+	maelys_datalog_status_t st;
+
+	memset(&p, 0, sizeof p);
+	p.policy = load_souffle(src);
+	p.session = dltest_new_session(p.policy);
+	ck_assert_status(maelys_datalog_session_set_budget(
+			     p.session, MAELYS_DATALOG_BUDGET_TUPLES, 100000),
+			 MAELYS_DATALOG_STATUS_OK);
+	st = maelys_datalog_session_solve_edb(p.session, edb, &res, &diag);
+	ck_assert_msg(st == MAELYS_DATALOG_STATUS_OK, "got %s: %s",
+		      maelys_datalog_status_name(st), diag.message);
+	ck_assert_uint_eq(set_of(res, "q"), (1u << 0) | (1u << 1));
+	ck_assert_uint_eq(set_of(res, "c"), 1u << 2);
+	/* a negated use is evaluated as written: b(1, 2) holds */
+	ck_assert_uint_eq(set_of(res, "n"), (1u << 0) | (1u << 2));
+	(void)maelys_datalog_result_free(res);
+	(void)maelys_datalog_input_edb_free(edb);
+	dltest_prog_close(&p);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -479,6 +518,7 @@ maelys_check_suite(void)
 		       test_qualifiers_subsumption_removes_dominated_tuples);
 	tcase_add_test(tc,
 		       test_qualifiers_plan_qualifiers_are_evaluated_and_noted);
+	tcase_add_test(tc, test_qualifiers_inline_is_unfolded_into_its_uses);
 	suite_add_tcase(s, tc);
 	return s;
 }

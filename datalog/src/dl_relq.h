@@ -53,6 +53,12 @@ maelys_datalog_status_t
 dl_relq_rewrite_subsumption(struct dl_ast *ast, const char *source_name,
 			    maelys_datalog_diagnostic_t *diag);
 
+/* Unfolds the positive uses of inlined relations into the rules that use
+ * them (relq_inline.c); what cannot be unfolded stays and is evaluated.
+ * Returns OK, LIMIT or NO_MEMORY. */
+maelys_datalog_status_t dl_relq_unfold_inline(struct dl_ast *ast,
+					      maelys_datalog_diagnostic_t *diag);
+
 /* Souffle's checks of inlined relations and of `.plan`, on the program
  * once stratified (prog->rules are the rules of ast's clauses with a
  * body, in order).  Returns OK, ROLE (an inlined relation that is read or

@@ -1408,7 +1408,8 @@ dl_parse(struct dl_ast *ast, const char *src, size_t len, bool souffle,
 			return dl_p_error(&p, "a clause or a directive");
 	}
 	DL_TRY(dl_relq_add_eqrel_rules(ast, source_name, diag));
-	return dl_relq_rewrite_subsumption(ast, source_name, diag);
+	DL_TRY(dl_relq_rewrite_subsumption(ast, source_name, diag));
+	return dl_relq_unfold_inline(ast, diag);
 }
 
 void
