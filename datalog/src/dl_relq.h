@@ -4,8 +4,9 @@
  * (relq.c): `eqrel`, which is the reflexive, symmetric and transitive
  * closure of what is derived into a binary relation, written as three
  * rules of its own; `inline` and `no_inline`, which only tune Souffle's
- * plan and are evaluated here as ordinary relations, but with Souffle's
- * checks, so that a program Souffle refuses for them is refused; and a
+ * plan: an inlined relation is unfolded into its positive uses
+ * (relq_inline.c), with Souffle's checks, so that a program Souffle
+ * refuses for them is refused; subsumption (relq_subsume.c); and a
  * rule's `.plan`, checked as Souffle checks it and then ignored; and
  * `choice-domain`, whose keys get an index each here and are enforced
  * where tuples are inserted (dl_choice.h).

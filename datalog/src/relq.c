@@ -10,9 +10,8 @@
  * the tuple and memory budgets bound like any other relation.
  *
  * inline: Souffle substitutes an inlined relation's rules into the rules
- * that use it.  Here it is evaluated as any relation (the same answers for
- * every program Souffle accepts, when its rules are safe on their own), but
- * Souffle's refusals are kept: an inlined relation may not be read or
+ * that use it; so does relq_inline.c for its positive uses, and what stays
+ * is evaluated as any relation.  Souffle's refusals are kept here: an inlined relation may not be read or
  * written (.input, .output, .printsize), may not be in a cycle of inlined
  * relations, and may not be negated where its rules would bring variables
  * of their own or where the negated atom has a `_`.
