@@ -597,14 +597,6 @@ static const struct {
      1, 11, "unknown type"},
     {"souffle: % is not a comment", ".decl p(x:number)\np(1). % no comment\n",
      MAELYS_DATALOG_LOAD_SOUFFLE, MAELYS_DATALOG_STATUS_PARSE, 2, 7, "'%'"},
-    {"souffle: disjunction",
-     ".decl p(x:number)\n.decl q(x:number)\nq(x) :- p(x); p(x).",
-     MAELYS_DATALOG_LOAD_SOUFFLE, MAELYS_DATALOG_STATUS_PARSE, 3, 13,
-     "disjunction"},
-    {"souffle: two heads",
-     ".decl p(x:number)\n.decl q(x:number)\np(x), q(x) :- p(x).",
-     MAELYS_DATALOG_LOAD_SOUFFLE, MAELYS_DATALOG_STATUS_PARSE, 3, 5,
-     "one head"},
     {"souffle: operator without an operand",
      ".decl p(x:number)\n.decl q(x:number)\nq(y) :- p(x), y = x * .",
      MAELYS_DATALOG_LOAD_SOUFFLE, MAELYS_DATALOG_STATUS_PARSE, 3, 23,
@@ -621,8 +613,6 @@ static const struct {
     {"souffle: a bare identifier is a variable, not an atom",
      ".decl p()\n.decl q()\nq() :- p.", MAELYS_DATALOG_LOAD_SOUFFLE,
      MAELYS_DATALOG_STATUS_PARSE, 3, 8, "a variable alone"},
-    {"souffle: eqrel qualifier", ".decl r(a:number, b:number) eqrel\n",
-     MAELYS_DATALOG_LOAD_SOUFFLE, MAELYS_DATALOG_STATUS_PARSE, 1, 29, "eqrel"},
 };
 
 START_TEST(test_parse_malformed_text_is_refused_at_position)

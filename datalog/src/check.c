@@ -10,6 +10,7 @@
  * of a program that fails any check.
  */
 #include "dl_program.h"
+#include "dl_relq.h"
 
 #include "dl_builtins.h"
 #include "dl_lexer.h"
@@ -1081,7 +1082,11 @@ dl_program_compile(const struct dl_ast *ast,
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_stratify(prog, diag);
 	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_relq_check(prog, ast, diag);
+	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_plan_program(prog, diag);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_relq_choice_indexes(prog, ast, diag);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_warn_program(prog, ast, diag);
 	dl_symtab_free(&ck.vocab);

@@ -92,13 +92,24 @@ struct dl_ast_lit {
 	size_t start, end; /* its bytes in the source, for the rules API */
 };
 
+struct dl_ast_plan; /* dl_relq.h */
+
 struct dl_ast_clause {
 	struct dl_ast_atom head;
 	struct dl_ast_lit *body;
 	size_t nbody;
 	struct dl_pos pos;
 	size_t start, end; /* its bytes in the source, head to '.' */
+	/* its `.plan` (Souffle), checked and then ignored (relq.c) */
+	const struct dl_ast_plan *plans;
+	size_t nplans;
+	/* a subsumption `head <= dominating :- body` (Souffle): rewritten
+	 * into plain clauses by relq.c; NULL for any other clause */
+	const struct dl_ast_atom *dominating;
 };
+
+/* Keys of one `choice-domain` (Souffle). */
+#define DL_CHOICE_KEYS_MAX 16
 
 struct dl_ast_decl {
 	const char *name;
@@ -108,6 +119,12 @@ struct dl_ast_decl {
 	/* the columns' names as declared (in the arena) */
 	const char *names[MAELYS_DATALOG_MAX_ARITY];
 	struct dl_pos pos;
+	unsigned quals;           /* DL_QUAL_* of dl_relq.h */
+	struct dl_pos eqrel_pos;  /* of its `eqrel` */
+	size_t eqrel_start, eqrel_end;
+	/* `choice-domain`: the column masks of its keys (relq.c) */
+	uint32_t choice_masks[DL_CHOICE_KEYS_MAX];
+	size_t nchoice;
 };
 
 struct dl_ast_directive {

@@ -45,6 +45,10 @@ struct dl_pred {
 	/* column masks of the hash indexes the plans probe */
 	uint32_t index_masks[DL_INDEXES_MAX];
 	uint32_t nindexes;
+	/* choice-domain: the index of each key; a tuple whose key values a
+	 * row already has is not inserted (dl_choice.h) */
+	uint32_t choice_index[DL_CHOICE_KEYS_MAX];
+	uint32_t nchoice;
 };
 
 enum dl_cterm_kind { DL_CT_VAR, DL_CT_CONST, DL_CT_ANON };

@@ -12,6 +12,7 @@
 #include "dl_eval.h"
 
 #include "dl_arith.h"
+#include "dl_choice.h"
 
 #include "dl_plan.h"
 #include "dl_prov.h"
@@ -144,9 +145,14 @@ dl_flush(struct dl_eval *ev)
 	for (i = 0; i < n; i++)
 		dl_rel_prefetch_row(r, ev->pending_hash[i]);
 	for (i = 0; i < n; i++) {
-		int rc = dl_rel_insert_hashed(r, &ev->pending[i * arity],
-					      ev->pending_hash[i], ev->mb);
+		int rc;
 
+		if (ev->prog->preds[op->pred].nchoice > 0 &&
+		    dl_choice_blocked(&ev->prog->preds[op->pred], r,
+				      &ev->pending[i * arity]))
+			continue;
+		rc = dl_rel_insert_hashed(r, &ev->pending[i * arity],
+					  ev->pending_hash[i], ev->mb);
 		if (rc == DL_REL_DUPLICATE)
 			continue;
 		if (rc < 0)
@@ -242,6 +248,9 @@ dl_emit_prov(struct dl_eval *ev, const struct dl_op *op)
 	for (k = 0; k < op->nkey; k++)
 		t[k] = dl_term_value(ev, &op->key[k]);
 	ev->prov->fired[ev->rule] = 1;
+	if (ev->prog->preds[op->pred].nchoice > 0 &&
+	    dl_choice_blocked(&ev->prog->preds[op->pred], r, t))
+		return MAELYS_DATALOG_STATUS_OK;
 	if (recorded &&
 	    (rc = dl_prov_reserve(ev->prov, op->pred, 1,
 				  dl_prov_record_words(rule), ev->mb)) != 0)
@@ -295,7 +304,12 @@ dl_insert_facts(struct dl_eval *ev, uint32_t pid)
 	for (i = 0; i < p->nfacts; i++) {
 		/* a fact of arity 0 has no values: facts is NULL, and even
 		 * NULL + 0 is undefined in C */
-		int rc = dl_rel_insert(
+		int rc;
+
+		if (p->nchoice > 0 &&
+		    dl_choice_blocked(p, r, p->facts + i * p->arity))
+			continue;
+		rc = dl_rel_insert(
 		    r, p->arity > 0 ? p->facts + i * p->arity : NULL, ev->mb);
 
 		if (rc < 0)

@@ -24,8 +24,10 @@
  */
 #include "dl_ast.h"
 
+#include "dl_dnf.h"
 #include "dl_lexer.h"
 #include "dl_limits.h"
+#include "dl_relq.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -40,6 +42,7 @@ struct dl_parser {
 	const char *source_name;
 	maelys_datalog_diagnostic_t *diag;
 	unsigned depth; /* of the arithmetic term being read */
+	unsigned bdepth; /* of the body group being read (dl_dnf.h) */
 };
 
 /* How deep an arithmetic term may nest (parentheses, unary operators, a
@@ -611,39 +614,182 @@ dl_p_literal(struct dl_parser *p, struct dl_ast_lit *lit)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-static maelys_datalog_status_t
-dl_p_clause(struct dl_parser *p)
-{
-	struct dl_ast_lit body[DL_BODY_MAX];
-	struct dl_ast_clause c;
-	size_t n = 0;
+/* Heads of one clause: several (`a(x), b(x) :- c(x).`) each get the
+ * clause's body, as in Souffle. */
+#define DL_HEADS_MAX 64
 
-	memset(&c, 0, sizeof c);
-	c.pos = p->tok.pos;
-	c.start = p->tok.start;
-	DL_TRY(dl_p_atom(p, &c.head, false));
-	if (p->tok.kind == DL_TOK_COMMA || p->tok.kind == DL_TOK_OTHER)
-		return dl_p_error(p, "':-' or '.' (a clause has one head)");
-	if (p->tok.kind == DL_TOK_IF) {
-		DL_TRY(dl_p_advance(p));
-		for (;;) {
-			if (n == DL_BODY_MAX)
-				return dl_fail_at(
-				    p->diag, MAELYS_DATALOG_STATUS_LIMIT,
-				    p->source_name, p->tok.pos,
-				    "rule body longer than %zu literals",
-				    DL_BODY_MAX);
-			DL_TRY(dl_p_literal(p, &body[n]));
-			n++;
-			if (p->tok.kind != DL_TOK_COMMA)
-				break;
-			DL_TRY(dl_p_advance(p));
+static bool
+dl_p_is_semicolon(const struct dl_token *t)
+{
+	return t->kind == DL_TOK_OTHER && t->len == 1 && t->text[0] == ';';
+}
+
+static maelys_datalog_status_t dl_p_disj(struct dl_parser *p,
+					 struct dl_bf **out);
+static maelys_datalog_status_t dl_p_ignore(struct dl_parser *p,
+					   const char *what,
+					   const struct dl_token *tok);
+
+static maelys_datalog_status_t
+dl_p_bf_new(struct dl_parser *p, enum dl_bf_kind kind, struct dl_bf **out)
+{
+	*out = dl_arena_alloc(&p->ast->arena, sizeof **out);
+	if (*out == NULL)
+		return dl_p_nomem(p);
+	memset(*out, 0, sizeof **out);
+	(*out)->kind = kind;
+	(*out)->pos = p->tok.pos;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* "(" disjunction ")": a group, or the start of a comparison such as
+ * `(x + 1) < y`.  The group is tried first; if it does not parse, the
+ * parser goes back and reads a literal, and of two failures reports the
+ * one that read further.  Each level tries at most twice, and the levels
+ * are bounded, so the work stays linear in the text times the depth. */
+static maelys_datalog_status_t
+dl_p_group(struct dl_parser *p, struct dl_bf **out)
+{
+	struct dl_parser saved = *p, failed;
+	maelys_datalog_diagnostic_t diag_saved, diag_group;
+	maelys_datalog_status_t st;
+	struct dl_bf *f;
+
+	memset(&diag_saved, 0, sizeof diag_saved);
+	memset(&diag_group, 0, sizeof diag_group);
+	if (p->diag != NULL)
+		diag_saved = *p->diag;
+	st = dl_p_advance(p);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_p_disj(p, out);
+	if (st == MAELYS_DATALOG_STATUS_OK && p->tok.kind == DL_TOK_RPAREN)
+		return dl_p_advance(p);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_p_error(p, "')'");
+	if (st == MAELYS_DATALOG_STATUS_NO_MEMORY ||
+	    st == MAELYS_DATALOG_STATUS_LIMIT)
+		return st; /* a bound reached: no other reading is tried */
+	failed = *p;
+	if (p->diag != NULL) {
+		diag_group = *p->diag;
+		*p->diag = diag_saved;
+	}
+	*p = saved;
+	DL_TRY(dl_p_bf_new(p, DL_BF_LIT, &f));
+	st = dl_p_literal(p, &f->lit);
+	if (st == MAELYS_DATALOG_STATUS_OK) {
+		*out = f;
+		return st;
+	}
+	if (st != MAELYS_DATALOG_STATUS_NO_MEMORY &&
+	    failed.tok.start > p->tok.start) {
+		st = MAELYS_DATALOG_STATUS_PARSE;
+		if (p->diag != NULL) {
+			*p->diag = diag_group;
+			st = diag_group.status;
 		}
 	}
-	if (p->tok.kind != DL_TOK_DOT)
-		return dl_p_error(p, n == 0 ? "':-' or '.'" : "',' or '.'");
-	c.end = p->tok.end;
-	DL_TRY(dl_p_advance(p));
+	return st;
+}
+
+/* unit := "!" unit | "(" disjunction ")" | literal */
+static maelys_datalog_status_t
+dl_p_unit(struct dl_parser *p, struct dl_bf **out)
+{
+	maelys_datalog_status_t st;
+	const struct dl_token *nx;
+
+	if (p->bdepth >= DL_DNF_DEPTH_MAX)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  p->source_name, p->tok.pos,
+				  "rule body nested deeper than %d "
+				  "(parentheses and negations)",
+				  DL_DNF_DEPTH_MAX);
+	p->bdepth++;
+	if (p->ast->souffle && p->tok.kind == DL_TOK_BANG) {
+		DL_TRY(dl_p_peek(p, &nx));
+		if (nx->kind == DL_TOK_LPAREN || nx->kind == DL_TOK_BANG) {
+			struct dl_bf *f;
+
+			DL_TRY(dl_p_bf_new(p, DL_BF_NOT, &f));
+			DL_TRY(dl_p_advance(p));
+			f->kids = dl_arena_alloc(&p->ast->arena,
+						 sizeof *f->kids);
+			if (f->kids == NULL)
+				return dl_p_nomem(p);
+			f->nkids = 1;
+			DL_TRY(dl_p_unit(p, &f->kids[0]));
+			*out = f;
+			p->bdepth--;
+			return MAELYS_DATALOG_STATUS_OK;
+		}
+	}
+	if (p->ast->souffle && p->tok.kind == DL_TOK_LPAREN) {
+		st = dl_p_group(p, out);
+	} else {
+		DL_TRY(dl_p_bf_new(p, DL_BF_LIT, out));
+		st = dl_p_literal(p, &(*out)->lit);
+	}
+	p->bdepth--;
+	return st;
+}
+
+/* kind = AND: unit {"," unit}; OR: conjunction {";" conjunction}.  A list
+ * of one is that one. */
+static maelys_datalog_status_t
+dl_p_bf_list(struct dl_parser *p, enum dl_bf_kind kind, struct dl_bf **out)
+{
+	struct dl_bf *kids[DL_BODY_MAX];
+	struct dl_bf *f;
+	size_t n = 0;
+
+	DL_TRY(dl_p_bf_new(p, kind, &f));
+	for (;;) {
+		if (n == DL_BODY_MAX)
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					  p->source_name, p->tok.pos,
+					  "rule body longer than %zu literals",
+					  DL_BODY_MAX);
+		if (kind == DL_BF_AND)
+			DL_TRY(dl_p_unit(p, &kids[n]));
+		else
+			DL_TRY(dl_p_bf_list(p, DL_BF_AND, &kids[n]));
+		n++;
+		if (kind == DL_BF_AND ? p->tok.kind != DL_TOK_COMMA
+				      : !p->ast->souffle ||
+					    !dl_p_is_semicolon(&p->tok))
+			break;
+		DL_TRY(dl_p_advance(p));
+	}
+	if (n == 1) {
+		*out = kids[0];
+		return MAELYS_DATALOG_STATUS_OK;
+	}
+	f->kids = dl_arena_alloc(&p->ast->arena, n * sizeof *kids);
+	if (f->kids == NULL)
+		return dl_p_nomem(p);
+	memcpy(f->kids, kids, n * sizeof *kids);
+	f->nkids = n;
+	*out = f;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_p_disj(struct dl_parser *p, struct dl_bf **out)
+{
+	return dl_p_bf_list(p, DL_BF_OR, out);
+}
+
+/* Keeps one clause: `head :- body` (n literals, copied). */
+static maelys_datalog_status_t
+dl_p_add_clause(struct dl_parser *p, const struct dl_ast_clause *proto,
+		const struct dl_ast_atom *head, const struct dl_ast_lit *body,
+		size_t n)
+{
+	struct dl_ast_clause c = *proto;
+
+	c.head = *head;
+	c.body = NULL;
 	if (n > 0) {
 		c.body = dl_arena_alloc(&p->ast->arena, n * sizeof *body);
 		if (c.body == NULL)
@@ -659,6 +805,160 @@ dl_p_clause(struct dl_parser *p)
 			   p->ast->nclauses + 1, sizeof c) != 0)
 		return dl_p_nomem(p);
 	p->ast->clauses[p->ast->nclauses++] = c;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static bool
+dl_tok_is_word(const struct dl_token *t, const char *word)
+{
+	size_t n = strlen(word);
+
+	return t->len == n && memcmp(t->text, word, n) == 0;
+}
+
+/* An integer of a .plan, read as a number of at most 9 digits. */
+static maelys_datalog_status_t
+dl_p_plan_int(struct dl_parser *p, int64_t *out)
+{
+	if (p->tok.kind != DL_TOK_INTEGER)
+		return dl_p_error(p, "a number");
+	*out = p->tok.integer;
+	return dl_p_advance(p);
+}
+
+/* `.plan N: (i, j, ...), ...` after a rule (p->tok is the directive):
+ * kept in `c` for relq.c's checks, then ignored with a note. */
+static maelys_datalog_status_t
+dl_p_plan(struct dl_parser *p, struct dl_ast_clause *c)
+{
+	struct dl_ast_plan plans[DL_PLAN_ORDERS_MAX];
+	struct dl_ast_plan *kept;
+	size_t n = 0;
+
+	DL_TRY(dl_p_ignore(p, "directive", &p->tok));
+	DL_TRY(dl_p_advance(p));
+	for (;;) {
+		struct dl_ast_plan *pl = &plans[n];
+
+		if (n == DL_PLAN_ORDERS_MAX)
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					  p->source_name, p->tok.pos,
+					  "more than %d orders in one .plan",
+					  DL_PLAN_ORDERS_MAX);
+		memset(pl, 0, sizeof *pl);
+		pl->pos = p->tok.pos;
+		DL_TRY(dl_p_plan_int(p, &pl->version));
+		DL_TRY(dl_p_expect(p, DL_TOK_COLON));
+		DL_TRY(dl_p_expect(p, DL_TOK_LPAREN));
+		while (p->tok.kind != DL_TOK_RPAREN) {
+			if (pl->n == DL_BODY_MAX)
+				return dl_fail_at(
+				    p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				    p->source_name, p->tok.pos,
+				    "more than %zu atoms in a .plan order",
+				    DL_BODY_MAX);
+			DL_TRY(dl_p_plan_int(p, &pl->order[pl->n]));
+			pl->n++;
+			if (p->tok.kind != DL_TOK_COMMA)
+				break;
+			DL_TRY(dl_p_advance(p));
+		}
+		DL_TRY(dl_p_expect(p, DL_TOK_RPAREN));
+		n++;
+		if (p->tok.kind != DL_TOK_COMMA)
+			break;
+		DL_TRY(dl_p_advance(p));
+	}
+	kept = dl_arena_alloc(&p->ast->arena, n * sizeof *kept);
+	if (kept == NULL)
+		return dl_p_nomem(p);
+	memcpy(kept, plans, n * sizeof *kept);
+	c->plans = kept;
+	c->nplans = n;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* clause := atom {"," atom} [":-" disjunction] "."  A body with
+ * disjunction is one clause per conjunction of its normal form (dl_dnf.h),
+ * for each head; every clause keeps the literals' own positions.  Several
+ * heads, groups and `;` are Souffle's syntax only: a native rule is one
+ * rule of the rules API, with one text, as the authors' tools show it. */
+static maelys_datalog_status_t
+dl_p_clause(struct dl_parser *p)
+{
+	struct dl_ast_atom heads[DL_HEADS_MAX];
+	struct dl_ast_clause c;
+	struct dl_dnf_conj *conj = NULL;
+	struct dl_bf *body = NULL;
+	size_t nheads = 0, nconj = 0, h, k;
+
+	memset(&c, 0, sizeof c);
+	c.pos = p->tok.pos;
+	c.start = p->tok.start;
+	for (;;) {
+		if (nheads == DL_HEADS_MAX)
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					  p->source_name, p->tok.pos,
+					  "more than %d heads in one clause",
+					  DL_HEADS_MAX);
+		DL_TRY(dl_p_atom(p, &heads[nheads], false));
+		nheads++;
+		if (p->tok.kind != DL_TOK_COMMA)
+			break;
+		if (!p->ast->souffle)
+			return dl_p_error(p, "':-' or '.' (a clause has one "
+					     "head)");
+		DL_TRY(dl_p_advance(p));
+	}
+	/* subsumption: head <= dominating :- body */
+	if (p->ast->souffle && nheads == 1 && p->tok.kind == DL_TOK_LE) {
+		struct dl_ast_atom *dom =
+		    dl_arena_alloc(&p->ast->arena, sizeof *dom);
+
+		if (dom == NULL)
+			return dl_p_nomem(p);
+		DL_TRY(dl_p_advance(p));
+		DL_TRY(dl_p_atom(p, dom, false));
+		c.dominating = dom;
+		if (p->tok.kind != DL_TOK_IF)
+			return dl_p_error(p, "':-' (a subsumption has a body)");
+	}
+	if (p->tok.kind == DL_TOK_OTHER)
+		return dl_p_error(p, "':-' or '.'");
+	if (p->tok.kind == DL_TOK_IF) {
+		DL_TRY(dl_p_advance(p));
+		DL_TRY(dl_p_disj(p, &body));
+	} else if (nheads > 1) {
+		return dl_p_error(p, "':-' (a clause of several heads is a "
+				     "rule)");
+	}
+	if (p->tok.kind != DL_TOK_DOT)
+		return dl_p_error(p, body == NULL ? "':-' or '.'"
+						  : "',' or '.'");
+	c.end = p->tok.end;
+	DL_TRY(dl_p_advance(p));
+	if (body != NULL) {
+		DL_TRY(dl_dnf_expand(&p->ast->arena, body, p->source_name,
+				     &conj, &nconj, p->diag));
+		if (nheads * nconj > DL_DNF_CLAUSES_MAX)
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					  p->source_name, c.pos,
+					  "rule expands to more than %zu "
+					  "clauses (heads times disjuncts)",
+					  DL_DNF_CLAUSES_MAX);
+	}
+	if (body != NULL && p->tok.kind == DL_TOK_DIRECTIVE &&
+	    dl_tok_is_word(&p->tok, "plan"))
+		DL_TRY(dl_p_plan(p, &c));
+	for (h = 0; h < nheads; h++) {
+		if (body == NULL) {
+			DL_TRY(dl_p_add_clause(p, &c, &heads[h], NULL, 0));
+			continue;
+		}
+		for (k = 0; k < nconj; k++)
+			DL_TRY(dl_p_add_clause(p, &c, &heads[h], conj[k].lits,
+					       conj[k].n));
+	}
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
@@ -714,6 +1014,74 @@ dl_p_ignore(struct dl_parser *p, const char *what, const struct dl_token *tok)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* One column of a choice-domain key, by its name among the decl's. */
+static maelys_datalog_status_t
+dl_p_choice_col(struct dl_parser *p, const struct dl_ast_decl *d,
+		const struct dl_token *names, uint32_t *mask)
+{
+	size_t k;
+
+	if (p->tok.kind != DL_TOK_IDENT)
+		return dl_p_error(p, "a column name");
+	for (k = 0; k < d->arity; k++)
+		if (names[k].len == p->tok.len &&
+		    memcmp(names[k].text, p->tok.text, p->tok.len) == 0)
+			break;
+	if (k == d->arity)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_UNDECLARED,
+				  p->source_name, p->tok.pos,
+				  "choice-domain of '%s': no column '%.*s'",
+				  d->name, (int)p->tok.len, p->tok.text);
+	*mask |= UINT32_C(1) << k;
+	return dl_p_advance(p);
+}
+
+/* choice-domain key {"," key}, key := column | "(" column {"," column} ")"
+ * (p->tok is `choice`).  Keys of the same columns are one key. */
+static maelys_datalog_status_t
+dl_p_choice(struct dl_parser *p, struct dl_ast_decl *d,
+	    const struct dl_token *names)
+{
+	size_t k;
+
+	DL_TRY(dl_p_advance(p)); /* choice */
+	DL_TRY(dl_p_advance(p)); /* - */
+	if (!dl_tok_is(&p->tok, "domain"))
+		return dl_p_error(p, "choice-domain");
+	DL_TRY(dl_p_advance(p));
+	for (;;) {
+		uint32_t mask = 0;
+
+		if (p->tok.kind == DL_TOK_LPAREN) {
+			DL_TRY(dl_p_advance(p));
+			for (;;) {
+				DL_TRY(dl_p_choice_col(p, d, names, &mask));
+				if (p->tok.kind != DL_TOK_COMMA)
+					break;
+				DL_TRY(dl_p_advance(p));
+			}
+			DL_TRY(dl_p_expect(p, DL_TOK_RPAREN));
+		} else {
+			DL_TRY(dl_p_choice_col(p, d, names, &mask));
+		}
+		for (k = 0; k < d->nchoice; k++)
+			if (d->choice_masks[k] == mask)
+				break;
+		if (k == d->nchoice) {
+			if (d->nchoice == DL_CHOICE_KEYS_MAX)
+				return dl_fail_at(
+				    p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				    p->source_name, p->tok.pos,
+				    "more than %d keys in a choice-domain",
+				    DL_CHOICE_KEYS_MAX);
+			d->choice_masks[d->nchoice++] = mask;
+		}
+		if (p->tok.kind != DL_TOK_COMMA)
+			return MAELYS_DATALOG_STATUS_OK;
+		DL_TRY(dl_p_advance(p));
+	}
+}
+
 static maelys_datalog_status_t
 dl_p_decl(struct dl_parser *p)
 {
@@ -723,6 +1091,7 @@ dl_p_decl(struct dl_parser *p)
 	/* `.decl a, b(x:number)`: the relations declared alike */
 	struct dl_token rels[DL_DECL_RELATIONS_MAX];
 	size_t k, nrels = 0;
+	bool repr = false; /* a representation qualifier was read */
 
 	memset(&d, 0, sizeof d);
 	for (;;) {
@@ -794,26 +1163,52 @@ dl_p_decl(struct dl_parser *p)
 		if (nx->kind == DL_TOK_LPAREN || nx->kind == DL_TOK_DOT ||
 		    nx->kind == DL_TOK_IF || nx->kind == DL_TOK_COMMA)
 			break;
+		/* one representation at most, as Souffle requires */
 		if (dl_tok_is(&p->tok, "btree") || dl_tok_is(&p->tok, "brie") ||
-		    dl_tok_is(&p->tok, "btree_delete")) {
-			DL_TRY(dl_p_advance(p));
-			continue;
+		    dl_tok_is(&p->tok, "btree_delete") ||
+		    dl_tok_is(&p->tok, "eqrel")) {
+			if (repr)
+				return dl_fail_at(
+				    p->diag, MAELYS_DATALOG_STATUS_PARSE,
+				    p->source_name, p->tok.pos,
+				    "btree/brie/eqrel qualifier already set "
+				    "for '%s'",
+				    d.name);
+			repr = true;
 		}
-		/* magic-set qualifiers: how Souffle evaluates the relation,
-		 * not what it holds; accepted, and warned of as ignored.
-		 * (inline is not: Souffle refuses an inlined relation in a
-		 * cycle, negated in some places or output, and those checks
-		 * must come with it.) */
-		if (dl_tok_is(&p->tok, "magic") ||
-		    dl_tok_is(&p->tok, "no_magic")) {
+		/* representations, magic sets and inlining: how Souffle
+		 * evaluates the relation, not what it holds; accepted, and
+		 * warned of as ignored.  An inlined relation is evaluated as
+		 * any other, with Souffle's checks of it (relq.c). */
+		if (dl_tok_is(&p->tok, "btree") || dl_tok_is(&p->tok, "brie") ||
+		    dl_tok_is(&p->tok, "btree_delete") ||
+		    dl_tok_is(&p->tok, "magic") ||
+		    dl_tok_is(&p->tok, "no_magic") ||
+		    dl_tok_is(&p->tok, "inline") ||
+		    dl_tok_is(&p->tok, "no_inline")) {
+			if (dl_tok_is(&p->tok, "inline"))
+				d.quals |= DL_QUAL_INLINE;
+			if (dl_tok_is(&p->tok, "no_inline"))
+				d.quals |= DL_QUAL_NO_INLINE;
 			DL_TRY(dl_p_ignore(p, "qualifier", &p->tok));
 			DL_TRY(dl_p_advance(p));
 			continue;
 		}
-		if (dl_tok_is(&p->tok, "eqrel") ||
-		    dl_tok_is(&p->tok, "inline") ||
-		    dl_tok_is(&p->tok, "no_inline") ||
-		    dl_tok_is(&p->tok, "overridable") ||
+		/* choice-domain keys: the last qualifier, as in Souffle */
+		if (dl_tok_is(&p->tok, "choice") && nx->kind == DL_TOK_MINUS) {
+			DL_TRY(dl_p_choice(p, &d, names));
+			break;
+		}
+		/* eqrel: the closure, as rules of its own (relq.c) */
+		if (dl_tok_is(&p->tok, "eqrel")) {
+			d.quals |= DL_QUAL_EQREL;
+			d.eqrel_pos = p->tok.pos;
+			d.eqrel_start = p->tok.start;
+			d.eqrel_end = p->tok.end;
+			DL_TRY(dl_p_advance(p));
+			continue;
+		}
+		if (dl_tok_is(&p->tok, "overridable") ||
 		    dl_tok_is(&p->tok, "choice"))
 			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
 					  p->source_name, p->tok.pos,
@@ -1012,7 +1407,9 @@ dl_parse(struct dl_ast *ast, const char *src, size_t len, bool souffle,
 		else
 			return dl_p_error(&p, "a clause or a directive");
 	}
-	return MAELYS_DATALOG_STATUS_OK;
+	DL_TRY(dl_relq_add_eqrel_rules(ast, source_name, diag));
+	DL_TRY(dl_relq_rewrite_subsumption(ast, source_name, diag));
+	return dl_relq_unfold_inline(ast, diag);
 }
 
 void

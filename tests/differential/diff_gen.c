@@ -224,6 +224,16 @@ df_gen_preds(struct df_case *c)
 			p->group = (uint8_t)(c->preds[i - 1].group + 1);
 	}
 	c->ngroups = (uint8_t)(c->preds[c->npreds - 1].group + 1);
+	/* some binary predicates are eqrel: chosen from a stream of their
+	 * own, so the rest of every case is what it was without them */
+	for (i = 0; i < c->npreds; i++) {
+		struct df_pred *p = &c->preds[i];
+		uint64_t h = df_mix64(c->rng.s ^ UINT64_C(0x6571726571726571) ^
+				      (uint64_t)i);
+
+		p->eqrel = p->arity == 2 && p->type[0] == p->type[1] &&
+			   h % 100 < 20;
+	}
 }
 
 static void

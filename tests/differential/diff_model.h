@@ -250,6 +250,9 @@ struct df_pred {
 	bool has_rules; /* an IDB predicate (it may be .input as well) */
 	struct df_tuple facts[DF_MAX_PFACTS]; /* written in the program */
 	uint8_t nfacts;
+	/* Souffle's eqrel (two columns of one type): the relation is the
+	 * reflexive, symmetric, transitive closure of what goes into it */
+	bool eqrel;
 };
 
 struct df_fact {

@@ -631,6 +631,46 @@ df_naive_free(struct df_naive *nv)
 	}
 }
 
+/* Closes eqrel relation i under symmetry, reflexivity and transitivity,
+ * the way its definition reads (pairs of pairs until nothing is new), not
+ * the way the engine does it; counts its work against the limit. */
+static void
+df_eqrel_close(struct df_naive *nv, unsigned i)
+{
+	struct df_rel *r = &nv->rel[i];
+	bool grew = true;
+	size_t a, b;
+
+	while (grew && !nv->too_big) {
+		grew = false;
+		for (a = 0; a < r->n && !nv->too_big; a++) {
+			struct df_tuple x = r->t[a], t;
+
+			memset(&t, 0, sizeof t);
+			t.v[0] = x.v[1];
+			t.v[1] = x.v[0];
+			grew |= df_rel_add(r, &t);
+			t.v[1] = x.v[1];
+			grew |= df_rel_add(r, &t);
+			t.v[0] = x.v[0];
+			t.v[1] = x.v[0];
+			grew |= df_rel_add(r, &t);
+			for (b = 0; b < r->n; b++) {
+				if (++nv->work > nv->limit) {
+					nv->too_big = true;
+					break;
+				}
+				if (df_val_cmp(r->t[b].v[0], x.v[1]) != 0)
+					continue;
+				t.v[0] = x.v[0];
+				t.v[1] = r->t[b].v[1];
+				grew |= df_rel_add(r, &t);
+			}
+		}
+		nv->changed |= grew;
+	}
+}
+
 /* Evaluates the case for solve number `solve` (its input facts, plus every
  * fact of the program).  On return nv->too_big or nv->type_error may be
  * set; otherwise each relation is complete and sorted. */
@@ -658,6 +698,11 @@ df_naive_eval(struct df_naive *nv, const struct df_case *c, unsigned solve,
 			if (++rounds > nv->rounds)
 				nv->rounds = rounds;
 			nv->changed = false;
+			for (i = 0; i < c->npreds; i++)
+				if (c->preds[i].eqrel && c->preds[i].group == g)
+					df_eqrel_close(nv, i);
+			if (nv->too_big)
+				return;
 			for (i = 0; i < c->nrules; i++) {
 				const struct df_rule *r = &c->rules[i];
 

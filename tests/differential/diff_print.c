@@ -237,7 +237,7 @@ df_print_program(struct df_case *c)
 		df_buf_printf(b, ".decl %s(", p->name);
 		for (k = 0; k < p->arity; k++)
 			df_buf_printf(b, "%sc%u", k > 0 ? ", " : "", k);
-		df_buf_printf(b, ")\n");
+		df_buf_printf(b, ")%s\n", p->eqrel ? " eqrel" : "");
 	}
 	/* .input a, b in one directive, or one each */
 	for (i = 0; i < c->npreds; i++) {
