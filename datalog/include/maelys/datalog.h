@@ -55,8 +55,11 @@ extern "C" {
 #define MAELYS_DATALOG_VERSION_MINOR 1
 #define MAELYS_DATALOG_VERSION_PATCH 0
 
-/* The widest predicate the engine accepts (columns of one tuple). */
-#define MAELYS_DATALOG_MAX_ARITY 16
+/* The widest predicate the engine accepts (columns of one tuple).  It sizes
+ * the arrays of maelys_datalog_fact_view_t and maelys_datalog_directive_t,
+ * so a change of it is a change of the ABI (0.1: 32, was 16; a column set
+ * is a 32-bit mask inside the engine, so 32 is also its ceiling). */
+#define MAELYS_DATALOG_MAX_ARITY 32
 
 /*
  * Status codes.  New codes are appended, never renumbered.  The comment on
