@@ -220,6 +220,17 @@ check_directives(const struct options *o, const maelys_datalog_policy_t *policy)
 				d.predicate);
 			return RUN_ERROR;
 		}
+		if (d.rfc4180 && strchr(facts_io_delimiter(&d), '"') != NULL) {
+			fprintf(stderr,
+				PROGRAM_NAME ": %s: %s %s: with rfc4180=true the "
+					     "delimiter cannot hold '\"'\n",
+				o->program,
+				d.kind == MAELYS_DATALOG_DIRECTIVE_INPUT
+				    ? ".input"
+				    : ".output",
+				d.predicate);
+			return RUN_ERROR;
+		}
 		if (d.kind == MAELYS_DATALOG_DIRECTIVE_OUTPUT && !d.to_stdout &&
 		    (d.filename == NULL || d.filename[0] != '/'))
 			files_out = true;
@@ -272,22 +283,14 @@ write_stdout(const maelys_datalog_result_t *res,
 	     const maelys_datalog_directive_t *d, bool headers)
 {
 	char err[FACTS_IO_ERROR_MAX];
-	size_t i;
 
 	printf("---------------\n%s", d->predicate);
 	if (headers) {
 		putchar('\n');
-		for (i = 0; i < d->arity; i++)
-			printf("%s%s",
-			       i == 0		   ? ""
-			       : d->delimiter != NULL ? d->delimiter
-						      : "\t",
-			       d->column_names[i] != NULL ? d->column_names[i]
-							  : "");
+		facts_io_write_header(stdout, d);
 	}
 	fputs("\n===============\n", stdout);
-	if (facts_io_write(stdout, res, d->predicate, d->arity, d->delimiter,
-			   err, sizeof err) != 0)
+	if (facts_io_write(stdout, res, d, err, sizeof err) != 0)
 		return runner_report_error(err);
 	fputs("===============\n", stdout);
 	return 0;
@@ -311,8 +314,11 @@ write_file(const struct options *o, const maelys_datalog_result_t *res,
 		free(path);
 		return RUN_ERROR;
 	}
-	if (facts_io_write(f, res, d->predicate, d->arity, d->delimiter, err,
-			   sizeof err) != 0) {
+	if (d->headers) { /* headers=true: a line of the columns' names */
+		facts_io_write_header(f, d);
+		fputc('\n', f);
+	}
+	if (facts_io_write(f, res, d, err, sizeof err) != 0) {
 		(void)fclose(f);
 		runner_report_error(err);
 		goto out;
@@ -362,7 +368,7 @@ write_outputs(const struct options *o, const maelys_datalog_policy_t *policy,
 		else if (d.kind != MAELYS_DATALOG_DIRECTIVE_OUTPUT)
 			continue;
 		else if (d.to_stdout || to_stdout)
-			rc = write_stdout(res, &d, to_stdout);
+			rc = write_stdout(res, &d, to_stdout || d.headers);
 		else
 			rc = write_file(o, res, &d);
 		if (rc != 0)

@@ -367,6 +367,12 @@ typedef struct maelys_datalog_directive {
 	/* the columns' names as the .decl gives them (column_names[i] for
 	 * i < arity; NULL for a domain's predicate) */
 	const char *column_names[MAELYS_DATALOG_MAX_ARITY];
+	/* headers=true: the file's first line names the columns (skipped on
+	 * input, written on output) */
+	int headers;
+	/* rfc4180=true: fields may be quoted ("a,b", "" for a quote, a line
+	 * end inside quotes); the delimiter defaults to ',' */
+	int rfc4180;
 } maelys_datalog_directive_t;
 
 /* The number of directives of a standalone program (0 for a domain policy
