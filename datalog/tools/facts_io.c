@@ -224,6 +224,7 @@ struct facts_ctx {
 	/* rfc4180: the reader (a quoted field may go on over the next
 	 * lines) and the fields of the record, unquoted, one after another */
 	struct facts_reader *r;
+	bool extra_ok; /* FACTS_IO_SOUFFLE */
 	char *rec;
 	size_t reclen, reccap;
 };
@@ -345,6 +346,13 @@ facts_io_split_rfc4180(struct facts_ctx *c, size_t lineno, const char *text,
 			start = e + c->dlen;
 		}
 	}
+	if (!c->extra_ok && start <= len) {
+		facts_io_fail(c->err, c->errlen,
+			      "%s:%zu: more columns than the %zu of %s",
+			      c->path, c->r != NULL ? c->r->line : lineno,
+			      arity, c->d->predicate);
+		return -1;
+	}
 	for (k = 0; k < arity; k++) {
 		field[k] = c->rec + off[k];
 		flen[k] = (k + 1 < arity ? off[k + 1] : c->reclen) - off[k];
@@ -389,14 +397,16 @@ facts_io_line(struct facts_ctx *c, size_t lineno, const char *text, size_t len)
 		nf = arity;
 	}
 	/* Souffle reads the first `arity` columns of a line and ignores what
-	 * follows them */
-	while (arity > 0 && nf < arity) {
+	 * follows them; otherwise they are counted, for the error */
+	while (arity > 0 && !c->d->rfc4180 && (nf < arity || !c->extra_ok)) {
 		const char *at =
 		    facts_io_find(p, (size_t)(end - p), c->delim, c->dlen);
 		const char *fe = at != NULL ? at : end;
 
-		field[nf] = p;
-		flen[nf] = (size_t)(fe - p);
+		if (nf < arity) {
+			field[nf] = p;
+			flen[nf] = (size_t)(fe - p);
+		}
 		nf++;
 		if (at == NULL)
 			break;
@@ -465,7 +475,8 @@ facts_io_delimiter(const maelys_datalog_directive_t *d)
 
 int
 facts_io_read_fd(maelys_datalog_input_edb_t *edb, int fd, const char *path,
-		 const maelys_datalog_directive_t *d, char *err, size_t errlen)
+		 const maelys_datalog_directive_t *d, unsigned flags, char *err,
+		 size_t errlen)
 {
 	struct facts_reader r;
 	struct facts_ctx c;
@@ -485,6 +496,7 @@ facts_io_read_fd(maelys_datalog_input_edb_t *edb, int fd, const char *path,
 	c.err = err;
 	c.errlen = errlen;
 	c.r = &r;
+	c.extra_ok = (flags & FACTS_IO_SOUFFLE) != 0;
 	if (c.dlen == 0) {
 		facts_io_fail(err, errlen,
 			      "%s: the delimiter of .input %s is empty", path,
@@ -537,7 +549,8 @@ out:
 
 int
 facts_io_read(maelys_datalog_input_edb_t *edb, const char *path,
-	      const maelys_datalog_directive_t *d, char *err, size_t errlen)
+	      const maelys_datalog_directive_t *d, unsigned flags, char *err,
+	      size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
 
@@ -547,7 +560,7 @@ facts_io_read(maelys_datalog_input_edb_t *edb, const char *path,
 			      path, d->predicate, strerror(errno));
 		return -1;
 	}
-	rc = facts_io_read_fd(edb, fd, path, d, err, errlen);
+	rc = facts_io_read_fd(edb, fd, path, d, flags, err, errlen);
 	(void)close(fd);
 	return rc;
 }

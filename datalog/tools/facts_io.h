@@ -25,6 +25,13 @@
 /* Room for an error message: "FILE:LINE: what is wrong". */
 #define FACTS_IO_ERROR_MAX 1024
 
+/* facts_io_read flags. */
+enum {
+	/* Souffle's reading: the columns after a relation's own are ignored
+	 * (without it, an error: a column silently dropped hides a mistake) */
+	FACTS_IO_SOUFFLE = 1u << 0,
+};
+
 /* The delimiter of `d`: its delimiter=, else ',' with rfc4180=true and a
  * tab otherwise (Souffle's defaults). */
 const char *facts_io_delimiter(const maelys_datalog_directive_t *d);
@@ -35,23 +42,23 @@ const char *facts_io_delimiter(const maelys_datalog_directive_t *d);
  * adds them to `edb`, as Souffle reads a .facts file.  Column types: NUMBER
  * is a decimal int64; SYMBOL is the raw text; ANY is an integer when the
  * text is a canonical decimal int64 and a symbol otherwise.  A trailing "\r"
- * is stripped and the last line may lack its "\n".  The first d->arity
- * columns of a line are read and any after them ignored; fewer is an
- * error.  d->headers: the first line is skipped.  d->rfc4180: a field may
+ * is stripped and the last line may lack its "\n".  A line must have
+ * d->arity columns; with FACTS_IO_SOUFFLE in `flags`, any after them are
+ * ignored.  d->headers: the first line is skipped.  d->rfc4180: a field may
  * be quoted ("a,b", "" for a quote, line ends inside the quotes).  A
  * relation of arity 0 is true when the file has a line (which must be
  * empty or "()").
  * Returns 0, or -1 with `err` set to "PATH: ..." or "PATH:LINE: ...".
  */
 int facts_io_read(maelys_datalog_input_edb_t *edb, const char *path,
-		  const maelys_datalog_directive_t *d, char *err,
-		  size_t errlen);
+		  const maelys_datalog_directive_t *d, unsigned flags,
+		  char *err, size_t errlen);
 
 /* facts_io_read from the open descriptor `fd` (not closed), `path` naming
  * it in messages. */
 int facts_io_read_fd(maelys_datalog_input_edb_t *edb, int fd,
 		     const char *path, const maelys_datalog_directive_t *d,
-		     char *err, size_t errlen);
+		     unsigned flags, char *err, size_t errlen);
 
 /* The line of column names of d (d->column_names joined by its delimiter),
  * without a line end: headers=true, and Souffle's `-D -` framing. */

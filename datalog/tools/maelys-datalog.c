@@ -25,6 +25,7 @@
 #include "explain_tuple.h"
 #include "facts_io.h"
 #include "runner_options.h"
+#include "source.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,119 +39,69 @@
 
 #include <maelys/datalog.h>
 
-/* The largest program text read; the engine's own (smaller) source limit
- * then gives its LIMIT diagnostic.  Only a guard against reading a huge
- * file whole. */
+/* The largest program text read, includes and the C preprocessor's output
+ * counted; the engine's own (smaller) source limit then gives its LIMIT
+ * diagnostic.  Only a guard against reading a huge file whole. */
 #define RUN_PROGRAM_READ_MAX ((size_t)1 << 30)
 
-/* Reads the whole file at `path`.  Returns 0, or the exit status after
- * saying why. */
+/* Reads the program (source.c: .include, .once, with --souffle the C
+ * preprocessor) and loads it.  A diagnostic of the load names the file and
+ * line the text came from.  Returns 0, or the exit status after saying
+ * why; `src` is the caller's to free either way. */
 static int
-read_program(const char *path, char **text, size_t *len)
-{
-	struct stat sb;
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-	int fd, rc = RUN_ERROR;
-
-	*text = NULL;
-	*len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, PROGRAM_NAME ": %s: cannot open: %s\n", path,
-			strerror(errno));
-		return RUN_ERROR;
-	}
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		fprintf(stderr, PROGRAM_NAME ": %s: not a regular file\n",
-			path);
-		goto out;
-	}
-	cap = sb.st_size > 0 && (uint64_t)sb.st_size < RUN_PROGRAM_READ_MAX
-		  ? (size_t)sb.st_size + 1
-		  : 4096;
-	for (;;) {
-		ssize_t got;
-
-		if (n == cap || buf == NULL) {
-			char *nb;
-
-			if (n == cap)
-				cap *= 2;
-			if (cap > RUN_PROGRAM_READ_MAX + 1) {
-				fprintf(stderr,
-					PROGRAM_NAME ": %s: larger than %zu "
-						     "bytes\n",
-					path, RUN_PROGRAM_READ_MAX);
-				goto out;
-			}
-			nb = realloc(buf, cap);
-			if (nb == NULL) {
-				fprintf(stderr,
-					PROGRAM_NAME ": %s: out of memory\n",
-					path);
-				goto out;
-			}
-			buf = nb;
-		}
-		got = read(fd, buf + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			fprintf(stderr, PROGRAM_NAME ": %s: read error: %s\n",
-				path, strerror(errno));
-			goto out;
-		}
-		if (got == 0)
-			break;
-		n += (size_t)got;
-	}
-	*text = buf;
-	*len = n;
-	buf = NULL;
-	rc = 0;
-out:
-	free(buf);
-	(void)close(fd);
-	return rc;
-}
-
-/* Reads and loads the program.  Returns 0, or the exit status after
- * saying why. */
-static int
-load_program(const struct options *o, maelys_datalog_policy_t **policy)
+load_program(const struct options *o, struct source *src,
+	     maelys_datalog_policy_t **policy)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	struct source_options so;
 	maelys_datalog_status_t st;
-	char *text = NULL;
-	size_t len = 0;
-	int rc;
+	char err[1024];
 
 	*policy = NULL;
-	if ((rc = read_program(o->program, &text, &len)) != 0)
-		return rc;
-	st = maelys_datalog_policy_load_text(NULL, o->program, text, len,
-					     o->flags, policy, &diag);
-	free(text);
-	if (st != MAELYS_DATALOG_STATUS_OK)
-		return runner_report_status(st, &diag);
+	memset(&so, 0, sizeof so);
+	so.program = o->program;
+	so.incdirs = o->incdirs;
+	so.nincdirs = o->nincdirs;
+	so.souffle = o->flags == MAELYS_DATALOG_LOAD_SOUFFLE;
+	so.max_bytes = RUN_PROGRAM_READ_MAX;
+	if (source_load(src, &so, err, sizeof err) != 0)
+		return runner_report_error(err);
+	st = maelys_datalog_policy_load_text(NULL, o->program, src->text,
+					     src->len, o->flags, policy, &diag);
+	if (st != MAELYS_DATALOG_STATUS_OK) {
+		char mapped[sizeof diag.message + 4096];
+
+		source_map_message(src, o->program, diag.message, mapped,
+				   sizeof mapped);
+		fprintf(stderr, PROGRAM_NAME ": %s: %s\n",
+			maelys_datalog_status_name(st),
+			mapped[0] != '\0' ? mapped
+					  : maelys_datalog_status_meaning(st));
+		return RUN_ERROR;
+	}
 	return 0;
 }
 
 /* Prints each warning of the load on stderr, as the library words it
- * ("PROG.dl:LINE:COL: warning: ...").  Returns how many there were. */
+ * ("PROG.dl:LINE:COL: warning: ...", the line mapped back to its file).
+ * Returns how many there were. */
 static size_t
-print_warnings(const maelys_datalog_policy_t *policy)
+print_warnings(const struct options *o, const struct source *src,
+	       const maelys_datalog_policy_t *policy)
 {
 	size_t n = maelys_datalog_policy_warning_count(policy), i;
 
 	for (i = 0; i < n; i++) {
 		maelys_datalog_diagnostic_t w = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 		maelys_datalog_warning_kind_t kind;
+		char mapped[sizeof w.message + 4096];
 
-		if (maelys_datalog_policy_get_warning(policy, i, &kind, &w) ==
+		if (maelys_datalog_policy_get_warning(policy, i, &kind, &w) !=
 		    MAELYS_DATALOG_STATUS_OK)
-			fprintf(stderr, "%s\n", w.message);
+			continue;
+		source_map_message(src, o->program, w.message, mapped,
+				   sizeof mapped);
+		fprintf(stderr, "%s\n", mapped);
 	}
 	return n;
 }
@@ -266,7 +217,11 @@ read_inputs(const struct options *o, const maelys_datalog_policy_t *policy,
 			continue;
 		if ((path = directive_path(&d, o->facts_dir, ".facts")) == NULL)
 			return runner_report_error("out of memory");
-		rc = facts_io_read(edb, path, &d, err, sizeof err);
+		rc = facts_io_read(edb, path, &d,
+				   o->flags == MAELYS_DATALOG_LOAD_SOUFFLE
+				       ? FACTS_IO_SOUFFLE
+				       : 0u,
+				   err, sizeof err);
 		free(path);
 		if (rc != 0)
 			return runner_report_error(err);
@@ -449,6 +404,7 @@ static int
 cmd_run(const struct options *o)
 {
 	struct explain_tuple *tuples = NULL;
+	struct source src;
 	size_t i;
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 	maelys_datalog_policy_t *policy = NULL;
@@ -458,10 +414,12 @@ cmd_run(const struct options *o)
 	maelys_datalog_status_t st;
 	int rc;
 
-	if ((rc = load_program(o, &policy)) != 0)
+	rc = load_program(o, &src, &policy);
+	if (rc == 0 && o->verbose)
+		(void)print_warnings(o, &src, policy);
+	source_free(&src);
+	if (rc != 0)
 		return rc;
-	if (o->verbose)
-		(void)print_warnings(policy);
 	if ((rc = check_directives(o, policy)) != 0)
 		goto out;
 	if ((st = maelys_datalog_input_edb_create(&edb)) !=
@@ -528,12 +486,16 @@ static int
 cmd_check(const struct options *o)
 {
 	maelys_datalog_policy_t *policy = NULL;
-	size_t warnings;
+	struct source src;
+	size_t warnings = 0;
 	int rc;
 
-	if ((rc = load_program(o, &policy)) != 0)
+	rc = load_program(o, &src, &policy);
+	if (rc == 0)
+		warnings = print_warnings(o, &src, policy);
+	source_free(&src);
+	if (rc != 0)
 		return rc;
-	warnings = print_warnings(policy);
 	(void)maelys_datalog_policy_free(policy);
 	if (o->werror && warnings > 0) {
 		fprintf(stderr,
@@ -606,6 +568,7 @@ main(int argc, char **argv)
 
 	if (rc >= 0) {
 		free(o.explain);
+		free(o.incdirs);
 		if (fflush(stdout) != 0 || ferror(stdout))
 			return RUN_ERROR;
 		return rc;
@@ -615,5 +578,6 @@ main(int argc, char **argv)
 	else
 		rc = cmd_run(&o);
 	free(o.explain);
+	free(o.incdirs);
 	return rc;
 }

@@ -30,6 +30,9 @@ struct options {
 	const char **explain;
 	size_t nexplain;
 	unsigned explain_depth; /* --explain-depth */
+	/* -I DIR: where .include (and cpp's #include) look, in order */
+	const char **incdirs;
+	size_t nincdirs;
 };
 
 /* Reads argv (the command is argv[1]; getopt_long reads what follows it).
