@@ -683,7 +683,9 @@ maelys_datalog_input_edb_get(const maelys_datalog_input_edb_t *edb,
 /*
  * Adds the fact predicate(args[0], ..., args[count-1]); strings are copied.
  * The predicate is checked against the policy when solved (UNDECLARED, ARITY,
- * ROLE come from session_solve_edb).  Returns OK, INVALID_ARGUMENT (NULL, a
+ * ROLE come from session_solve_edb).  A predicate name is
+ * [A-Za-z_?][A-Za-z0-9_?]*, at most 255 bytes (the '?' of Souffle's names
+ * such as `_?`).  Returns OK, INVALID_ARGUMENT (NULL, a
  * bad predicate name, a bad term kind, a NULL string with a length), LIMIT
  * (count above MAELYS_DATALOG_MAX_ARITY, a string over 65,535 bytes, more
  * than 100,000,000 facts), NO_MEMORY.  On failure nothing was added.
