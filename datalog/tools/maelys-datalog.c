@@ -63,6 +63,7 @@ load_program(const struct options *o, struct source *src,
 	so.incdirs = o->incdirs;
 	so.nincdirs = o->nincdirs;
 	so.souffle = o->flags == MAELYS_DATALOG_LOAD_SOUFFLE;
+	so.no_preprocessor = o->no_preprocessor;
 	so.max_bytes = RUN_PROGRAM_READ_MAX;
 	if (source_load(src, &so, err, sizeof err) != 0)
 		return runner_report_error(err);

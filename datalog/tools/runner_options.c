@@ -39,6 +39,8 @@ static const char usage_text[] =
     "                        where .include (and, with --souffle, the C\n"
     "                        preprocessor's #include) look for a file after\n"
     "                        the including file's folder; may be repeated\n"
+    "  --no-preprocessor     with --souffle, never run cpp (its # lines are\n"
+    "                        skipped, as Souffle's --no-preprocessor does)\n"
     "  --max-tuples N        stop with budget_tuples after N derived tuples\n"
     "  --max-memory BYTES    stop with budget_memory above BYTES of working\n"
     "                        memory (suffix K, M, G or T: powers of 1024)\n"
@@ -143,7 +145,8 @@ enum {
 	OPT_MAX_MEMORY,
 	OPT_WERROR,
 	OPT_EXPLAIN,
-	OPT_EXPLAIN_DEPTH
+	OPT_EXPLAIN_DEPTH,
+	OPT_NO_PREPROCESSOR
 };
 
 static const struct option long_options[] = {
@@ -152,6 +155,7 @@ static const struct option long_options[] = {
     {"facts", required_argument, NULL, 'F'},
     {"output", required_argument, NULL, 'D'},
     {"include-dir", required_argument, NULL, 'I'},
+    {"no-preprocessor", no_argument, NULL, OPT_NO_PREPROCESSOR},
     {"max-tuples", required_argument, NULL, OPT_MAX_TUPLES},
     {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
     {"werror", no_argument, NULL, OPT_WERROR},
@@ -204,6 +208,9 @@ take_option(struct options *o, int c, const char *val, const char *arg)
 		return -1;
 	case OPT_NATIVE:
 		o->flags = 0;
+		return -1;
+	case OPT_NO_PREPROCESSOR:
+		o->no_preprocessor = true;
 		return -1;
 	case 'I':
 		if (val[0] == '\0')

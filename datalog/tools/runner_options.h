@@ -33,6 +33,7 @@ struct options {
 	/* -I DIR: where .include (and cpp's #include) look, in order */
 	const char **incdirs;
 	size_t nincdirs;
+	bool no_preprocessor; /* --no-preprocessor: never run cpp */
 };
 
 /* Reads argv (the command is argv[1]; getopt_long reads what follows it).

@@ -62,7 +62,9 @@ source_read_file(struct source_ctx *cx, const char *path, char **out,
 {
 	char *buf = NULL;
 	size_t cap = 0, n = 0, max = cx->o->max_bytes;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO named by an .include must not hang the run
+	 * before the check that it is a regular file */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	*out = NULL;
 	*outlen = 0;
@@ -749,7 +751,8 @@ source_load(struct source *s, const struct source_options *o, char *err,
 		s->cap = len + 1;
 		return 0;
 	}
-	if (o->souffle && source_has_cpp_line(text, len)) {
+	if (o->souffle && !o->no_preprocessor &&
+	    source_has_cpp_line(text, len)) {
 		/* Souffle runs every program through the C preprocessor;
 		 * only a program with a preprocessor line can tell */
 		char *pre = NULL;

@@ -7,7 +7,7 @@
  * (the guard loads its policies with it):
  *
  *   - with --souffle, when the program has a preprocessor line (#include,
- *     #define, #if...), the C preprocessor: `cpp` with a fixed argv (no
+ *     #define, #if...) and unless --no-preprocessor, the C preprocessor: `cpp` with a fixed argv (no
  *     shell), the -I directories passed on, its output bounded; its `#`
  *     line markers name the file and line of each line that follows;
  *   - `.include "file"` (relative to the including file, then to each -I
@@ -62,6 +62,7 @@ struct source_options {
 	const char *const *incdirs;   /* -I, in order */
 	size_t nincdirs;
 	bool souffle;                 /* --souffle: cpp, __LINE__, # lines */
+	bool no_preprocessor;         /* --no-preprocessor: never cpp */
 	size_t max_bytes;             /* bound on the whole text */
 };
 
