@@ -518,6 +518,18 @@ facts_io_read_fd(maelys_datalog_input_edb_t *edb, int fd, const char *path,
 	for (;;) {
 		switch (facts_reader_next(&r, &text, &len)) {
 		case FACTS_LINE_OK:
+			if (r.line == 1 && len >= 2 &&
+			    memcmp(text, "\x1f\x8b", 2) == 0) {
+				/* Souffle reads gzip transparently; a line of
+				 * its compressed bytes would be a confusing
+				 * column error */
+				facts_io_fail(err, errlen,
+					      "%s: a gzip-compressed file (the "
+					      "facts of .input %s): not read "
+					      "here; decompress it first",
+					      path, d->predicate);
+				goto out;
+			}
 			if (header) { /* headers=true: the columns' names */
 				header = false;
 				continue;
