@@ -418,9 +418,12 @@ cmd_run(const struct options *o)
 	rc = load_program(o, &src, &policy);
 	if (rc == 0 && o->verbose)
 		(void)print_warnings(o, &src, policy);
-	source_free(&src);
-	if (rc != 0)
+	if (rc != 0) {
+		source_free(&src);
 		return rc;
+	}
+	if (o->nexplain == 0)
+		source_free(&src); /* kept for --explain's places only */
 	if ((rc = check_directives(o, policy)) != 0)
 		goto out;
 	if ((st = maelys_datalog_input_edb_create(&edb)) !=
@@ -456,7 +459,7 @@ cmd_run(const struct options *o)
 		if (fflush(stdout) != 0)
 			break;
 		st = explain_print(stdout, policy, res, &tuples[i],
-				   o->explain_depth);
+				   o->explain_depth, &src);
 		if (st != MAELYS_DATALOG_STATUS_OK) {
 			fprintf(stderr, PROGRAM_NAME ": --explain '%s': %s: %s\n",
 				o->explain[i], maelys_datalog_status_name(st),
@@ -476,6 +479,7 @@ out:
 	(void)maelys_datalog_session_free(session);
 	(void)maelys_datalog_input_edb_free(edb);
 	(void)maelys_datalog_policy_free(policy);
+	source_free(&src);
 	if (tuples != NULL)
 		for (i = 0; i < o->nexplain; i++)
 			explain_tuple_free(&tuples[i]);
