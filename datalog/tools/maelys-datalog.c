@@ -2,8 +2,9 @@
 /*
  * maelys-datalog: the standalone runner of libmaelys-datalog.
  *
- *   maelys-datalog run [--souffle|--native] [-v] [-F DIR] [-D DIR] PROG.dl
- *   maelys-datalog check [--souffle|--native] [--werror] PROG.dl
+ *   maelys-datalog run [--souffle|--native] [-v] [-F DIR] [-D DIR]
+ *                      [-I DIR]... [--no-preprocessor] PROG.dl
+ *   maelys-datalog check [--souffle|--native] [-I DIR]... [--werror] PROG.dl
  *
  * `run` loads a standalone program (.decl, .input, .output, .printsize), reads
  * the facts of each .input relation from DIR/rel.facts, solves once and then
@@ -17,7 +18,9 @@
  * at its hard maximum, and only --max-tuples / --max-memory lower them.
  * Exit status: 0 success, 1 load, input, evaluation or output error (or a
  * warning, with check --werror), 2 usage.
- * Only the public API is used; file formats live in facts_io.c.
+ * Only the public API is used; file formats live in facts_io.c, and what
+ * is done to the program's text before the library reads it (.include,
+ * .once, the C preprocessor) in source.c.
  */
 #define _GNU_SOURCE /* O_CLOEXEC, setenv */
 
