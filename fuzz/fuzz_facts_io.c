@@ -27,8 +27,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static const char *const delimiters[] = {NULL, ",", ", ", "BOB", "\t\t",
-					 "\"", "|"};
+static const char *const delimiters[] = {NULL,   ",",  ", ", "BOB",
+					 "\t\t", "\"", "|"};
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

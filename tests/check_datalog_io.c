@@ -88,8 +88,7 @@ static const struct {
 } bad_params[] = {
     {".decl a(x:number)\n.input a(headers=maybe)\n", "true or false"},
     {".decl a(x:number)\n.input a(rfc4180=1)\n", "a string or a word"},
-    {".decl a(x:number)\n.output a(IO=\"sqlite\")\n",
-     "IO=file or IO=stdout"},
+    {".decl a(x:number)\n.output a(IO=\"sqlite\")\n", "IO=file or IO=stdout"},
     {".decl a(x:number)\n.output a(IO=sqlite, dbname=\"x.db\")\n",
      "IO=file or IO=stdout"},
     {".decl a(x:number)\n.output a(compress=true)\n",
@@ -133,13 +132,16 @@ START_TEST(test_io_souffle_question_mark_names_take_input_facts)
 		      "%s", diag.message);
 	session = dltest_new_session(policy);
 	edb = dltest_new_edb();
-	ck_assert_status(maelys_datalog_input_edb_add(edb, "_?", fact, 2, &diag),
-			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_status(
+	    maelys_datalog_input_edb_add(edb, "_?", fact, 2, &diag),
+	    MAELYS_DATALOG_STATUS_OK);
 	/* a name no syntax reads is still refused */
-	ck_assert_status(maelys_datalog_input_edb_add(edb, "a-b", fact, 2, &diag),
-			 MAELYS_DATALOG_STATUS_INVALID_ARGUMENT);
-	ck_assert_status(maelys_datalog_input_edb_add(edb, "1a", fact, 2, &diag),
-			 MAELYS_DATALOG_STATUS_INVALID_ARGUMENT);
+	ck_assert_status(
+	    maelys_datalog_input_edb_add(edb, "a-b", fact, 2, &diag),
+	    MAELYS_DATALOG_STATUS_INVALID_ARGUMENT);
+	ck_assert_status(
+	    maelys_datalog_input_edb_add(edb, "1a", fact, 2, &diag),
+	    MAELYS_DATALOG_STATUS_INVALID_ARGUMENT);
 	res = dltest_solve(session, edb);
 	ck_assert_status(maelys_datalog_result_count(res, "a_?b", 1, &count),
 			 MAELYS_DATALOG_STATUS_OK);
@@ -153,8 +155,7 @@ START_TEST(test_io_souffle_question_mark_names_take_input_facts)
 END_TEST
 
 /* Appends printf output to buf (cap bytes, NUL-terminated). */
-static void
-put(char *buf, size_t cap, const char *fmt, ...)
+static void put(char *buf, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static void
@@ -188,9 +189,10 @@ START_TEST(test_io_widest_relation_joins_on_its_last_columns)
 	put(src, sizeof src, ".decl w(");
 	for (k = 1; k <= N; k++)
 		put(src, sizeof src, "%sc%zu:number", k > 1 ? ", " : "", k);
-	put(src, sizeof src, ")\n.input w\n.decl k(a:number, b:number)\n"
-			     "k(%d, %d).\n.decl pick(a:number, b:number)\n"
-			     "pick(x1, x%d) :- w(",
+	put(src, sizeof src,
+	    ")\n.input w\n.decl k(a:number, b:number)\n"
+	    "k(%d, %d).\n.decl pick(a:number, b:number)\n"
+	    "pick(x1, x%d) :- w(",
 	    2 * N - 1, 2 * N, N);
 	for (k = 1; k <= N; k++)
 		put(src, sizeof src, "%sx%zu", k > 1 ? ", " : "", k);
@@ -220,9 +222,9 @@ START_TEST(test_io_widest_relation_joins_on_its_last_columns)
 		    MAELYS_DATALOG_STATUS_OK);
 	}
 	row[N] = maelys_datalog_arg_integer(0);
-	ck_assert_status(maelys_datalog_input_edb_add(edb, "w", row, N + 1,
-						      &diag),
-			 MAELYS_DATALOG_STATUS_LIMIT);
+	ck_assert_status(
+	    maelys_datalog_input_edb_add(edb, "w", row, N + 1, &diag),
+	    MAELYS_DATALOG_STATUS_LIMIT);
 	res = dltest_solve(session, edb);
 	ck_assert_status(maelys_datalog_result_count(res, "pick", 2, &count),
 			 MAELYS_DATALOG_STATUS_OK);
@@ -258,7 +260,8 @@ maelys_check_suite(void)
 	tcase_add_loop_test(tc,
 			    test_io_unsupported_parameters_are_refused_by_name,
 			    0, (int)(sizeof bad_params / sizeof *bad_params));
-	tcase_add_test(tc, test_io_souffle_question_mark_names_take_input_facts);
+	tcase_add_test(tc,
+		       test_io_souffle_question_mark_names_take_input_facts);
 	tcase_add_test(tc, test_io_widest_relation_joins_on_its_last_columns);
 	suite_add_tcase(s, tc);
 	return s;

@@ -120,7 +120,8 @@ print_rule_line(const struct explainer *e, unsigned depth, size_t rule,
 		char at[4352], mapped[4352];
 
 		(void)snprintf(at, sizeof at, "%s:%zu:", ri.source, ri.line);
-		source_map_message(e->src, ri.source, at, mapped, sizeof mapped);
+		source_map_message(e->src, ri.source, at, mapped,
+				   sizeof mapped);
 		fprintf(e->out, "%s%s %s\n", prefix, mapped, ri.text);
 		return;
 	}
@@ -222,9 +223,8 @@ print_why_not(struct explainer *e, const struct explain_tuple *t)
 
 maelys_datalog_status_t
 explain_print(FILE *out, const maelys_datalog_policy_t *policy,
-	      const maelys_datalog_result_t *res,
-	      const struct explain_tuple *t, unsigned max_depth,
-	      const struct source *src)
+	      const maelys_datalog_result_t *res, const struct explain_tuple *t,
+	      unsigned max_depth, const struct source *src)
 {
 	struct explainer e;
 	maelys_datalog_tuple_t handle;

@@ -38,7 +38,7 @@
 
 /* The longest record of an rfc4180=true file, its quoted line ends
  * included: every field at the engine's string limit, with room. */
-#define FACTS_IO_RECORD_MAX \
+#define FACTS_IO_RECORD_MAX                                                    \
 	((size_t)MAELYS_DATALOG_MAX_ARITY * (FACTS_IO_LINE_MAX + 1u))
 
 static void facts_io_fail(char *err, size_t errlen, const char *fmt, ...)
@@ -295,9 +295,8 @@ facts_io_split_rfc4180(struct facts_ctx *c, size_t lineno, const char *text,
 							      &len) !=
 						FACTS_LINE_OK)
 						break;
-					if ((crlf &&
-					     facts_io_rec_put(c, "\r", 1) !=
-						 0) ||
+					if ((crlf && facts_io_rec_put(
+							 c, "\r", 1) != 0) ||
 					    facts_io_rec_put(c, "\n", 1) != 0)
 						goto too_long;
 					crlf = c->r->crlf;
@@ -305,7 +304,8 @@ facts_io_split_rfc4180(struct facts_ctx *c, size_t lineno, const char *text,
 					continue;
 				}
 				ch = text[pos++];
-				if (ch == '"' && pos < len && text[pos] == '"') {
+				if (ch == '"' && pos < len &&
+				    text[pos] == '"') {
 					pos++;
 				} else if (ch == '"') {
 					closed = true;
@@ -318,27 +318,25 @@ facts_io_split_rfc4180(struct facts_ctx *c, size_t lineno, const char *text,
 				facts_io_fail(c->err, c->errlen,
 					      "%s:%zu: a quoted field of %s "
 					      "has no closing quote",
-					      c->path, lineno,
-					      c->d->predicate);
+					      c->path, lineno, c->d->predicate);
 				return -1;
 			}
 			if (pos != len &&
 			    (len - pos < c->dlen ||
 			     memcmp(text + pos, c->delim, c->dlen) != 0)) {
-				facts_io_fail(c->err, c->errlen,
-					      "%s:%zu: column %zu of %s: the "
-					      "delimiter must follow a quoted "
-					      "field",
-					      c->path, c->r != NULL ? c->r->line
-								    : lineno,
-					      k + 1, c->d->predicate);
+				facts_io_fail(
+				    c->err, c->errlen,
+				    "%s:%zu: column %zu of %s: the "
+				    "delimiter must follow a quoted "
+				    "field",
+				    c->path, c->r != NULL ? c->r->line : lineno,
+				    k + 1, c->d->predicate);
 				return -1;
 			}
 			start = pos + c->dlen;
 		} else {
-			const char *at = facts_io_find(text + start,
-						       len - start, c->delim,
-						       c->dlen);
+			const char *at = facts_io_find(
+			    text + start, len - start, c->delim, c->dlen);
 			size_t e = at != NULL ? (size_t)(at - text) : len;
 
 			if (facts_io_rec_put(c, text + start, e - start) != 0)
@@ -978,7 +976,8 @@ int
 facts_io_write(FILE *out, const maelys_datalog_result_t *result,
 	       const maelys_datalog_directive_t *d, char *err, size_t errlen)
 {
-	const char *predicate = d->predicate, *delimiter = facts_io_delimiter(d);
+	const char *predicate = d->predicate,
+		   *delimiter = facts_io_delimiter(d);
 	size_t arity = d->arity;
 	bool quote = d->rfc4180 != 0;
 	struct facts_symset set;

@@ -56,9 +56,9 @@ int facts_io_read(maelys_datalog_input_edb_t *edb, const char *path,
 
 /* facts_io_read from the open descriptor `fd` (not closed), `path` naming
  * it in messages. */
-int facts_io_read_fd(maelys_datalog_input_edb_t *edb, int fd,
-		     const char *path, const maelys_datalog_directive_t *d,
-		     unsigned flags, char *err, size_t errlen);
+int facts_io_read_fd(maelys_datalog_input_edb_t *edb, int fd, const char *path,
+		     const maelys_datalog_directive_t *d, unsigned flags,
+		     char *err, size_t errlen);
 
 /* The line of column names of d (d->column_names joined by its delimiter),
  * without a line end: headers=true, and Souffle's `-D -` framing. */

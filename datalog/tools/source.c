@@ -85,9 +85,8 @@ source_read_file(struct source_ctx *cx, const char *path, char **out,
 			if (cap > max) {
 				free(buf);
 				(void)close(fd);
-				return source_fail(cx,
-						   "%s: larger than %zu bytes",
-						   path, max);
+				return source_fail(
+				    cx, "%s: larger than %zu bytes", path, max);
 			}
 			nb = realloc(buf, ncap + 1);
 			if (nb == NULL) {
@@ -128,8 +127,9 @@ source_put(struct source_ctx *cx, const char *p, size_t n)
 	struct source *s = cx->s;
 
 	if (n > cx->o->max_bytes - s->len)
-		return source_fail(cx, "%s: the program with its includes is "
-				       "larger than %zu bytes",
+		return source_fail(cx,
+				   "%s: the program with its includes is "
+				   "larger than %zu bytes",
 				   cx->o->program, cx->o->max_bytes);
 	if (s->cap - s->len <= n) {
 		size_t ncap = s->cap == 0 ? 65536 : s->cap;
@@ -182,7 +182,8 @@ source_file_index(struct source_ctx *cx, const char *name, size_t n,
 	size_t i;
 
 	for (i = 0; i < s->nfiles; i++)
-		if (strlen(s->files[i]) == n && memcmp(s->files[i], name, n) == 0) {
+		if (strlen(s->files[i]) == n &&
+		    memcmp(s->files[i], name, n) == 0) {
 			*out = (uint32_t)i;
 			return 0;
 		}
@@ -222,7 +223,7 @@ static bool
 source_is_cpp_line(const char *p, size_t n)
 {
 	static const char *const words[] = {
-	    "include", "define", "undef", "ifdef", "ifndef", "if",
+	    "include", "define", "undef", "ifdef", "ifndef",  "if",
 	    "elif",    "else",   "endif", "error", "warning", "pragma"};
 	size_t i = 1, k;
 
@@ -337,15 +338,17 @@ source_put_line(struct source_ctx *cx, const char *p, size_t n, uint32_t line,
 			continue;
 		}
 		if (n - i >= 8 && memcmp(p + i, "__LINE__", 8) == 0 &&
-		    (i == 0 || !(p[i - 1] == '_' || (p[i - 1] >= '0' &&
-						       p[i - 1] <= '9') ||
+		    (i == 0 || !(p[i - 1] == '_' ||
+				 (p[i - 1] >= '0' && p[i - 1] <= '9') ||
 				 ((p[i - 1] | 0x20) >= 'a' &&
 				  (p[i - 1] | 0x20) <= 'z'))) &&
-		    (i + 8 == n ||
-		     !(p[i + 8] == '_' || (p[i + 8] >= '0' && p[i + 8] <= '9') ||
-		       ((p[i + 8] | 0x20) >= 'a' && (p[i + 8] | 0x20) <= 'z')))) {
+		    (i + 8 == n || !(p[i + 8] == '_' ||
+				     (p[i + 8] >= '0' && p[i + 8] <= '9') ||
+				     ((p[i + 8] | 0x20) >= 'a' &&
+				      (p[i + 8] | 0x20) <= 'z')))) {
 			char num[16];
-			int w = snprintf(num, sizeof num, "%-8u", (unsigned)line);
+			int w =
+			    snprintf(num, sizeof num, "%-8u", (unsigned)line);
 
 			if (source_put(cx, p + from, i - from) != 0 ||
 			    source_put(cx, num, (size_t)w) != 0)
@@ -375,7 +378,8 @@ source_find(const char *including, const char *name,
 		const char *slash = strrchr(including, '/');
 
 		if (slash == NULL)
-			p = strdup(name); /* beside a file of the current folder */
+			p = strdup(
+			    name); /* beside a file of the current folder */
 		else if (asprintf(&p, "%.*s/%s", (int)(slash - including),
 				  including, name) < 0)
 			p = NULL;
@@ -395,15 +399,14 @@ source_find(const char *including, const char *name,
 	return NULL;
 }
 
-static int source_expand(struct source_ctx *cx, const char *text,
-			 size_t len, const char *path, const struct stat *sb,
-			 bool markers);
+static int source_expand(struct source_ctx *cx, const char *text, size_t len,
+			 const char *path, const struct stat *sb, bool markers);
 
 /* `.include "NAME"` (the line from after the directive's name): reads
  * the file and expands it in place. */
 static int
-source_include(struct source_ctx *cx, const char *p, size_t n,
-	       const char *path, uint32_t line)
+source_include(struct source_ctx *cx, const char *p, size_t n, const char *path,
+	       uint32_t line)
 {
 	char name[4096], *found, *text = NULL;
 	size_t i = 0, k = 0, tlen = 0;
@@ -413,30 +416,34 @@ source_include(struct source_ctx *cx, const char *p, size_t n,
 	while (i < n && source_blank(p[i]))
 		i++;
 	if (i == n || p[i] != '"')
-		return source_fail(cx, "%s:%u: .include wants a file name in "
-				       "double quotes",
+		return source_fail(cx,
+				   "%s:%u: .include wants a file name in "
+				   "double quotes",
 				   path, (unsigned)line);
 	for (i++; i < n && p[i] != '"'; i++) {
 		if (p[i] == '\\' && i + 1 < n)
 			i++;
 		if (k + 1 >= sizeof name)
-			return source_fail(cx, "%s:%u: .include: file name too "
-					       "long",
+			return source_fail(cx,
+					   "%s:%u: .include: file name too "
+					   "long",
 					   path, (unsigned)line);
 		name[k++] = p[i];
 	}
 	name[k] = '\0';
 	if (i == n)
-		return source_fail(cx, "%s:%u: .include: the file name has no "
-				       "closing quote",
+		return source_fail(cx,
+				   "%s:%u: .include: the file name has no "
+				   "closing quote",
 				   path, (unsigned)line);
 	for (i++; i < n && source_blank(p[i]); i++)
 		;
 	if (i < n && !(n - i >= 2 && p[i] == '/' && p[i + 1] == '/'))
-		return source_fail(cx, "%s:%u: .include: '%.*s' after the file "
-				       "name",
-				   path, (unsigned)line, (int)(n - i > 40 ? 40 : n - i),
-				   p + i);
+		return source_fail(cx,
+				   "%s:%u: .include: '%.*s' after the file "
+				   "name",
+				   path, (unsigned)line,
+				   (int)(n - i > 40 ? 40 : n - i), p + i);
 	if (k == 0 || memchr(name, '\0', k) != NULL)
 		return source_fail(cx, "%s:%u: .include: an empty file name",
 				   path, (unsigned)line);
@@ -445,14 +452,16 @@ source_include(struct source_ctx *cx, const char *p, size_t n,
 				   path, (unsigned)line,
 				   (unsigned)SOURCE_INCLUDES_MAX);
 	if (cx->depth >= SOURCE_DEPTH_MAX)
-		return source_fail(cx, "%s:%u: .include nested more than %u "
-				       "files deep",
+		return source_fail(cx,
+				   "%s:%u: .include nested more than %u "
+				   "files deep",
 				   path, (unsigned)line,
 				   (unsigned)SOURCE_DEPTH_MAX);
 	found = source_find(path, name, cx->o);
 	if (found == NULL)
-		return source_fail(cx, "%s:%u: cannot find include file \"%s\" "
-				       "(beside %s or in a -I directory)",
+		return source_fail(cx,
+				   "%s:%u: cannot find include file \"%s\" "
+				   "(beside %s or in a -I directory)",
 				   path, (unsigned)line, name, path);
 	if (source_read_file(cx, found, &text, &tlen, &sb) != 0) {
 		free(found);
@@ -469,9 +478,10 @@ source_include(struct source_ctx *cx, const char *p, size_t n,
 			guarded |= cx->s->once[j].dev == sb.st_dev &&
 				   cx->s->once[j].ino == sb.st_ino;
 		if (!guarded) {
-			source_fail(cx, "%s:%u: include cycle: %s is already "
-					"being read (a .once at its top would "
-					"read it once)",
+			source_fail(cx,
+				    "%s:%u: include cycle: %s is already "
+				    "being read (a .once at its top would "
+				    "read it once)",
 				    path, (unsigned)line, found);
 			free(found);
 			free(text);
@@ -563,8 +573,8 @@ source_expand(struct source_ctx *cx, const char *text, size_t len,
 		} else if (!in_comment &&
 			   source_word_at(q, (size_t)(e - q), ".include")) {
 			if (source_end_line(cx, file, this_line) != 0 ||
-			    source_include(cx, q + 8, (size_t)(e - q - 8),
-					   path, this_line) != 0)
+			    source_include(cx, q + 8, (size_t)(e - q - 8), path,
+					   this_line) != 0)
 				goto out;
 		} else if (!in_comment &&
 			   source_word_at(q, (size_t)(e - q), ".once")) {
@@ -675,16 +685,19 @@ source_cpp(struct source_ctx *cx, char **out, size_t *outlen)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (too_big)
-		source_fail(cx, "%s: the C preprocessor's output is larger than "
-				"%zu bytes (or no memory for it)",
+		source_fail(cx,
+			    "%s: the C preprocessor's output is larger than "
+			    "%zu bytes (or no memory for it)",
 			    o->program, o->max_bytes);
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		source_fail(cx, "%s: has C preprocessor lines, and cpp cannot "
-				"be run (is it installed?)",
+		source_fail(cx,
+			    "%s: has C preprocessor lines, and cpp cannot "
+			    "be run (is it installed?)",
 			    o->program);
 	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		source_fail(cx, "%s: the C preprocessor failed (cpp exit "
-				"status %d)",
+		source_fail(cx,
+			    "%s: the C preprocessor failed (cpp exit "
+			    "status %d)",
 			    o->program,
 			    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	else
@@ -799,8 +812,7 @@ source_map_message(const struct source *s, const char *name, const char *msg,
 	(void)snprintf(out, outlen, "%s", msg);
 	if (s->lines == NULL || strncmp(msg, name, nl) != 0 || msg[nl] != ':')
 		return;
-	for (i = nl + 1; msg[i] >= '0' && msg[i] <= '9' && line < 1u << 30;
-	     i++)
+	for (i = nl + 1; msg[i] >= '0' && msg[i] <= '9' && line < 1u << 30; i++)
 		line = line * 10 + (unsigned long)(msg[i] - '0');
 	if (i == nl + 1 || msg[i] != ':' || line == 0 || line > s->nlines)
 		return;

@@ -7,9 +7,10 @@
  * (the guard loads its policies with it):
  *
  *   - with --souffle, when the program has a preprocessor line (#include,
- *     #define, #if...) and unless --no-preprocessor, the C preprocessor: `cpp` with a fixed argv (no
- *     shell), the -I directories passed on, its output bounded; its `#`
- *     line markers name the file and line of each line that follows;
+ *     #define, #if...) and unless --no-preprocessor, the C preprocessor: `cpp`
+ * with a fixed argv (no shell), the -I directories passed on, its output
+ * bounded; its `#` line markers name the file and line of each line that
+ * follows;
  *   - `.include "file"` (relative to the including file, then to each -I
  *     directory), `.once` (the rest of a file is skipped when the same
  *     `.once` is met again), at most SOURCE_DEPTH_MAX files deep and
@@ -33,7 +34,7 @@
 #define SOURCE_DEPTH_MAX    64
 #define SOURCE_INCLUDES_MAX 1024
 /* -I directories at most. */
-#define SOURCE_INCDIRS_MAX 64
+#define SOURCE_INCDIRS_MAX  64
 
 /* Where a line of the text comes from. */
 struct source_line {
@@ -58,12 +59,12 @@ struct source {
 };
 
 struct source_options {
-	const char *program;          /* the path given on the command line */
-	const char *const *incdirs;   /* -I, in order */
+	const char *program;        /* the path given on the command line */
+	const char *const *incdirs; /* -I, in order */
 	size_t nincdirs;
-	bool souffle;                 /* --souffle: cpp, __LINE__, # lines */
-	bool no_preprocessor;         /* --no-preprocessor: never cpp */
-	size_t max_bytes;             /* bound on the whole text */
+	bool souffle;         /* --souffle: cpp, __LINE__, # lines */
+	bool no_preprocessor; /* --no-preprocessor: never cpp */
+	size_t max_bytes;     /* bound on the whole text */
 };
 
 /* Builds the text of the program.  Returns 0, or -1 with `err` set ("FILE:
