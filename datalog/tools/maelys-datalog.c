@@ -177,8 +177,9 @@ check_directives(const struct options *o, const maelys_datalog_policy_t *policy)
 		}
 		if (d.rfc4180 && strchr(facts_io_delimiter(&d), '"') != NULL) {
 			fprintf(stderr,
-				PROGRAM_NAME ": %s: %s %s: with rfc4180=true the "
-					     "delimiter cannot hold '\"'\n",
+				PROGRAM_NAME
+				": %s: %s %s: with rfc4180=true the "
+				"delimiter cannot hold '\"'\n",
 				o->program,
 				d.kind == MAELYS_DATALOG_DIRECTIVE_INPUT
 				    ? ".input"

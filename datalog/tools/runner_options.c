@@ -18,7 +18,8 @@
 
 static const char usage_text[] =
     "Usage: " PROGRAM_NAME " run [OPTIONS] PROG.dl\n"
-    "       " PROGRAM_NAME " check [--souffle|--native] [-I DIR] [--werror] PROG.dl\n"
+    "       " PROGRAM_NAME
+    " check [--souffle|--native] [-I DIR] [--werror] PROG.dl\n"
     "       " PROGRAM_NAME " --help | --version\n"
     "\n"
     "run:   load PROG.dl, read the facts of each `.input rel` from\n"
@@ -170,9 +171,10 @@ static const struct option long_options[] = {
 static const char *
 missing_what(int opt)
 {
-	return opt == 'F' || opt == 'D' || opt == 'I' ? "missing directory after"
-	       : opt == OPT_EXPLAIN     ? "missing tuple after"
-					: "missing number after";
+	return opt == 'F' || opt == 'D' || opt == 'I'
+		   ? "missing directory after"
+	       : opt == OPT_EXPLAIN ? "missing tuple after"
+				    : "missing number after";
 }
 
 /* How the option just read was written, for a usage error: its long name
