@@ -6,7 +6,9 @@
  * runner gets; what is not supported refused by name; relation names with
  * Souffle's '?' (`_?`) given input facts; and the widest relation,
  * MAELYS_DATALOG_MAX_ARITY columns, loaded, fed, joined on its last
- * columns and read back, one column more refused with LIMIT.
+ * columns and read back, one column more refused with LIMIT.  Also
+ * Souffle's body literals `true` and `false`, which the suite's programs
+ * of directives use.
  */
 #include "runner.h"
 
@@ -250,6 +252,50 @@ START_TEST(test_io_widest_relation_joins_on_its_last_columns)
 }
 END_TEST
 
+START_TEST(test_io_souffle_true_and_false_literals)
+{
+	static const char src[] = ".decl a(x:number)\n"
+				  "a(1) :- true.\n"
+				  "a(2) :- false.\n"
+				  "a(3) :- true, 1 = 1, true.\n"
+				  "a(4) :- a(1), false, a(3).\n"
+				  "a(x + 4) :- a(x), x < 3, true.\n";
+	static const char native[] = ".decl a(x)\na(1) :- true.\n";
+	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	maelys_datalog_policy_t *policy = NULL;
+	maelys_datalog_session_t *session;
+	maelys_datalog_input_edb_t *edb;
+	maelys_datalog_result_t *res;
+	size_t count = 0;
+
+	ck_assert_msg(load_souffle(src, &policy, &diag) ==
+			  MAELYS_DATALOG_STATUS_OK,
+		      "%s", diag.message);
+	session = dltest_new_session(policy);
+	edb = dltest_new_edb();
+	res = dltest_solve(session, edb);
+	/* 1 and 3; then 1 + 4 (3 is not below 3); never 2 or 4 */
+	ck_assert_status(maelys_datalog_result_count(res, "a", 1, &count),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_uint_eq(count, 3);
+	(void)dltest_find_i(res, "a", 1);
+	(void)dltest_find_i(res, "a", 3);
+	(void)dltest_find_i(res, "a", 5);
+	(void)maelys_datalog_result_free(res);
+	(void)maelys_datalog_input_edb_free(edb);
+	(void)maelys_datalog_session_free(session);
+	(void)maelys_datalog_policy_free(policy);
+
+	/* in the native dialect `true` is an atom of arity 0, undeclared */
+	policy = NULL;
+	ck_assert_int_eq(maelys_datalog_policy_load_text(NULL, SOURCE, native,
+							 strlen(native), 0u,
+							 &policy, &diag),
+			 MAELYS_DATALOG_STATUS_UNDECLARED);
+	ck_assert_ptr_null(policy);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -263,6 +309,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc,
 		       test_io_souffle_question_mark_names_take_input_facts);
 	tcase_add_test(tc, test_io_widest_relation_joins_on_its_last_columns);
+	tcase_add_test(tc, test_io_souffle_true_and_false_literals);
 	suite_add_tcase(s, tc);
 	return s;
 }

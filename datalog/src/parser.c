@@ -611,12 +611,37 @@ dl_p_literal(struct dl_parser *p, struct dl_ast_lit *lit)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/*
+ * Souffle's `true` and `false` as body literals (Souffle's syntax only,
+ * where both are keywords): `true` holds and is left out of the body;
+ * `false` never holds, so *never is set and the clause is left out of the
+ * program, as Souffle's RemoveBooleanConstraints leaves it out.  *is: the
+ * token was one (and is consumed).
+ */
+static maelys_datalog_status_t
+dl_p_boolean(struct dl_parser *p, bool *is, bool *never)
+{
+	const struct dl_token *nx;
+	bool t = dl_tok_is(&p->tok, "true"), f = dl_tok_is(&p->tok, "false");
+
+	*is = false;
+	if (!p->ast->souffle || (!t && !f))
+		return MAELYS_DATALOG_STATUS_OK;
+	DL_TRY(dl_p_peek(p, &nx));
+	if (nx->kind != DL_TOK_COMMA && nx->kind != DL_TOK_DOT)
+		return MAELYS_DATALOG_STATUS_OK;
+	*is = true;
+	*never |= f;
+	return dl_p_advance(p);
+}
+
 static maelys_datalog_status_t
 dl_p_clause(struct dl_parser *p)
 {
 	struct dl_ast_lit body[DL_BODY_MAX];
 	struct dl_ast_clause c;
 	size_t n = 0;
+	bool never = false;
 
 	memset(&c, 0, sizeof c);
 	c.pos = p->tok.pos;
@@ -633,8 +658,13 @@ dl_p_clause(struct dl_parser *p)
 				    p->source_name, p->tok.pos,
 				    "rule body longer than %zu literals",
 				    DL_BODY_MAX);
-			DL_TRY(dl_p_literal(p, &body[n]));
-			n++;
+			bool boolean = false;
+
+			DL_TRY(dl_p_boolean(p, &boolean, &never));
+			if (!boolean) {
+				DL_TRY(dl_p_literal(p, &body[n]));
+				n++;
+			}
 			if (p->tok.kind != DL_TOK_COMMA)
 				break;
 			DL_TRY(dl_p_advance(p));
@@ -644,6 +674,8 @@ dl_p_clause(struct dl_parser *p)
 		return dl_p_error(p, n == 0 ? "':-' or '.'" : "',' or '.'");
 	c.end = p->tok.end;
 	DL_TRY(dl_p_advance(p));
+	if (never)
+		return MAELYS_DATALOG_STATUS_OK; /* a body that never holds */
 	if (n > 0) {
 		c.body = dl_arena_alloc(&p->ast->arena, n * sizeof *body);
 		if (c.body == NULL)
