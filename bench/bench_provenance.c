@@ -70,7 +70,7 @@ read_inputs(const maelys_datalog_policy_t *policy, const char *dir,
 		    d.kind != MAELYS_DATALOG_DIRECTIVE_INPUT)
 			continue;
 		snprintf(path, sizeof path, "%s/%s.facts", dir, d.predicate);
-		if (facts_io_read(edb, path, &d, err, sizeof err) != 0) {
+		if (facts_io_read(edb, path, &d, 0u, err, sizeof err) != 0) {
 			fprintf(stderr, "bench_provenance: %s\n", err);
 			return 1;
 		}

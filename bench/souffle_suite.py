@@ -11,9 +11,10 @@ tests/evaluation, example, semantic, syntactic and provenance is run the way
 Soufflé's driver runs it (cmake/SouffleTests.cmake): in an empty directory,
 with `-F TEST/facts` (or the multi-test's facts folder) and `-D .` (`-D -`
 for the OUTPUT_STDOUT tests), and judged the way its driver judges Soufflé.
-Soufflé's -I (INCLUDE_DIRS) and -L (functor libraries) have no counterpart
-in the runner and are not passed: such a program is refused at its
-`.include` or `.functor`.
+A test's INCLUDE_DIRS are passed as the runner's -I (relative to the
+test's folder, as Soufflé's driver passes them); -L (functor libraries)
+has no counterpart in the runner: such a program is refused at its
+`.functor`.
 
 
   valid programs (positive tests)
@@ -94,6 +95,7 @@ class Test:
         self.multi = False        # expected files beside each facts folder
         self.output_stdout = False
         self.extra_data = None    # json, gzip, sqlite3
+        self.include_dirs = []    # INCLUDE_DIRS: -I, relative to the test
 
     @property
     def key(self):
@@ -237,6 +239,7 @@ def _register(folder, command, args):
                         values.get("FACTS_DIR_NAME", []))
         t.multi = (command == "souffle_positive_multi_test" or
                    "MULTI_TEST" in flags)
+        t.include_dirs = values.get("INCLUDE_DIRS", [])
     else:
         return None
     return t
@@ -267,8 +270,10 @@ def run_program(runner, test, facts_name, tests_dir, scratch, timeout,
     os.mkdir(r.work)
     r.stdout_path = os.path.join(base, "stdout")
     err_path = os.path.join(base, "stderr")
-    argv = [runner, "run", "--souffle",
-            "-F", os.path.join(tdir, facts_name),
+    argv = [runner, "run", "--souffle"]
+    for d in test.include_dirs:
+        argv += ["-I", os.path.join(tdir, d)]
+    argv += ["-F", os.path.join(tdir, facts_name),
             "-D", "-" if test.output_stdout else ".",
             os.path.join(tdir, test.name + ".dl")]
     # ulimit -v bounds the address space of the run (the runner's own

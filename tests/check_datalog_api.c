@@ -1061,7 +1061,9 @@ START_TEST(test_api_add_facts_with_one_bad_fact_leaves_edb_unchanged)
 		edb, &diag, MAELYS_DATALOG_FACT("user", "mallory"),
 		MAELYS_DATALOG_FACT("arg", "1", "2", "3", "4", "5", "6", "7",
 				    "8", "9", "10", "11", "12", "13", "14",
-				    "15", "16", "17")),
+				    "15", "16", "17", "18", "19", "20", "21",
+				    "22", "23", "24", "25", "26", "27", "28",
+				    "29", "30", "31", "32", "33")),
 	    MAELYS_DATALOG_STATUS_LIMIT);
 	ck_assert_uint_eq(maelys_datalog_input_edb_count(edb), 1);
 

@@ -736,51 +736,53 @@ START_TEST(test_parse_identifier_over_255_bytes_is_limit)
 }
 END_TEST
 
-START_TEST(test_parse_more_than_16_arguments_is_limit)
+START_TEST(test_parse_more_than_max_arity_arguments_is_limit)
 {
+	enum { N = MAELYS_DATALOG_MAX_ARITY };
 	struct text t = {NULL, 0, 0};
-	size_t k, col17 = 0;
-	char num[16];
+	size_t k, past = 0;
+	char num[24], limit[48];
 
-	/* 16 columns and 16 arguments load */
+	(void)snprintf(limit, sizeof limit, "more than %d", N);
+	/* N columns and N arguments load */
 	text_puts(&t, ".decl p(");
-	for (k = 1; k <= 16; k++) {
+	for (k = 1; k <= N; k++) {
 		(void)snprintf(num, sizeof num, "%sc%zu", k > 1 ? ", " : "", k);
 		text_puts(&t, num);
 	}
 	text_puts(&t, ")\np(");
-	for (k = 1; k <= 16; k++) {
+	for (k = 1; k <= N; k++) {
 		(void)snprintf(num, sizeof num, "%s%zu", k > 1 ? "," : "", k);
 		text_puts(&t, num);
 	}
 	text_puts(&t, ").\n");
 	assert_loads(&t);
-	/* a 17th argument is refused where it starts */
+	/* an argument past the limit is refused where it starts */
 	t.len = 0;
 	text_puts(&t, "p(");
-	for (k = 1; k <= 17; k++) {
+	for (k = 1; k <= N + 1; k++) {
 		(void)snprintf(num, sizeof num, "%s", k > 1 ? "," : "");
 		text_puts(&t, num);
-		if (k == 17)
-			col17 = t.len;
+		if (k == N + 1)
+			past = t.len;
 		(void)snprintf(num, sizeof num, "%zu", k);
 		text_puts(&t, num);
 	}
 	text_puts(&t, ").\n");
-	assert_limit_at(&t, 1, col17, "more than 16");
-	/* and a 17th column of a declaration */
+	assert_limit_at(&t, 1, past, limit);
+	/* and a column past it in a declaration */
 	t.len = 0;
 	text_puts(&t, "% wide\n.decl w(");
-	for (k = 1; k <= 17; k++) {
+	for (k = 1; k <= N + 1; k++) {
 		if (k > 1)
 			text_puts(&t, ", ");
-		if (k == 17)
-			col17 = t.len - strlen("% wide\n");
+		if (k == N + 1)
+			past = t.len - strlen("% wide\n");
 		(void)snprintf(num, sizeof num, "c%zu", k);
 		text_puts(&t, num);
 	}
 	text_puts(&t, ")\n");
-	assert_limit_at(&t, 2, col17, "more than 16");
+	assert_limit_at(&t, 2, past, limit);
 	free(t.s);
 }
 END_TEST
@@ -861,7 +863,7 @@ maelys_check_suite(void)
 	    tc, test_parse_malformed_text_is_refused_at_position, 0,
 	    (int)(sizeof refused_cases / sizeof *refused_cases));
 	tcase_add_test(tc, test_parse_identifier_over_255_bytes_is_limit);
-	tcase_add_test(tc, test_parse_more_than_16_arguments_is_limit);
+	tcase_add_test(tc, test_parse_more_than_max_arity_arguments_is_limit);
 	tcase_add_test(tc, test_parse_body_over_64_literals_is_limit);
 	tcase_add_test(tc, test_parse_string_over_65535_bytes_is_limit);
 	suite_add_tcase(s, tc);

@@ -398,7 +398,7 @@ static const char *const breakage_names[NBREAKAGES] = {
     "reserved name 're_match'",
     "reserved name 'prefix'",
     "reserved name 'suffix'",
-    "arity 17",
+    "arity MAX_ARITY + 1",
     "arity SIZE_MAX",
     "role 0",
     "role QUERY alone",
@@ -589,7 +589,8 @@ START_TEST(test_registry_edge_tables_are_accepted)
 	ck_assert_status(maelys_datalog_domain_register(&empty), ST_OK);
 	ck_assert_status(try_load("reg_edge",
 				  "x9_Y(X) :- nullary, wide(X, _, _, _, _, _, "
-				  "_, _, _, _, _, _, _, _, _, _).\n"
+				  "_, _, _, _, _, _, _, _, _, _, _, _, _, _, "
+				  "_, _, _, _, _, _, _, _, _, _, _, _).\n"
 				  "q(\"with space\").\n"),
 			 ST_OK);
 }

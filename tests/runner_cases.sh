@@ -187,6 +187,28 @@ awk '/#define MAELYS_DATALOG_VERSION_(MAJOR|MINOR|PATCH) / {
 		v["PATCH"] }' \
 	"$src/datalog/include/maelys/datalog.h" >"$gen/version/expected_stdout"
 
+# With --souffle a program with a C preprocessor line goes through cpp, as
+# Souffle's does: #define, #include (relative to -I too), #if; an error
+# after it names the file and line cpp's line markers give.  Only where
+# cpp is installed (the runner refuses such a program clearly otherwise).
+if command -v cpp >/dev/null 2>&1; then
+	mkdir -p "$gen/cpp_souffle/inc" "$gen/cpp_souffle/expected" \
+		"$gen/cpp_souffle_error"
+	printf '%s\n' '#include "sizes.h"' '#define TWICE(x) (2 * (x))' \
+		'.decl n(x:number)' '.output n' 'n(SIZE).' '#if SIZE > 3' \
+		'n(TWICE(SIZE)).' '#else' 'n(0).' '#endif' \
+		>"$gen/cpp_souffle/prog.dl"
+	printf '#define SIZE 5\n' >"$gen/cpp_souffle/inc/sizes.h"
+	echo 'run --souffle -I inc -D . prog.dl' >"$gen/cpp_souffle/args"
+	printf '5\n10\n' >"$gen/cpp_souffle/expected/n.csv"
+	printf '#define ONE 1\n.decl n(x:number)\n\nn(ONE) :- m(ONE).\n' \
+		>"$gen/cpp_souffle_error/prog.dl"
+	echo 'run --souffle prog.dl' >"$gen/cpp_souffle_error/args"
+	echo 1 >"$gen/cpp_souffle_error/expected_status"
+	echo "undeclared: prog.dl:4:" \
+		>"$gen/cpp_souffle_error/expected_stderr_contains"
+fi
+
 for dir in "$gen"/*/; do
 	run_case "${dir%/}"
 done

@@ -136,7 +136,7 @@ maelys_datalog_input_edb_add(maelys_datalog_input_edb_t *edb,
 			       : predicate == NULL ? "predicate"
 						   : "args");
 	name_len = strlen(predicate);
-	if (!dl_valid_pred_name(predicate, name_len))
+	if (!dl_valid_input_name(predicate, name_len))
 		return dl_fail(diag, MAELYS_DATALOG_STATUS_INVALID_ARGUMENT,
 			       "input_edb_add: '%.64s' is not a predicate name",
 			       predicate);

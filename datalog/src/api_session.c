@@ -39,7 +39,7 @@ dl_session_find_indexes(maelys_datalog_session_t *s)
 		return -1;
 	for (i = 0; i < prog->npreds; i++) {
 		const struct dl_pred *p = &prog->preds[i];
-		uint32_t all = (UINT32_C(1) << p->arity) - 1;
+		uint32_t all = dl_cols_all(p->arity);
 
 		s->find_index[i] = DL_NONE;
 		if (p->arity != 1 && p->arity != 2)
@@ -63,7 +63,7 @@ dl_session_rel_init(const maelys_datalog_session_t *s, struct dl_rel *r,
 	if (s->find_index == NULL || s->find_index[pid] != p->nindexes)
 		return dl_rel_init(r, p->arity, p->index_masks, p->nindexes);
 	memcpy(masks, p->index_masks, p->nindexes * sizeof *masks);
-	masks[p->nindexes] = (UINT32_C(1) << p->arity) - 1;
+	masks[p->nindexes] = dl_cols_all(p->arity);
 	return dl_rel_init(r, p->arity, masks, p->nindexes + 1);
 }
 

@@ -1005,6 +1005,8 @@ dl_ck_directives(struct dl_checker *ck, const struct dl_ast *ast)
 		    (d->delimiter != NULL && out->delimiter == NULL))
 			return dl_ck_nomem(ck);
 		out->to_stdout = d->to_stdout;
+		out->headers = d->headers;
+		out->rfc4180 = d->rfc4180;
 		memcpy(out->columns, p->columns, sizeof out->columns);
 		memcpy(out->column_names, p->names, sizeof out->column_names);
 	}

@@ -135,6 +135,8 @@ struct dl_ast_directive {
 	const char *delimiter; /* NULL: tab */
 	bool to_stdout;
 	struct dl_pos pos;
+	bool headers; /* headers=true */
+	bool rfc4180; /* rfc4180=true */
 };
 
 struct dl_ast_type {

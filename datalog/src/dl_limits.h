@@ -10,6 +10,8 @@
 
 #include <maelys/datalog.h>
 
+#include <stdint.h>
+
 /* Bytes of policy source. */
 #define DL_SOURCE_MAX     ((size_t)64 << 20)
 /* Bytes of a string constant (the same bound as a symbol). */
@@ -46,5 +48,18 @@
 #define DL_WARN_SCAN_MAX  ((size_t)1 << 26)
 /* Input facts in one input EDB (beyond the session's budget, a hard cap). */
 #define DL_EDB_FACTS_MAX  ((size_t)100000000)
+
+/* A set of columns is a 32-bit mask (index masks, plans): the widest
+ * predicate must fit in one. */
+_Static_assert(MAELYS_DATALOG_MAX_ARITY <= 32,
+	       "a column mask is 32 bits: MAELYS_DATALOG_MAX_ARITY <= 32");
+
+/* The mask of every column of an `arity`-column predicate (1 << 32 would
+ * be undefined). */
+static inline uint32_t
+dl_cols_all(uint32_t arity)
+{
+	return arity >= 32 ? UINT32_MAX : (UINT32_C(1) << arity) - 1u;
+}
 
 #endif /* DL_LIMITS_H */

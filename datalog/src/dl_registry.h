@@ -18,4 +18,10 @@ const maelys_datalog_domain_t *dl_registry_find(const char *name);
  * DL_IDENT_MAX bytes). */
 bool dl_valid_pred_name(const char *name, size_t len);
 
+/* Whether `name` is a name a program's relation may have in either syntax:
+ * a predicate name, or one with Souffle's '?' ([A-Za-z_?][A-Za-z0-9_?]*,
+ * `_?`); what input_edb_add takes, so a standalone Souffle program's
+ * .input relation can be given facts. */
+bool dl_valid_input_name(const char *name, size_t len);
+
 #endif /* DL_REGISTRY_H */

@@ -692,12 +692,38 @@ dl_p_group(struct dl_parser *p, struct dl_bf **out)
 	return st;
 }
 
+/*
+ * Souffle's `true` and `false` as body literals (Souffle's syntax only,
+ * where both are keywords): `true` holds, an empty conjunction; `false`
+ * never holds, an empty disjunction, so that a conjunction with it is left
+ * out of the program, as Souffle's RemoveBooleanConstraints leaves it out
+ * (and `!false` holds).  *is: the token was one (and is consumed).
+ */
+static maelys_datalog_status_t
+dl_p_boolean(struct dl_parser *p, bool *is, struct dl_bf **out)
+{
+	const struct dl_token *nx;
+	bool t = dl_tok_is(&p->tok, "true"), f = dl_tok_is(&p->tok, "false");
+
+	*is = false;
+	if (!p->ast->souffle || (!t && !f))
+		return MAELYS_DATALOG_STATUS_OK;
+	DL_TRY(dl_p_peek(p, &nx));
+	if (nx->kind != DL_TOK_COMMA && nx->kind != DL_TOK_DOT &&
+	    nx->kind != DL_TOK_RPAREN && !dl_p_is_semicolon(nx))
+		return MAELYS_DATALOG_STATUS_OK;
+	*is = true;
+	DL_TRY(dl_p_bf_new(p, t ? DL_BF_AND : DL_BF_OR, out));
+	return dl_p_advance(p);
+}
+
 /* unit := "!" unit | "(" disjunction ")" | literal */
 static maelys_datalog_status_t
 dl_p_unit(struct dl_parser *p, struct dl_bf **out)
 {
 	maelys_datalog_status_t st;
 	const struct dl_token *nx;
+	bool boolean = false;
 
 	if (p->bdepth >= DL_DNF_DEPTH_MAX)
 		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
@@ -724,7 +750,10 @@ dl_p_unit(struct dl_parser *p, struct dl_bf **out)
 			return MAELYS_DATALOG_STATUS_OK;
 		}
 	}
-	if (p->ast->souffle && p->tok.kind == DL_TOK_LPAREN) {
+	DL_TRY(dl_p_boolean(p, &boolean, out));
+	if (boolean) {
+		st = MAELYS_DATALOG_STATUS_OK;
+	} else if (p->ast->souffle && p->tok.kind == DL_TOK_LPAREN) {
 		st = dl_p_group(p, out);
 	} else {
 		DL_TRY(dl_p_bf_new(p, DL_BF_LIT, out));
@@ -1272,37 +1301,76 @@ dl_p_type(struct dl_parser *p)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-/* (key=value, ...) after .input/.output: IO, filename, delimiter. */
+/*
+ * The value of an I/O parameter, as Souffle reads it: a string, or a bare
+ * word (IO=file, headers=true, delimiter=BOB).  *out is NUL-terminated, in
+ * the arena.
+ */
+static maelys_datalog_status_t
+dl_p_io_value(struct dl_parser *p, const char **out, size_t *len)
+{
+	if (p->tok.kind == DL_TOK_STRING) {
+		*out = p->tok.text;
+		*len = p->tok.len;
+		return MAELYS_DATALOG_STATUS_OK;
+	}
+	if (p->tok.kind != DL_TOK_IDENT)
+		return dl_p_error(p, "a string or a word");
+	*len = p->tok.len;
+	return dl_p_strdup(p, p->tok.text, p->tok.len, out);
+}
+
+/* true or false, for headers= and rfc4180=. */
+static maelys_datalog_status_t
+dl_p_io_flag(struct dl_parser *p, const char *v, size_t n, bool *out)
+{
+	if (n == 4 && memcmp(v, "true", 4) == 0)
+		*out = true;
+	else if (n == 5 && memcmp(v, "false", 5) == 0)
+		*out = false;
+	else
+		return dl_p_error(p, "true or false");
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* (key=value, ...) after .input/.output: IO, filename, delimiter, headers,
+ * rfc4180 (Souffle's CSV options); a value quoted or not. */
 static maelys_datalog_status_t
 dl_p_io_params(struct dl_parser *p, struct dl_ast_directive *d)
 {
 	DL_TRY(dl_p_advance(p)); /* ( */
 	while (p->tok.kind != DL_TOK_RPAREN) {
 		struct dl_token key = p->tok;
+		const char *v = NULL;
+		size_t n = 0;
 
 		if (key.kind != DL_TOK_IDENT)
 			return dl_p_error(p, "a parameter name");
 		DL_TRY(dl_p_advance(p));
 		DL_TRY(dl_p_expect(p, DL_TOK_EQ));
-		if (dl_tok_is(&key, "IO")) {
-			if (dl_tok_is(&p->tok, "stdout"))
-				d->to_stdout = true;
-			else if (!dl_tok_is(&p->tok, "file"))
-				return dl_p_error(p, "IO=file or IO=stdout");
-		} else if (dl_tok_is(&key, "filename") ||
-			   dl_tok_is(&key, "delimiter")) {
-			if (p->tok.kind != DL_TOK_STRING)
-				return dl_p_error(p, "a string");
-			if (key.text[0] == 'f')
-				d->filename = p->tok.text;
-			else
-				d->delimiter = p->tok.text;
-		} else {
+		if (!dl_tok_is(&key, "IO") && !dl_tok_is(&key, "filename") &&
+		    !dl_tok_is(&key, "delimiter") &&
+		    !dl_tok_is(&key, "headers") && !dl_tok_is(&key, "rfc4180"))
 			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
 					  p->source_name, key.pos,
 					  "unsupported I/O parameter '%.*s' "
-					  "(IO, filename, delimiter)",
+					  "(IO, filename, delimiter, headers, "
+					  "rfc4180)",
 					  (int)key.len, key.text);
+		DL_TRY(dl_p_io_value(p, &v, &n));
+		if (dl_tok_is(&key, "IO")) {
+			if (n == 6 && memcmp(v, "stdout", 6) == 0)
+				d->to_stdout = true;
+			else if (!(n == 4 && memcmp(v, "file", 4) == 0))
+				return dl_p_error(p, "IO=file or IO=stdout");
+		} else if (dl_tok_is(&key, "filename")) {
+			d->filename = v;
+		} else if (dl_tok_is(&key, "delimiter")) {
+			d->delimiter = v;
+		} else if (dl_tok_is(&key, "headers")) {
+			DL_TRY(dl_p_io_flag(p, v, n, &d->headers));
+		} else {
+			DL_TRY(dl_p_io_flag(p, v, n, &d->rfc4180));
 		}
 		DL_TRY(dl_p_advance(p));
 		if (p->tok.kind != DL_TOK_COMMA)

@@ -85,7 +85,7 @@ dl_plan_atom(struct dl_planner *pl, uint32_t i, enum dl_range range)
 	struct dl_op *op;
 	uint32_t mask = 0, all, k;
 
-	all = l->nargs == 32 ? UINT32_MAX : (UINT32_C(1) << l->nargs) - 1;
+	all = dl_cols_all(l->nargs);
 	/* the delta literal is scanned: its rows are a range, not a key */
 	if (range != DL_RANGE_DELTA) {
 		for (k = 0; k < l->nargs; k++)
@@ -155,7 +155,7 @@ dl_plan_absent(struct dl_planner *pl, uint32_t i)
 	struct dl_op *op;
 	uint32_t mask = 0, all, k;
 
-	all = (UINT32_C(1) << l->nargs) - 1;
+	all = dl_cols_all(l->nargs);
 	for (k = 0; k < l->nargs; k++)
 		if (l->args[k].kind != DL_CT_ANON)
 			mask |= UINT32_C(1) << k;

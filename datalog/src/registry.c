@@ -58,6 +58,20 @@ dl_valid_pred_name(const char *name, size_t len)
 	return true;
 }
 
+bool
+dl_valid_input_name(const char *name, size_t len)
+{
+	size_t i;
+
+	if (name == NULL || len == 0 || len > DL_IDENT_MAX ||
+	    !(dl_is_ident_start(name[0]) || name[0] == '?'))
+		return false;
+	for (i = 1; i < len; i++)
+		if (!dl_is_ident_char(name[i]) && name[i] != '?')
+			return false;
+	return true;
+}
+
 static bool
 dl_is_reserved_name(const char *name)
 {

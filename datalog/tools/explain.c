@@ -22,6 +22,7 @@ struct explainer {
 	const maelys_datalog_policy_t *policy;
 	const maelys_datalog_result_t *res;
 	unsigned max_depth;
+	const struct source *src; /* maps a line of the text to its file */
 };
 
 static void
@@ -113,6 +114,15 @@ print_rule_line(const struct explainer *e, unsigned depth, size_t rule,
 	indent(e->out, depth);
 	if (maelys_datalog_policy_get_rule(e->policy, rule, &ri) != ST_OK) {
 		fprintf(e->out, "%srule %zu\n", prefix, rule);
+		return;
+	}
+	if (e->src != NULL) {
+		char at[4352], mapped[4352];
+
+		(void)snprintf(at, sizeof at, "%s:%zu:", ri.source, ri.line);
+		source_map_message(e->src, ri.source, at, mapped,
+				   sizeof mapped);
+		fprintf(e->out, "%s%s %s\n", prefix, mapped, ri.text);
 		return;
 	}
 	fprintf(e->out, "%s%s:%zu: %s\n", prefix, ri.source, ri.line, ri.text);
@@ -213,8 +223,8 @@ print_why_not(struct explainer *e, const struct explain_tuple *t)
 
 maelys_datalog_status_t
 explain_print(FILE *out, const maelys_datalog_policy_t *policy,
-	      const maelys_datalog_result_t *res,
-	      const struct explain_tuple *t, unsigned max_depth)
+	      const maelys_datalog_result_t *res, const struct explain_tuple *t,
+	      unsigned max_depth, const struct source *src)
 {
 	struct explainer e;
 	maelys_datalog_tuple_t handle;
@@ -225,6 +235,7 @@ explain_print(FILE *out, const maelys_datalog_policy_t *policy,
 	memset(&e, 0, sizeof e);
 	e.out = out;
 	e.policy = policy;
+	e.src = src;
 	e.res = res;
 	e.max_depth = max_depth;
 	if ((st = maelys_datalog_result_find(res, t->name, t->args, t->arity,

@@ -9,6 +9,7 @@
 #define MAELYS_EXPLAIN_H
 
 #include "explain_tuple.h"
+#include "source.h"
 
 #include <stdio.h>
 
@@ -18,12 +19,13 @@
 #define EXPLAIN_DEPTH_DEFAULT 12u
 
 /* Prints the explanation of `t` to `out`, subtrees below `max_depth`
- * levels cut.  Returns OK, or the status of the failing call (UNDECLARED,
- * ARITY, NO_MEMORY, BUDGET_STEPS, ...) after printing what was done. */
-maelys_datalog_status_t explain_print(FILE *out,
-				      const maelys_datalog_policy_t *policy,
-				      const maelys_datalog_result_t *res,
-				      const struct explain_tuple *t,
-				      unsigned max_depth);
+ * levels cut; a rule's place is the file and line `src` maps it to (NULL:
+ * as the policy gives it).  Returns OK, or the status of the failing call
+ * (UNDECLARED, ARITY, NO_MEMORY, BUDGET_STEPS, ...) after printing what was
+ * done. */
+maelys_datalog_status_t
+explain_print(FILE *out, const maelys_datalog_policy_t *policy,
+	      const maelys_datalog_result_t *res, const struct explain_tuple *t,
+	      unsigned max_depth, const struct source *src);
 
 #endif /* MAELYS_EXPLAIN_H */

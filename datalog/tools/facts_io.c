@@ -36,6 +36,11 @@
 
 #define FACTS_IO_INT_BIAS ((uint64_t)1 << 63)
 
+/* The longest record of an rfc4180=true file, its quoted line ends
+ * included: every field at the engine's string limit, with room. */
+#define FACTS_IO_RECORD_MAX                                                    \
+	((size_t)MAELYS_DATALOG_MAX_ARITY * (FACTS_IO_LINE_MAX + 1u))
+
 static void facts_io_fail(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -89,6 +94,7 @@ struct facts_reader {
 	size_t end;   /* one past the last byte read */
 	bool eof;
 	size_t line; /* number of the line last returned (1-based) */
+	bool crlf;   /* the line last returned ended in "\r\n" */
 };
 
 static enum facts_line_status
@@ -138,7 +144,8 @@ facts_reader_next(struct facts_reader *r, const char **text, size_t *len)
 			r->end += (size_t)got;
 	}
 	r->line++;
-	if (n > 0 && (*text)[n - 1] == '\r')
+	r->crlf = n > 0 && (*text)[n - 1] == '\r';
+	if (r->crlf)
 		n--;
 	if (n > FACTS_IO_LINE_MAX)
 		return FACTS_LINE_TOO_LONG;
@@ -214,7 +221,149 @@ struct facts_ctx {
 	maelys_datalog_diagnostic_t diag; /* overwritten by each failing add */
 	char *err;
 	size_t errlen;
+	/* rfc4180: the reader (a quoted field may go on over the next
+	 * lines) and the fields of the record, unquoted, one after another */
+	struct facts_reader *r;
+	bool extra_ok; /* FACTS_IO_SOUFFLE */
+	char *rec;
+	size_t reclen, reccap;
 };
+
+/* Appends n bytes to the record buffer (rfc4180).  -1 when the record
+ * would pass FACTS_IO_RECORD_MAX or there is no memory. */
+static int
+facts_io_rec_put(struct facts_ctx *c, const char *s, size_t n)
+{
+	if (n > FACTS_IO_RECORD_MAX - c->reclen)
+		return -1;
+	if (n > c->reccap - c->reclen) {
+		size_t ncap = c->reccap == 0 ? 4096 : c->reccap;
+		char *nb;
+
+		while (ncap - c->reclen < n)
+			ncap *= 2;
+		nb = realloc(c->rec, ncap);
+		if (nb == NULL)
+			return -1;
+		c->rec = nb;
+		c->reccap = ncap;
+	}
+	if (n > 0)
+		memcpy(c->rec + c->reclen, s, n);
+	c->reclen += n;
+	return 0;
+}
+
+/*
+ * Splits one record of an rfc4180=true file into its first `arity` fields,
+ * as Souffle's reader does: a field that starts with '"' is quoted, ends at
+ * the next lone '"', reads "" as a quote, may hold the delimiter and go on
+ * over the next lines (their line ends kept), and must be followed by the
+ * delimiter or the end of the line; any other field ends at the delimiter.
+ * The fields are copied, unquoted, into c->rec; fields and flen point into
+ * it.  Returns 0, or -1 with the error set.
+ */
+static int
+facts_io_split_rfc4180(struct facts_ctx *c, size_t lineno, const char *text,
+		       size_t len, const char **field, size_t *flen)
+{
+	size_t off[MAELYS_DATALOG_MAX_ARITY], arity = c->d->arity, k;
+	size_t start = 0;
+	bool crlf = c->r != NULL && c->r->crlf;
+
+	c->reclen = 0;
+	for (k = 0; k < arity; k++) {
+		off[k] = c->reclen;
+		if (start > len) {
+			facts_io_fail(c->err, c->errlen,
+				      "%s:%zu: %zu column%s, but %s has %zu",
+				      c->path, lineno, k, k == 1 ? "" : "s",
+				      c->d->predicate, arity);
+			return -1;
+		}
+		if (start < len && text[start] == '"') {
+			size_t pos = start + 1;
+			bool closed = false;
+
+			while (!closed) {
+				char ch;
+
+				if (pos == len) {
+					/* the field goes on: the next line */
+					if (c->r == NULL ||
+					    facts_reader_next(c->r, &text,
+							      &len) !=
+						FACTS_LINE_OK)
+						break;
+					if ((crlf && facts_io_rec_put(
+							 c, "\r", 1) != 0) ||
+					    facts_io_rec_put(c, "\n", 1) != 0)
+						goto too_long;
+					crlf = c->r->crlf;
+					pos = 0;
+					continue;
+				}
+				ch = text[pos++];
+				if (ch == '"' && pos < len &&
+				    text[pos] == '"') {
+					pos++;
+				} else if (ch == '"') {
+					closed = true;
+					continue;
+				}
+				if (facts_io_rec_put(c, &ch, 1) != 0)
+					goto too_long;
+			}
+			if (!closed) {
+				facts_io_fail(c->err, c->errlen,
+					      "%s:%zu: a quoted field of %s "
+					      "has no closing quote",
+					      c->path, lineno, c->d->predicate);
+				return -1;
+			}
+			if (pos != len &&
+			    (len - pos < c->dlen ||
+			     memcmp(text + pos, c->delim, c->dlen) != 0)) {
+				facts_io_fail(
+				    c->err, c->errlen,
+				    "%s:%zu: column %zu of %s: the "
+				    "delimiter must follow a quoted "
+				    "field",
+				    c->path, c->r != NULL ? c->r->line : lineno,
+				    k + 1, c->d->predicate);
+				return -1;
+			}
+			start = pos + c->dlen;
+		} else {
+			const char *at = facts_io_find(
+			    text + start, len - start, c->delim, c->dlen);
+			size_t e = at != NULL ? (size_t)(at - text) : len;
+
+			if (facts_io_rec_put(c, text + start, e - start) != 0)
+				goto too_long;
+			start = e + c->dlen;
+		}
+	}
+	if (!c->extra_ok && start <= len) {
+		facts_io_fail(c->err, c->errlen,
+			      "%s:%zu: more columns than the %zu of %s",
+			      c->path, c->r != NULL ? c->r->line : lineno,
+			      arity, c->d->predicate);
+		return -1;
+	}
+	for (k = 0; k < arity; k++) {
+		field[k] = c->rec + off[k];
+		flen[k] = (k + 1 < arity ? off[k + 1] : c->reclen) - off[k];
+	}
+	return 0;
+too_long:
+	facts_io_fail(c->err, c->errlen,
+		      "%s:%zu: a record of %s longer than %u bytes (or no "
+		      "memory for it)",
+		      c->path, lineno, c->d->predicate,
+		      (unsigned)FACTS_IO_RECORD_MAX);
+	return -1;
+}
 
 static int
 facts_io_line(struct facts_ctx *c, size_t lineno, const char *text, size_t len)
@@ -239,7 +388,15 @@ facts_io_line(struct facts_ctx *c, size_t lineno, const char *text, size_t len)
 			return -1;
 		}
 	}
-	while (arity > 0) {
+	if (c->d->rfc4180 && arity > 0) {
+		if (facts_io_split_rfc4180(c, lineno, text, len, field, flen) !=
+		    0)
+			return -1;
+		nf = arity;
+	}
+	/* Souffle reads the first `arity` columns of a line and ignores what
+	 * follows them; otherwise they are counted, for the error */
+	while (arity > 0 && !c->d->rfc4180 && (nf < arity || !c->extra_ok)) {
 		const char *at =
 		    facts_io_find(p, (size_t)(end - p), c->delim, c->dlen);
 		const char *fe = at != NULL ? at : end;
@@ -304,46 +461,77 @@ facts_io_line(struct facts_ctx *c, size_t lineno, const char *text, size_t len)
 	return 0;
 }
 
+/* The delimiter of a directive: its delimiter=, else ',' with rfc4180=true
+ * and a tab otherwise (Souffle's defaults). */
+const char *
+facts_io_delimiter(const maelys_datalog_directive_t *d)
+{
+	if (d->delimiter != NULL)
+		return d->delimiter;
+	return d->rfc4180 ? "," : "\t";
+}
+
 int
-facts_io_read(maelys_datalog_input_edb_t *edb, const char *path,
-	      const maelys_datalog_directive_t *d, char *err, size_t errlen)
+facts_io_read_fd(maelys_datalog_input_edb_t *edb, int fd, const char *path,
+		 const maelys_datalog_directive_t *d, unsigned flags, char *err,
+		 size_t errlen)
 {
 	struct facts_reader r;
 	struct facts_ctx c;
 	const char *text = NULL;
 	size_t len = 0;
+	bool header = d->headers != 0;
 	int rc = -1;
 
 	memset(&c, 0, sizeof c);
+	memset(&r, 0, sizeof r);
+	r.fd = fd;
 	c.edb = edb;
 	c.d = d;
 	c.path = path;
-	c.delim = d->delimiter != NULL ? d->delimiter : "\t";
+	c.delim = facts_io_delimiter(d);
 	c.dlen = strlen(c.delim);
 	c.err = err;
 	c.errlen = errlen;
+	c.r = &r;
+	c.extra_ok = (flags & FACTS_IO_SOUFFLE) != 0;
 	if (c.dlen == 0) {
 		facts_io_fail(err, errlen,
 			      "%s: the delimiter of .input %s is empty", path,
 			      d->predicate);
 		return -1;
 	}
-	memset(&r, 0, sizeof r);
-	r.fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (r.fd < 0) {
+	if (d->rfc4180 && memchr(c.delim, '"', c.dlen) != NULL) {
 		facts_io_fail(err, errlen,
-			      "%s: cannot open the facts of .input %s: %s",
-			      path, d->predicate, strerror(errno));
+			      "%s: .input %s: with rfc4180=true the delimiter "
+			      "cannot hold '\"'",
+			      path, d->predicate);
 		return -1;
 	}
 	r.buf = malloc(FACTS_IO_BUF);
 	if (r.buf == NULL) {
 		facts_io_fail(err, errlen, "%s: out of memory", path);
-		goto out;
+		return -1;
 	}
 	for (;;) {
 		switch (facts_reader_next(&r, &text, &len)) {
 		case FACTS_LINE_OK:
+			if (r.line == 1 && len >= 2 &&
+			    memcmp(text, "\x1f\x8b", 2) == 0) {
+				/* Souffle reads gzip transparently; a line of
+				 * its compressed bytes would be a confusing
+				 * column error */
+				facts_io_fail(err, errlen,
+					      "%s: a gzip-compressed file (the "
+					      "facts of .input %s): not read "
+					      "here; decompress it first",
+					      path, d->predicate);
+				goto out;
+			}
+			if (header) { /* headers=true: the columns' names */
+				header = false;
+				continue;
+			}
 			if (facts_io_line(&c, r.line, text, len) != 0)
 				goto out;
 			continue;
@@ -365,7 +553,25 @@ facts_io_read(maelys_datalog_input_edb_t *edb, const char *path,
 	}
 out:
 	free(r.buf);
-	(void)close(r.fd);
+	free(c.rec);
+	return rc;
+}
+
+int
+facts_io_read(maelys_datalog_input_edb_t *edb, const char *path,
+	      const maelys_datalog_directive_t *d, unsigned flags, char *err,
+	      size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0) {
+		facts_io_fail(err, errlen,
+			      "%s: cannot open the facts of .input %s: %s",
+			      path, d->predicate, strerror(errno));
+		return -1;
+	}
+	rc = facts_io_read_fd(edb, fd, path, d, flags, err, errlen);
+	(void)close(fd);
 	return rc;
 }
 
@@ -738,11 +944,42 @@ facts_io_rank(const maelys_datalog_result_t *result, size_t arity, size_t count,
 	return 0;
 }
 
+/* A symbol of an rfc4180=true output: in quotes, a quote doubled. */
+static void
+facts_out_quoted(struct facts_out *o, const char *s, size_t n)
+{
+	size_t i, from = 0;
+
+	facts_out_put(o, "\"", 1);
+	for (i = 0; i < n; i++)
+		if (s[i] == '"') {
+			facts_out_put(o, s + from, i + 1 - from);
+			facts_out_put(o, "\"", 1);
+			from = i + 1;
+		}
+	facts_out_put(o, s + from, n - from);
+	facts_out_put(o, "\"", 1);
+}
+
+void
+facts_io_write_header(FILE *out, const maelys_datalog_directive_t *d)
+{
+	const char *delim = facts_io_delimiter(d);
+	size_t i;
+
+	for (i = 0; i < d->arity; i++)
+		fprintf(out, "%s%s", i == 0 ? "" : delim,
+			d->column_names[i] != NULL ? d->column_names[i] : "");
+}
+
 int
 facts_io_write(FILE *out, const maelys_datalog_result_t *result,
-	       const char *predicate, size_t arity, const char *delimiter,
-	       char *err, size_t errlen)
+	       const maelys_datalog_directive_t *d, char *err, size_t errlen)
 {
+	const char *predicate = d->predicate,
+		   *delimiter = facts_io_delimiter(d);
+	size_t arity = d->arity;
+	bool quote = d->rfc4180 != 0;
 	struct facts_symset set;
 	struct facts_out *o = NULL;
 	uint64_t *rows = NULL;
@@ -750,8 +987,6 @@ facts_io_write(FILE *out, const maelys_datalog_result_t *result,
 	maelys_datalog_status_t st;
 	int rc = -1;
 
-	if (delimiter == NULL)
-		delimiter = "\t";
 	dlen = strlen(delimiter);
 	memset(&set, 0, sizeof set);
 	st = maelys_datalog_result_count(result, predicate, arity, &count);
@@ -792,7 +1027,10 @@ facts_io_write(FILE *out, const maelys_datalog_result_t *result,
 				const struct facts_sym *s =
 				    &set.syms[row[k + 1]];
 
-				facts_out_put(o, s->text, s->len);
+				if (quote)
+					facts_out_quoted(o, s->text, s->len);
+				else
+					facts_out_put(o, s->text, s->len);
 			} else {
 				facts_out_int(o, (int64_t)(row[k + 1] ^
 							   FACTS_IO_INT_BIAS));

@@ -2,8 +2,9 @@
 /*
  * maelys-datalog: the standalone runner of libmaelys-datalog.
  *
- *   maelys-datalog run [--souffle|--native] [-v] [-F DIR] [-D DIR] PROG.dl
- *   maelys-datalog check [--souffle|--native] [--werror] PROG.dl
+ *   maelys-datalog run [--souffle|--native] [-v] [-F DIR] [-D DIR]
+ *                      [-I DIR]... [--no-preprocessor] PROG.dl
+ *   maelys-datalog check [--souffle|--native] [-I DIR]... [--werror] PROG.dl
  *
  * `run` loads a standalone program (.decl, .input, .output, .printsize), reads
  * the facts of each .input relation from DIR/rel.facts, solves once and then
@@ -17,7 +18,9 @@
  * at its hard maximum, and only --max-tuples / --max-memory lower them.
  * Exit status: 0 success, 1 load, input, evaluation or output error (or a
  * warning, with check --werror), 2 usage.
- * Only the public API is used; file formats live in facts_io.c.
+ * Only the public API is used; file formats live in facts_io.c, and what
+ * is done to the program's text before the library reads it (.include,
+ * .once, the C preprocessor) in source.c.
  */
 #define _GNU_SOURCE /* O_CLOEXEC, setenv */
 
@@ -25,6 +28,7 @@
 #include "explain_tuple.h"
 #include "facts_io.h"
 #include "runner_options.h"
+#include "source.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,119 +42,70 @@
 
 #include <maelys/datalog.h>
 
-/* The largest program text read; the engine's own (smaller) source limit
- * then gives its LIMIT diagnostic.  Only a guard against reading a huge
- * file whole. */
+/* The largest program text read, includes and the C preprocessor's output
+ * counted; the engine's own (smaller) source limit then gives its LIMIT
+ * diagnostic.  Only a guard against reading a huge file whole. */
 #define RUN_PROGRAM_READ_MAX ((size_t)1 << 30)
 
-/* Reads the whole file at `path`.  Returns 0, or the exit status after
- * saying why. */
+/* Reads the program (source.c: .include, .once, with --souffle the C
+ * preprocessor) and loads it.  A diagnostic of the load names the file and
+ * line the text came from.  Returns 0, or the exit status after saying
+ * why; `src` is the caller's to free either way. */
 static int
-read_program(const char *path, char **text, size_t *len)
-{
-	struct stat sb;
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-	int fd, rc = RUN_ERROR;
-
-	*text = NULL;
-	*len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, PROGRAM_NAME ": %s: cannot open: %s\n", path,
-			strerror(errno));
-		return RUN_ERROR;
-	}
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		fprintf(stderr, PROGRAM_NAME ": %s: not a regular file\n",
-			path);
-		goto out;
-	}
-	cap = sb.st_size > 0 && (uint64_t)sb.st_size < RUN_PROGRAM_READ_MAX
-		  ? (size_t)sb.st_size + 1
-		  : 4096;
-	for (;;) {
-		ssize_t got;
-
-		if (n == cap || buf == NULL) {
-			char *nb;
-
-			if (n == cap)
-				cap *= 2;
-			if (cap > RUN_PROGRAM_READ_MAX + 1) {
-				fprintf(stderr,
-					PROGRAM_NAME ": %s: larger than %zu "
-						     "bytes\n",
-					path, RUN_PROGRAM_READ_MAX);
-				goto out;
-			}
-			nb = realloc(buf, cap);
-			if (nb == NULL) {
-				fprintf(stderr,
-					PROGRAM_NAME ": %s: out of memory\n",
-					path);
-				goto out;
-			}
-			buf = nb;
-		}
-		got = read(fd, buf + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			fprintf(stderr, PROGRAM_NAME ": %s: read error: %s\n",
-				path, strerror(errno));
-			goto out;
-		}
-		if (got == 0)
-			break;
-		n += (size_t)got;
-	}
-	*text = buf;
-	*len = n;
-	buf = NULL;
-	rc = 0;
-out:
-	free(buf);
-	(void)close(fd);
-	return rc;
-}
-
-/* Reads and loads the program.  Returns 0, or the exit status after
- * saying why. */
-static int
-load_program(const struct options *o, maelys_datalog_policy_t **policy)
+load_program(const struct options *o, struct source *src,
+	     maelys_datalog_policy_t **policy)
 {
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	struct source_options so;
 	maelys_datalog_status_t st;
-	char *text = NULL;
-	size_t len = 0;
-	int rc;
+	char err[1024];
 
 	*policy = NULL;
-	if ((rc = read_program(o->program, &text, &len)) != 0)
-		return rc;
-	st = maelys_datalog_policy_load_text(NULL, o->program, text, len,
-					     o->flags, policy, &diag);
-	free(text);
-	if (st != MAELYS_DATALOG_STATUS_OK)
-		return runner_report_status(st, &diag);
+	memset(&so, 0, sizeof so);
+	so.program = o->program;
+	so.incdirs = o->incdirs;
+	so.nincdirs = o->nincdirs;
+	so.souffle = o->flags == MAELYS_DATALOG_LOAD_SOUFFLE;
+	so.no_preprocessor = o->no_preprocessor;
+	so.max_bytes = RUN_PROGRAM_READ_MAX;
+	if (source_load(src, &so, err, sizeof err) != 0)
+		return runner_report_error(err);
+	st = maelys_datalog_policy_load_text(NULL, o->program, src->text,
+					     src->len, o->flags, policy, &diag);
+	if (st != MAELYS_DATALOG_STATUS_OK) {
+		char mapped[sizeof diag.message + 4096];
+
+		source_map_message(src, o->program, diag.message, mapped,
+				   sizeof mapped);
+		fprintf(stderr, PROGRAM_NAME ": %s: %s\n",
+			maelys_datalog_status_name(st),
+			mapped[0] != '\0' ? mapped
+					  : maelys_datalog_status_meaning(st));
+		return RUN_ERROR;
+	}
 	return 0;
 }
 
 /* Prints each warning of the load on stderr, as the library words it
- * ("PROG.dl:LINE:COL: warning: ...").  Returns how many there were. */
+ * ("PROG.dl:LINE:COL: warning: ...", the line mapped back to its file).
+ * Returns how many there were. */
 static size_t
-print_warnings(const maelys_datalog_policy_t *policy)
+print_warnings(const struct options *o, const struct source *src,
+	       const maelys_datalog_policy_t *policy)
 {
 	size_t n = maelys_datalog_policy_warning_count(policy), i;
 
 	for (i = 0; i < n; i++) {
 		maelys_datalog_diagnostic_t w = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 		maelys_datalog_warning_kind_t kind;
+		char mapped[sizeof w.message + 4096];
 
-		if (maelys_datalog_policy_get_warning(policy, i, &kind, &w) ==
+		if (maelys_datalog_policy_get_warning(policy, i, &kind, &w) !=
 		    MAELYS_DATALOG_STATUS_OK)
-			fprintf(stderr, "%s\n", w.message);
+			continue;
+		source_map_message(src, o->program, w.message, mapped,
+				   sizeof mapped);
+		fprintf(stderr, "%s\n", mapped);
 	}
 	return n;
 }
@@ -220,6 +175,18 @@ check_directives(const struct options *o, const maelys_datalog_policy_t *policy)
 				d.predicate);
 			return RUN_ERROR;
 		}
+		if (d.rfc4180 && strchr(facts_io_delimiter(&d), '"') != NULL) {
+			fprintf(stderr,
+				PROGRAM_NAME
+				": %s: %s %s: with rfc4180=true the "
+				"delimiter cannot hold '\"'\n",
+				o->program,
+				d.kind == MAELYS_DATALOG_DIRECTIVE_INPUT
+				    ? ".input"
+				    : ".output",
+				d.predicate);
+			return RUN_ERROR;
+		}
 		if (d.kind == MAELYS_DATALOG_DIRECTIVE_OUTPUT && !d.to_stdout &&
 		    (d.filename == NULL || d.filename[0] != '/'))
 			files_out = true;
@@ -255,7 +222,11 @@ read_inputs(const struct options *o, const maelys_datalog_policy_t *policy,
 			continue;
 		if ((path = directive_path(&d, o->facts_dir, ".facts")) == NULL)
 			return runner_report_error("out of memory");
-		rc = facts_io_read(edb, path, &d, err, sizeof err);
+		rc = facts_io_read(edb, path, &d,
+				   o->flags == MAELYS_DATALOG_LOAD_SOUFFLE
+				       ? FACTS_IO_SOUFFLE
+				       : 0u,
+				   err, sizeof err);
 		free(path);
 		if (rc != 0)
 			return runner_report_error(err);
@@ -272,22 +243,14 @@ write_stdout(const maelys_datalog_result_t *res,
 	     const maelys_datalog_directive_t *d, bool headers)
 {
 	char err[FACTS_IO_ERROR_MAX];
-	size_t i;
 
 	printf("---------------\n%s", d->predicate);
 	if (headers) {
 		putchar('\n');
-		for (i = 0; i < d->arity; i++)
-			printf("%s%s",
-			       i == 0		   ? ""
-			       : d->delimiter != NULL ? d->delimiter
-						      : "\t",
-			       d->column_names[i] != NULL ? d->column_names[i]
-							  : "");
+		facts_io_write_header(stdout, d);
 	}
 	fputs("\n===============\n", stdout);
-	if (facts_io_write(stdout, res, d->predicate, d->arity, d->delimiter,
-			   err, sizeof err) != 0)
+	if (facts_io_write(stdout, res, d, err, sizeof err) != 0)
 		return runner_report_error(err);
 	fputs("===============\n", stdout);
 	return 0;
@@ -311,8 +274,11 @@ write_file(const struct options *o, const maelys_datalog_result_t *res,
 		free(path);
 		return RUN_ERROR;
 	}
-	if (facts_io_write(f, res, d->predicate, d->arity, d->delimiter, err,
-			   sizeof err) != 0) {
+	if (d->headers) { /* headers=true: a line of the columns' names */
+		facts_io_write_header(f, d);
+		fputc('\n', f);
+	}
+	if (facts_io_write(f, res, d, err, sizeof err) != 0) {
 		(void)fclose(f);
 		runner_report_error(err);
 		goto out;
@@ -362,7 +328,7 @@ write_outputs(const struct options *o, const maelys_datalog_policy_t *policy,
 		else if (d.kind != MAELYS_DATALOG_DIRECTIVE_OUTPUT)
 			continue;
 		else if (d.to_stdout || to_stdout)
-			rc = write_stdout(res, &d, to_stdout);
+			rc = write_stdout(res, &d, to_stdout || d.headers);
 		else
 			rc = write_file(o, res, &d);
 		if (rc != 0)
@@ -443,6 +409,7 @@ static int
 cmd_run(const struct options *o)
 {
 	struct explain_tuple *tuples = NULL;
+	struct source src;
 	size_t i;
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 	maelys_datalog_policy_t *policy = NULL;
@@ -452,10 +419,15 @@ cmd_run(const struct options *o)
 	maelys_datalog_status_t st;
 	int rc;
 
-	if ((rc = load_program(o, &policy)) != 0)
+	rc = load_program(o, &src, &policy);
+	if (rc == 0 && o->verbose)
+		(void)print_warnings(o, &src, policy);
+	if (rc != 0) {
+		source_free(&src);
 		return rc;
-	if (o->verbose)
-		(void)print_warnings(policy);
+	}
+	if (o->nexplain == 0)
+		source_free(&src); /* kept for --explain's places only */
 	if ((rc = check_directives(o, policy)) != 0)
 		goto out;
 	if ((st = maelys_datalog_input_edb_create(&edb)) !=
@@ -491,7 +463,7 @@ cmd_run(const struct options *o)
 		if (fflush(stdout) != 0)
 			break;
 		st = explain_print(stdout, policy, res, &tuples[i],
-				   o->explain_depth);
+				   o->explain_depth, &src);
 		if (st != MAELYS_DATALOG_STATUS_OK) {
 			fprintf(stderr, PROGRAM_NAME ": --explain '%s': %s: %s\n",
 				o->explain[i], maelys_datalog_status_name(st),
@@ -511,6 +483,7 @@ out:
 	(void)maelys_datalog_session_free(session);
 	(void)maelys_datalog_input_edb_free(edb);
 	(void)maelys_datalog_policy_free(policy);
+	source_free(&src);
 	if (tuples != NULL)
 		for (i = 0; i < o->nexplain; i++)
 			explain_tuple_free(&tuples[i]);
@@ -522,12 +495,16 @@ static int
 cmd_check(const struct options *o)
 {
 	maelys_datalog_policy_t *policy = NULL;
-	size_t warnings;
+	struct source src;
+	size_t warnings = 0;
 	int rc;
 
-	if ((rc = load_program(o, &policy)) != 0)
+	rc = load_program(o, &src, &policy);
+	if (rc == 0)
+		warnings = print_warnings(o, &src, policy);
+	source_free(&src);
+	if (rc != 0)
 		return rc;
-	warnings = print_warnings(policy);
 	(void)maelys_datalog_policy_free(policy);
 	if (o->werror && warnings > 0) {
 		fprintf(stderr,
@@ -600,6 +577,7 @@ main(int argc, char **argv)
 
 	if (rc >= 0) {
 		free(o.explain);
+		free(o.incdirs);
 		if (fflush(stdout) != 0 || ferror(stdout))
 			return RUN_ERROR;
 		return rc;
@@ -609,5 +587,6 @@ main(int argc, char **argv)
 	else
 		rc = cmd_run(&o);
 	free(o.explain);
+	free(o.incdirs);
 	return rc;
 }

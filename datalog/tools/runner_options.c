@@ -18,7 +18,8 @@
 
 static const char usage_text[] =
     "Usage: " PROGRAM_NAME " run [OPTIONS] PROG.dl\n"
-    "       " PROGRAM_NAME " check [--souffle|--native] [--werror] PROG.dl\n"
+    "       " PROGRAM_NAME
+    " check [--souffle|--native] [-I DIR] [--werror] PROG.dl\n"
     "       " PROGRAM_NAME " --help | --version\n"
     "\n"
     "run:   load PROG.dl, read the facts of each `.input rel` from\n"
@@ -35,6 +36,12 @@ static const char usage_text[] =
     "  -F DIR, --facts=DIR   directory of the .facts files (default .)\n"
     "  -D DIR, --output=DIR  directory of the .csv files (default .);\n"
     "                        `-D -` prints the outputs on stdout\n"
+    "  -I DIR, --include-dir=DIR\n"
+    "                        where .include (and, with --souffle, the C\n"
+    "                        preprocessor's #include) look for a file after\n"
+    "                        the including file's folder; may be repeated\n"
+    "  --no-preprocessor     with --souffle, never run cpp (its # lines are\n"
+    "                        skipped, as Souffle's --no-preprocessor does)\n"
     "  --max-tuples N        stop with budget_tuples after N derived tuples\n"
     "  --max-memory BYTES    stop with budget_memory above BYTES of working\n"
     "                        memory (suffix K, M, G or T: powers of 1024)\n"
@@ -139,7 +146,8 @@ enum {
 	OPT_MAX_MEMORY,
 	OPT_WERROR,
 	OPT_EXPLAIN,
-	OPT_EXPLAIN_DEPTH
+	OPT_EXPLAIN_DEPTH,
+	OPT_NO_PREPROCESSOR
 };
 
 static const struct option long_options[] = {
@@ -147,6 +155,8 @@ static const struct option long_options[] = {
     {"native", no_argument, NULL, OPT_NATIVE},
     {"facts", required_argument, NULL, 'F'},
     {"output", required_argument, NULL, 'D'},
+    {"include-dir", required_argument, NULL, 'I'},
+    {"no-preprocessor", no_argument, NULL, OPT_NO_PREPROCESSOR},
     {"max-tuples", required_argument, NULL, OPT_MAX_TUPLES},
     {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
     {"werror", no_argument, NULL, OPT_WERROR},
@@ -161,9 +171,10 @@ static const struct option long_options[] = {
 static const char *
 missing_what(int opt)
 {
-	return opt == 'F' || opt == 'D' ? "missing directory after"
-	       : opt == OPT_EXPLAIN     ? "missing tuple after"
-					: "missing number after";
+	return opt == 'F' || opt == 'D' || opt == 'I'
+		   ? "missing directory after"
+	       : opt == OPT_EXPLAIN ? "missing tuple after"
+				    : "missing number after";
 }
 
 /* How the option just read was written, for a usage error: its long name
@@ -199,6 +210,16 @@ take_option(struct options *o, int c, const char *val, const char *arg)
 		return -1;
 	case OPT_NATIVE:
 		o->flags = 0;
+		return -1;
+	case OPT_NO_PREPROCESSOR:
+		o->no_preprocessor = true;
+		return -1;
+	case 'I':
+		if (val[0] == '\0')
+			return runner_usage_error("empty directory name after",
+						  arg);
+		/* o->incdirs has room for every argument (parse_args) */
+		o->incdirs[o->nincdirs++] = val;
 		return -1;
 	case OPT_WERROR:
 		if (run)
@@ -284,7 +305,8 @@ runner_parse_args(int argc, char **argv, struct options *o)
 	o->command = argv[1];
 	/* every --explain takes an argument: argc bounds their number */
 	o->explain = calloc((size_t)argc, sizeof *o->explain);
-	if (o->explain == NULL)
+	o->incdirs = calloc((size_t)argc, sizeof *o->incdirs);
+	if (o->explain == NULL || o->incdirs == NULL)
 		return runner_report_error("out of memory");
 	opterr = 0; /* the errors below say which option, in our words */
 	optind = 1;
@@ -292,7 +314,7 @@ runner_parse_args(int argc, char **argv, struct options *o)
 		char name[80];
 		int li = -1;
 
-		c = getopt_long(argc - 1, argv + 1, ":F:D:hv", long_options,
+		c = getopt_long(argc - 1, argv + 1, ":F:D:I:hv", long_options,
 				&li);
 		if (c == -1)
 			break;

@@ -30,6 +30,10 @@ struct options {
 	const char **explain;
 	size_t nexplain;
 	unsigned explain_depth; /* --explain-depth */
+	/* -I DIR: where .include (and cpp's #include) look, in order */
+	const char **incdirs;
+	size_t nincdirs;
+	bool no_preprocessor; /* --no-preprocessor: never run cpp */
 };
 
 /* Reads argv (the command is argv[1]; getopt_long reads what follows it).

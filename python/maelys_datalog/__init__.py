@@ -26,7 +26,7 @@ from ._errors import *  # noqa: F401,F403 (the hierarchy is part of the API)
 from ._errors import BY_STATUS, Error
 from ._datalog import InputEdb, Policy, Result, Session, register_domain, version
 
-MAX_ARITY = 16
+MAX_ARITY = 32
 
 
 class Role(enum.IntFlag):

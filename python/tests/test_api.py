@@ -158,7 +158,7 @@ def test_bad_input_never_crashes():
         with pytest.raises(md.InvalidArgumentError):
             edb.add_fact("Bad-Name", "x")
         with pytest.raises(md.LimitError):
-            edb.add_fact("arg", *["x"] * 17)
+            edb.add_fact("arg", *["x"] * (md.MAX_ARITY + 1))
         with pytest.raises(md.LimitError):
             edb.add_fact("arg", "x" * 70000)
         with pytest.raises(TypeError):

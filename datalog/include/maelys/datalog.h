@@ -55,8 +55,11 @@ extern "C" {
 #define MAELYS_DATALOG_VERSION_MINOR 1
 #define MAELYS_DATALOG_VERSION_PATCH 0
 
-/* The widest predicate the engine accepts (columns of one tuple). */
-#define MAELYS_DATALOG_MAX_ARITY 16
+/* The widest predicate the engine accepts (columns of one tuple).  It sizes
+ * the arrays of maelys_datalog_fact_view_t and maelys_datalog_directive_t,
+ * so a change of it is a change of the ABI (0.1: 32, was 16; a column set
+ * is a 32-bit mask inside the engine, so 32 is also its ceiling). */
+#define MAELYS_DATALOG_MAX_ARITY 32
 
 /*
  * Status codes.  New codes are appended, never renumbered.  The comment on
@@ -364,6 +367,12 @@ typedef struct maelys_datalog_directive {
 	/* the columns' names as the .decl gives them (column_names[i] for
 	 * i < arity; NULL for a domain's predicate) */
 	const char *column_names[MAELYS_DATALOG_MAX_ARITY];
+	/* headers=true: the file's first line names the columns (skipped on
+	 * input, written on output) */
+	int headers;
+	/* rfc4180=true: fields may be quoted ("a,b", "" for a quote, a line
+	 * end inside quotes); the delimiter defaults to ',' */
+	int rfc4180;
 } maelys_datalog_directive_t;
 
 /* The number of directives of a standalone program (0 for a domain policy
@@ -674,7 +683,9 @@ maelys_datalog_input_edb_get(const maelys_datalog_input_edb_t *edb,
 /*
  * Adds the fact predicate(args[0], ..., args[count-1]); strings are copied.
  * The predicate is checked against the policy when solved (UNDECLARED, ARITY,
- * ROLE come from session_solve_edb).  Returns OK, INVALID_ARGUMENT (NULL, a
+ * ROLE come from session_solve_edb).  A predicate name is
+ * [A-Za-z_?][A-Za-z0-9_?]*, at most 255 bytes (the '?' of Souffle's names
+ * such as `_?`).  Returns OK, INVALID_ARGUMENT (NULL, a
  * bad predicate name, a bad term kind, a NULL string with a length), LIMIT
  * (count above MAELYS_DATALOG_MAX_ARITY, a string over 65,535 bytes, more
  * than 100,000,000 facts), NO_MEMORY.  On failure nothing was added.
