@@ -45,6 +45,8 @@ struct dl_pred {
 	/* column masks of the hash indexes the plans probe */
 	uint32_t index_masks[DL_INDEXES_MAX];
 	uint32_t nindexes;
+	/* a RECORD column's type (prog->rtypes), else DL_NONE */
+	uint32_t rtypes[MAELYS_DATALOG_MAX_ARITY];
 };
 
 enum dl_cterm_kind { DL_CT_VAR, DL_CT_CONST, DL_CT_ANON };
@@ -78,6 +80,8 @@ struct dl_clit {
 };
 
 struct dl_plan;
+struct dl_crec;
+struct dl_rtype;
 
 struct dl_rule {
 	uint32_t head_pred;
@@ -100,6 +104,10 @@ struct dl_rule {
 	bool recursive;
 	struct dl_plan *plans;
 	uint32_t nplans;
+	/* record terms, each tying a variable of its own to its fields
+	 * (dl_record.h) */
+	struct dl_crec *recs;
+	uint32_t nrecs;
 };
 
 struct dl_stratum {
@@ -140,6 +148,9 @@ struct dl_program {
 	uint32_t max_vars; /* the most variables of any rule */
 	struct dl_warning *warnings; /* at most DL_WARNINGS_MAX, source order */
 	size_t nwarnings;
+	/* record and algebraic data types (dl_record.h) */
+	struct dl_rtype *rtypes;
+	uint32_t nrtypes;
 };
 
 /* AST -> program, with every load-time check.  On failure the program is
