@@ -108,7 +108,9 @@ dl_record_branch_find(const struct dl_program *prog, const char *name,
 		if (!t->adt)
 			continue;
 		for (b = 0; b < t->nbranches; b++) {
-			if (strlen(t->branches[b].name) == len &&
+			/* NULL: not resolved yet (dl_record_check_types) */
+			if (t->branches[b].name != NULL &&
+			    strlen(t->branches[b].name) == len &&
 			    memcmp(t->branches[b].name, name, len) == 0) {
 				*rtype = i;
 				*branch = b;
@@ -149,6 +151,15 @@ dl_record_check_types(struct dl_program *prog, const struct dl_ast *ast,
 		const struct dl_ast_rtype *a = &ast->rtypes[i];
 		struct dl_rtype *t = &prog->rtypes[i];
 
+		if (strcmp(a->name, "number") == 0 ||
+		    strcmp(a->name, "symbol") == 0 ||
+		    strcmp(a->name, "unsigned") == 0 ||
+		    strcmp(a->name, "float") == 0)
+			return dl_fail_at(diag, MAELYS_DATALOG_STATUS_REDECLARED,
+					  source, a->pos,
+					  "'%s' is a predefined type and "
+					  "cannot be redefined",
+					  a->name);
 		t->name = dl_rc_copy(prog, a->name);
 		t->adt = a->adt;
 		t->nbranches = a->nbranches;
@@ -507,7 +518,8 @@ dl_record_check_rule(const struct dl_program *prog, struct dl_rule *r,
 			const struct dl_rbranch *b;
 			char where[96];
 
-			if (in.vt[x->target] == DL_NONE)
+			if (in.vt[x->target] == DL_NONE ||
+			    in.vt[x->target] == DL_RECORD_UNTYPED)
 				continue;
 			if (x->rtype == DL_NONE) {
 				x->rtype = in.vt[x->target];
@@ -544,13 +556,10 @@ dl_record_check_rule(const struct dl_program *prog, struct dl_rule *r,
 		if (!in.changed)
 			break;
 	}
+	/* a record that meets no column is of no declared type: its fields
+	 * must be ground values of their own (no nested typing to check) */
 	for (i = 0; i < r->nrecs; i++)
 		if (r->recs[i].rtype == DL_NONE)
-			return dl_fail_at(diag, MAELYS_DATALOG_STATUS_TYPE,
-					  source, r->recs[i].pos,
-					  "cannot tell the type of the record "
-					  "%s (write it in a column of a "
-					  "record type)",
-					  var_names[r->recs[i].target]);
+			r->recs[i].rtype = DL_RECORD_UNTYPED;
 	return MAELYS_DATALOG_STATUS_OK;
 }

@@ -54,11 +54,16 @@ struct dl_rtype {
 	struct dl_rbranch *branches;
 };
 
-/* The words before the fields of a value of type t. */
+/* The type of a record term no column gives a type to (`r = [x, y]`,
+ * read only through other record terms), as Souffle accepts it: such a
+ * value never reaches a column, so it is never printed or read. */
+#define DL_RECORD_UNTYPED (UINT32_MAX - 1)
+
+/* The words before the fields of a value of type t (NULL: untyped). */
 static inline uint32_t
 dl_rtype_header(const struct dl_rtype *t)
 {
-	return t->adt ? 2u : 1u;
+	return t != NULL && t->adt ? 2u : 1u;
 }
 
 /* A record term of a rule: `target` is the variable standing for it; args

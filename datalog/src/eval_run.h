@@ -179,7 +179,9 @@ static maelys_datalog_status_t
 DL_RUN(run_record)(struct dl_eval *ev, const struct dl_op *op)
 {
 	const struct dl_crec *x = op->rec;
-	const struct dl_rtype *t = &ev->prog->rtypes[x->rtype];
+	const struct dl_rtype *t = x->rtype == DL_RECORD_UNTYPED
+				       ? NULL
+				       : &ev->prog->rtypes[x->rtype];
 	uint32_t h = dl_rtype_header(t), n, k;
 	dl_value fields[DL_RECORD_FIELDS_MAX], v;
 
@@ -188,7 +190,7 @@ DL_RUN(run_record)(struct dl_eval *ev, const struct dl_op *op)
 		    dl_symview_record(&ev->syms, ev->regs[op->var], &n);
 
 		if (w == NULL || n != h + x->nargs || w[0] != x->rtype ||
-		    (t->adt && w[1] != x->branch))
+		    (t != NULL && t->adt && w[1] != x->branch))
 			return MAELYS_DATALOG_STATUS_OK;
 		for (k = 0; k < x->nargs; k++) {
 			const struct dl_cterm *a = &x->args[k];

@@ -1070,10 +1070,28 @@ dl_p_record_type(struct dl_parser *p, const struct dl_ast_type *t)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* Whether the name at p->tok is a record or ADT type declared before. */
+static bool
+dl_p_names_record_type(const struct dl_parser *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->ast->ntypes; i++) {
+		const struct dl_ast_type *t = &p->ast->types[i];
+
+		if (t->name_len == p->tok.len &&
+		    memcmp(t->name, p->tok.text, p->tok.len) == 0)
+			return t->base == MAELYS_DATALOG_COLUMN_RECORD &&
+			       t->alias == NULL;
+	}
+	return false;
+}
+
 static maelys_datalog_status_t
 dl_p_type(struct dl_parser *p)
 {
 	struct dl_ast_type t;
+	bool subtype;
 
 	size_t i;
 
@@ -1098,7 +1116,15 @@ dl_p_type(struct dl_parser *p)
 	DL_TRY(dl_p_advance(p));
 	if (p->tok.kind != DL_TOK_SUBTYPE && p->tok.kind != DL_TOK_EQ)
 		return dl_p_error(p, "'<:' or '='");
+	subtype = p->tok.kind == DL_TOK_SUBTYPE;
 	DL_TRY(dl_p_advance(p));
+	if (subtype && p->tok.kind == DL_TOK_IDENT &&
+	    dl_p_names_record_type(p))
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_TYPE,
+				  p->source_name, t.pos,
+				  "subtype '%s' of the record or ADT type "
+				  "'%.*s' (Souffle has no subtypes of those)",
+				  t.name, (int)p->tok.len, p->tok.text);
 	if (dl_p_is_record_type(p)) {
 		t.base = MAELYS_DATALOG_COLUMN_RECORD;
 		t.alias = NULL;

@@ -371,5 +371,11 @@ dl_symview_record(const struct dl_symview *v, dl_value x, uint32_t *n)
 	if (!dl_sym_is_record(s))
 		return NULL;
 	*n = s->len & ~DL_SYM_RECORD;
+	if (*n == 0) {
+		/* nil has no words, and words[] may not exist yet */
+		static const dl_value none[1] = {0};
+
+		return none;
+	}
 	return t->words + s->integer;
 }
