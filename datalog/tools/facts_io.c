@@ -167,6 +167,29 @@ facts_io_find(const char *s, size_t n, const char *delim, size_t dlen)
 	return NULL;
 }
 
+/* The delimiter after a record's text that starts at s: a delimiter inside
+ * its brackets or parentheses (a record's ", ", say) is part of it, as in
+ * Souffle's reader.  The library reads the text itself (result_record_text
+ * is its printer). */
+static const char *
+facts_io_find_after_record(const char *s, const char *end, const char *delim,
+			   size_t dlen)
+{
+	size_t depth = 0;
+
+	for (; s < end; s++) {
+		if (*s == '[' || *s == '(') {
+			depth++;
+		} else if ((*s == ']' || *s == ')') && depth > 0) {
+			depth--;
+		} else if (depth == 0 && (size_t)(end - s) >= dlen &&
+			   memcmp(s, delim, dlen) == 0) {
+			return s;
+		}
+	}
+	return NULL;
+}
+
 /*
  * A decimal int64: an optional '-' and digits.  `canonical` also refuses
  * what an integer would not print as ("007", "-0"), so an untyped column
@@ -241,7 +264,11 @@ facts_io_line(struct facts_ctx *c, size_t lineno, const char *text, size_t len)
 	}
 	while (arity > 0) {
 		const char *at =
-		    facts_io_find(p, (size_t)(end - p), c->delim, c->dlen);
+		    nf < arity &&
+			    c->d->columns[nf] == MAELYS_DATALOG_COLUMN_RECORD
+			? facts_io_find_after_record(p, end, c->delim, c->dlen)
+			: facts_io_find(p, (size_t)(end - p), c->delim,
+					c->dlen);
 		const char *fe = at != NULL ? at : end;
 
 		if (nf < arity) {
