@@ -239,7 +239,7 @@ dl_record_check_types(struct dl_program *prog, const struct dl_ast *ast,
 			if (!dl_rc_resolve(ast, a->type_names[k], &base, &rt))
 				return dl_fail_at(
 				    diag, MAELYS_DATALOG_STATUS_PARSE, source,
-				    a->pos,
+				    a->type_pos[k],
 				    "unknown type '%s' of column %zu of '%s' "
 				    "(symbol, number or a .type)",
 				    a->type_names[k], k + 1, a->name);
@@ -388,6 +388,7 @@ struct dl_rc_infer {
 	uint8_t base[DL_VARS_MAX];  /* NUMBER or SYMBOL it was seen as */
 	uint32_t recof[DL_VARS_MAX]; /* the record term it stands for */
 	bool changed;
+	bool bases; /* check number against symbol too */
 };
 
 static maelys_datalog_status_t
@@ -416,7 +417,7 @@ dl_rc_place(struct dl_rc_infer *in, const struct dl_cterm *a,
 	struct dl_symview v = {&in->prog->symbols, NULL};
 	uint32_t n;
 
-	if (a->kind == DL_CT_CONST) {
+	if (a->kind == DL_CT_CONST && in->bases) {
 		bool rec = dl_symview_record(&v, a->v, &n) != NULL;
 
 		if (rec != (base == MAELYS_DATALOG_COLUMN_RECORD) &&
@@ -432,6 +433,8 @@ dl_rc_place(struct dl_rc_infer *in, const struct dl_cterm *a,
 		return MAELYS_DATALOG_STATUS_OK;
 	if (base == MAELYS_DATALOG_COLUMN_RECORD)
 		return dl_rc_unify(in, a->v, rt, pos);
+	if (!in->bases)
+		return MAELYS_DATALOG_STATUS_OK;
 	if (in->recof[a->v] != DL_NONE || in->vt[a->v] != DL_NONE)
 		return dl_fail_at(in->diag, MAELYS_DATALOG_STATUS_TYPE,
 				  in->source, pos,
@@ -474,9 +477,10 @@ dl_record_check_rule(const struct dl_program *prog, struct dl_rule *r,
 	struct dl_rc_infer in;
 	uint32_t i, k, rounds;
 
-	if (r->nrecs == 0)
-		return MAELYS_DATALOG_STATUS_OK;
 	memset(&in, 0, sizeof in);
+	/* a rule of no record terms is checked only for the record types of
+	 * its columns (two record types meeting in one variable) */
+	in.bases = r->nrecs > 0;
 	in.prog = prog;
 	in.names = var_names;
 	in.source = source;

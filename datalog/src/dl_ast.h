@@ -120,8 +120,9 @@ struct dl_ast_decl {
 	/* the columns' names as declared (in the arena) */
 	const char *names[MAELYS_DATALOG_MAX_ARITY];
 	struct dl_pos pos;
-	/* a RECORD column's type name as written (in the arena) */
+	/* a RECORD column's type name as written (in the arena), where */
 	const char *type_names[MAELYS_DATALOG_MAX_ARITY];
+	struct dl_pos type_pos[MAELYS_DATALOG_MAX_ARITY];
 };
 
 struct dl_ast_directive {

@@ -878,6 +878,7 @@ dl_p_decl(struct dl_parser *p)
 			d.columns[d.arity] = MAELYS_DATALOG_COLUMN_ANY;
 			if (p->tok.kind == DL_TOK_COLON) {
 				DL_TRY(dl_p_advance(p));
+				d.type_pos[d.arity] = p->tok.pos;
 				DL_TRY(dl_p_type_name(p, &d.columns[d.arity]));
 				d.type_names[d.arity] = p->record_type;
 			}
