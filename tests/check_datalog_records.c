@@ -250,6 +250,28 @@ START_TEST(test_records_read_from_input_facts)
 	assert_rows(res, "in", 2,
 		    "[meow meow, [x, nil]]\t$A(-7)\n[y, nil]\t$B([q, nil])");
 	assert_rows(res, "out", 2, "meow meow\t$A(-7)\ny\t$B([q, nil])");
+	/* a query gives a record column as its text too */
+	{
+		static const char *const q[][3] = {
+		    {"[y, nil]", "$B([q, nil])", "1"},
+		    {"[y,nil]", "$B( [q, nil] )", "1"},
+		    {"[y, nil]", "$B([r, nil])", "0"},
+		    {"[y, nil]", "$A(-7)", "0"},
+		    {"[y", "$A(-7)", "0"},
+		};
+		int found = -1;
+
+		for (i = 0; i < sizeof q / sizeof *q; i++) {
+			args[0] = maelys_datalog_arg_symbol(q[i][0]);
+			args[1] = maelys_datalog_arg_symbol(q[i][1]);
+			ck_assert_status(maelys_datalog_result_query(
+					     res, "in", args, 2, &found),
+					 MAELYS_DATALOG_STATUS_OK);
+			ck_assert_msg(found == q[i][2][0] - '0',
+				      "query in(%s, %s): %d", q[i][0],
+				      q[i][1], found);
+		}
+	}
 	(void)maelys_datalog_result_free(res);
 	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
 		maelys_datalog_status_t st;

@@ -81,11 +81,24 @@ dl_result_tuple_values(const maelys_datalog_result_t *res,
 	    MAELYS_DATALOG_STATUS_OK)
 		return st;
 	for (k = 0; k < count; k++) {
+		const struct dl_pred *p = &res->session->prog->preds[*pid];
 		bool known = false;
 
-		if ((st = dl_result_arg_value(res, &args[k], &known,
-					      &vals[k])) !=
-		    MAELYS_DATALOG_STATUS_OK)
+		if (p->rtypes[k] != DL_NONE &&
+		    args[k].kind == MAELYS_DATALOG_TERM_SYMBOL &&
+		    args[k].as.symbol.text != NULL) {
+			/* a record column: the value's text, as printed */
+			struct dl_symview syms = dl_result_syms(res);
+
+			st = dl_record_find(res->session->prog, &syms,
+					    p->rtypes[k], args[k].as.symbol.text,
+					    args[k].as.symbol.length, &vals[k],
+					    &known);
+		} else {
+			st = dl_result_arg_value(res, &args[k], &known,
+						 &vals[k]);
+		}
+		if (st != MAELYS_DATALOG_STATUS_OK)
 			return st;
 		if (!known) {
 			vals[k] = unknown;

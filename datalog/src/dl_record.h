@@ -131,4 +131,12 @@ maelys_datalog_status_t dl_record_read(const struct dl_program *prog,
 				       size_t len, dl_value *out,
 				       maelys_datalog_diagnostic_t *diag);
 
+/* The same text looked up, never interned (a query): *known false when
+ * no layer holds the value, or the text is no value of the type.  Returns
+ * OK (or NO_MEMORY, never in practice: nothing is allocated). */
+maelys_datalog_status_t dl_record_find(const struct dl_program *prog,
+				       const struct dl_symview *syms,
+				       uint32_t rtype, const char *text,
+				       size_t len, dl_value *out, bool *known);
+
 #endif /* DL_RECORD_H */

@@ -154,7 +154,63 @@ struct dl_rr {
 	const char *s;
 	size_t n, i;
 	maelys_datalog_diagnostic_t *diag;
+	/* only look values up (a query): a value no layer has makes the
+	 * whole unknown, and nothing is interned */
+	bool lookup;
+	bool unknown;
 };
+
+/* Interning, or in lookup mode finding, one value: 0, or -1 (no memory). */
+static int
+dl_rr_int(struct dl_rr *r, int64_t i, dl_value *out)
+{
+	if (!r->lookup)
+		return dl_symview_intern_int(r->syms, i, out);
+	if (!dl_symview_find_int(r->syms, i, out))
+		r->unknown = true;
+	return 0;
+}
+
+static int
+dl_rr_str(struct dl_rr *r, const char *s, size_t n, dl_value *out)
+{
+	if (!r->lookup)
+		return dl_symview_intern_string(r->syms, s, n, out);
+	if (!dl_symview_find_string(r->syms, s, n, out))
+		r->unknown = true;
+	return 0;
+}
+
+static int
+dl_rr_nil(struct dl_rr *r, dl_value *out)
+{
+	if (!r->lookup)
+		return dl_symview_intern_record(r->syms, NULL, 0, out);
+	if (!dl_symview_find_record(r->syms, NULL, 0, out))
+		r->unknown = true;
+	return 0;
+}
+
+static int
+dl_rr_make(struct dl_rr *r, uint32_t rtype, const struct dl_rtype *t,
+	   uint32_t branch, const dl_value *fields, uint32_t nf, dl_value *out)
+{
+	dl_value w[DL_RECORD_FIELDS_MAX + 2];
+	uint32_t h = dl_rtype_header(t);
+
+	if (!r->lookup)
+		return dl_record_make(r->syms, rtype, t, branch, fields, nf,
+				      out);
+	if (r->unknown || nf > DL_RECORD_FIELDS_MAX)
+		return 0;
+	w[0] = rtype;
+	w[1] = branch;
+	if (nf > 0)
+		memcpy(w + h, fields, nf * sizeof *fields);
+	if (!dl_symview_find_record(r->syms, w, h + nf, out))
+		r->unknown = true;
+	return 0;
+}
 
 static maelys_datalog_status_t
 dl_rr_fail(struct dl_rr *r, const char *what)
@@ -221,9 +277,8 @@ dl_rr_atom(struct dl_rr *r, maelys_datalog_column_type_t base, char close,
 				return dl_rr_fail(r, "a number");
 			v = v * 10 + d;
 		}
-		if (dl_symview_intern_int(r->syms,
-					  neg ? (int64_t)(0u - v) : (int64_t)v,
-					  out) != 0)
+		if (dl_rr_int(r, neg ? (int64_t)(0u - v) : (int64_t)v, out) !=
+		    0)
 			return dl_fail(r->diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
 				       "out of memory reading a record");
 		return MAELYS_DATALOG_STATUS_OK;
@@ -232,8 +287,7 @@ dl_rr_atom(struct dl_rr *r, maelys_datalog_column_type_t base, char close,
 		return dl_fail(r->diag, MAELYS_DATALOG_STATUS_LIMIT,
 			       "symbol in a record longer than %zu bytes",
 			       DL_SYMBOL_LEN_MAX);
-	if (dl_symview_intern_string(r->syms, r->s + start, end - start,
-				     out) != 0)
+	if (dl_rr_str(r, r->s + start, end - start, out) != 0)
 		return dl_fail(r->diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
 			       "out of memory reading a record");
 	return MAELYS_DATALOG_STATUS_OK;
@@ -259,7 +313,7 @@ dl_rr_value(struct dl_rr *r, maelys_datalog_column_type_t base,
 	dl_rr_space(r);
 	if (!t->adt && r->n - r->i >= 3 && memcmp(r->s + r->i, "nil", 3) == 0) {
 		r->i += 3;
-		if (dl_symview_intern_record(r->syms, NULL, 0, out) != 0)
+		if (dl_rr_nil(r, out) != 0)
 			return dl_fail(r->diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
 				       "out of memory reading a record");
 		return MAELYS_DATALOG_STATUS_OK;
@@ -288,8 +342,8 @@ dl_rr_value(struct dl_rr *r, maelys_datalog_column_type_t base,
 		if (!dl_rr_eat(r, '(')) {
 			if (b->nfields > 0)
 				return dl_rr_fail(r, "'('");
-			return dl_record_make(r->syms, rtype, t, branch, NULL,
-					      0, out) == 0
+			return dl_rr_make(r, rtype, t, branch, NULL, 0, out) ==
+					   0
 				   ? MAELYS_DATALOG_STATUS_OK
 				   : dl_fail(r->diag,
 					     MAELYS_DATALOG_STATUS_NO_MEMORY,
@@ -318,17 +372,16 @@ dl_rr_value(struct dl_rr *r, maelys_datalog_column_type_t base,
 	}
 	if (!dl_rr_eat(r, close))
 		return dl_rr_fail(r, close == ']' ? "']'" : "')'");
-	if (dl_record_make(r->syms, rtype, t, branch, fields, b->nfields,
-			   out) != 0)
+	if (dl_rr_make(r, rtype, t, branch, fields, b->nfields, out) != 0)
 		return dl_fail(r->diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
 			       "out of memory reading a record");
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-maelys_datalog_status_t
-dl_record_read(const struct dl_program *prog, const struct dl_symview *syms,
-	       uint32_t rtype, const char *text, size_t len, dl_value *out,
-	       maelys_datalog_diagnostic_t *diag)
+static maelys_datalog_status_t
+dl_record_scan(const struct dl_program *prog, const struct dl_symview *syms,
+	       uint32_t rtype, const char *text, size_t len, bool lookup,
+	       dl_value *out, bool *known, maelys_datalog_diagnostic_t *diag)
 {
 	struct dl_rr r;
 	maelys_datalog_status_t st;
@@ -342,11 +395,41 @@ dl_record_read(const struct dl_program *prog, const struct dl_symview *syms,
 	r.n = len;
 	r.i = 0;
 	r.diag = diag;
+	r.lookup = lookup;
+	r.unknown = false;
 	st = dl_rr_value(&r, MAELYS_DATALOG_COLUMN_RECORD, rtype, 0, out);
 	if (st != MAELYS_DATALOG_STATUS_OK)
 		return st;
 	dl_rr_space(&r);
 	if (r.i != r.n)
 		return dl_rr_fail(&r, "the end of the record");
+	*known = !r.unknown;
 	return MAELYS_DATALOG_STATUS_OK;
+}
+
+maelys_datalog_status_t
+dl_record_read(const struct dl_program *prog, const struct dl_symview *syms,
+	       uint32_t rtype, const char *text, size_t len, dl_value *out,
+	       maelys_datalog_diagnostic_t *diag)
+{
+	bool known;
+
+	return dl_record_scan(prog, syms, rtype, text, len, false, out,
+			      &known, diag);
+}
+
+maelys_datalog_status_t
+dl_record_find(const struct dl_program *prog, const struct dl_symview *syms,
+	       uint32_t rtype, const char *text, size_t len, dl_value *out,
+	       bool *known)
+{
+	maelys_datalog_status_t st;
+
+	*known = false;
+	st = dl_record_scan(prog, syms, rtype, text, len, true, out, known,
+			    NULL);
+	if (st != MAELYS_DATALOG_STATUS_OK)
+		*known = false; /* text that is no value names none */
+	return st == MAELYS_DATALOG_STATUS_NO_MEMORY ? st
+						      : MAELYS_DATALOG_STATUS_OK;
 }

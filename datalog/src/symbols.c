@@ -273,7 +273,10 @@ dl_symview_value_int(const struct dl_symview *v, dl_value x, int64_t *out)
 static uint64_t
 dl_symbol_hash_record(const dl_value *w, uint32_t n)
 {
-	return dl_hash_bytes(w, (size_t)n * sizeof *w) ^
+	static const dl_value none[1] = {0};
+
+	/* nil's words may be a NULL pointer: hash a non-NULL one */
+	return dl_hash_bytes(n == 0 ? none : w, (size_t)n * sizeof *w) ^
 	       UINT64_C(0x9e3779b97f4a7c15);
 }
 
