@@ -215,8 +215,19 @@ dl_rr_make(struct dl_rr *r, uint32_t rtype, const struct dl_rtype *t,
 static maelys_datalog_status_t
 dl_rr_fail(struct dl_rr *r, const char *what)
 {
+	char quoted[64];
+	size_t k, n = r->n < sizeof quoted - 1 ? r->n : sizeof quoted - 1;
+
+	/* the text comes from a data file: no control byte goes out */
+	for (k = 0; k < n; k++) {
+		unsigned char c = (unsigned char)r->s[k];
+
+		quoted[k] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	quoted[n] = '\0';
 	return dl_fail(r->diag, MAELYS_DATALOG_STATUS_PARSE,
-		       "record text at offset %zu: expected %s", r->i, what);
+		       "record text \"%s%s\" at offset %zu: expected %s",
+		       quoted, n < r->n ? "..." : "", r->i, what);
 }
 
 static void
@@ -268,6 +279,7 @@ dl_rr_atom(struct dl_rr *r, maelys_datalog_column_type_t base, char close,
 			lim++;
 			k++;
 		}
+		r->i = start; /* an error points at the field */
 		if (k == end)
 			return dl_rr_fail(r, "a number");
 		for (; k < end; k++) {
@@ -277,6 +289,9 @@ dl_rr_atom(struct dl_rr *r, maelys_datalog_column_type_t base, char close,
 				return dl_rr_fail(r, "a number");
 			v = v * 10 + d;
 		}
+		r->i = end;
+		while (r->i < r->n && r->s[r->i] == ' ')
+			r->i++;
 		if (dl_rr_int(r, neg ? (int64_t)(0u - v) : (int64_t)v, out) !=
 		    0)
 			return dl_fail(r->diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
