@@ -376,6 +376,7 @@ solve_status_documented(maelys_datalog_status_t st)
 	case MAELYS_DATALOG_STATUS_REGEX_LIMIT:
 	case MAELYS_DATALOG_STATUS_TYPE:
 	case MAELYS_DATALOG_STATUS_ARITHMETIC:
+	case MAELYS_DATALOG_STATUS_PARSE: /* a record column's text */
 		return true;
 	default:
 		return false;

@@ -610,7 +610,8 @@ maelys_datalog_session_prepare(maelys_datalog_session_t *session,
  * On success the caller owns *out and frees it with result_free.
  * Returns OK, INVALID_ARGUMENT, NO_MEMORY, UNDECLARED, ARITY, ROLE, LIMIT,
  * BUDGET_FACTS, BUDGET_TUPLES, BUDGET_ITERATIONS, BUDGET_MEMORY,
- * BUDGET_STEPS, REGEX_LIMIT, TYPE, ARITHMETIC.  Any failure means: nothing
+ * BUDGET_STEPS, REGEX_LIMIT, TYPE, ARITHMETIC, PARSE (the text given for
+ * a record column is no value of its type).  Any failure means: nothing
  * was decided (deny).
  */
 MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
