@@ -445,6 +445,63 @@ START_TEST(test_records_endless_construction_stops_at_a_budget)
 }
 END_TEST
 
+/* why_not follows record terms: the head's record is taken apart into
+ * the body's variables, and a record of another branch refutes. */
+START_TEST(test_records_why_not)
+{
+	static const char src[] =
+	    ".decl q(x: number, y: symbol)\n.input q\n"
+	    ".type P = [a: number, b: symbol]\n"
+	    ".type T = A {x: number} | B {x: number}\n"
+	    ".decl p(r: P)\np([x, y]) :- q(x, y), x > 1.\n"
+	    ".decl t(v: T)\nt($A(x)) :- q(x, _).\nt($B(2)).\n"
+	    ".decl u(x: number)\nu(x) :- t($A(x)), p([x, _]).\n";
+	maelys_datalog_policy_t *policy = NULL;
+	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	maelys_datalog_session_t *session;
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
+	maelys_datalog_result_t *res;
+	maelys_datalog_arg_t arg;
+	int head = -1;
+	size_t failed = 99;
+
+	ck_assert_status(try_load(src, true, &policy, &diag),
+			 MAELYS_DATALOG_STATUS_OK);
+	session =
+	    dltest_new_session_flags(policy, MAELYS_DATALOG_SESSION_PROVENANCE);
+	{
+		maelys_datalog_arg_t a[2];
+
+		a[0] = maelys_datalog_arg_integer(1);
+		a[1] = maelys_datalog_arg_symbol("a");
+		dltest_add_args(edb, "q", a, 2);
+		a[0] = maelys_datalog_arg_integer(2);
+		a[1] = maelys_datalog_arg_symbol("b");
+		dltest_add_args(edb, "q", a, 2);
+	}
+	res = dltest_solve(session, edb);
+	assert_rows(res, "p", 1, "[2, b]");
+	assert_rows(res, "u", 1, "2");
+	arg = maelys_datalog_arg_symbol("[2, b]");
+	ck_assert_status(maelys_datalog_result_why_not(res, 0, "p", &arg, 1,
+						       &head, &failed),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(head, 1);
+	ck_assert_uint_eq(failed, 2); /* the whole body held */
+	/* u(1): t($A(1)) holds, p([1, _]) does not */
+	arg = maelys_datalog_arg_integer(1);
+	ck_assert_status(maelys_datalog_result_why_not(res, 2, "u", &arg, 1,
+						       &head, &failed),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(head, 1);
+	ck_assert_uint_eq(failed, 1);
+	(void)maelys_datalog_result_free(res);
+	(void)maelys_datalog_input_edb_free(edb);
+	(void)maelys_datalog_session_free(session);
+	(void)maelys_datalog_policy_free(policy);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -462,6 +519,7 @@ maelys_check_suite(void)
 			    (int)(sizeof invalid_cases /
 				  sizeof *invalid_cases));
 	tcase_add_test(tc, test_records_endless_construction_stops_at_a_budget);
+	tcase_add_test(tc, test_records_why_not);
 	suite_add_tcase(s, tc);
 	return s;
 }

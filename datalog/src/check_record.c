@@ -562,8 +562,11 @@ dl_record_check_rule(const struct dl_program *prog, struct dl_rule *r,
 	}
 	/* a record that meets no column is of no declared type: its fields
 	 * must be ground values of their own (no nested typing to check) */
-	for (i = 0; i < r->nrecs; i++)
+	for (i = 0; i < r->nrecs; i++) {
 		if (r->recs[i].rtype == DL_NONE)
 			r->recs[i].rtype = DL_RECORD_UNTYPED;
+		r->recs[i].adt = r->recs[i].rtype != DL_RECORD_UNTYPED &&
+				 prog->rtypes[r->recs[i].rtype].adt;
+	}
 	return MAELYS_DATALOG_STATUS_OK;
 }

@@ -76,6 +76,7 @@ struct dl_crec {
 	uint32_t nargs;
 	struct dl_cterm *args;
 	struct dl_pos pos;
+	bool adt; /* of an ADT: its value has the branch's word */
 };
 
 /* Resolves the AST's record and ADT types into prog->rtypes and the record
@@ -138,5 +139,14 @@ maelys_datalog_status_t dl_record_find(const struct dl_program *prog,
 				       const struct dl_symview *syms,
 				       uint32_t rtype, const char *text,
 				       size_t len, dl_value *out, bool *known);
+
+/* One step of a reader that rebuilds a rule's bindings from the rows it
+ * matched (provenance, why_not) over record term x: builds (looks up) the
+ * record when its fields are bound, or takes it apart when it is bound.
+ * Returns 1 when x is settled, 0 when it is not ready, -1 when it is
+ * refuted (another type or branch, a field that differs).  `unknown` is
+ * the reader's value of nothing known: it spreads, and refutes nothing. */
+int dl_record_rebind(const struct dl_symview *syms, const struct dl_crec *x,
+		     uint32_t *regs, bool *bound, dl_value unknown);
 
 #endif /* DL_RECORD_H */

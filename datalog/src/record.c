@@ -448,3 +448,71 @@ dl_record_find(const struct dl_program *prog, const struct dl_symview *syms,
 	return st == MAELYS_DATALOG_STATUS_NO_MEMORY ? st
 						      : MAELYS_DATALOG_STATUS_OK;
 }
+
+/* ------------------------------------------------------------------ */
+/* Re-binding a rule's variables (provenance, why_not)                  */
+
+int
+dl_record_rebind(const struct dl_symview *syms, const struct dl_crec *x,
+		 uint32_t *regs, bool *bound, dl_value unknown)
+{
+	uint32_t h = x->adt ? 2u : 1u, n, k;
+	dl_value w[DL_RECORD_FIELDS_MAX + 2];
+
+	if (bound[x->target]) {
+		const dl_value *rw;
+
+		if (regs[x->target] == unknown) {
+			for (k = 0; k < x->nargs; k++) {
+				if (x->args[k].kind == DL_CT_VAR &&
+				    !bound[x->args[k].v]) {
+					regs[x->args[k].v] = unknown;
+					bound[x->args[k].v] = true;
+				}
+			}
+			return 1;
+		}
+		rw = dl_symview_record(syms, regs[x->target], &n);
+		if (rw == NULL || n != h + x->nargs || rw[0] != x->rtype ||
+		    (x->adt && rw[1] != x->branch))
+			return -1;
+		for (k = 0; k < x->nargs; k++) {
+			const struct dl_cterm *a = &x->args[k];
+
+			if (a->kind == DL_CT_ANON)
+				continue;
+			if (a->kind == DL_CT_CONST) {
+				if (a->v != rw[h + k])
+					return -1;
+			} else if (!bound[a->v]) {
+				regs[a->v] = rw[h + k];
+				bound[a->v] = true;
+			} else if (regs[a->v] != rw[h + k] &&
+				   regs[a->v] != unknown) {
+				return -1;
+			}
+		}
+		return 1;
+	}
+	if (x->nargs > DL_RECORD_FIELDS_MAX)
+		return 0;
+	w[0] = x->rtype;
+	w[1] = x->branch;
+	for (k = 0; k < x->nargs; k++) {
+		const struct dl_cterm *a = &x->args[k];
+
+		if (a->kind == DL_CT_ANON ||
+		    (a->kind == DL_CT_VAR && !bound[a->v]))
+			return 0;
+		w[h + k] = a->kind == DL_CT_CONST ? a->v : regs[a->v];
+		if (w[h + k] == unknown) {
+			regs[x->target] = unknown;
+			bound[x->target] = true;
+			return 1;
+		}
+	}
+	if (!dl_symview_find_record(syms, w, h + x->nargs, &regs[x->target]))
+		regs[x->target] = unknown; /* built by no solve: in no row */
+	bound[x->target] = true;
+	return 1;
+}
