@@ -62,9 +62,9 @@ rows_text(const maelys_datalog_result_t *res, const char *pred, size_t arity)
 	size_t n = 0, i, k, total = 1;
 	char *lines[64], *out;
 
-	ck_assert_status(maelys_datalog_result_enumerate(res, pred, arity, rows,
-							 64, &n),
-			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_status(
+	    maelys_datalog_result_enumerate(res, pred, arity, rows, 64, &n),
+	    MAELYS_DATALOG_STATUS_OK);
 	for (i = 0; i < n; i++) {
 		char line[1024] = "";
 		size_t used = 0;
@@ -91,9 +91,9 @@ rows_text(const maelys_datalog_result_t *res, const char *pred, size_t arity)
 				    MAELYS_DATALOG_STATUS_OK);
 				ck_assert_uint_eq(len, strlen(cell));
 			}
-			used += (size_t)snprintf(line + used,
-						 sizeof line - used, "%s%s",
-						 k > 0 ? "\t" : "", cell);
+			used +=
+			    (size_t)snprintf(line + used, sizeof line - used,
+					     "%s%s", k > 0 ? "\t" : "", cell);
 		}
 		lines[i] = malloc(strlen(line) + 1);
 		ck_assert_ptr_nonnull(lines[i]);
@@ -113,8 +113,8 @@ rows_text(const maelys_datalog_result_t *res, const char *pred, size_t arity)
 }
 
 static void
-assert_rows(const maelys_datalog_result_t *res, const char *pred,
-	    size_t arity, const char *want)
+assert_rows(const maelys_datalog_result_t *res, const char *pred, size_t arity,
+	    const char *want)
 {
 	char *got = rows_text(res, pred, arity);
 
@@ -142,16 +142,15 @@ expect_rows(const char *src, bool souffle, const char *pred, size_t arity,
 
 START_TEST(test_records_built_and_taken_apart)
 {
-	static const char src[] =
-	    ".type Pair = [a: number, b: symbol]\n"
-	    ".decl q(x: number, y: symbol)\n"
-	    "q(1, \"one\"). q(2, \"two\").\n"
-	    ".decl p(r: Pair)\n"
-	    "p([x, y]) :- q(x, y).\n"
-	    ".decl first(x: number)\n"
-	    "first(x) :- p([x, _]).\n"
-	    ".decl same(x: number)\n"
-	    "same(x) :- p(r), r = [x, \"two\"].\n";
+	static const char src[] = ".type Pair = [a: number, b: symbol]\n"
+				  ".decl q(x: number, y: symbol)\n"
+				  "q(1, \"one\"). q(2, \"two\").\n"
+				  ".decl p(r: Pair)\n"
+				  "p([x, y]) :- q(x, y).\n"
+				  ".decl first(x: number)\n"
+				  "first(x) :- p([x, _]).\n"
+				  ".decl same(x: number)\n"
+				  "same(x) :- p(r), r = [x, \"two\"].\n";
 
 	expect_rows(src, true, "p", 1, "[1, one]\n[2, two]");
 	expect_rows(src, true, "first", 1, "1\n2");
@@ -268,8 +267,8 @@ START_TEST(test_records_read_from_input_facts)
 					     res, "in", args, 2, &found),
 					 MAELYS_DATALOG_STATUS_OK);
 			ck_assert_msg(found == q[i][2][0] - '0',
-				      "query in(%s, %s): %d", q[i][0],
-				      q[i][1], found);
+				      "query in(%s, %s): %d", q[i][0], q[i][1],
+				      found);
 		}
 	}
 	(void)maelys_datalog_result_free(res);
@@ -334,20 +333,20 @@ START_TEST(test_records_text_buffer)
 	    maelys_datalog_result_enumerate(res, "p", 2, &row, 1, &n),
 	    MAELYS_DATALOG_STATUS_OK);
 	ck_assert_uint_eq(n, 1);
-	ck_assert_status(maelys_datalog_result_record_text(
-			     res, row.terms[0].as.symbol_id, buf, sizeof buf,
-			     &len),
-			 MAELYS_DATALOG_STATUS_LIMIT);
+	ck_assert_status(
+	    maelys_datalog_result_record_text(res, row.terms[0].as.symbol_id,
+					      buf, sizeof buf, &len),
+	    MAELYS_DATALOG_STATUS_LIMIT);
 	ck_assert_uint_eq(len, strlen("[12345, abc]"));
 	ck_assert_uint_eq(strlen(buf), sizeof buf - 1);
-	ck_assert_status(maelys_datalog_result_record_text(
-			     res, row.terms[1].as.symbol_id, buf, sizeof buf,
-			     &len),
-			 MAELYS_DATALOG_STATUS_INVALID_ARGUMENT);
-	ck_assert_status(maelys_datalog_result_record_text(
-			     NULL, row.terms[0].as.symbol_id, buf, sizeof buf,
-			     &len),
-			 MAELYS_DATALOG_STATUS_INVALID_ARGUMENT);
+	ck_assert_status(
+	    maelys_datalog_result_record_text(res, row.terms[1].as.symbol_id,
+					      buf, sizeof buf, &len),
+	    MAELYS_DATALOG_STATUS_INVALID_ARGUMENT);
+	ck_assert_status(
+	    maelys_datalog_result_record_text(NULL, row.terms[0].as.symbol_id,
+					      buf, sizeof buf, &len),
+	    MAELYS_DATALOG_STATUS_INVALID_ARGUMENT);
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);
 	dltest_prog_close(&p);
@@ -388,8 +387,11 @@ static const struct {
      MAELYS_DATALOG_STATUS_TYPE, "of record type"},
     {".type P = [a: Nope]\n.decl p(r: P)\n", MAELYS_DATALOG_STATUS_PARSE,
      "unknown type 'Nope'"},
-    {".decl p(r: Nope)\n", MAELYS_DATALOG_STATUS_PARSE,
-     "unknown type 'Nope'"},
+    {".decl p(r: Nope)\n", MAELYS_DATALOG_STATUS_PARSE, "unknown type 'Nope'"},
+    {".type A = B\n.type B = A\n.decl p(x: number)\n",
+     MAELYS_DATALOG_STATUS_PARSE, "cycle of aliases"},
+    {".type A <: Nope\n.decl p(x: number)\n", MAELYS_DATALOG_STATUS_PARSE,
+     "type 'A' names an unknown type"},
     {".type P = [a: number]\n.decl p(r: P)\n.decl q(x: number)\n"
      "q(1).\np(r) :- q(x), r = [x + [1]].\n",
      MAELYS_DATALOG_STATUS_TYPE, "a record in the arithmetic term"},
@@ -483,16 +485,16 @@ START_TEST(test_records_why_not)
 	assert_rows(res, "p", 1, "[2, b]");
 	assert_rows(res, "u", 1, "2");
 	arg = maelys_datalog_arg_symbol("[2, b]");
-	ck_assert_status(maelys_datalog_result_why_not(res, 0, "p", &arg, 1,
-						       &head, &failed),
-			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_status(
+	    maelys_datalog_result_why_not(res, 0, "p", &arg, 1, &head, &failed),
+	    MAELYS_DATALOG_STATUS_OK);
 	ck_assert_int_eq(head, 1);
 	ck_assert_uint_eq(failed, 2); /* the whole body held */
 	/* u(1): t($A(1)) holds, p([1, _]) does not */
 	arg = maelys_datalog_arg_integer(1);
-	ck_assert_status(maelys_datalog_result_why_not(res, 2, "u", &arg, 1,
-						       &head, &failed),
-			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_status(
+	    maelys_datalog_result_why_not(res, 2, "u", &arg, 1, &head, &failed),
+	    MAELYS_DATALOG_STATUS_OK);
 	ck_assert_int_eq(head, 1);
 	ck_assert_uint_eq(failed, 1);
 	(void)maelys_datalog_result_free(res);
@@ -515,9 +517,9 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_records_read_from_input_facts);
 	tcase_add_test(tc, test_records_native_dialect);
 	tcase_add_test(tc, test_records_text_buffer);
-	tcase_add_loop_test(tc, test_records_invalid_programs_refused, 0,
-			    (int)(sizeof invalid_cases /
-				  sizeof *invalid_cases));
+	tcase_add_loop_test(
+	    tc, test_records_invalid_programs_refused, 0,
+	    (int)(sizeof invalid_cases / sizeof *invalid_cases));
 	tcase_add_test(tc, test_records_endless_construction_stops_at_a_budget);
 	tcase_add_test(tc, test_records_why_not);
 	suite_add_tcase(s, tc);

@@ -410,7 +410,13 @@ dl_load_edb(maelys_datalog_session_t *s, struct dl_workspace *ws,
 			    &edb->args[f->first_arg + k];
 
 			if (p->rtypes[k] != DL_NONE &&
-			    a->kind == MAELYS_DATALOG_TERM_SYMBOL) {
+			    a->kind != MAELYS_DATALOG_TERM_SYMBOL)
+				return dl_fail(diag, MAELYS_DATALOG_STATUS_TYPE,
+					       "input fact '%s': column %zu "
+					       "holds a record, given as its "
+					       "text, not a number",
+					       p->name, k + 1);
+			if (p->rtypes[k] != DL_NONE) {
 				/* a record column's text: read by its type */
 				maelys_datalog_status_t st = dl_record_read(
 				    prog, &syms, p->rtypes[k],

@@ -124,8 +124,7 @@ dl_record_branch_find(const struct dl_program *prog, const char *name,
 static const char *
 dl_rc_copy(struct dl_program *prog, const char *s)
 {
-	return s == NULL ? NULL
-			 : dl_arena_strndup(&prog->arena, s, strlen(s));
+	return s == NULL ? NULL : dl_arena_strndup(&prog->arena, s, strlen(s));
 }
 
 maelys_datalog_status_t
@@ -155,7 +154,8 @@ dl_record_check_types(struct dl_program *prog, const struct dl_ast *ast,
 		    strcmp(a->name, "symbol") == 0 ||
 		    strcmp(a->name, "unsigned") == 0 ||
 		    strcmp(a->name, "float") == 0)
-			return dl_fail_at(diag, MAELYS_DATALOG_STATUS_REDECLARED,
+			return dl_fail_at(diag,
+					  MAELYS_DATALOG_STATUS_REDECLARED,
 					  source, a->pos,
 					  "'%s' is a predefined type and "
 					  "cannot be redefined",
@@ -163,8 +163,8 @@ dl_record_check_types(struct dl_program *prog, const struct dl_ast *ast,
 		t->name = dl_rc_copy(prog, a->name);
 		t->adt = a->adt;
 		t->nbranches = a->nbranches;
-		t->branches = dl_arena_alloc(&prog->arena,
-					     a->nbranches * sizeof *t->branches);
+		t->branches = dl_arena_alloc(
+		    &prog->arena, a->nbranches * sizeof *t->branches);
 		if (t->name == NULL || t->branches == NULL)
 			return dl_rc_nomem(diag);
 		memset(t->branches, 0, a->nbranches * sizeof *t->branches);
@@ -217,6 +217,20 @@ dl_record_check_types(struct dl_program *prog, const struct dl_ast *ast,
 					    af->type, af->name);
 			}
 		}
+	}
+	/* a .type naming a type not declared anywhere (the parser let it
+	 * through, as it may be declared further on) */
+	for (d = 0; d < ast->ntypes; d++) {
+		const struct dl_ast_type *a = &ast->types[d];
+		maelys_datalog_column_type_t base;
+
+		if (a->base == MAELYS_DATALOG_COLUMN_RECORD &&
+		    !dl_rc_resolve(ast, a->name, &base, &rt))
+			return dl_fail_at(diag, MAELYS_DATALOG_STATUS_PARSE,
+					  source, a->pos,
+					  "type '%s' names an unknown type "
+					  "(or a cycle of aliases)",
+					  a->name);
 	}
 	/* the record columns of the declared relations (and the columns
 	 * whose type is declared after the relation) */
@@ -339,12 +353,11 @@ dl_rc_const(struct dl_program *prog, const struct dl_ast_term *t,
 					  "data type has it)",
 					  t->rec->branch);
 		if (tt != rtype)
-			return dl_fail_at(diag, MAELYS_DATALOG_STATUS_TYPE,
-					  source, t->pos,
-					  "$%s is a value of type '%s', not "
-					  "of '%s'",
-					  t->rec->branch, prog->rtypes[tt].name,
-					  rt->name);
+			return dl_fail_at(
+			    diag, MAELYS_DATALOG_STATUS_TYPE, source, t->pos,
+			    "$%s is a value of type '%s', not "
+			    "of '%s'",
+			    t->rec->branch, prog->rtypes[tt].name, rt->name);
 	} else if (rt->adt) {
 		return dl_fail_at(diag, MAELYS_DATALOG_STATUS_TYPE, source,
 				  t->pos,
@@ -354,17 +367,16 @@ dl_rc_const(struct dl_program *prog, const struct dl_ast_term *t,
 	}
 	b = &rt->branches[branch];
 	if (b->nfields != t->rec->nargs)
-		return dl_fail_at(diag, MAELYS_DATALOG_STATUS_ARITY, source,
-				  t->pos, "%s of type '%s' has %u field%s, not %u",
-				  t->kind == DL_TERM_ADT ? "branch" : "record",
-				  rt->name, b->nfields,
-				  b->nfields == 1 ? "" : "s", t->rec->nargs);
+		return dl_fail_at(
+		    diag, MAELYS_DATALOG_STATUS_ARITY, source, t->pos,
+		    "%s of type '%s' has %u field%s, not %u",
+		    t->kind == DL_TERM_ADT ? "branch" : "record", rt->name,
+		    b->nfields, b->nfields == 1 ? "" : "s", t->rec->nargs);
 	for (k = 0; k < b->nfields; k++)
-		DL_TRY_RC(dl_rc_const(prog, &t->rec->args[k],
-				      b->fields[k].base, b->fields[k].rtype,
-				      source, diag, &fields[k]));
-	if (dl_record_make(&v, rtype, rt, branch, fields, b->nfields, out) !=
-	    0)
+		DL_TRY_RC(dl_rc_const(prog, &t->rec->args[k], b->fields[k].base,
+				      b->fields[k].rtype, source, diag,
+				      &fields[k]));
+	if (dl_record_make(&v, rtype, rt, branch, fields, b->nfields, out) != 0)
 		return dl_rc_nomem(diag);
 	return MAELYS_DATALOG_STATUS_OK;
 }
@@ -384,8 +396,8 @@ struct dl_rc_infer {
 	const char *const *names;
 	const char *source;
 	maelys_datalog_diagnostic_t *diag;
-	uint32_t vt[DL_VARS_MAX];   /* a variable's record type, DL_NONE */
-	uint8_t base[DL_VARS_MAX];  /* NUMBER or SYMBOL it was seen as */
+	uint32_t vt[DL_VARS_MAX];    /* a variable's record type, DL_NONE */
+	uint8_t base[DL_VARS_MAX];   /* NUMBER or SYMBOL it was seen as */
 	uint32_t recof[DL_VARS_MAX]; /* the record term it stands for */
 	bool changed;
 	bool bases; /* check number against symbol too */
@@ -436,17 +448,17 @@ dl_rc_place(struct dl_rc_infer *in, const struct dl_cterm *a,
 	if (!in->bases)
 		return MAELYS_DATALOG_STATUS_OK;
 	if (in->recof[a->v] != DL_NONE || in->vt[a->v] != DL_NONE)
-		return dl_fail_at(in->diag, MAELYS_DATALOG_STATUS_TYPE,
-				  in->source, pos,
-				  "the record %s in %s, which holds %s",
-				  in->names[a->v], where, dl_rc_base_name(base));
+		return dl_fail_at(
+		    in->diag, MAELYS_DATALOG_STATUS_TYPE, in->source, pos,
+		    "the record %s in %s, which holds %s", in->names[a->v],
+		    where, dl_rc_base_name(base));
 	if (base == MAELYS_DATALOG_COLUMN_NUMBER ||
 	    base == MAELYS_DATALOG_COLUMN_SYMBOL) {
 		if (in->base[a->v] != 0 && in->base[a->v] != (uint8_t)base)
-			return dl_fail_at(
-			    in->diag, MAELYS_DATALOG_STATUS_TYPE, in->source,
-			    pos, "%s is a number and a symbol (in %s)",
-			    in->names[a->v], where);
+			return dl_fail_at(in->diag, MAELYS_DATALOG_STATUS_TYPE,
+					  in->source, pos,
+					  "%s is a number and a symbol (in %s)",
+					  in->names[a->v], where);
 		in->base[a->v] = (uint8_t)base;
 	}
 	return MAELYS_DATALOG_STATUS_OK;
@@ -463,8 +475,8 @@ dl_rc_atom(struct dl_rc_infer *in, uint32_t pid, const struct dl_cterm *args,
 	for (k = 0; k < nargs; k++) {
 		(void)snprintf(where, sizeof where, "column %u of '%s'", k + 1,
 			       p->name);
-		DL_TRY_RC(dl_rc_place(in, &args[k], p->columns[k],
-				      p->rtypes[k], pos, where));
+		DL_TRY_RC(dl_rc_place(in, &args[k], p->columns[k], p->rtypes[k],
+				      pos, where));
 	}
 	return MAELYS_DATALOG_STATUS_OK;
 }
@@ -509,11 +521,11 @@ dl_record_check_rule(const struct dl_program *prog, struct dl_rule *r,
 				uint32_t a = l->args[0].v, b = l->args[1].v;
 
 				if (in.vt[a] != DL_NONE)
-					DL_TRY_RC(
-					    dl_rc_unify(&in, b, in.vt[a], l->pos));
+					DL_TRY_RC(dl_rc_unify(&in, b, in.vt[a],
+							      l->pos));
 				else if (in.vt[b] != DL_NONE)
-					DL_TRY_RC(
-					    dl_rc_unify(&in, a, in.vt[b], l->pos));
+					DL_TRY_RC(dl_rc_unify(&in, a, in.vt[b],
+							      l->pos));
 			}
 		}
 		for (i = 0; i < r->nrecs; i++) {
@@ -551,10 +563,9 @@ dl_record_check_rule(const struct dl_program *prog, struct dl_rule *r,
 				(void)snprintf(where, sizeof where,
 					       "field '%s' of '%s'",
 					       b->fields[k].name, t->name);
-				DL_TRY_RC(dl_rc_place(&in, &x->args[k],
-						      b->fields[k].base,
-						      b->fields[k].rtype,
-						      x->pos, where));
+				DL_TRY_RC(dl_rc_place(
+				    &in, &x->args[k], b->fields[k].base,
+				    b->fields[k].rtype, x->pos, where));
 			}
 		}
 		if (!in.changed)

@@ -33,7 +33,7 @@
 #define DL_RECORD_DEPTH_MAX    256  /* nesting of a term, a text read */
 #define DL_RECS_MAX            64   /* record terms in one rule */
 /* The longest text of one value printed (result_record_text). */
-#define DL_RECORD_TEXT_MAX ((size_t)1 << 20)
+#define DL_RECORD_TEXT_MAX     ((size_t)1 << 20)
 
 struct dl_rfield {
 	const char *name;
@@ -81,10 +81,9 @@ struct dl_crec {
 
 /* Resolves the AST's record and ADT types into prog->rtypes and the record
  * columns of the declared predicates (check_record.c). */
-maelys_datalog_status_t dl_record_check_types(struct dl_program *prog,
-					      const struct dl_ast *ast,
-					      const char *source,
-					      maelys_datalog_diagnostic_t *diag);
+maelys_datalog_status_t
+dl_record_check_types(struct dl_program *prog, const struct dl_ast *ast,
+		      const char *source, maelys_datalog_diagnostic_t *diag);
 /* The type named `name` if it is a record or ADT type (through aliases),
  * else DL_NONE. */
 uint32_t dl_record_type_find(const struct dl_program *prog,
@@ -95,18 +94,20 @@ bool dl_record_branch_find(const struct dl_program *prog, const char *name,
 
 /* A ground record term of type `rtype` (a fact's column): its value,
  * interned in the policy's symbols. */
-maelys_datalog_status_t
-dl_record_const(struct dl_program *prog, const struct dl_ast_term *t,
-		maelys_datalog_column_type_t base, uint32_t rtype,
-		const char *source, maelys_datalog_diagnostic_t *diag,
-		dl_value *out);
+maelys_datalog_status_t dl_record_const(struct dl_program *prog,
+					const struct dl_ast_term *t,
+					maelys_datalog_column_type_t base,
+					uint32_t rtype, const char *source,
+					maelys_datalog_diagnostic_t *diag,
+					dl_value *out);
 
 /* Infers and checks the types of a compiled rule's record terms, and of
  * what its record columns hold (check_record.c). */
-maelys_datalog_status_t
-dl_record_check_rule(const struct dl_program *prog, struct dl_rule *r,
-		     const char *const *var_names, const char *source,
-		     maelys_datalog_diagnostic_t *diag);
+maelys_datalog_status_t dl_record_check_rule(const struct dl_program *prog,
+					     struct dl_rule *r,
+					     const char *const *var_names,
+					     const char *source,
+					     maelys_datalog_diagnostic_t *diag);
 
 /* Builds the value of type rtype (branch) of `nf` field values. */
 int dl_record_make(const struct dl_symview *syms, uint32_t rtype,

@@ -73,8 +73,7 @@ dl_rp_value(struct dl_rp *p, dl_value v, maelys_datalog_column_type_t base,
 		 * here, from the same 64-bit pattern (base) */
 		(void)base;
 		if (dl_symview_value_int(p->syms, v, &i)) {
-			int m = snprintf(num, sizeof num, "%lld",
-					 (long long)i);
+			int m = snprintf(num, sizeof num, "%lld", (long long)i);
 
 			dl_rp_put(p, num, (size_t)m);
 			return MAELYS_DATALOG_STATUS_OK;
@@ -309,8 +308,8 @@ dl_rr_atom(struct dl_rr *r, maelys_datalog_column_type_t base, char close,
 }
 
 static maelys_datalog_status_t
-dl_rr_value(struct dl_rr *r, maelys_datalog_column_type_t base,
-	    uint32_t rtype, unsigned depth, dl_value *out)
+dl_rr_value(struct dl_rr *r, maelys_datalog_column_type_t base, uint32_t rtype,
+	    unsigned depth, dl_value *out)
 {
 	dl_value fields[DL_RECORD_FIELDS_MAX];
 	const struct dl_rtype *t;
@@ -358,7 +357,7 @@ dl_rr_value(struct dl_rr *r, maelys_datalog_column_type_t base,
 			if (b->nfields > 0)
 				return dl_rr_fail(r, "'('");
 			return dl_rr_make(r, rtype, t, branch, NULL, 0, out) ==
-					   0
+				       0
 				   ? MAELYS_DATALOG_STATUS_OK
 				   : dl_fail(r->diag,
 					     MAELYS_DATALOG_STATUS_NO_MEMORY,
@@ -380,8 +379,8 @@ dl_rr_value(struct dl_rr *r, maelys_datalog_column_type_t base,
 					 b->fields[k].rtype, depth + 1,
 					 &fields[k]);
 		else
-			st = dl_rr_atom(r, b->fields[k].base, close,
-					&fields[k]);
+			st =
+			    dl_rr_atom(r, b->fields[k].base, close, &fields[k]);
 		if (st != MAELYS_DATALOG_STATUS_OK)
 			return st;
 	}
@@ -429,8 +428,8 @@ dl_record_read(const struct dl_program *prog, const struct dl_symview *syms,
 {
 	bool known;
 
-	return dl_record_scan(prog, syms, rtype, text, len, false, out,
-			      &known, diag);
+	return dl_record_scan(prog, syms, rtype, text, len, false, out, &known,
+			      diag);
 }
 
 maelys_datalog_status_t
@@ -446,7 +445,7 @@ dl_record_find(const struct dl_program *prog, const struct dl_symview *syms,
 	if (st != MAELYS_DATALOG_STATUS_OK)
 		*known = false; /* text that is no value names none */
 	return st == MAELYS_DATALOG_STATUS_NO_MEMORY ? st
-						      : MAELYS_DATALOG_STATUS_OK;
+						     : MAELYS_DATALOG_STATUS_OK;
 }
 
 /* ------------------------------------------------------------------ */
