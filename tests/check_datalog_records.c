@@ -293,6 +293,18 @@ START_TEST(test_records_read_from_input_facts)
 		ck_assert_ptr_null(res);
 		ck_assert_ptr_nonnull(strstr(diag.message, "record text"));
 	}
+	/* a number given for a record column is no text of a record */
+	ck_assert_status(maelys_datalog_input_edb_clear(edb),
+			 MAELYS_DATALOG_STATUS_OK);
+	args[0] = maelys_datalog_arg_integer(7);
+	args[1] = maelys_datalog_arg_symbol("$A(1)");
+	dltest_add_args(edb, "in", args, 2);
+	res = NULL;
+	ck_assert_status(
+	    maelys_datalog_session_solve_edb(p.session, edb, &res, &diag),
+	    MAELYS_DATALOG_STATUS_TYPE);
+	ck_assert_ptr_null(res);
+	ck_assert_ptr_nonnull(strstr(diag.message, "holds a record"));
 	(void)maelys_datalog_input_edb_free(edb);
 	dltest_prog_close(&p);
 }
