@@ -245,8 +245,30 @@ read_row(const maelys_datalog_result_t *res, const char *name,
 
 			if (maelys_datalog_result_symbol_text(
 				res, t->as.symbol_id, &text, &len) !=
-				MAELYS_DATALOG_STATUS_OK ||
-			    text == NULL || text[len] != '\0')
+			    MAELYS_DATALOG_STATUS_OK) {
+				/* a record: it prints (or is too long for
+				 * this buffer, and says how long).  Its text
+				 * is not queried back: a symbol field holding
+				 * ", " or "]" prints ambiguously, as in
+				 * Souffle. */
+				static char rec[4096];
+				maelys_datalog_status_t rs =
+				    maelys_datalog_result_record_text(
+					res, t->as.symbol_id, rec, sizeof rec,
+					&len);
+
+				if (rs == MAELYS_DATALOG_STATUS_LIMIT) {
+					/* too long, or nested too deep */
+					len = 0;
+					rec[0] = '\0';
+				} else if (rs != MAELYS_DATALOG_STATUS_OK ||
+					 rec[len] != '\0' ||
+					 strlen(rec) != len)
+					abort();
+				text = rec;
+				query = false;
+			}
+			if (text == NULL || text[len] != '\0')
 				abort();
 			args[k].kind = MAELYS_DATALOG_TERM_SYMBOL;
 			args[k].as.symbol.text = text;
@@ -354,6 +376,7 @@ solve_status_documented(maelys_datalog_status_t st)
 	case MAELYS_DATALOG_STATUS_REGEX_LIMIT:
 	case MAELYS_DATALOG_STATUS_TYPE:
 	case MAELYS_DATALOG_STATUS_ARITHMETIC:
+	case MAELYS_DATALOG_STATUS_PARSE: /* a record column's text */
 		return true;
 	default:
 		return false;

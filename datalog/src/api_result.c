@@ -5,6 +5,7 @@
  * of a standalone program is, and of a PROVENANCE session).
  */
 #include "dl_api.h"
+#include "dl_record.h"
 
 #include <string.h>
 
@@ -80,11 +81,24 @@ dl_result_tuple_values(const maelys_datalog_result_t *res,
 	    MAELYS_DATALOG_STATUS_OK)
 		return st;
 	for (k = 0; k < count; k++) {
+		const struct dl_pred *p = &res->session->prog->preds[*pid];
 		bool known = false;
 
-		if ((st = dl_result_arg_value(res, &args[k], &known,
-					      &vals[k])) !=
-		    MAELYS_DATALOG_STATUS_OK)
+		if (p->rtypes[k] != DL_NONE &&
+		    args[k].kind == MAELYS_DATALOG_TERM_SYMBOL &&
+		    args[k].as.symbol.text != NULL) {
+			/* a record column: the value's text, as printed */
+			struct dl_symview syms = dl_result_syms(res);
+
+			st = dl_record_find(res->session->prog, &syms,
+					    p->rtypes[k], args[k].as.symbol.text,
+					    args[k].as.symbol.length, &vals[k],
+					    &known);
+		} else {
+			st = dl_result_arg_value(res, &args[k], &known,
+						 &vals[k]);
+		}
+		if (st != MAELYS_DATALOG_STATUS_OK)
 			return st;
 		if (!known) {
 			vals[k] = unknown;
@@ -250,4 +264,27 @@ maelys_datalog_result_symbol_text(const maelys_datalog_result_t *result,
 	if (length != NULL)
 		*length = s->len;
 	return MAELYS_DATALOG_STATUS_OK;
+}
+
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_result_record_text(const maelys_datalog_result_t *result,
+				  maelys_datalog_symbol_id_t symbol_id,
+				  char *buf, size_t capacity, size_t *length)
+{
+	struct dl_symview syms;
+	size_t len = 0;
+	maelys_datalog_status_t st;
+
+	if (length != NULL)
+		*length = 0;
+	if (capacity > 0 && buf != NULL)
+		buf[0] = '\0';
+	if (result == NULL || (buf == NULL && capacity > 0))
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	syms = dl_result_syms(result);
+	st = dl_record_print(result->session->prog, &syms, symbol_id, buf,
+			     capacity, &len);
+	if (length != NULL)
+		*length = len;
+	return st;
 }

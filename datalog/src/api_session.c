@@ -9,6 +9,7 @@
 
 #include "dl_diag.h"
 #include "dl_limits.h"
+#include "dl_record.h"
 
 #include <string.h>
 
@@ -408,6 +409,24 @@ dl_load_edb(maelys_datalog_session_t *s, struct dl_workspace *ws,
 			const struct dl_edb_arg *a =
 			    &edb->args[f->first_arg + k];
 
+			if (p->rtypes[k] != DL_NONE &&
+			    a->kind != MAELYS_DATALOG_TERM_SYMBOL)
+				return dl_fail(diag, MAELYS_DATALOG_STATUS_TYPE,
+					       "input fact '%s': column %zu "
+					       "holds a record, given as its "
+					       "text, not a number",
+					       p->name, k + 1);
+			if (p->rtypes[k] != DL_NONE) {
+				/* a record column's text: read by its type */
+				maelys_datalog_status_t st = dl_record_read(
+				    prog, &syms, p->rtypes[k],
+				    edb->bytes + a->off, a->len, &tuple[k],
+				    diag);
+
+				if (st != MAELYS_DATALOG_STATUS_OK)
+					return st;
+				continue;
+			}
 			rc = a->kind == MAELYS_DATALOG_TERM_INTEGER
 				 ? dl_symview_intern_int(&syms, a->integer,
 							 &tuple[k])

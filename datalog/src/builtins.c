@@ -129,6 +129,10 @@ dl_builtin_compare(const struct dl_symview *syms, enum dl_cmp_op op, dl_value a,
 		if (sa == NULL || sb == NULL)
 			return dl_test_error(MAELYS_DATALOG_STATUS_TYPE,
 					     "comparison of an unknown symbol");
+		/* records have = and != only (their bits), as in Souffle */
+		if (dl_sym_is_record(sa) || dl_sym_is_record(sb))
+			return dl_test_error(MAELYS_DATALOG_STATUS_TYPE,
+					     "ordering comparison of a record");
 		n = sa->len < sb->len ? sa->len : sb->len;
 		c = n == 0 ? 0 : memcmp(sa->text, sb->text, n);
 		if (c == 0)

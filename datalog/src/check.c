@@ -15,6 +15,7 @@
 #include "dl_builtins.h"
 #include "dl_lexer.h"
 #include "dl_limits.h"
+#include "dl_record.h"
 
 #include <string.h>
 
@@ -33,6 +34,9 @@ struct dl_checker {
 	/* arithmetic terms of the clause being compiled */
 	struct dl_cexpr exprs[DL_EXPRS_MAX];
 	uint32_t nexprs;
+	/* record terms of the clause being compiled (dl_record.h) */
+	struct dl_crec recs[DL_RECS_MAX];
+	uint32_t nrecs;
 };
 
 #define DL_TRY(expr)                                                           \
@@ -275,6 +279,13 @@ dl_ck_expr_code(struct dl_checker *ck, const struct dl_ast_term *t,
 				  ck->source, t->pos,
 				  "'_' in the arithmetic term %s has no value",
 				  whole);
+	} else if (t->kind == DL_TERM_RECORD || t->kind == DL_TERM_ADT ||
+		   t->kind == DL_TERM_NIL) {
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				  ck->source, t->pos,
+				  "a record in the arithmetic term %s "
+				  "(arithmetic is on numbers)",
+				  whole);
 	}
 	if (*n == DL_EXPR_CODE_MAX)
 		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_LIMIT,
@@ -341,6 +352,85 @@ dl_ck_expr(struct dl_checker *ck, const struct dl_ast_term *t,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+static maelys_datalog_status_t dl_ck_term(struct dl_checker *ck,
+					  const struct dl_ast_term *t,
+					  struct dl_cterm *out);
+
+/* A record term: nil is a constant; [t, ...] and $B(t, ...) are a
+ * variable of their own, named by the term's text as an arithmetic term's
+ * is, tied to their fields by a new entry of ck->recs (dl_record.h). */
+static maelys_datalog_status_t
+dl_ck_record_term(struct dl_checker *ck, const struct dl_ast_term *t,
+		  struct dl_cterm *out)
+{
+	struct dl_cterm args[DL_RECORD_FIELDS_MAX];
+	const struct dl_ast_rec *rec = t->rec;
+	uint32_t rtype = DL_NONE, branch = 0, k;
+	struct dl_crec *x;
+	const char *text = "";
+	size_t len = 0;
+
+	if (t->kind == DL_TERM_NIL) {
+		struct dl_symview v = {NULL, &ck->prog->symbols};
+
+		out->kind = DL_CT_CONST;
+		if (dl_symview_intern_record(&v, NULL, 0, &out->v) != 0)
+			return dl_ck_nomem(ck);
+		return MAELYS_DATALOG_STATUS_OK;
+	}
+	if (t->kind == DL_TERM_ADT) {
+		const struct dl_rbranch *b;
+
+		if (!dl_record_branch_find(ck->prog, rec->branch,
+					   rec->branch_len, &rtype, &branch))
+			return dl_fail_at(ck->diag,
+					  MAELYS_DATALOG_STATUS_UNDECLARED,
+					  ck->source, t->pos,
+					  "unknown branch $%s (no algebraic "
+					  "data type has it)",
+					  rec->branch);
+		b = &ck->prog->rtypes[rtype].branches[branch];
+		if (b->nfields != rec->nargs)
+			return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_ARITY,
+					  ck->source, t->pos,
+					  "branch $%s has %u field%s, not %u",
+					  rec->branch, b->nfields,
+					  b->nfields == 1 ? "" : "s",
+					  rec->nargs);
+	}
+	for (k = 0; k < rec->nargs; k++)
+		DL_TRY(dl_ck_term(ck, &rec->args[k], &args[k]));
+	DL_TRY(dl_ck_text(ck, t->start, t->end, &text, &len));
+	if (ck->nrecs == DL_RECS_MAX)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  ck->source, t->pos,
+				  "more than %d record terms in one rule",
+				  DL_RECS_MAX);
+	if (ck->nvars == DL_VARS_MAX)
+		return dl_fail_at(
+		    ck->diag, MAELYS_DATALOG_STATUS_LIMIT, ck->source, t->pos,
+		    "more than %zu variables in one rule", DL_VARS_MAX);
+	x = &ck->recs[ck->nrecs++];
+	memset(x, 0, sizeof *x);
+	x->target = ck->nvars;
+	x->rtype = rtype;
+	x->branch = branch;
+	x->nargs = rec->nargs;
+	x->pos = t->pos;
+	if (rec->nargs > 0) {
+		x->args = dl_arena_alloc(&ck->prog->arena,
+					 rec->nargs * sizeof *x->args);
+		if (x->args == NULL)
+			return dl_ck_nomem(ck);
+		memcpy(x->args, args, rec->nargs * sizeof *x->args);
+	}
+	ck->var_names[ck->nvars] = text;
+	ck->var_lens[ck->nvars] = len;
+	out->kind = DL_CT_VAR;
+	out->v = ck->nvars++;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 /* A term of an atom, comparison or built-in (not a regex pattern). */
 static maelys_datalog_status_t
 dl_ck_term(struct dl_checker *ck, const struct dl_ast_term *t,
@@ -362,6 +452,10 @@ dl_ck_term(struct dl_checker *ck, const struct dl_ast_term *t,
 		return dl_ck_integer(ck, t->integer, &out->v);
 	case DL_TERM_EXPR:
 		return dl_ck_expr(ck, t, out);
+	case DL_TERM_RECORD:
+	case DL_TERM_ADT:
+	case DL_TERM_NIL:
+		return dl_ck_record_term(ck, t, out);
 	}
 	return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
 }
@@ -503,6 +597,31 @@ dl_ck_safety(struct dl_checker *ck, const struct dl_ast_clause *c,
 			if (k == x->ncode) {
 				bound[x->target] = true;
 				changed = true;
+			}
+		}
+		/* a record is bound when its fields are, its fields when it
+		 * is (built, or taken apart) */
+		for (i = 0; i < r->nrecs; i++) {
+			const struct dl_crec *x = &r->recs[i];
+			bool all = true;
+
+			for (k = 0; k < x->nargs; k++)
+				if (x->args[k].kind != DL_CT_CONST &&
+				    (x->args[k].kind != DL_CT_VAR ||
+				     !bound[x->args[k].v]))
+					all = false;
+			if (all && !bound[x->target]) {
+				bound[x->target] = true;
+				changed = true;
+			}
+			if (!bound[x->target])
+				continue;
+			for (k = 0; k < x->nargs; k++) {
+				if (x->args[k].kind == DL_CT_VAR &&
+				    !bound[x->args[k].v]) {
+					bound[x->args[k].v] = true;
+					changed = true;
+				}
 			}
 		}
 		for (i = 0; i < r->nbody; i++) {
@@ -668,6 +787,13 @@ dl_ck_fact(struct dl_checker *ck, const struct dl_ast_clause *c, uint32_t pid)
 			    t->kind == DL_TERM_ANON ? "'_'" : "variable ",
 			    t->kind == DL_TERM_ANON ? 0 : (int)t->len,
 			    t->kind == DL_TERM_ANON ? "" : t->text);
+		if (t->kind == DL_TERM_RECORD || t->kind == DL_TERM_ADT ||
+		    t->kind == DL_TERM_NIL || p->rtypes[k] != DL_NONE) {
+			DL_TRY(dl_record_const(ck->prog, t, p->columns[k],
+					       p->rtypes[k], ck->source,
+					       ck->diag, &vals[k]));
+			continue;
+		}
 		DL_TRY(dl_ck_term(ck, t, &ct));
 		vals[k] = ct.v;
 	}
@@ -717,6 +843,10 @@ dl_ck_written(struct dl_checker *ck, const struct dl_ast_term *args, size_t n,
 	    [DL_TERM_SYMBOL] = MAELYS_DATALOG_WRITTEN_SYMBOL,
 	    [DL_TERM_INT] = MAELYS_DATALOG_WRITTEN_INTEGER,
 	    [DL_TERM_EXPR] = MAELYS_DATALOG_WRITTEN_EXPRESSION,
+	    /* a record term is shown as written, as an expression is */
+	    [DL_TERM_RECORD] = MAELYS_DATALOG_WRITTEN_EXPRESSION,
+	    [DL_TERM_ADT] = MAELYS_DATALOG_WRITTEN_EXPRESSION,
+	    [DL_TERM_NIL] = MAELYS_DATALOG_WRITTEN_EXPRESSION,
 	};
 	size_t k;
 
@@ -740,9 +870,14 @@ dl_ck_written(struct dl_checker *ck, const struct dl_ast_term *args, size_t n,
 			if (w->text == NULL)
 				return dl_ck_nomem(ck);
 			w->length = t->len;
-		} else if (t->kind == DL_TERM_EXPR) {
+		} else if (t->kind == DL_TERM_EXPR ||
+			   t->kind == DL_TERM_RECORD ||
+			   t->kind == DL_TERM_ADT) {
 			DL_TRY(dl_ck_text(ck, t->start, t->end, &w->text,
 					  &w->length));
+		} else if (t->kind == DL_TERM_NIL) {
+			w->text = "nil";
+			w->length = 3;
 		}
 	}
 	return MAELYS_DATALOG_STATUS_OK;
@@ -781,6 +916,7 @@ dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 	r.pos = c->pos;
 	ck->nvars = 0;
 	ck->nexprs = 0;
+	ck->nrecs = 0;
 	r.body = dl_arena_alloc(&prog->arena, c->nbody * sizeof *r.body);
 	if (r.body == NULL)
 		return dl_ck_nomem(ck);
@@ -822,8 +958,18 @@ dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 		memcpy(r.exprs, ck->exprs, ck->nexprs * sizeof *r.exprs);
 		r.nexprs = ck->nexprs;
 	}
+	if (ck->nrecs > 0) {
+		r.recs = dl_arena_alloc(&prog->arena,
+					ck->nrecs * sizeof *r.recs);
+		if (r.recs == NULL)
+			return dl_ck_nomem(ck);
+		memcpy(r.recs, ck->recs, ck->nrecs * sizeof *r.recs);
+		r.nrecs = ck->nrecs;
+	}
 	DL_TRY(dl_ck_safety(ck, c, &r));
 	DL_TRY(dl_ck_arith_types(ck, &r));
+	DL_TRY(dl_record_check_rule(prog, &r, ck->var_names, ck->source,
+				    ck->diag));
 	if (r.nvars > prog->max_vars)
 		prog->max_vars = r.nvars;
 	if (dl_vec_reserve((void **)&prog->rules, &prog->cap_rules,
@@ -1077,6 +1223,8 @@ dl_program_compile(const struct dl_ast *ast,
 		st = dl_ck_domain(&ck);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_ck_decls(&ck, ast);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_record_check_types(prog, ast, ck.source, diag);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_ck_directives(&ck, ast);
 	for (i = 0; st == MAELYS_DATALOG_STATUS_OK && i < ast->nclauses; i++)

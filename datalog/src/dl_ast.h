@@ -24,6 +24,17 @@ enum dl_term_kind {
 	DL_TERM_SYMBOL, /* text, len = the string */
 	DL_TERM_INT,    /* integer */
 	DL_TERM_EXPR,   /* expr: arithmetic on a variable (constants fold) */
+	DL_TERM_RECORD, /* rec: [t, ...] */
+	DL_TERM_ADT,    /* rec: $Branch(t, ...) of an algebraic data type */
+	DL_TERM_NIL,    /* nil: the empty record of every record type */
+};
+
+/* The fields of a record term, or a branch and its arguments. */
+struct dl_ast_rec {
+	const char *branch; /* ADT: the branch's name */
+	size_t branch_len;
+	struct dl_ast_term *args;
+	uint32_t nargs;
 };
 
 struct dl_ast_expr;
@@ -39,6 +50,7 @@ struct dl_ast_term {
 	bool bare;
 	struct dl_ast_expr *expr; /* EXPR */
 	size_t start, end;        /* EXPR: its bytes in the source */
+	struct dl_ast_rec *rec;   /* RECORD, ADT (start, end as EXPR's) */
 };
 
 /* op lhs rhs, or op lhs for a unary one (dl_arith.h) */
@@ -125,6 +137,9 @@ struct dl_ast_decl {
 	/* `choice-domain`: the column masks of its keys (relq.c) */
 	uint32_t choice_masks[DL_CHOICE_KEYS_MAX];
 	size_t nchoice;
+	/* a RECORD column's type name as written (in the arena), where */
+	const char *type_names[MAELYS_DATALOG_MAX_ARITY];
+	struct dl_pos type_pos[MAELYS_DATALOG_MAX_ARITY];
 };
 
 struct dl_ast_directive {
@@ -144,6 +159,32 @@ struct dl_ast_type {
 	size_t name_len;
 	maelys_datalog_column_type_t base;
 	struct dl_pos pos; /* of its name */
+	/* base RECORD: the record or ADT type it renames */
+	const char *alias;
+};
+
+/* A record type `.type T = [a: A, ...]`, or an algebraic data type
+ * `.type T = B1 {a: A, ...} | B2 {}`: field types are names, resolved by
+ * the checker (check_record.c), so types may be declared in any order. */
+struct dl_ast_rfield {
+	const char *name; /* in the arena */
+	const char *type; /* in the arena */
+	struct dl_pos pos; /* of its type */
+};
+
+struct dl_ast_rbranch {
+	const char *name; /* NULL for a record type */
+	struct dl_ast_rfield *fields;
+	uint32_t nfields;
+	struct dl_pos pos;
+};
+
+struct dl_ast_rtype {
+	const char *name;
+	bool adt;
+	struct dl_ast_rbranch *branches;
+	uint32_t nbranches;
+	struct dl_pos pos;
 };
 
 /* A construct accepted and ignored (a .pragma): warned of at load. */
@@ -168,6 +209,8 @@ struct dl_ast {
 	size_t ntypes, cap_types;
 	struct dl_ast_ignored *ignored;
 	size_t nignored, cap_ignored;
+	struct dl_ast_rtype *rtypes;
+	size_t nrtypes, cap_rtypes;
 };
 
 /* Parses `src` into `ast` (which the caller frees with dl_ast_free even on

@@ -9,6 +9,7 @@
 #define DL_PLAN_H
 
 #include "dl_program.h"
+#include "dl_record.h"
 
 enum dl_op_kind {
 	DL_OP_SCAN,         /* every row of a range */
@@ -22,6 +23,7 @@ enum dl_op_kind {
 	DL_OP_BIND,         /* X = bound term, X not yet bound */
 	DL_OP_EXPR,         /* an arithmetic term: binds or tests its var */
 	DL_OP_EMIT,         /* insert the head tuple */
+	DL_OP_RECORD,       /* a record term: built, or taken apart */
 };
 
 /* Which rows of a relation a step sees (semi-naive evaluation). */
@@ -71,6 +73,11 @@ struct dl_op {
 	bool defer;
 	const struct dl_cexpr *expr; /* EXPR */
 	struct dl_pos pos;
+	/* RECORD: the term; whether it takes var apart (else builds it and
+	 * binds or, with check, tests var); which fields it binds */
+	const struct dl_crec *rec;
+	bool unpack;
+	uint64_t bindmask;
 };
 
 struct dl_plan {

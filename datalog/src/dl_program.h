@@ -49,6 +49,8 @@ struct dl_pred {
 	 * row already has is not inserted (dl_choice.h) */
 	uint32_t choice_index[DL_CHOICE_KEYS_MAX];
 	uint32_t nchoice;
+	/* a RECORD column's type (prog->rtypes), else DL_NONE */
+	uint32_t rtypes[MAELYS_DATALOG_MAX_ARITY];
 };
 
 enum dl_cterm_kind { DL_CT_VAR, DL_CT_CONST, DL_CT_ANON };
@@ -82,6 +84,8 @@ struct dl_clit {
 };
 
 struct dl_plan;
+struct dl_crec;
+struct dl_rtype;
 
 struct dl_rule {
 	uint32_t head_pred;
@@ -104,6 +108,10 @@ struct dl_rule {
 	bool recursive;
 	struct dl_plan *plans;
 	uint32_t nplans;
+	/* record terms, each tying a variable of its own to its fields
+	 * (dl_record.h) */
+	struct dl_crec *recs;
+	uint32_t nrecs;
 };
 
 struct dl_stratum {
@@ -144,6 +152,9 @@ struct dl_program {
 	uint32_t max_vars; /* the most variables of any rule */
 	struct dl_warning *warnings; /* at most DL_WARNINGS_MAX, source order */
 	size_t nwarnings;
+	/* record and algebraic data types (dl_record.h) */
+	struct dl_rtype *rtypes;
+	uint32_t nrtypes;
 };
 
 /* AST -> program, with every load-time check.  On failure the program is

@@ -59,6 +59,18 @@ struct dl_sym {
 	int64_t integer; /* the boxed integer when text == NULL */
 };
 
+/* A record or an algebraic data type's value (dl_record.h) is a symbol too:
+ * text NULL, len its number of words with DL_SYM_RECORD set, and integer the
+ * index of its first word in its table's words[].  (A boxed integer has len
+ * 0, a string a non-NULL text: the three never meet.) */
+#define DL_SYM_RECORD UINT32_C(0x80000000)
+
+static inline bool
+dl_sym_is_record(const struct dl_sym *s)
+{
+	return s->text == NULL && (s->len & DL_SYM_RECORD) != 0;
+}
+
 struct dl_symtab {
 	uint32_t base;       /* id of syms[0] */
 	struct dl_sym *syms; /* by id - base */
@@ -66,6 +78,8 @@ struct dl_symtab {
 	uint32_t *slots;      /* open addressing: id - base + 1, 0 = empty */
 	size_t nslots;        /* a power of two, or 0 */
 	struct dl_arena text; /* the strings */
+	dl_value *words;      /* the records' words, by dl_sym.integer */
+	size_t nwords, cap_words;
 };
 
 void dl_symtab_init(struct dl_symtab *t, uint32_t base);
@@ -108,6 +122,16 @@ int dl_symview_intern_int(const struct dl_symview *v, int64_t i, dl_value *out);
 bool dl_symview_find_string(const struct dl_symview *v, const char *s,
 			    size_t len, dl_value *out);
 bool dl_symview_find_int(const struct dl_symview *v, int64_t i, dl_value *out);
+
+/* Interns the record of `n` words (dl_record.h says what they are) through
+ * the view, as dl_symview_intern_string does.  Returns 0 or -1. */
+int dl_symview_intern_record(const struct dl_symview *v, const dl_value *w,
+			     uint32_t n, dl_value *out);
+bool dl_symview_find_record(const struct dl_symview *v, const dl_value *w,
+			    uint32_t n, dl_value *out);
+/* The words of record x (*n of them), or NULL when x is no record. */
+const dl_value *dl_symview_record(const struct dl_symview *v, dl_value x,
+				  uint32_t *n);
 
 /* Whether a value is an integer (inline or boxed), and which. */
 bool dl_symview_value_int(const struct dl_symview *v, dl_value x, int64_t *out);

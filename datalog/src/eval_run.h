@@ -169,6 +169,74 @@ DL_RUN(run_expr)(struct dl_eval *ev, const struct dl_op *op)
 	return DL_RUN(run)(ev, op + 1);
 }
 
+/*
+ * A record term (dl_record.h).  Taken apart: the value must be a record of
+ * the term's type and branch (nil and other branches match nothing), its
+ * fields bind or are compared.  Built: interned in the solve's overlay,
+ * whose growth counts against the working memory budget.
+ */
+static maelys_datalog_status_t
+DL_RUN(run_record)(struct dl_eval *ev, const struct dl_op *op)
+{
+	const struct dl_crec *x = op->rec;
+	const struct dl_rtype *t = x->rtype == DL_RECORD_UNTYPED
+				       ? NULL
+				       : &ev->prog->rtypes[x->rtype];
+	uint32_t h = dl_rtype_header(t), n, k;
+	dl_value fields[DL_RECORD_FIELDS_MAX], v;
+
+	if (op->unpack) {
+		const dl_value *w =
+		    dl_symview_record(&ev->syms, ev->regs[op->var], &n);
+
+		if (w == NULL || n != h + x->nargs || w[0] != x->rtype ||
+		    (t != NULL && t->adt && w[1] != x->branch))
+			return MAELYS_DATALOG_STATUS_OK;
+		for (k = 0; k < x->nargs; k++) {
+			const struct dl_cterm *a = &x->args[k];
+
+			if ((op->bindmask >> k) & 1u)
+				ev->regs[a->v] = w[h + k];
+			else if (a->kind != DL_CT_ANON &&
+				 dl_term_value(ev, a) != w[h + k])
+				return MAELYS_DATALOG_STATUS_OK;
+		}
+		return DL_RUN(run)(ev, op + 1);
+	}
+	for (k = 0; k < x->nargs; k++)
+		fields[k] = dl_term_value(ev, &x->args[k]);
+	if (dl_record_make(&ev->syms, x->rtype, t, x->branch, fields,
+			   x->nargs, &v) != 0) {
+		if (ev->syms.overlay == NULL)
+			return dl_fail_at(ev->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					  ev->prog->source_name, op->pos,
+					  "a record built in a rule over the "
+					  "policy's own facts has no symbol "
+					  "table to hold it");
+		return dl_fail_at(ev->diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+				  ev->prog->source_name, op->pos,
+				  "out of memory building a record");
+	}
+	if (ev->syms.overlay != NULL &&
+	    dl_symtab_bytes(ev->syms.overlay) >
+		ev->mb->limit -
+		    (ev->mb->used < ev->mb->limit ? ev->mb->used
+						  : ev->mb->limit))
+		return dl_fail_at(ev->diag, MAELYS_DATALOG_STATUS_BUDGET_MEMORY,
+				  ev->prog->source_name, op->pos,
+				  "the records built take more than the "
+				  "working memory budget of %zu bytes "
+				  "(MAELYS_DATALOG_BUDGET_MEMORY)",
+				  ev->mb->limit);
+	if (op->check) {
+		if (ev->regs[op->var] != v)
+			return MAELYS_DATALOG_STATUS_OK;
+	} else {
+		ev->regs[op->var] = v;
+	}
+	return DL_RUN(run)(ev, op + 1);
+}
+
 static maelys_datalog_status_t
 DL_RUN(run)(struct dl_eval *ev, const struct dl_op *op)
 {
@@ -251,6 +319,8 @@ DL_RUN(run)(struct dl_eval *ev, const struct dl_op *op)
 		return DL_RUN(run)(ev, op + 1);
 	case DL_OP_EXPR:
 		return DL_RUN(run_expr)(ev, op);
+	case DL_OP_RECORD:
+		return DL_RUN(run_record)(ev, op);
 	case DL_OP_EMIT:
 		if (ev->poisoned > 0)
 			return dl_test_failed(ev, ev->poison_op, &ev->poison);

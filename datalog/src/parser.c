@@ -28,6 +28,7 @@
 #include "dl_lexer.h"
 #include "dl_limits.h"
 #include "dl_relq.h"
+#include "dl_record.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -43,6 +44,9 @@ struct dl_parser {
 	maelys_datalog_diagnostic_t *diag;
 	unsigned depth; /* of the arithmetic term being read */
 	unsigned bdepth; /* of the body group being read (dl_dnf.h) */
+	/* the last type name dl_p_type_name read, when it is a record or ADT
+	 * type or not declared yet (the checker resolves it) */
+	const char *record_type;
 };
 
 /* How deep an arithmetic term may nest (parentheses, unary operators, a
@@ -142,6 +146,9 @@ dl_is_upper_start(const struct dl_token *t)
 static maelys_datalog_status_t dl_p_expr(struct dl_parser *p,
 					 struct dl_ast_term *t, int min_prec);
 
+static maelys_datalog_status_t dl_p_record_term(struct dl_parser *p,
+						struct dl_ast_term *t);
+
 /* A term without operators: variable, _, string, integer, symbol, or an
  * arithmetic term in parentheses. */
 static maelys_datalog_status_t
@@ -150,8 +157,14 @@ dl_p_primary(struct dl_parser *p, struct dl_ast_term *t)
 	memset(t, 0, sizeof *t);
 	t->pos = p->tok.pos;
 	switch (p->tok.kind) {
+	case DL_TOK_OTHER:
+		if (p->tok.text[0] == '[' || p->tok.text[0] == '$')
+			return dl_p_record_term(p, t);
+		return dl_p_error(p, "a variable, a string or an integer");
 	case DL_TOK_IDENT:
-		if (p->tok.len == 1 && p->tok.text[0] == '_') {
+		if (p->ast->souffle && dl_tok_is(&p->tok, "nil")) {
+			t->kind = DL_TERM_NIL;
+		} else if (p->tok.len == 1 && p->tok.text[0] == '_') {
 			t->kind = DL_TERM_ANON;
 		} else if (p->ast->souffle || dl_is_upper_start(&p->tok)) {
 			t->kind = DL_TERM_VAR;
@@ -409,6 +422,88 @@ static maelys_datalog_status_t
 dl_p_term(struct dl_parser *p, struct dl_ast_term *t)
 {
 	return dl_p_expr(p, t, 0);
+}
+
+static bool
+dl_tok_other(const struct dl_token *t, char c)
+{
+	return t->kind == DL_TOK_OTHER && t->text[0] == c;
+}
+
+/* A record term "[" [term {"," term}] "]" or a branch of an algebraic data
+ * type "$" Name ["(" [term {"," term}] ")"]: fields are terms, so records
+ * nest (bounded with the arithmetic's depth: one recursion). */
+static maelys_datalog_status_t
+dl_p_record_term(struct dl_parser *p, struct dl_ast_term *t)
+{
+	struct dl_ast_term args[DL_RECORD_FIELDS_MAX];
+	struct dl_ast_rec *rec;
+	size_t start = p->tok.start;
+	bool adt = p->tok.text[0] == '$';
+	enum dl_tok_kind close = DL_TOK_RPAREN;
+	uint32_t n = 0;
+
+	rec = dl_arena_alloc(&p->ast->arena, sizeof *rec);
+	if (rec == NULL)
+		return dl_p_nomem(p);
+	memset(rec, 0, sizeof *rec);
+	t->kind = adt ? DL_TERM_ADT : DL_TERM_RECORD;
+	t->rec = rec;
+	t->start = start;
+	DL_TRY(dl_p_advance(p));
+	if (adt) {
+		if (p->tok.kind != DL_TOK_IDENT)
+			return dl_p_error(p, "a branch name after '$'");
+		DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &rec->branch));
+		rec->branch_len = p->tok.len;
+		DL_TRY(dl_p_advance(p));
+		/* $B without parentheses: a branch of no fields */
+		if (p->tok.kind != DL_TOK_LPAREN) {
+			t->end = p->prev_end;
+			return MAELYS_DATALOG_STATUS_OK;
+		}
+		DL_TRY(dl_p_advance(p));
+	} else {
+		close = DL_TOK_OTHER; /* ']' */
+	}
+	if (!(adt ? p->tok.kind == DL_TOK_RPAREN : dl_tok_other(&p->tok, ']'))) {
+		for (;;) {
+			if (n == DL_RECORD_FIELDS_MAX)
+				return dl_fail_at(
+				    p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				    p->source_name, p->tok.pos,
+				    "record of more than %d fields",
+				    DL_RECORD_FIELDS_MAX);
+			if (++p->depth > DL_EXPR_DEPTH_MAX)
+				return dl_fail_at(
+				    p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				    p->source_name, p->tok.pos,
+				    "record term nested deeper than %d",
+				    DL_EXPR_DEPTH_MAX);
+			DL_TRY(dl_p_expr(p, &args[n], 0));
+			p->depth--;
+			n++;
+			if (p->tok.kind != DL_TOK_COMMA)
+				break;
+			DL_TRY(dl_p_advance(p));
+		}
+	}
+	if (close == DL_TOK_OTHER) {
+		if (!dl_tok_other(&p->tok, ']'))
+			return dl_p_error(p, "',' or ']'");
+		DL_TRY(dl_p_advance(p));
+	} else {
+		DL_TRY(dl_p_expect(p, DL_TOK_RPAREN));
+	}
+	t->end = p->prev_end;
+	if (n > 0) {
+		rec->args = dl_arena_alloc(&p->ast->arena, n * sizeof *args);
+		if (rec->args == NULL)
+			return dl_p_nomem(p);
+		memcpy(rec->args, args, n * sizeof *args);
+	}
+	rec->nargs = n;
+	return MAELYS_DATALOG_STATUS_OK;
 }
 
 /* name [ "(" terms ")" ]; p->tok is the name. */
@@ -991,12 +1086,21 @@ dl_p_clause(struct dl_parser *p)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* Keeps the type name at p->tok as p->record_type, and goes past it. */
+static maelys_datalog_status_t
+dl_p_record_type_ref(struct dl_parser *p)
+{
+	DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &p->record_type));
+	return dl_p_advance(p);
+}
+
 /* A column type: symbol, number, or a .type alias declared before. */
 static maelys_datalog_status_t
 dl_p_type_name(struct dl_parser *p, maelys_datalog_column_type_t *out)
 {
 	size_t i;
 
+	p->record_type = NULL;
 	if (p->tok.kind != DL_TOK_IDENT)
 		return dl_p_error(p, "a type name");
 	if (dl_tok_is(&p->tok, "symbol")) {
@@ -1012,13 +1116,15 @@ dl_p_type_name(struct dl_parser *p, maelys_datalog_column_type_t *out)
 			    memcmp(t->name, p->tok.text, p->tok.len) == 0)
 				break;
 		}
-		if (i == p->ast->ntypes)
-			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
-					  p->source_name, p->tok.pos,
-					  "unknown type '%.*s' (symbol, number "
-					  "or a .type declared before)",
-					  (int)p->tok.len, p->tok.text);
+		if (i == p->ast->ntypes) {
+			/* maybe a record or ADT type declared further on:
+			 * the checker resolves it (check_record.c) */
+			*out = MAELYS_DATALOG_COLUMN_RECORD;
+			return dl_p_record_type_ref(p);
+		}
 		*out = p->ast->types[i].base;
+		if (*out == MAELYS_DATALOG_COLUMN_RECORD)
+			return dl_p_record_type_ref(p);
 	}
 	return dl_p_advance(p);
 }
@@ -1170,7 +1276,9 @@ dl_p_decl(struct dl_parser *p)
 			d.columns[d.arity] = MAELYS_DATALOG_COLUMN_ANY;
 			if (p->tok.kind == DL_TOK_COLON) {
 				DL_TRY(dl_p_advance(p));
+				d.type_pos[d.arity] = p->tok.pos;
 				DL_TRY(dl_p_type_name(p, &d.columns[d.arity]));
+				d.type_names[d.arity] = p->record_type;
 			}
 			d.arity++;
 			if (p->tok.kind != DL_TOK_COMMA)
@@ -1261,10 +1369,154 @@ dl_p_decl(struct dl_parser *p)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* Whether p->tok begins a record type "[" or an ADT's branch "Name {". */
+static bool
+dl_p_is_record_type(struct dl_parser *p)
+{
+	const struct dl_token *nx;
+
+	if (dl_tok_other(&p->tok, '['))
+		return true;
+	if (p->tok.kind != DL_TOK_IDENT)
+		return false;
+	if (dl_p_peek(p, &nx) != MAELYS_DATALOG_STATUS_OK)
+		return false; /* the lexer's error comes again on advancing */
+	return dl_tok_other(nx, '{');
+}
+
+/* [name ":" type {"," name ":" type}] up to `close` ("]" or "}"), which
+ * is consumed. */
+static maelys_datalog_status_t
+dl_p_record_fields(struct dl_parser *p, char close, struct dl_ast_rbranch *b)
+{
+	struct dl_ast_rfield f[DL_RECORD_FIELDS_MAX];
+	uint32_t n = 0, k;
+
+	while (!dl_tok_other(&p->tok, close)) {
+		if (n == DL_RECORD_FIELDS_MAX)
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					  p->source_name, p->tok.pos,
+					  "record type of more than %d fields",
+					  DL_RECORD_FIELDS_MAX);
+		if (p->tok.kind != DL_TOK_IDENT)
+			return dl_p_error(p, "a field name");
+		for (k = 0; k < n; k++)
+			if (strlen(f[k].name) == p->tok.len &&
+			    memcmp(f[k].name, p->tok.text, p->tok.len) == 0)
+				return dl_fail_at(
+				    p->diag, MAELYS_DATALOG_STATUS_REDECLARED,
+				    p->source_name, p->tok.pos,
+				    "field '%.*s' is named twice",
+				    (int)p->tok.len, p->tok.text);
+		DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &f[n].name));
+		DL_TRY(dl_p_advance(p));
+		DL_TRY(dl_p_expect(p, DL_TOK_COLON));
+		if (p->tok.kind != DL_TOK_IDENT)
+			return dl_p_error(p, "a type name");
+		f[n].pos = p->tok.pos;
+		DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &f[n].type));
+		DL_TRY(dl_p_advance(p));
+		n++;
+		if (p->tok.kind != DL_TOK_COMMA)
+			break;
+		DL_TRY(dl_p_advance(p));
+	}
+	if (!dl_tok_other(&p->tok, close))
+		return dl_p_error(p, close == ']' ? "',' or ']'" : "',' or '}'");
+	DL_TRY(dl_p_advance(p));
+	if (n > 0) {
+		b->fields = dl_arena_alloc(&p->ast->arena, n * sizeof *f);
+		if (b->fields == NULL)
+			return dl_p_nomem(p);
+		memcpy(b->fields, f, n * sizeof *f);
+	}
+	b->nfields = n;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* The right side of `.type T = [...]` or `.type T = A {...} | B {...}`. */
+static maelys_datalog_status_t
+dl_p_record_type(struct dl_parser *p, const struct dl_ast_type *t)
+{
+	struct dl_ast_rbranch br[DL_RECORD_BRANCHES_MAX];
+	struct dl_ast_rtype rt;
+	uint32_t n = 0;
+
+	memset(&rt, 0, sizeof rt);
+	rt.name = t->name;
+	rt.pos = t->pos;
+	if (dl_tok_other(&p->tok, '[')) {
+		memset(&br[0], 0, sizeof br[0]);
+		br[0].pos = p->tok.pos;
+		DL_TRY(dl_p_advance(p));
+		DL_TRY(dl_p_record_fields(p, ']', &br[0]));
+		n = 1;
+	} else {
+		rt.adt = true;
+		for (;;) {
+			if (n == DL_RECORD_BRANCHES_MAX)
+				return dl_fail_at(
+				    p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				    p->source_name, p->tok.pos,
+				    "algebraic data type of more than %d "
+				    "branches",
+				    DL_RECORD_BRANCHES_MAX);
+			if (p->tok.kind != DL_TOK_IDENT)
+				return dl_p_error(p, "a branch name");
+			memset(&br[n], 0, sizeof br[n]);
+			br[n].pos = p->tok.pos;
+			DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len,
+					   &br[n].name));
+			DL_TRY(dl_p_advance(p));
+			if (!dl_tok_other(&p->tok, '{'))
+				return dl_p_error(p, "'{' after a branch name");
+			DL_TRY(dl_p_advance(p));
+			DL_TRY(dl_p_record_fields(p, '}', &br[n]));
+			n++;
+			if (!dl_tok_other(&p->tok, '|'))
+				break;
+			DL_TRY(dl_p_advance(p));
+		}
+	}
+	rt.branches = dl_arena_alloc(&p->ast->arena, n * sizeof *br);
+	if (rt.branches == NULL)
+		return dl_p_nomem(p);
+	memcpy(rt.branches, br, n * sizeof *br);
+	rt.nbranches = n;
+	if (p->ast->nrtypes == DL_RECORD_TYPES_MAX)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  p->source_name, t->pos,
+				  "more than %d record and ADT types",
+				  DL_RECORD_TYPES_MAX);
+	if (dl_vec_reserve((void **)&p->ast->rtypes, &p->ast->cap_rtypes,
+			   p->ast->nrtypes + 1, sizeof rt) != 0)
+		return dl_p_nomem(p);
+	p->ast->rtypes[p->ast->nrtypes++] = rt;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* Whether the name at p->tok is a record or ADT type declared before. */
+static bool
+dl_p_names_record_type(const struct dl_parser *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->ast->ntypes; i++) {
+		const struct dl_ast_type *t = &p->ast->types[i];
+
+		if (t->name_len == p->tok.len &&
+		    memcmp(t->name, p->tok.text, p->tok.len) == 0)
+			return t->base == MAELYS_DATALOG_COLUMN_RECORD &&
+			       t->alias == NULL;
+	}
+	return false;
+}
+
 static maelys_datalog_status_t
 dl_p_type(struct dl_parser *p)
 {
 	struct dl_ast_type t;
+	bool subtype;
 
 	size_t i;
 
@@ -1289,8 +1541,23 @@ dl_p_type(struct dl_parser *p)
 	DL_TRY(dl_p_advance(p));
 	if (p->tok.kind != DL_TOK_SUBTYPE && p->tok.kind != DL_TOK_EQ)
 		return dl_p_error(p, "'<:' or '='");
+	subtype = p->tok.kind == DL_TOK_SUBTYPE;
 	DL_TRY(dl_p_advance(p));
-	DL_TRY(dl_p_type_name(p, &t.base));
+	if (subtype && p->tok.kind == DL_TOK_IDENT &&
+	    dl_p_names_record_type(p))
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_TYPE,
+				  p->source_name, t.pos,
+				  "subtype '%s' of the record or ADT type "
+				  "'%.*s' (Souffle has no subtypes of those)",
+				  t.name, (int)p->tok.len, p->tok.text);
+	if (dl_p_is_record_type(p)) {
+		t.base = MAELYS_DATALOG_COLUMN_RECORD;
+		t.alias = NULL;
+		DL_TRY(dl_p_record_type(p, &t));
+	} else {
+		DL_TRY(dl_p_type_name(p, &t.base));
+		t.alias = p->record_type;
+	}
 	if (p->tok.kind == DL_TOK_OTHER)
 		return dl_p_error(p, "a declaration (union, record and ADT "
 				     "types are not supported)");
@@ -1488,6 +1755,7 @@ dl_ast_free(struct dl_ast *ast)
 	dl_free(ast->directives);
 	dl_free(ast->types);
 	dl_free(ast->ignored);
+	dl_free(ast->rtypes);
 	dl_arena_free(&ast->arena);
 	memset(ast, 0, sizeof *ast);
 }

@@ -23,6 +23,7 @@ struct dl_planner {
 	bool bound[DL_VARS_MAX];
 	bool placed[DL_BODY_MAX];
 	bool xplaced[DL_EXPRS_MAX];
+	bool rplaced[DL_RECS_MAX];
 	struct dl_op *ops;
 	uint32_t nops;
 	struct dl_plan *plan;
@@ -180,6 +181,46 @@ dl_plan_absent(struct dl_planner *pl, uint32_t i)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* A record term as soon as it can be built (every field bound) or taken
+ * apart (its variable bound); building is preferred, as it binds nothing
+ * it did not have. */
+static void
+dl_plan_records(struct dl_planner *pl, bool *progress)
+{
+	const struct dl_rule *r = pl->rule;
+	uint32_t i, k;
+
+	for (i = 0; i < r->nrecs; i++) {
+		const struct dl_crec *x = &r->recs[i];
+		struct dl_op *op;
+		bool all = true;
+
+		if (pl->rplaced[i])
+			continue;
+		for (k = 0; k < x->nargs; k++)
+			if (!dl_term_bound(pl, &x->args[k]))
+				all = false;
+		if (!all && !pl->bound[x->target])
+			continue;
+		op = dl_plan_new_op(pl, DL_OP_RECORD, NULL);
+		op->pos = x->pos;
+		op->rec = x;
+		op->var = x->target;
+		op->unpack = !all;
+		op->check = pl->bound[x->target];
+		for (k = 0; op->unpack && k < x->nargs; k++) {
+			if (x->args[k].kind != DL_CT_VAR ||
+			    pl->bound[x->args[k].v])
+				continue;
+			op->bindmask |= UINT64_C(1) << k;
+			pl->bound[x->args[k].v] = true;
+		}
+		pl->bound[x->target] = true;
+		pl->rplaced[i] = true;
+		*progress = true;
+	}
+}
+
 /* Places every filter that is ready; returns whether it placed any. */
 static maelys_datalog_status_t
 dl_plan_filters(struct dl_planner *pl, bool *progress)
@@ -265,6 +306,7 @@ dl_plan_filters(struct dl_planner *pl, bool *progress)
 		pl->xplaced[i] = true;
 		*progress = true;
 	}
+	dl_plan_records(pl, progress);
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
@@ -289,6 +331,19 @@ dl_plan_reads(const struct dl_op *op, const struct dl_op *end, uint32_t v)
 			if (op->out[k].action == DL_OUT_CHECK_VAR &&
 			    op->out[k].v == v)
 				return true;
+		if (op->kind == DL_OP_RECORD) {
+			if (op->var == v && (op->unpack || op->check))
+				return true;
+			for (k = 0; !op->unpack && k < op->rec->nargs; k++)
+				if (op->rec->args[k].kind == DL_CT_VAR &&
+				    op->rec->args[k].v == v)
+					return true;
+			for (k = 0; op->unpack && k < op->rec->nargs; k++)
+				if (op->rec->args[k].kind == DL_CT_VAR &&
+				    op->rec->args[k].v == v &&
+				    ((op->bindmask >> k) & 1u) == 0)
+					return true;
+		}
 		if (op->kind == DL_OP_EXPR) {
 			if (op->check && op->var == v)
 				return true;
@@ -337,7 +392,8 @@ dl_plan_one(struct dl_program *prog, const struct dl_rule *r, uint32_t delta,
 	pl.plan = plan;
 	memset(plan, 0, sizeof *plan);
 	/* one op per literal and arithmetic term, plus the emit */
-	plan->ops = dl_calloc(r->nbody + r->nexprs + 1, sizeof *plan->ops);
+	plan->ops = dl_calloc(r->nbody + r->nexprs + r->nrecs + 1,
+			      sizeof *plan->ops);
 	if (plan->ops == NULL)
 		return dl_fail(diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
 			       "out of memory while planning");
@@ -395,6 +451,13 @@ dl_plan_one(struct dl_program *prog, const struct dl_rule *r, uint32_t delta,
 			    prog->source_name, r->exprs[i].pos,
 			    "arithmetic term cannot be ordered: a variable "
 			    "is never bound");
+	for (i = 0; i < r->nrecs; i++)
+		if (!pl.rplaced[i])
+			return dl_fail_at(
+			    diag, MAELYS_DATALOG_STATUS_UNSAFE,
+			    prog->source_name, r->recs[i].pos,
+			    "record term cannot be ordered: neither it nor "
+			    "its fields are ever bound");
 	for (i = 0; i < pl.nops; i++)
 		if (plan->ops[i].kind == DL_OP_EXPR && !plan->ops[i].check)
 			plan->ops[i].defer =

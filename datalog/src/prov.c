@@ -4,6 +4,7 @@
  * memory budget, and the rebuilding of a derivation's variable bindings.
  */
 #include "dl_prov.h"
+#include "dl_record.h"
 
 #include "dl_mem.h"
 
@@ -192,10 +193,20 @@ dl_prov_bind(const struct dl_rule *rule, const uint32_t *rows,
 			bound[l->args[k].v] = true;
 		}
 	}
-	/* X = t where only one side is bound, and arithmetic terms: what
-	 * the plan's BIND and EXPR did */
+	bool rdone[DL_RECS_MAX] = {false};
+
+	/* X = t where only one side is bound, arithmetic terms and record
+	 * terms: what the plan's BIND, EXPR and RECORD did */
 	while (progress) {
 		progress = false;
+		for (i = 0; i < rule->nrecs; i++) {
+			if (!rdone[i] &&
+			    dl_record_rebind(syms, &rule->recs[i], regs,
+					     bound, UINT32_C(0x7fffffff)) != 0) {
+				rdone[i] = true;
+				progress = true;
+			}
+		}
 		for (i = 0; i < rule->nexprs; i++) {
 			const struct dl_cexpr *x = &rule->exprs[i];
 			const char *why = NULL;

@@ -297,6 +297,11 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 		for (r = 0; r < s->nrules && !s->runtime; r++) {
 			const struct dl_rule *rule = &prog->rules[s->rules[r]];
 
+			/* a rule with record terms may build records, which
+			 * only a solve's overlay can hold (dl_record.h) */
+			if (rule->nrecs > 0)
+				s->runtime = true;
+
 			for (i = 0; i < rule->nbody; i++) {
 				const struct dl_clit *l = &rule->body[i];
 

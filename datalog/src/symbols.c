@@ -23,6 +23,7 @@ dl_symtab_free(struct dl_symtab *t)
 {
 	dl_free(t->syms);
 	dl_free(t->slots);
+	dl_free(t->words);
 	dl_arena_free(&t->text);
 	dl_symtab_init(t, t->base);
 }
@@ -33,6 +34,7 @@ dl_symtab_reset(struct dl_symtab *t)
 	if (t->count == 0)
 		return;
 	t->count = 0;
+	t->nwords = 0;
 	if (t->slots != NULL)
 		memset(t->slots, 0, t->nslots * sizeof *t->slots);
 	dl_arena_reset(&t->text);
@@ -42,7 +44,7 @@ size_t
 dl_symtab_bytes(const struct dl_symtab *t)
 {
 	return t->cap * sizeof *t->syms + t->nslots * sizeof *t->slots +
-	       t->text.total;
+	       t->text.total + t->cap_words * sizeof *t->words;
 }
 
 uint64_t
@@ -82,7 +84,8 @@ dl_symtab_lookup(const struct dl_symtab *t, const char *s, size_t len,
 			if (e->text != NULL && e->len == len &&
 			    memcmp(e->text, s, len) == 0)
 				break;
-		} else if (e->text == NULL && e->integer == i) {
+		} else if (e->text == NULL && e->len == 0 &&
+			   e->integer == i) {
 			break;
 		}
 	}
@@ -260,8 +263,122 @@ dl_symview_value_int(const struct dl_symview *v, dl_value x, int64_t *out)
 		return true;
 	}
 	s = dl_symview_get(v, x);
-	if (s == NULL || s->text != NULL)
+	if (s == NULL || s->text != NULL || dl_sym_is_record(s))
 		return false;
 	*out = s->integer;
 	return true;
+}
+
+/* Records: the hash of their words, compared word by word. */
+static uint64_t
+dl_symbol_hash_record(const dl_value *w, uint32_t n)
+{
+	static const dl_value none[1] = {0};
+
+	/* nil's words may be a NULL pointer: hash a non-NULL one */
+	return dl_hash_bytes(n == 0 ? none : w, (size_t)n * sizeof *w) ^
+	       UINT64_C(0x9e3779b97f4a7c15);
+}
+
+static bool
+dl_symtab_find_record(const struct dl_symtab *t, const dl_value *w,
+		      uint32_t n, uint64_t hash, dl_value *out)
+{
+	size_t mask, pos;
+	uint32_t h32 = (uint32_t)hash;
+
+	if (t->nslots == 0)
+		return false;
+	mask = t->nslots - 1;
+	for (pos = (size_t)hash & mask;; pos = (pos + 1) & mask) {
+		uint32_t slot = t->slots[pos];
+		const struct dl_sym *e;
+
+		if (slot == 0)
+			return false;
+		e = &t->syms[slot - 1];
+		if (e->hash != h32 || !dl_sym_is_record(e) ||
+		    (e->len & ~DL_SYM_RECORD) != n)
+			continue;
+		if (n == 0 || memcmp(t->words + e->integer, w,
+				     (size_t)n * sizeof *w) == 0) {
+			*out = t->base + slot - 1;
+			return true;
+		}
+	}
+}
+
+static int
+dl_symtab_add_record(struct dl_symtab *t, const dl_value *w, uint32_t n,
+		     uint64_t hash, dl_value *out)
+{
+	size_t first = t->nwords;
+	struct dl_sym *e;
+
+	if (dl_vec_reserve((void **)&t->words, &t->cap_words, first + n,
+			   sizeof *t->words) != 0)
+		return -1;
+	if (dl_symtab_append(t, NULL, 0, (int64_t)first, hash, out) != 0)
+		return -1;
+	if (n > 0)
+		memcpy(t->words + first, w, (size_t)n * sizeof *w);
+	t->nwords = first + n;
+	e = &t->syms[*out - t->base];
+	e->len = n | DL_SYM_RECORD;
+	return 0;
+}
+
+bool
+dl_symview_find_record(const struct dl_symview *v, const dl_value *w,
+		       uint32_t n, dl_value *out)
+{
+	uint64_t h = dl_symbol_hash_record(w, n);
+
+	if (v->policy != NULL && dl_symtab_find_record(v->policy, w, n, h, out))
+		return true;
+	return v->overlay != NULL &&
+	       dl_symtab_find_record(v->overlay, w, n, h, out);
+}
+
+int
+dl_symview_intern_record(const struct dl_symview *v, const dl_value *w,
+			 uint32_t n, dl_value *out)
+{
+	if (n >= DL_SYM_RECORD)
+		return -1;
+	if (dl_symview_find_record(v, w, n, out))
+		return 0;
+	if (v->overlay == NULL)
+		return -1;
+	return dl_symtab_add_record(v->overlay, w, n,
+				    dl_symbol_hash_record(w, n), out);
+}
+
+const dl_value *
+dl_symview_record(const struct dl_symview *v, dl_value x, uint32_t *n)
+{
+	const struct dl_symtab *t = NULL;
+	const struct dl_sym *s;
+
+	*n = 0;
+	if (dl_value_is_inline_int(x))
+		return NULL;
+	if (v->policy != NULL && x - v->policy->base < v->policy->count)
+		t = v->policy;
+	else if (v->overlay != NULL && x >= v->overlay->base &&
+		 x - v->overlay->base < v->overlay->count)
+		t = v->overlay;
+	if (t == NULL)
+		return NULL;
+	s = &t->syms[x - t->base];
+	if (!dl_sym_is_record(s))
+		return NULL;
+	*n = s->len & ~DL_SYM_RECORD;
+	if (*n == 0) {
+		/* nil has no words, and words[] may not exist yet */
+		static const dl_value none[1] = {0};
+
+		return none;
+	}
+	return t->words + s->integer;
 }

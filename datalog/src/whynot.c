@@ -19,6 +19,7 @@
  * step of the session's BUDGET_STEPS.
  */
 #include "dl_api.h"
+#include "dl_record.h"
 
 #include <string.h>
 
@@ -46,6 +47,7 @@ struct dl_whynot_frame {
 	bool bound[DL_VARS_MAX];
 	uint64_t waiting; /* bit i: literal i not yet evaluable */
 	uint64_t xwaiting; /* bit i: arithmetic term i not yet computed */
+	uint64_t rwaiting; /* bit i: record term i not yet settled */
 };
 
 static bool
@@ -212,8 +214,25 @@ dl_whynot_settle(struct dl_whynot *w, struct dl_whynot_frame *f,
 	bool progress = true;
 	uint32_t i;
 
-	while (progress && (f->waiting != 0 || f->xwaiting != 0)) {
+	while (progress &&
+	       (f->waiting != 0 || f->xwaiting != 0 || f->rwaiting != 0)) {
 		progress = false;
+		/* a record term: built or taken apart once it can be; a
+		 * value of another branch or a field that differs refutes */
+		for (i = 0; i < w->rule->nrecs; i++) {
+			int v;
+
+			if (((f->rwaiting >> i) & 1u) == 0)
+				continue;
+			v = dl_record_rebind(&w->syms, &w->rule->recs[i],
+					     f->regs, f->bound, DL_WHY_UNKNOWN);
+			if (v < 0)
+				return 0;
+			if (v > 0) {
+				f->rwaiting &= ~(UINT64_C(1) << i);
+				progress = true;
+			}
+		}
 		for (i = 0; i < w->rule->nexprs; i++) {
 			const struct dl_cexpr *x = &w->rule->exprs[i];
 			uint32_t k;
@@ -407,6 +426,8 @@ maelys_datalog_result_why_not(const maelys_datalog_result_t *result,
 	*head_matches = 1;
 	fr[0].xwaiting = w.rule->nexprs == 64 ? UINT64_MAX
 			 : (UINT64_C(1) << w.rule->nexprs) - 1;
+	fr[0].rwaiting = w.rule->nrecs == 64 ? UINT64_MAX
+			 : (UINT64_C(1) << w.rule->nrecs) - 1;
 	w.syms = dl_result_syms(result);
 	w.steps_left = result->session->budgets[MAELYS_DATALOG_BUDGET_STEPS];
 	dl_whynot_search(&w, fr, 0);

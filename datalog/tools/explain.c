@@ -74,10 +74,31 @@ print_term(const struct explainer *e, const maelys_datalog_term_t *t)
 		return;
 	}
 	if (maelys_datalog_result_symbol_text(e->res, t->as.symbol_id, &text,
-					      &len) != ST_OK)
-		fputs("?", e->out);
-	else
+					      &len) == ST_OK) {
 		print_string(e->out, text, len);
+		return;
+	}
+	{
+		/* a record or ADT value: as Souffle prints it (a longer one
+		 * is cut, and says so) */
+		char rec[1024];
+		maelys_datalog_status_t st = maelys_datalog_result_record_text(
+		    e->res, t->as.symbol_id, rec, sizeof rec, &len);
+		size_t i;
+
+		if (st != ST_OK && len < sizeof rec) {
+			fputs("?", e->out);
+			return;
+		}
+		/* its symbols come from data: no control byte goes out */
+		for (i = 0; rec[i] != '\0'; i++) {
+			unsigned char c = (unsigned char)rec[i];
+
+			fputc(c < 0x20 || c == 0x7f ? '?' : c, e->out);
+		}
+		if (st != ST_OK)
+			fputs("...", e->out);
+	}
 }
 
 static void

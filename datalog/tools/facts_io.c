@@ -174,6 +174,29 @@ facts_io_find(const char *s, size_t n, const char *delim, size_t dlen)
 	return NULL;
 }
 
+/* The delimiter after a record's text that starts at s: a delimiter inside
+ * its brackets or parentheses (a record's ", ", say) is part of it, as in
+ * Souffle's reader.  The library reads the text itself (result_record_text
+ * is its printer). */
+static const char *
+facts_io_find_after_record(const char *s, const char *end, const char *delim,
+			   size_t dlen)
+{
+	size_t depth = 0;
+
+	for (; s < end; s++) {
+		if (*s == '[' || *s == '(') {
+			depth++;
+		} else if ((*s == ']' || *s == ')') && depth > 0) {
+			depth--;
+		} else if (depth == 0 && (size_t)(end - s) >= dlen &&
+			   memcmp(s, delim, dlen) == 0) {
+			return s;
+		}
+	}
+	return NULL;
+}
+
 /*
  * A decimal int64: an optional '-' and digits.  `canonical` also refuses
  * what an integer would not print as ("007", "-0"), so an untyped column
@@ -398,7 +421,11 @@ facts_io_line(struct facts_ctx *c, size_t lineno, const char *text, size_t len)
 	 * follows them; otherwise they are counted, for the error */
 	while (arity > 0 && !c->d->rfc4180 && (nf < arity || !c->extra_ok)) {
 		const char *at =
-		    facts_io_find(p, (size_t)(end - p), c->delim, c->dlen);
+		    nf < arity &&
+			    c->d->columns[nf] == MAELYS_DATALOG_COLUMN_RECORD
+			? facts_io_find_after_record(p, end, c->delim, c->dlen)
+			: facts_io_find(p, (size_t)(end - p), c->delim,
+					c->dlen);
 		const char *fe = at != NULL ? at : end;
 
 		if (nf < arity) {
@@ -676,6 +703,7 @@ struct facts_sym {
 	const char *text;
 	size_t len;
 	uint32_t slot; /* index before sorting */
+	char *owned;   /* a record's printed text (text), freed with the set */
 };
 
 static int
@@ -769,6 +797,7 @@ facts_symset_index(struct facts_symset *s, uint32_t id, uint32_t *out)
 	s->syms[s->nsyms].slot = (uint32_t)s->nsyms;
 	s->syms[s->nsyms].text = NULL;
 	s->syms[s->nsyms].len = 0;
+	s->syms[s->nsyms].owned = NULL;
 	*out = (uint32_t)s->nsyms;
 	s->idx[h] = (uint32_t)++s->nsyms;
 	return 0;
@@ -777,6 +806,10 @@ facts_symset_index(struct facts_symset *s, uint32_t id, uint32_t *out)
 static void
 facts_symset_free(struct facts_symset *s)
 {
+	size_t i;
+
+	for (i = 0; i < s->nsyms; i++)
+		free(s->syms[i].owned);
 	free(s->ids);
 	free(s->idx);
 	free(s->syms);
@@ -896,6 +929,35 @@ facts_io_fetch(const maelys_datalog_result_t *result, const char *predicate,
 	return 0;
 }
 
+/* The text of a record or ADT value (result_record_text), kept in
+ * s->owned; -1 if the id is no record either, or on no memory. */
+static int
+facts_io_record_text(const maelys_datalog_result_t *result, uint32_t id,
+		     struct facts_sym *s)
+{
+	char probe[256];
+	size_t len = 0;
+	maelys_datalog_status_t st;
+
+	st = maelys_datalog_result_record_text(result, id, probe, sizeof probe,
+					       &len);
+	if (st != MAELYS_DATALOG_STATUS_OK &&
+	    !(st == MAELYS_DATALOG_STATUS_LIMIT && len >= sizeof probe))
+		return -1;
+	s->owned = malloc(len + 1);
+	if (s->owned == NULL)
+		return -1;
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		memcpy(s->owned, probe, len + 1);
+	else if (maelys_datalog_result_record_text(result, id, s->owned,
+						   len + 1, &len) !=
+		 MAELYS_DATALOG_STATUS_OK)
+		return -1;
+	s->text = s->owned;
+	s->len = len;
+	return 0;
+}
+
 /* Sorts the symbols by text and turns each row's symbol indexes into
  * ranks (positions in the sorted syms[]). */
 static int
@@ -917,7 +979,8 @@ facts_io_rank(const maelys_datalog_result_t *result, size_t arity, size_t count,
 		s = &set->syms[set->idx[i] - 1];
 		if (maelys_datalog_result_symbol_text(result, set->ids[i],
 						      &s->text, &s->len) !=
-		    MAELYS_DATALOG_STATUS_OK) {
+			MAELYS_DATALOG_STATUS_OK &&
+		    facts_io_record_text(result, set->ids[i], s) != 0) {
 			facts_io_fail(err, errlen,
 				      "invalid_argument: the result does not "
 				      "know symbol %u",

@@ -352,6 +352,10 @@ typedef enum maelys_datalog_column_type {
 	MAELYS_DATALOG_COLUMN_ANY = 0, /* untyped column */
 	MAELYS_DATALOG_COLUMN_SYMBOL = 1,
 	MAELYS_DATALOG_COLUMN_NUMBER = 2,
+	/* a record or algebraic data type (.type T = [...] or A {} | ...):
+	 * input facts give it as text, such as "[1, [2, nil]]" or "$A(1)",
+	 * and result_record_text prints it so */
+	MAELYS_DATALOG_COLUMN_RECORD = 5,
 } maelys_datalog_column_type_t;
 
 /* One directive of a standalone program, in source order.  Strings point
@@ -615,7 +619,8 @@ maelys_datalog_session_prepare(maelys_datalog_session_t *session,
  * On success the caller owns *out and frees it with result_free.
  * Returns OK, INVALID_ARGUMENT, NO_MEMORY, UNDECLARED, ARITY, ROLE, LIMIT,
  * BUDGET_FACTS, BUDGET_TUPLES, BUDGET_ITERATIONS, BUDGET_MEMORY,
- * BUDGET_STEPS, REGEX_LIMIT, TYPE, ARITHMETIC.  Any failure means: nothing
+ * BUDGET_STEPS, REGEX_LIMIT, TYPE, ARITHMETIC, PARSE (the text given for
+ * a record column is no value of its type).  Any failure means: nothing
  * was decided (deny).
  */
 MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
@@ -746,6 +751,19 @@ MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
 maelys_datalog_result_symbol_text(const maelys_datalog_result_t *result,
 				  maelys_datalog_symbol_id_t symbol_id,
 				  const char **text, size_t *length);
+
+/* The text of a value of a record or algebraic data type (a term of kind
+ * SYMBOL whose symbol_text is refused), as Souffle prints it: "[1, [2,
+ * nil]]", "nil", "$A(1, $B)"; symbols inside it unquoted.  Writes it to buf
+ * (capacity bytes, NUL-terminated when capacity > 0) and its length to
+ * *length (may be NULL).  Returns OK; LIMIT when it does not fit (*length is
+ * then the length needed: call again with more room) or is nested deeper
+ * than 256 or longer than 1 MiB; INVALID_ARGUMENT (NULL result, NULL buf
+ * with a capacity, or an id that is no record of this result). */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_result_record_text(const maelys_datalog_result_t *result,
+				  maelys_datalog_symbol_id_t symbol_id,
+				  char *buf, size_t capacity, size_t *length);
 
 /* ------------------------------------------------------------------ */
 /* Provenance: why a tuple was derived, and why one was not            */
