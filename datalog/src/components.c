@@ -24,6 +24,7 @@
  */
 #include "dl_components.h"
 
+#include "dl_hash.h"
 #include "dl_lexer.h"
 #include "dl_limits.h"
 
@@ -34,6 +35,7 @@ struct dl_comp_name {
 	size_t len;
 	struct dl_pos pos;
 	bool overridable; /* a relation declared overridable */
+	const char *what; /* the top's names: "a type", ... */
 	struct dl_comp_name *next;
 };
 
@@ -81,7 +83,8 @@ struct dl_comps {
 	struct dl_comp *all, **all_tail; /* every one, for the checks */
 	struct dl_comp_init *inits, **inits_tail; /* at the top */
 	struct dl_comp_init *pending, **pending_tail;
-	size_t instances; /* made so far: DL_COMP_INSTANCES_MAX */
+	size_t instances; /* and bodies collected: DL_COMP_INSTANCES_MAX */
+	size_t defined;   /* components: DL_COMP_DEFS_MAX */
 	size_t expanded;  /* body bytes parsed again: DL_COMP_EXPANSION_MAX */
 };
 
@@ -93,9 +96,12 @@ struct dl_comp_binding {
 	size_t n;
 };
 
+/* Names, with an open-addressed index (slot = position + 1, 0 empty) of
+ * 2 * cap slots: a lookup stays constant-time in a big component. */
 struct dl_comp_set {
 	struct dl_comp_name *v;
 	size_t n, cap;
+	size_t *slots;
 };
 
 /* The names one instance declares, before its own name is put in front */
@@ -403,6 +409,11 @@ dl_cs_comp(struct dl_cscan *s, struct dl_comp *parent, unsigned depth,
 				  "components defined inside components "
 				  "deeper than %d",
 				  DL_COMP_NEST_MAX);
+	if (s->cs->defined == DL_COMP_DEFS_MAX)
+		return dl_fail_at(s->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  s->source_name, at,
+				  "more than %zu components", DL_COMP_DEFS_MAX);
+	s->cs->defined++;
 	c = dl_c_alloc(s->ast, sizeof *c);
 	if (c == NULL)
 		return dl_c_nomem(s->diag);
@@ -558,28 +569,31 @@ dl_bind_find(const struct dl_comp_binding *b, const char *s, size_t len,
 /* Souffle's lookup: the components defined in the scope, in its bases,
  * then in the enclosing scopes, then at the top. */
 static const struct dl_comp *
-dl_comp_lookup(const struct dl_comps *cs, const struct dl_comp *scope,
-	       const char *name, size_t len, unsigned depth)
+dl_comp_lookup_in(const struct dl_comps *cs, const struct dl_comp *scope,
+		  const char *name, size_t len, unsigned depth,
+		  size_t *steps)
 {
 	const struct dl_comp *sc, *c;
 	const struct dl_comp_ref *b;
 
-	if (depth > DL_COMP_DEPTH_MAX)
-		return NULL; /* bases in a cycle: refused by the checks */
+	/* bases in a cycle, or so many bases of bases that the search
+	 * would not end: not found (and the checks refuse a cycle) */
+	if (depth > DL_COMP_DEPTH_MAX || ++*steps > DL_COMP_LOOKUP_MAX)
+		return NULL;
 	for (sc = scope; sc != NULL; sc = sc->parent) {
 		for (c = sc->children; c != NULL; c = c->next_sibling)
 			if (dl_c_eq(c->name.s, c->name.len, name, len))
 				return c;
 		for (b = sc->bases; b != NULL; b = b->next) {
 			const struct dl_comp *base =
-			    dl_comp_lookup(cs, sc->parent, b->name.s,
-					   b->name.len, depth + 1);
+			    dl_comp_lookup_in(cs, sc->parent, b->name.s,
+					      b->name.len, depth + 1, steps);
 
 			if (base == sc)
 				return NULL;
 			if (base != NULL &&
-			    (c = dl_comp_lookup(cs, base, name, len,
-						depth + 1)) != NULL)
+			    (c = dl_comp_lookup_in(cs, base, name, len,
+						   depth + 1, steps)) != NULL)
 				return c;
 		}
 	}
@@ -587,6 +601,15 @@ dl_comp_lookup(const struct dl_comps *cs, const struct dl_comp *scope,
 		if (dl_c_eq(c->name.s, c->name.len, name, len))
 			return c;
 	return NULL;
+}
+
+static const struct dl_comp *
+dl_comp_lookup(const struct dl_comps *cs, const struct dl_comp *scope,
+	       const char *name, size_t len, unsigned depth)
+{
+	size_t steps = 0;
+
+	return dl_comp_lookup_in(cs, scope, name, len, depth, &steps);
 }
 
 static bool
@@ -687,15 +710,33 @@ dl_cp_bind(struct dl_cplan *p, const struct dl_comp *c,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* The slot of s in set's index: where it is, or the empty slot to put
+ * it in. */
+static size_t *
+dl_set_slot(const struct dl_comp_set *set, const char *s, size_t len)
+{
+	size_t mask = 2 * set->cap - 1;
+	size_t h = (size_t)dl_hash_bytes(s, len) & mask;
+
+	while (set->slots[h] != 0) {
+		const struct dl_comp_name *n = &set->v[set->slots[h] - 1];
+
+		if (dl_c_eq(n->s, n->len, s, len))
+			break;
+		h = (h + 1) & mask;
+	}
+	return &set->slots[h];
+}
+
 static const struct dl_comp_name *
 dl_set_find(const struct dl_comp_set *set, const char *s, size_t len)
 {
-	size_t i;
+	size_t *slot;
 
-	for (i = 0; i < set->n; i++)
-		if (dl_c_eq(set->v[i].s, set->v[i].len, s, len))
-			return &set->v[i];
-	return NULL;
+	if (set->n == 0)
+		return NULL;
+	slot = dl_set_slot(set, s, len);
+	return *slot == 0 ? NULL : &set->v[*slot - 1];
 }
 
 static maelys_datalog_status_t
@@ -711,21 +752,27 @@ dl_set_add(struct dl_cplan *p, struct dl_comp_set *set, const char *s,
 				  "(first declared at line %zu)",
 				  what, (int)len, s, old->pos.line);
 	if (set->n == set->cap) {
-		size_t cap = set->cap == 0 ? 8 : set->cap * 2;
+		/* bounded by the names of the source: no overflow */
+		size_t cap = set->cap == 0 ? 8 : set->cap * 2, i;
 		struct dl_comp_name *v =
 		    dl_c_alloc(p->ast, cap * sizeof *set->v);
+		size_t *slots = dl_c_alloc(p->ast, 2 * cap * sizeof *slots);
 
-		if (v == NULL)
+		if (v == NULL || slots == NULL)
 			return dl_cp_nomem(p);
 		if (set->n > 0)
 			memcpy(v, set->v, set->n * sizeof *set->v);
 		set->v = v;
 		set->cap = cap;
+		set->slots = slots;
+		for (i = 0; i < set->n; i++)
+			*dl_set_slot(set, v[i].s, v[i].len) = i + 1;
 	}
 	memset(&set->v[set->n], 0, sizeof set->v[0]);
 	set->v[set->n].s = s;
 	set->v[set->n].len = len;
 	set->v[set->n].pos = pos;
+	*dl_set_slot(set, s, len) = set->n + 1;
 	set->n++;
 	return MAELYS_DATALOG_STATUS_OK;
 }
@@ -805,6 +852,14 @@ dl_cp_collect(struct dl_cplan *p, const struct dl_comp *c,
 	const struct dl_comp_ref *base;
 	const struct dl_comp_name *n;
 
+	/* a base collected twice (or a diamond of them) is work too */
+	if (p->cs->instances >= DL_COMP_INSTANCES_MAX)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  p->source_name, c->pos,
+				  "more than %zu component instances and "
+				  "bases expanded",
+				  DL_COMP_INSTANCES_MAX);
+	p->cs->instances++;
 	sub_ovr = dl_c_alloc(p->ast, sizeof *sub_ovr);
 	if (sub_ovr == NULL)
 		return dl_cp_nomem(p);
@@ -1092,39 +1147,62 @@ dl_cc_comp(struct dl_ast *ast, const struct dl_comp *c,
 }
 
 /* Names at the top: a component or an instance may not have the name of
- * a type, a relation, or another component or instance. */
+ * a type, a relation, or another component or instance (Souffle's). */
 static maelys_datalog_status_t
-dl_cc_clash(const struct dl_ast *ast, const struct dl_comp_name *n,
-	    const char *what, const struct dl_comp *upto_comp,
-	    const struct dl_comp_init *upto_init, const char *source_name,
-	    maelys_datalog_diagnostic_t *diag)
+dl_cc_name(struct dl_cplan *p, struct dl_comp_set *names,
+	   const struct dl_comp_name *n, const char *what, const char *as)
 {
-	const struct dl_comps *cs = ast->comps;
+	const struct dl_comp_name *old = dl_set_find(names, n->s, n->len);
+
+	if (old != NULL && as == NULL)
+		return MAELYS_DATALOG_STATUS_OK; /* the checker's to say */
+	if (old != NULL)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_REDECLARED,
+				  p->source_name, n->pos,
+				  "%s '%s' has the name of %s", as, n->s,
+				  old->what);
+	DL_C_TRY(dl_set_add(p, names, n->s, n->len, n->pos, what));
+	names->v[names->n - 1].what = what;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_cc_clashes(struct dl_ast *ast, const char *source_name,
+	      maelys_datalog_diagnostic_t *diag)
+{
+	struct dl_cplan p;
+	struct dl_comp_set names;
+	struct dl_comp_name n;
 	const struct dl_comp *c;
 	const struct dl_comp_init *in;
-	const char *other = NULL;
 	size_t i;
 
-	for (i = 0; i < ast->ntypes && other == NULL; i++)
-		if (dl_c_eq(ast->types[i].name, ast->types[i].name_len, n->s,
-			    n->len))
-			other = "a type";
-	for (i = 0; i < ast->ndecls && other == NULL; i++)
-		if (dl_c_eq(ast->decls[i].name, ast->decls[i].name_len, n->s,
-			    n->len))
-			other = "a relation";
-	for (c = cs->top; c != upto_comp && other == NULL;
-	     c = c->next_sibling)
-		if (dl_c_eq(c->name.s, c->name.len, n->s, n->len))
-			other = "another component";
-	for (in = cs->inits; in != upto_init && other == NULL; in = in->next)
-		if (dl_c_eq(in->inst.s, in->inst.len, n->s, n->len))
-			other = "another instance";
-	if (other == NULL)
-		return MAELYS_DATALOG_STATUS_OK;
-	return dl_fail_at(diag, MAELYS_DATALOG_STATUS_REDECLARED, source_name,
-			  n->pos, "%s '%s' has the name of %s", what, n->s,
-			  other);
+	memset(&p, 0, sizeof p);
+	p.ast = ast;
+	p.cs = ast->comps;
+	p.source_name = source_name;
+	p.diag = diag;
+	memset(&names, 0, sizeof names);
+	memset(&n, 0, sizeof n);
+	for (i = 0; i < ast->ntypes; i++) {
+		n.s = ast->types[i].name;
+		n.len = ast->types[i].name_len;
+		n.pos = ast->types[i].pos;
+		DL_C_TRY(dl_cc_name(&p, &names, &n, "a type", NULL));
+	}
+	for (i = 0; i < ast->ndecls; i++) {
+		n.s = ast->decls[i].name;
+		n.len = ast->decls[i].name_len;
+		n.pos = ast->decls[i].pos;
+		DL_C_TRY(dl_cc_name(&p, &names, &n, "a relation", NULL));
+	}
+	for (c = p.cs->top; c != NULL; c = c->next_sibling)
+		DL_C_TRY(dl_cc_name(&p, &names, &c->name, "a component",
+				    "component"));
+	for (in = p.cs->inits; in != NULL; in = in->next)
+		DL_C_TRY(dl_cc_name(&p, &names, &in->inst, "an instance",
+				    "instance"));
+	return MAELYS_DATALOG_STATUS_OK;
 }
 
 maelys_datalog_status_t
@@ -1145,12 +1223,7 @@ dl_comp_finish(struct dl_ast *ast, const char *source_name,
 	anc = dl_arena_alloc(&ast->arena, (ncomps + 1) * sizeof *anc);
 	if (anc == NULL)
 		return dl_c_nomem(diag);
-	for (c = cs->top; c != NULL; c = c->next_sibling)
-		DL_C_TRY(dl_cc_clash(ast, &c->name, "component", c, NULL,
-				     source_name, diag));
-	for (in = cs->inits; in != NULL; in = in->next)
-		DL_C_TRY(dl_cc_clash(ast, &in->inst, "instance", NULL, in,
-				     source_name, diag));
+	DL_C_TRY(dl_cc_clashes(ast, source_name, diag));
 	for (c = cs->all; c != NULL; c = c->next_all)
 		DL_C_TRY(dl_cc_comp(ast, c, anc, ncomps, source_name, diag));
 	for (in = cs->inits; in != NULL; in = in->next)

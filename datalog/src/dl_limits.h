@@ -51,8 +51,11 @@
 #define DL_COMP_INSTANCES_MAX ((size_t)10000)
 /* bytes of component bodies parsed again for them, in all, */
 #define DL_COMP_EXPANSION_MAX ((size_t)16 << 20)
-/* components defined inside components, */
+/* components defined inside components, components in all, the steps
+ * of one search for a component (through bases of bases), */
 #define DL_COMP_NEST_MAX      32
+#define DL_COMP_DEFS_MAX      ((size_t)4096)
+#define DL_COMP_LOOKUP_MAX    ((size_t)1 << 16)
 /* and type parameters (or arguments) of one component. */
 #define DL_COMP_PARAMS_MAX    64
 /* Input facts in one input EDB (beyond the session's budget, a hard cap). */

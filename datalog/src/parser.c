@@ -889,7 +889,9 @@ dl_p_type(struct dl_parser *p)
 		return dl_p_error(p, "'<:' or '='");
 	DL_TRY(dl_p_advance(p));
 	DL_TRY(dl_p_type_name(p, &t.base));
-	if (p->tok.kind == DL_TOK_OTHER)
+	/* (a component's body ends at the '}' after its last type) */
+	if (p->tok.kind == DL_TOK_OTHER &&
+	    !(p->comp != NULL && p->tok.text[0] == '}'))
 		return dl_p_error(p, "a declaration (union, record and ADT "
 				     "types are not supported)");
 	if (dl_vec_reserve((void **)&p->ast->types, &p->ast->cap_types,
