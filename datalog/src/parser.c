@@ -891,7 +891,7 @@ dl_p_type(struct dl_parser *p)
 	DL_TRY(dl_p_type_name(p, &t.base));
 	/* (a component's body ends at the '}' after its last type) */
 	if (p->tok.kind == DL_TOK_OTHER &&
-	    !(p->comp != NULL && p->tok.text[0] == '}'))
+	    !(p->comp != NULL && p->tok.len == 1 && p->tok.text[0] == '}'))
 		return dl_p_error(p, "a declaration (union, record and ADT "
 				     "types are not supported)");
 	if (dl_vec_reserve((void **)&p->ast->types, &p->ast->cap_types,
@@ -989,6 +989,15 @@ dl_p_pragma(struct dl_parser *p, struct dl_pos at)
 	if (p->tok.kind == DL_TOK_STRING)
 		DL_TRY(dl_p_advance(p));
 	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* The '}' that ends a component's body (whatever kind the lexer gives
+ * braces) */
+static bool
+dl_p_is_rbrace(const struct dl_token *t)
+{
+	return t->kind != DL_TOK_STRING && t->kind != DL_TOK_EOF &&
+	       t->len == 1 && t->text[0] == '}';
 }
 
 /* Goes on reading at byte `off` (at `pos`): past what components.c has
@@ -1117,7 +1126,7 @@ dl_parse_body(struct dl_ast *ast, struct dl_comp_scope *scope, size_t start,
 	p.lx.pos = pos;
 	DL_TRY(dl_p_advance(&p));
 	/* the definition was read to its '}' (components.c) */
-	while (!(p.tok.kind == DL_TOK_OTHER && p.tok.text[0] == '}')) {
+	while (!dl_p_is_rbrace(&p.tok)) {
 		size_t from = ast->nclauses;
 
 		if (p.tok.kind == DL_TOK_DIRECTIVE)
