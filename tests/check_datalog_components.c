@@ -426,6 +426,46 @@ START_TEST(test_components_expansion_is_bounded)
 }
 END_TEST
 
+/* Loads src, expecting LIMIT and `says` in the diagnostic. */
+static void
+assert_limit(const char *src, const char *says)
+{
+	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	maelys_datalog_policy_t *policy = NULL;
+	maelys_datalog_status_t st;
+
+	st = maelys_datalog_policy_load_text(NULL, SOURCE, src, strlen(src),
+					     MAELYS_DATALOG_LOAD_SOUFFLE,
+					     &policy, &diag);
+	ck_assert_msg(st == MAELYS_DATALOG_STATUS_LIMIT, "%s: %s",
+		      maelys_datalog_status_name(st), diag.message);
+	ck_assert_ptr_null(policy);
+	ck_assert_msg(strstr(diag.message, says) != NULL, "%s", diag.message);
+}
+
+START_TEST(test_components_definitions_and_searches_are_bounded)
+{
+	size_t cap = 5000 * 40, n = 0;
+	char *src = malloc(cap);
+	int i;
+
+	ck_assert_ptr_nonnull(src);
+	/* more components than DL_COMP_DEFS_MAX */
+	for (i = 0; i <= 4096; i++)
+		n += (size_t)snprintf(src + n, cap - n, ".comp C%d { }\n", i);
+	assert_limit(src, "more than 4096 components");
+	/* a long chain of bases: checking every definition's ancestors
+	 * stops at DL_COMP_WORK_MAX instead of running for minutes */
+	n = (size_t)snprintf(src, cap, ".comp C0 { }\n");
+	for (i = 1; i < 4000; i++)
+		n += (size_t)snprintf(src + n, cap - n, ".comp C%d : C%d { }\n",
+				      i, i - 1);
+	ck_assert_uint_lt(n, cap);
+	assert_limit(src, "took more than 67108864 steps");
+	free(src);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -447,6 +487,8 @@ maelys_check_suite(void)
 	    (int)(sizeof refused_cases / sizeof *refused_cases));
 	tcase_add_test(tc, test_components_native_dialect_refuses_them);
 	tcase_add_test(tc, test_components_expansion_is_bounded);
+	tcase_add_test(tc,
+		       test_components_definitions_and_searches_are_bounded);
 	suite_add_tcase(s, tc);
 	return s;
 }

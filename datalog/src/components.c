@@ -85,6 +85,10 @@ struct dl_comps {
 	struct dl_comp_init *pending, **pending_tail;
 	size_t instances; /* and bodies collected: DL_COMP_INSTANCES_MAX */
 	size_t defined;   /* components: DL_COMP_DEFS_MAX */
+	size_t names;     /* names the plans hold: DL_COMP_NAMES_MAX */
+	/* steps of every search for a component: DL_COMP_WORK_MAX; past it
+	 * every search fails, and says so (dl_comp_exhausted) */
+	size_t work;
 	size_t expanded;  /* body bytes parsed again: DL_COMP_EXPANSION_MAX */
 };
 
@@ -569,7 +573,7 @@ dl_bind_find(const struct dl_comp_binding *b, const char *s, size_t len,
 /* Souffle's lookup: the components defined in the scope, in its bases,
  * then in the enclosing scopes, then at the top. */
 static const struct dl_comp *
-dl_comp_lookup_in(const struct dl_comps *cs, const struct dl_comp *scope,
+dl_comp_lookup_in(struct dl_comps *cs, const struct dl_comp *scope,
 		  const char *name, size_t len, unsigned depth,
 		  size_t *steps)
 {
@@ -578,11 +582,12 @@ dl_comp_lookup_in(const struct dl_comps *cs, const struct dl_comp *scope,
 
 	/* bases in a cycle, or so many bases of bases that the search
 	 * would not end: not found (and the checks refuse a cycle) */
-	if (depth > DL_COMP_DEPTH_MAX || ++*steps > DL_COMP_LOOKUP_MAX)
+	if (depth > DL_COMP_DEPTH_MAX || ++*steps > DL_COMP_LOOKUP_MAX ||
+	    cs->work >= DL_COMP_WORK_MAX)
 		return NULL;
 	for (sc = scope; sc != NULL; sc = sc->parent) {
 		for (c = sc->children; c != NULL; c = c->next_sibling)
-			if (dl_c_eq(c->name.s, c->name.len, name, len))
+			if (++cs->work, dl_c_eq(c->name.s, c->name.len, name, len))
 				return c;
 		for (b = sc->bases; b != NULL; b = b->next) {
 			const struct dl_comp *base =
@@ -598,13 +603,27 @@ dl_comp_lookup_in(const struct dl_comps *cs, const struct dl_comp *scope,
 		}
 	}
 	for (c = cs->top; c != NULL; c = c->next_sibling)
-		if (dl_c_eq(c->name.s, c->name.len, name, len))
+		if (++cs->work, dl_c_eq(c->name.s, c->name.len, name, len))
 			return c;
 	return NULL;
 }
 
+/* Whether the searches have used up DL_COMP_WORK_MAX: the LIMIT error
+ * then, not "unknown component". */
+static maelys_datalog_status_t
+dl_comp_exhausted(const struct dl_comps *cs, const char *source_name,
+		  struct dl_pos pos, maelys_datalog_diagnostic_t *diag)
+{
+	if (cs->work < DL_COMP_WORK_MAX)
+		return MAELYS_DATALOG_STATUS_OK;
+	return dl_fail_at(diag, MAELYS_DATALOG_STATUS_LIMIT, source_name, pos,
+			  "finding components (bases of bases, in nested "
+			  "scopes) took more than %zu steps",
+			  DL_COMP_WORK_MAX);
+}
+
 static const struct dl_comp *
-dl_comp_lookup(const struct dl_comps *cs, const struct dl_comp *scope,
+dl_comp_lookup(struct dl_comps *cs, const struct dl_comp *scope,
 	       const char *name, size_t len, unsigned depth)
 {
 	size_t steps = 0;
@@ -661,6 +680,8 @@ dl_cp_resolve(struct dl_cplan *p, const struct dl_comp *scope,
 		len = blen;
 	}
 	*out = dl_comp_lookup(p->cs, scope, name, len, 0);
+	DL_C_TRY(dl_comp_exhausted(p->cs, p->source_name, ref->name.pos,
+				   p->diag));
 	if (*out == NULL) {
 		p->missing = true;
 		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_UNDECLARED,
@@ -745,6 +766,13 @@ dl_set_add(struct dl_cplan *p, struct dl_comp_set *set, const char *s,
 {
 	const struct dl_comp_name *old = dl_set_find(set, s, len);
 
+	if (p->cs->names >= DL_COMP_NAMES_MAX)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  p->source_name, pos,
+				  "instances declare more than %zu relations "
+				  "and types, counted at each level of nesting",
+				  DL_COMP_NAMES_MAX);
+	p->cs->names++;
 	if (old != NULL)
 		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_REDECLARED,
 				  p->source_name, pos,
@@ -820,9 +848,18 @@ dl_cp_job(struct dl_cplan *p, const struct dl_comp *c,
 	  const struct dl_comp_ovr *ovr)
 {
 	struct dl_comp_scope *j = dl_c_alloc(p->ast, sizeof *j);
+	size_t bytes = c->body_end - c->body_start;
 
 	if (j == NULL)
 		return dl_cp_nomem(p);
+	/* counted here, before any body is parsed again */
+	if (bytes > DL_COMP_EXPANSION_MAX - p->cs->expanded)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  p->source_name, c->pos,
+				  "instances expand to more than %zu bytes of "
+				  "component bodies",
+				  DL_COMP_EXPANSION_MAX);
+	p->cs->expanded += bytes;
 	j->comp = c;
 	j->binding = b;
 	j->level = lvl;
@@ -966,7 +1003,7 @@ dl_comp_expand(struct dl_ast *ast, const struct dl_comp_init *in,
 	struct dl_comp_level *lvl;
 	struct dl_comp_scope *j;
 	maelys_datalog_status_t st;
-	size_t saved;
+	size_t saved, saved_names, saved_bytes;
 
 	memset(&p, 0, sizeof p);
 	p.ast = ast;
@@ -975,12 +1012,16 @@ dl_comp_expand(struct dl_ast *ast, const struct dl_comp_init *in,
 	p.diag = diag;
 	p.jobs_tail = &p.jobs;
 	saved = p.cs->instances;
+	saved_names = p.cs->names;
+	saved_bytes = p.cs->expanded;
 	*deferred = false;
 	st = dl_cp_init(&p, in, NULL, NULL, NULL, 0, &lvl);
 	if (st != MAELYS_DATALOG_STATUS_OK) {
 		if (eager && p.missing) {
 			/* a component defined further down: at the end */
 			p.cs->instances = saved;
+			p.cs->names = saved_names;
+			p.cs->expanded = saved_bytes;
 			if (diag != NULL)
 				diag->message[0] = '\0';
 			*deferred = true;
@@ -988,19 +1029,9 @@ dl_comp_expand(struct dl_ast *ast, const struct dl_comp_init *in,
 		}
 		return st;
 	}
-	for (j = p.jobs; j != NULL; j = j->next) {
-		size_t bytes = j->comp->body_end - j->comp->body_start;
-
-		if (bytes > DL_COMP_EXPANSION_MAX - p.cs->expanded)
-			return dl_fail_at(diag, MAELYS_DATALOG_STATUS_LIMIT,
-					  source_name, in->pos,
-					  "instances expand to more than %zu "
-					  "bytes of component bodies",
-					  DL_COMP_EXPANSION_MAX);
-		p.cs->expanded += bytes;
+	for (j = p.jobs; j != NULL; j = j->next)
 		DL_C_TRY(dl_parse_body(ast, j, j->comp->body_start,
 				       j->comp->body_pos, source_name, diag));
-	}
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
@@ -1052,7 +1083,7 @@ dl_comp_declares(const struct dl_comp *c, const struct dl_comp_name *rel,
 }
 
 static maelys_datalog_status_t
-dl_cc_ref(const struct dl_comps *cs, const struct dl_comp *scope,
+dl_cc_ref(struct dl_comps *cs, const struct dl_comp *scope,
 	  const struct dl_comp *params, const struct dl_comp_ref *ref,
 	  const char *source_name, maelys_datalog_diagnostic_t *diag)
 {
@@ -1061,6 +1092,7 @@ dl_cc_ref(const struct dl_comps *cs, const struct dl_comp *scope,
 	if (dl_comp_is_param(params, &ref->name))
 		return MAELYS_DATALOG_STATUS_OK; /* known when instantiated */
 	c = dl_comp_lookup(cs, scope, ref->name.s, ref->name.len, 0);
+	DL_C_TRY(dl_comp_exhausted(cs, source_name, ref->name.pos, diag));
 	if (c == NULL)
 		return dl_fail_at(diag, MAELYS_DATALOG_STATUS_UNDECLARED,
 				  source_name, ref->name.pos,
@@ -1077,7 +1109,7 @@ dl_cc_ref(const struct dl_comps *cs, const struct dl_comp *scope,
 
 /* c's bases, their bases, ..., each once, into v (at most cap). */
 static size_t
-dl_cc_ancestors(const struct dl_comps *cs, const struct dl_comp *c,
+dl_cc_ancestors(struct dl_comps *cs, const struct dl_comp *c,
 		const struct dl_comp **v, size_t n, size_t cap)
 {
 	const struct dl_comp_ref *b;
@@ -1105,7 +1137,7 @@ dl_cc_comp(struct dl_ast *ast, const struct dl_comp *c,
 	   const struct dl_comp **anc, size_t cap, const char *source_name,
 	   maelys_datalog_diagnostic_t *diag)
 {
-	const struct dl_comps *cs = ast->comps;
+	struct dl_comps *cs = ast->comps;
 	const struct dl_comp_ref *b;
 	const struct dl_comp_init *in;
 	const struct dl_comp_name *o;
@@ -1116,6 +1148,7 @@ dl_cc_comp(struct dl_ast *ast, const struct dl_comp *c,
 	for (in = c->inits; in != NULL; in = in->next)
 		DL_C_TRY(dl_cc_ref(cs, c, c, &in->ref, source_name, diag));
 	n = dl_cc_ancestors(cs, c, anc, 0, cap);
+	DL_C_TRY(dl_comp_exhausted(cs, source_name, c->pos, diag));
 	for (i = 0; i < n; i++)
 		if (anc[i] == c)
 			return dl_fail_at(diag, MAELYS_DATALOG_STATUS_PARSE,

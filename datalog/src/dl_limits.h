@@ -56,6 +56,10 @@
 #define DL_COMP_NEST_MAX      32
 #define DL_COMP_DEFS_MAX      ((size_t)4096)
 #define DL_COMP_LOOKUP_MAX    ((size_t)1 << 16)
+/* steps of all those searches in one load, names the instances declare
+ * (counted at each level they are seen from), */
+#define DL_COMP_WORK_MAX      ((size_t)1 << 26)
+#define DL_COMP_NAMES_MAX     ((size_t)1 << 20)
 /* and type parameters (or arguments) of one component. */
 #define DL_COMP_PARAMS_MAX    64
 /* Input facts in one input EDB (beyond the session's budget, a hard cap). */
