@@ -66,8 +66,7 @@ done(maelys_datalog_result_t *res, maelys_datalog_policy_t *policy,
 
 /* Whether the result knows pred/arity at all. */
 static bool
-has_relation(const maelys_datalog_result_t *res, const char *pred,
-	     size_t arity)
+has_relation(const maelys_datalog_result_t *res, const char *pred, size_t arity)
 {
 	size_t n = 0;
 
@@ -79,20 +78,19 @@ has_relation(const maelys_datalog_result_t *res, const char *pred,
 
 START_TEST(test_components_instances_are_independent_and_qualified)
 {
-	static const char src[] =
-	    ".comp Graph {\n"
-	    "  .decl edge(a:number, b:number)\n"
-	    "  .decl path(a:number, b:number)\n"
-	    "  path(x, y) :- edge(x, y).\n"
-	    "  path(x, z) :- path(x, y), edge(y, z).\n"
-	    "}\n"
-	    ".init g = Graph\n"
-	    ".init h = Graph\n"
-	    "g.edge(1, 2). g.edge(2, 3).\n"
-	    "h.edge(7, 8).\n"
-	    ".decl both(a:number, b:number)\n"
-	    "both(x, y) :- g.path(x, y).\n"
-	    "both(x, y) :- h.path(x, y).\n";
+	static const char src[] = ".comp Graph {\n"
+				  "  .decl edge(a:number, b:number)\n"
+				  "  .decl path(a:number, b:number)\n"
+				  "  path(x, y) :- edge(x, y).\n"
+				  "  path(x, z) :- path(x, y), edge(y, z).\n"
+				  "}\n"
+				  ".init g = Graph\n"
+				  ".init h = Graph\n"
+				  "g.edge(1, 2). g.edge(2, 3).\n"
+				  "h.edge(7, 8).\n"
+				  ".decl both(a:number, b:number)\n"
+				  "both(x, y) :- g.path(x, y).\n"
+				  "both(x, y) :- h.path(x, y).\n";
 	maelys_datalog_policy_t *policy;
 	maelys_datalog_session_t *session;
 	maelys_datalog_result_t *res = solve_souffle(src, &policy, &session);
@@ -109,19 +107,18 @@ END_TEST
 
 START_TEST(test_components_type_parameters_and_inner_types)
 {
-	static const char src[] =
-	    ".comp Box<T> {\n"
-	    "  .type Id <: number\n"
-	    "  .decl item(x:T)\n"
-	    "  .decl id(x:Id)\n"
-	    "  id(5).\n"
-	    "}\n"
-	    ".init n = Box<number>\n"
-	    ".init s = Box<symbol>\n"
-	    "n.item(3).\n"
-	    "s.item(\"three\").\n"
-	    ".decl ids(x:n.Id)\n"
-	    "ids(x) :- n.id(x).\n";
+	static const char src[] = ".comp Box<T> {\n"
+				  "  .type Id <: number\n"
+				  "  .decl item(x:T)\n"
+				  "  .decl id(x:Id)\n"
+				  "  id(5).\n"
+				  "}\n"
+				  ".init n = Box<number>\n"
+				  ".init s = Box<symbol>\n"
+				  "n.item(3).\n"
+				  "s.item(\"three\").\n"
+				  ".decl ids(x:n.Id)\n"
+				  "ids(x) :- n.id(x).\n";
 	maelys_datalog_policy_t *policy;
 	maelys_datalog_session_t *session;
 	maelys_datalog_result_t *res = solve_souffle(src, &policy, &session);
@@ -163,25 +160,24 @@ END_TEST
 
 START_TEST(test_components_inheritance_and_override)
 {
-	static const char src[] =
-	    ".comp A {\n"
-	    "  .decl Rel(x:number) overridable\n"
-	    "  Rel(1).\n"
-	    "}\n"
-	    ".comp B : A {\n"
-	    "  .override Rel\n"
-	    "  Rel(2).\n"
-	    "}\n"
-	    ".comp C : A {\n"
-	    "  Rel(3).\n"
-	    "}\n"
-	    ".comp D : B {\n"
-	    "  Rel(4).\n"
-	    "}\n"
-	    ".init a = A\n"
-	    ".init b = B\n"
-	    ".init c = C\n"
-	    ".init d = D\n";
+	static const char src[] = ".comp A {\n"
+				  "  .decl Rel(x:number) overridable\n"
+				  "  Rel(1).\n"
+				  "}\n"
+				  ".comp B : A {\n"
+				  "  .override Rel\n"
+				  "  Rel(2).\n"
+				  "}\n"
+				  ".comp C : A {\n"
+				  "  Rel(3).\n"
+				  "}\n"
+				  ".comp D : B {\n"
+				  "  Rel(4).\n"
+				  "}\n"
+				  ".init a = A\n"
+				  ".init b = B\n"
+				  ".init c = C\n"
+				  ".init d = D\n";
 	maelys_datalog_policy_t *policy;
 	maelys_datalog_session_t *session;
 	maelys_datalog_result_t *res = solve_souffle(src, &policy, &session);
@@ -196,14 +192,13 @@ END_TEST
 
 START_TEST(test_components_several_bases_with_parameters)
 {
-	static const char src[] =
-	    ".comp Src<T> { .decl from(x:T) }\n"
-	    ".comp Dst<T> { .decl to(x:T) }\n"
-	    ".comp Copy<T> : Src<T>, Dst<T> {\n"
-	    "  to(x) :- from(x).\n"
-	    "}\n"
-	    ".init c = Copy<number>\n"
-	    "c.from(4). c.from(6).\n";
+	static const char src[] = ".comp Src<T> { .decl from(x:T) }\n"
+				  ".comp Dst<T> { .decl to(x:T) }\n"
+				  ".comp Copy<T> : Src<T>, Dst<T> {\n"
+				  "  to(x) :- from(x).\n"
+				  "}\n"
+				  ".init c = Copy<number>\n"
+				  "c.from(4). c.from(6).\n";
 	maelys_datalog_policy_t *policy;
 	maelys_datalog_session_t *session;
 	maelys_datalog_result_t *res = solve_souffle(src, &policy, &session);
@@ -215,20 +210,19 @@ END_TEST
 
 START_TEST(test_components_nested_instances_and_components)
 {
-	static const char src[] =
-	    ".comp Outer {\n"
-	    "  .comp Inner {\n"
-	    "    .decl v(x:number)\n"
-	    "    v(1).\n"
-	    "  }\n"
-	    "  .init in = Inner\n"
-	    "  .decl w(x:number)\n"
-	    "  w(x + 10) :- in.v(x).\n"
-	    "}\n"
-	    ".init o = Outer\n"
-	    ".decl top(x:number)\n"
-	    "top(x) :- o.in.v(x).\n"
-	    "top(x) :- o.w(x).\n";
+	static const char src[] = ".comp Outer {\n"
+				  "  .comp Inner {\n"
+				  "    .decl v(x:number)\n"
+				  "    v(1).\n"
+				  "  }\n"
+				  "  .init in = Inner\n"
+				  "  .decl w(x:number)\n"
+				  "  w(x + 10) :- in.v(x).\n"
+				  "}\n"
+				  ".init o = Outer\n"
+				  ".decl top(x:number)\n"
+				  "top(x) :- o.in.v(x).\n"
+				  "top(x) :- o.w(x).\n";
 	maelys_datalog_policy_t *policy;
 	maelys_datalog_session_t *session;
 	maelys_datalog_result_t *res = solve_souffle(src, &policy, &session);
@@ -245,18 +239,17 @@ START_TEST(test_components_names_resolve_as_souffle_does)
 	/* a base's clause naming a relation the derived component declares
 	 * names the derived one; a clause for a relation of the top stays at
 	 * the top */
-	static const char src[] =
-	    ".decl seen(x:number)\n"
-	    ".comp Base {\n"
-	    "  .decl out(x:number)\n"
-	    "  out(x) :- in(x).\n"
-	    "  seen(x) :- out(x).\n"
-	    "}\n"
-	    ".comp Derived : Base {\n"
-	    "  .decl in(x:number)\n"
-	    "  in(9).\n"
-	    "}\n"
-	    ".init d = Derived\n";
+	static const char src[] = ".decl seen(x:number)\n"
+				  ".comp Base {\n"
+				  "  .decl out(x:number)\n"
+				  "  out(x) :- in(x).\n"
+				  "  seen(x) :- out(x).\n"
+				  "}\n"
+				  ".comp Derived : Base {\n"
+				  "  .decl in(x:number)\n"
+				  "  in(9).\n"
+				  "}\n"
+				  ".init d = Derived\n";
 	maelys_datalog_policy_t *policy;
 	maelys_datalog_session_t *session;
 	maelys_datalog_result_t *res = solve_souffle(src, &policy, &session);
@@ -347,10 +340,9 @@ START_TEST(test_components_invalid_programs_are_refused)
 	maelys_datalog_policy_t *policy = NULL;
 	maelys_datalog_status_t st;
 
-	st = maelys_datalog_policy_load_text(NULL, SOURCE, c->src,
-					     strlen(c->src),
-					     MAELYS_DATALOG_LOAD_SOUFFLE,
-					     &policy, &diag);
+	st = maelys_datalog_policy_load_text(
+	    NULL, SOURCE, c->src, strlen(c->src), MAELYS_DATALOG_LOAD_SOUFFLE,
+	    &policy, &diag);
 	ck_assert_msg(st == c->status, "%s: %s (%s), want %s", c->src,
 		      maelys_datalog_status_name(st), diag.message,
 		      maelys_datalog_status_name(c->status));
@@ -372,8 +364,7 @@ START_TEST(test_components_native_dialect_refuses_them)
 					     &policy, &diag);
 	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_PARSE);
 	ck_assert_ptr_null(policy);
-	ck_assert_msg(strstr(diag.message, "components are Souffle's") !=
-			  NULL,
+	ck_assert_msg(strstr(diag.message, "components are Souffle's") != NULL,
 		      "%s", diag.message);
 }
 END_TEST
@@ -413,8 +404,7 @@ START_TEST(test_components_expansion_is_bounded)
 					     &policy, &diag);
 	ck_assert_int_eq(st, MAELYS_DATALOG_STATUS_LIMIT);
 	ck_assert_ptr_null(policy);
-	ck_assert_msg(strstr(diag.message, "more than 10000 component") !=
-			  NULL,
+	ck_assert_msg(strstr(diag.message, "more than 10000 component") != NULL,
 		      "%s", diag.message);
 	free(src);
 

@@ -89,7 +89,7 @@ struct dl_comps {
 	/* steps of every search for a component: DL_COMP_WORK_MAX; past it
 	 * every search fails, and says so (dl_comp_exhausted) */
 	size_t work;
-	size_t expanded;  /* body bytes parsed again: DL_COMP_EXPANSION_MAX */
+	size_t expanded; /* body bytes parsed again: DL_COMP_EXPANSION_MAX */
 };
 
 /* A type parameter's argument, forwarded through the enclosing binding */
@@ -222,9 +222,8 @@ dl_cs_error(struct dl_cscan *s, const char *expected)
 		return dl_fail_at(s->diag, MAELYS_DATALOG_STATUS_PARSE,
 				  s->source_name, s->tok.pos,
 				  "expected %s, found end of input", expected);
-	return dl_fail_at(s->diag, MAELYS_DATALOG_STATUS_PARSE,
-			  s->source_name, s->tok.pos,
-			  "expected %s, found '%.*s'", expected,
+	return dl_fail_at(s->diag, MAELYS_DATALOG_STATUS_PARSE, s->source_name,
+			  s->tok.pos, "expected %s, found '%.*s'", expected,
 			  (int)(s->tok.len > 64 ? 64 : s->tok.len),
 			  s->tok.text);
 }
@@ -329,7 +328,7 @@ static bool
 dl_cs_is_qualifier(const struct dl_token *t)
 {
 	static const char *const words[] = {
-	    "overridable", "btree", "brie",  "btree_delete", "eqrel",
+	    "overridable", "btree",     "brie",  "btree_delete", "eqrel",
 	    "inline",      "no_inline", "magic", "no_magic",
 	};
 	size_t i;
@@ -352,8 +351,8 @@ dl_cs_decl(struct dl_cscan *s, struct dl_comp_name ***tail)
 	bool overridable = false;
 
 	for (;;) {
-		DL_C_TRY(dl_cs_name(s, &n, "a relation name after .decl",
-				    false));
+		DL_C_TRY(
+		    dl_cs_name(s, &n, "a relation name after .decl", false));
 		DL_C_TRY(dl_cs_push(s, tail, &n));
 		if (s->tok.kind != DL_TOK_COMMA)
 			break;
@@ -433,8 +432,8 @@ dl_cs_comp(struct dl_cscan *s, struct dl_comp *parent, unsigned depth,
 	base_tail = &c->bases;
 	span_tail = &c->spans;
 	DL_C_TRY(dl_cs_name(s, &c->name, "a component name", true));
-	DL_C_TRY(dl_cs_params(s, &c->params, &c->nparams,
-			      "a type parameter", true));
+	DL_C_TRY(
+	    dl_cs_params(s, &c->params, &c->nparams, "a type parameter", true));
 	if (s->tok.kind == DL_TOK_COLON) {
 		do {
 			struct dl_comp_ref *b;
@@ -574,8 +573,7 @@ dl_bind_find(const struct dl_comp_binding *b, const char *s, size_t len,
  * then in the enclosing scopes, then at the top. */
 static const struct dl_comp *
 dl_comp_lookup_in(struct dl_comps *cs, const struct dl_comp *scope,
-		  const char *name, size_t len, unsigned depth,
-		  size_t *steps)
+		  const char *name, size_t len, unsigned depth, size_t *steps)
 {
 	const struct dl_comp *sc, *c;
 	const struct dl_comp_ref *b;
@@ -587,7 +585,8 @@ dl_comp_lookup_in(struct dl_comps *cs, const struct dl_comp *scope,
 		return NULL;
 	for (sc = scope; sc != NULL; sc = sc->parent) {
 		for (c = sc->children; c != NULL; c = c->next_sibling)
-			if (++cs->work, dl_c_eq(c->name.s, c->name.len, name, len))
+			if (++cs->work,
+			    dl_c_eq(c->name.s, c->name.len, name, len))
 				return c;
 		for (b = sc->bases; b != NULL; b = b->next) {
 			const struct dl_comp *base =
@@ -680,8 +679,8 @@ dl_cp_resolve(struct dl_cplan *p, const struct dl_comp *scope,
 		len = blen;
 	}
 	*out = dl_comp_lookup(p->cs, scope, name, len, 0);
-	DL_C_TRY(dl_comp_exhausted(p->cs, p->source_name, ref->name.pos,
-				   p->diag));
+	DL_C_TRY(
+	    dl_comp_exhausted(p->cs, p->source_name, ref->name.pos, p->diag));
 	if (*out == NULL) {
 		p->missing = true;
 		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_UNDECLARED,
@@ -927,12 +926,12 @@ dl_cp_collect(struct dl_cplan *p, const struct dl_comp *c,
 		for (in = bc->inits; in != NULL; in = in->next) {
 			struct dl_comp_level *sub;
 
-			DL_C_TRY(dl_cp_init(p, in, bc, bb, lvl, depth + 1,
-					    &sub));
+			DL_C_TRY(
+			    dl_cp_init(p, in, bc, bb, lvl, depth + 1, &sub));
 			DL_C_TRY(dl_cp_merge(p, lvl, sub));
 		}
-		DL_C_TRY(dl_cp_collect(p, bc, bb, lvl, sub_ovr, &here,
-				       depth + 1));
+		DL_C_TRY(
+		    dl_cp_collect(p, bc, bb, lvl, sub_ovr, &here, depth + 1));
 	}
 	for (n = c->types; n != NULL; n = n->next) {
 		size_t len;
@@ -1117,8 +1116,8 @@ dl_cc_ancestors(struct dl_comps *cs, const struct dl_comp *c,
 
 	for (b = c->bases; b != NULL; b = b->next) {
 		/* Souffle looks every ancestor up from c's own scope */
-		const struct dl_comp *a = dl_comp_lookup(
-		    cs, c->parent, b->name.s, b->name.len, 0);
+		const struct dl_comp *a =
+		    dl_comp_lookup(cs, c->parent, b->name.s, b->name.len, 0);
 
 		if (a == NULL || k == cap)
 			continue;
@@ -1190,10 +1189,9 @@ dl_cc_name(struct dl_cplan *p, struct dl_comp_set *names,
 	if (old != NULL && as == NULL)
 		return MAELYS_DATALOG_STATUS_OK; /* the checker's to say */
 	if (old != NULL)
-		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_REDECLARED,
-				  p->source_name, n->pos,
-				  "%s '%s' has the name of %s", as, n->s,
-				  old->what);
+		return dl_fail_at(
+		    p->diag, MAELYS_DATALOG_STATUS_REDECLARED, p->source_name,
+		    n->pos, "%s '%s' has the name of %s", as, n->s, old->what);
 	DL_C_TRY(dl_set_add(p, names, n->s, n->len, n->pos, what));
 	names->v[names->n - 1].what = what;
 	return MAELYS_DATALOG_STATUS_OK;
@@ -1260,11 +1258,11 @@ dl_comp_finish(struct dl_ast *ast, const char *source_name,
 	for (c = cs->all; c != NULL; c = c->next_all)
 		DL_C_TRY(dl_cc_comp(ast, c, anc, ncomps, source_name, diag));
 	for (in = cs->inits; in != NULL; in = in->next)
-		DL_C_TRY(dl_cc_ref(cs, NULL, NULL, &in->ref, source_name,
-				   diag));
+		DL_C_TRY(
+		    dl_cc_ref(cs, NULL, NULL, &in->ref, source_name, diag));
 	for (in = cs->pending; in != NULL; in = in->next)
-		DL_C_TRY(dl_comp_expand(ast, in, source_name, false,
-					&deferred, diag));
+		DL_C_TRY(dl_comp_expand(ast, in, source_name, false, &deferred,
+					diag));
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
@@ -1289,10 +1287,9 @@ dl_comp_name_in(const struct dl_comp_scope *scope, enum dl_comp_kind kind,
 		len = blen;
 	}
 	if (len >= cap)
-		return dl_fail_at(diag, MAELYS_DATALOG_STATUS_LIMIT,
-				  scope->source_name, pos,
-				  "a qualified name longer than %zu bytes",
-				  cap - 1);
+		return dl_fail_at(
+		    diag, MAELYS_DATALOG_STATUS_LIMIT, scope->source_name, pos,
+		    "a qualified name longer than %zu bytes", cap - 1);
 	memmove(buf, s, len);
 	for (l = scope->level; l != NULL; l = l->outer) {
 		const struct dl_comp_set *set =
@@ -1328,8 +1325,8 @@ dl_comp_map(const struct dl_comp_scope *scope, enum dl_comp_kind kind,
 
 	if (scope == NULL)
 		return MAELYS_DATALOG_STATUS_OK;
-	DL_C_TRY(dl_comp_name_in(scope, kind, *text, *len, buf, sizeof buf,
-				 &n, pos, diag));
+	DL_C_TRY(dl_comp_name_in(scope, kind, *text, *len, buf, sizeof buf, &n,
+				 pos, diag));
 	if (dl_c_eq(buf, n, *text, *len))
 		return MAELYS_DATALOG_STATUS_OK;
 	s = dl_arena_strndup(arena, buf, n);
@@ -1383,8 +1380,8 @@ dl_comp_overridden(const struct dl_comp_scope *scope, const char *head,
 }
 
 size_t
-dl_comp_filter(const struct dl_comp_scope *scope,
-	       struct dl_ast_clause *clauses, size_t from, size_t n)
+dl_comp_filter(const struct dl_comp_scope *scope, struct dl_ast_clause *clauses,
+	       size_t from, size_t n)
 {
 	size_t i, k = from;
 

@@ -71,8 +71,8 @@ size_t dl_comp_filter(const struct dl_comp_scope *scope,
 /* parser.c: parses the items of a component's body, from byte `start`
  * (at `pos`) to its closing '}', with names mapped by `scope`. */
 maelys_datalog_status_t dl_parse_body(struct dl_ast *ast,
-				      struct dl_comp_scope *scope,
-				      size_t start, struct dl_pos pos,
+				      struct dl_comp_scope *scope, size_t start,
+				      struct dl_pos pos,
 				      const char *source_name,
 				      maelys_datalog_diagnostic_t *diag);
 

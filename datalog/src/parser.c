@@ -683,8 +683,8 @@ dl_p_type_name(struct dl_parser *p, maelys_datalog_column_type_t *out)
 
 	if (p->tok.kind != DL_TOK_IDENT)
 		return dl_p_error(p, "a type name");
-	DL_TRY(dl_comp_map(p->comp, DL_COMP_TYPE, &p->ast->arena,
-			   &p->tok.text, &p->tok.len, p->tok.pos, p->diag));
+	DL_TRY(dl_comp_map(p->comp, DL_COMP_TYPE, &p->ast->arena, &p->tok.text,
+			   &p->tok.len, p->tok.pos, p->diag));
 	if (dl_tok_is(&p->tok, "symbol")) {
 		*out = MAELYS_DATALOG_COLUMN_SYMBOL;
 	} else if (dl_tok_is(&p->tok, "number") ||
@@ -1120,8 +1120,8 @@ dl_parse_body(struct dl_ast *ast, struct dl_comp_scope *scope, size_t start,
 	p.source_name = source_name;
 	p.diag = diag;
 	p.comp = scope;
-	dl_lexer_init(&p.lx, ast->src, ast->src_len, ast->souffle,
-		      &ast->arena, source_name, diag);
+	dl_lexer_init(&p.lx, ast->src, ast->src_len, ast->souffle, &ast->arena,
+		      source_name, diag);
 	p.lx.off = start;
 	p.lx.pos = pos;
 	DL_TRY(dl_p_advance(&p));
