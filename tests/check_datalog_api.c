@@ -514,7 +514,9 @@ START_TEST(test_api_edb_null_and_malformed_arguments_are_invalid)
 	maelys_datalog_arg_t good = maelys_datalog_arg_symbol("x");
 	maelys_datalog_arg_t bad;
 	static const char *const bad_names[] = {
-	    "", "1abc", "a-b", "a b", "p(", "\xc3\xa9t\xc3\xa9", "a.b",
+	    "", "1abc", "a-b", "a b", "p(", "\xc3\xa9t\xc3\xa9", "a..b",
+	    "a.", ".a", "a.1",
+	    /* (a.b is a component's member: Souffle's inst.rel) */
 	};
 	static const unsigned bad_kinds[] = {0, 3, 0xff};
 	size_t i;

@@ -193,6 +193,8 @@ struct dl_ast_ignored {
 	struct dl_pos pos;
 };
 
+struct dl_comps; /* Souffle's components (components.c) */
+
 struct dl_ast {
 	struct dl_arena arena;
 	bool souffle;
@@ -211,6 +213,9 @@ struct dl_ast {
 	size_t nignored, cap_ignored;
 	struct dl_ast_rtype *rtypes;
 	size_t nrtypes, cap_rtypes;
+	/* the components defined and instantiated, in the arena; NULL if
+	 * none */
+	struct dl_comps *comps;
 };
 
 /* Parses `src` into `ast` (which the caller frees with dl_ast_free even on

@@ -46,6 +46,24 @@
  * it, the remaining literals are not checked for a missing fact (a warning
  * is advice, and a load must stay linear in its source). */
 #define DL_WARN_SCAN_MAX  ((size_t)1 << 26)
+/* Souffle's components: instances nested in instances and bases under
+ * bases (a component that instantiates itself stops here), */
+#define DL_COMP_DEPTH_MAX     64
+/* instances made in all, counting nested and inherited ones, */
+#define DL_COMP_INSTANCES_MAX ((size_t)10000)
+/* bytes of component bodies parsed again for them, in all, */
+#define DL_COMP_EXPANSION_MAX ((size_t)16 << 20)
+/* components defined inside components, components in all, the steps
+ * of one search for a component (through bases of bases), */
+#define DL_COMP_NEST_MAX      32
+#define DL_COMP_DEFS_MAX      ((size_t)4096)
+#define DL_COMP_LOOKUP_MAX    ((size_t)1 << 16)
+/* steps of all those searches in one load, names the instances declare
+ * (counted at each level they are seen from), */
+#define DL_COMP_WORK_MAX      ((size_t)1 << 26)
+#define DL_COMP_NAMES_MAX     ((size_t)1 << 20)
+/* and type parameters (or arguments) of one component. */
+#define DL_COMP_PARAMS_MAX    64
 /* Input facts in one input EDB (beyond the session's budget, a hard cap). */
 #define DL_EDB_FACTS_MAX  ((size_t)100000000)
 

@@ -298,6 +298,23 @@ dl_ident_length(const struct dl_lexer *lx, size_t ahead)
 	return n;
 }
 
+/* Souffle's qualified name `inst.rel` (a component's member): the
+ * identifier goes on over a '.' written right between two names, so
+ * `a.b.c` is one token.  A clause's final '.' is never followed by a
+ * letter without a blank in the programs of either dialect's users. */
+static size_t
+dl_qualified_length(const struct dl_lexer *lx)
+{
+	size_t n = dl_ident_length(lx, 0);
+	int c;
+
+	while (lx->souffle && dl_peek(lx, n) == '.' &&
+	       (c = dl_peek(lx, n + 1)) >= 0 &&
+	       (dl_is_alpha((unsigned char)c) || c == '?'))
+		n += 1 + dl_ident_length(lx, n + 1);
+	return n;
+}
+
 /* The names after '.' that start a directive. */
 static const char *const dl_directive_names[] = {
     "decl",
@@ -350,7 +367,7 @@ dl_lexer_read(struct dl_lexer *lx, struct dl_token *tok)
 	}
 	c1 = dl_peek(lx, 1);
 	if (dl_is_alpha((unsigned char)c) || (lx->souffle && c == '?')) {
-		size_t n = dl_ident_length(lx, 0);
+		size_t n = dl_qualified_length(lx);
 
 		if (n > DL_IDENT_MAX)
 			return dl_fail_at(lx->diag, MAELYS_DATALOG_STATUS_LIMIT,

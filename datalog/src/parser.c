@@ -25,6 +25,7 @@
 #include "dl_ast.h"
 
 #include "dl_dnf.h"
+#include "dl_components.h"
 #include "dl_lexer.h"
 #include "dl_limits.h"
 #include "dl_relq.h"
@@ -47,6 +48,9 @@ struct dl_parser {
 	/* the last type name dl_p_type_name read, when it is a record or ADT
 	 * type or not declared yet (the checker resolves it) */
 	const char *record_type;
+	/* the component body being parsed for an instance; NULL at the
+	 * program's top (dl_components.h) */
+	struct dl_comp_scope *comp;
 };
 
 /* How deep an arithmetic term may nest (parentheses, unary operators, a
@@ -166,6 +170,13 @@ dl_p_primary(struct dl_parser *p, struct dl_ast_term *t)
 			t->kind = DL_TERM_NIL;
 		} else if (p->tok.len == 1 && p->tok.text[0] == '_') {
 			t->kind = DL_TERM_ANON;
+		} else if (p->ast->souffle &&
+			   memchr(p->tok.text, '.', p->tok.len) != NULL) {
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
+					  p->source_name, p->tok.pos,
+					  "'%.*s' is a qualified name (a "
+					  "component's member), not a variable",
+					  (int)p->tok.len, p->tok.text);
 		} else if (p->ast->souffle || dl_is_upper_start(&p->tok)) {
 			t->kind = DL_TERM_VAR;
 			DL_TRY(
@@ -516,6 +527,8 @@ dl_p_atom(struct dl_parser *p, struct dl_ast_atom *a, bool need_parens)
 	memset(a, 0, sizeof *a);
 	if (p->tok.kind != DL_TOK_IDENT)
 		return dl_p_error(p, "a predicate name");
+	DL_TRY(dl_comp_map(p->comp, DL_COMP_RELATION, &p->ast->arena,
+			   &p->tok.text, &p->tok.len, p->tok.pos, p->diag));
 	a->pos = p->tok.pos;
 	DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &a->name));
 	a->name_len = p->tok.len;
@@ -1103,6 +1116,8 @@ dl_p_type_name(struct dl_parser *p, maelys_datalog_column_type_t *out)
 	p->record_type = NULL;
 	if (p->tok.kind != DL_TOK_IDENT)
 		return dl_p_error(p, "a type name");
+	DL_TRY(dl_comp_map(p->comp, DL_COMP_TYPE, &p->ast->arena, &p->tok.text,
+			   &p->tok.len, p->tok.pos, p->diag));
 	if (dl_tok_is(&p->tok, "symbol")) {
 		*out = MAELYS_DATALOG_COLUMN_SYMBOL;
 	} else if (dl_tok_is(&p->tok, "number") ||
@@ -1237,6 +1252,9 @@ dl_p_decl(struct dl_parser *p)
 					  p->source_name, p->tok.pos,
 					  "more than %d relations in one .decl",
 					  DL_DECL_RELATIONS_MAX);
+		DL_TRY(dl_comp_map(p->comp, DL_COMP_RELATION, &p->ast->arena,
+				   &p->tok.text, &p->tok.len, p->tok.pos,
+				   p->diag));
 		rels[nrels++] = p->tok;
 		DL_TRY(dl_p_advance(p));
 		if (p->tok.kind != DL_TOK_COMMA)
@@ -1312,6 +1330,12 @@ dl_p_decl(struct dl_parser *p)
 				    "for '%s'",
 				    d.name);
 			repr = true;
+		}
+		if (p->ast->souffle && dl_tok_is(&p->tok, "overridable")) {
+			/* overridable: what a derived component may do with
+			 * the relation (components.c), nothing here */
+			DL_TRY(dl_p_advance(p));
+			continue;
 		}
 		/* representations, magic sets and inlining: how Souffle
 		 * evaluates the relation, not what it holds; accepted, and
@@ -1517,11 +1541,12 @@ dl_p_type(struct dl_parser *p)
 {
 	struct dl_ast_type t;
 	bool subtype;
-
 	size_t i;
 
 	if (p->tok.kind != DL_TOK_IDENT)
 		return dl_p_error(p, "a type name after .type");
+	DL_TRY(dl_comp_map(p->comp, DL_COMP_TYPE, &p->ast->arena, &p->tok.text,
+			   &p->tok.len, p->tok.pos, p->diag));
 	for (i = 0; i < p->ast->ntypes; i++) {
 		const struct dl_ast_type *old = &p->ast->types[i];
 
@@ -1558,7 +1583,9 @@ dl_p_type(struct dl_parser *p)
 		DL_TRY(dl_p_type_name(p, &t.base));
 		t.alias = p->record_type;
 	}
-	if (p->tok.kind == DL_TOK_OTHER)
+	/* (a component's body ends at the '}' after its last type) */
+	if (p->tok.kind == DL_TOK_OTHER &&
+	    !(p->comp != NULL && p->tok.len == 1 && p->tok.text[0] == '}'))
 		return dl_p_error(p, "a declaration (union, record and ADT "
 				     "types are not supported)");
 	if (dl_vec_reserve((void **)&p->ast->types, &p->ast->cap_types,
@@ -1657,6 +1684,9 @@ dl_p_io(struct dl_parser *p, maelys_datalog_directive_kind_t kind)
 		d.kind = kind;
 		if (p->tok.kind != DL_TOK_IDENT)
 			return dl_p_error(p, "a relation name");
+		DL_TRY(dl_comp_map(p->comp, DL_COMP_RELATION, &p->ast->arena,
+				   &p->tok.text, &p->tok.len, p->tok.pos,
+				   p->diag));
 		d.pos = p->tok.pos;
 		DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &d.name));
 		d.name_len = p->tok.len;
@@ -1694,6 +1724,68 @@ dl_p_pragma(struct dl_parser *p, struct dl_pos at)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* The '}' that ends a component's body (whatever kind the lexer gives
+ * braces) */
+static bool
+dl_p_is_rbrace(const struct dl_token *t)
+{
+	return t->kind != DL_TOK_STRING && t->kind != DL_TOK_EOF &&
+	       t->len == 1 && t->text[0] == '}';
+}
+
+/* Goes on reading at byte `off` (at `pos`): past what components.c has
+ * read itself. */
+static maelys_datalog_status_t
+dl_p_seek(struct dl_parser *p, size_t off, struct dl_pos pos)
+{
+	p->lx.off = off;
+	p->lx.pos = pos;
+	p->has_next = false;
+	p->prev_end = off;
+	return dl_lexer_next(&p->lx, &p->tok);
+}
+
+/* .comp, .init, .override (Souffle's components, components.c); d is the
+ * directive, p->tok the token after it. */
+static maelys_datalog_status_t
+dl_p_component(struct dl_parser *p, const struct dl_token *d)
+{
+	struct dl_pos end_pos;
+	size_t end;
+
+	if (!p->ast->souffle)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
+				  p->source_name, d->pos,
+				  "unsupported directive .%.*s (components "
+				  "are Souffle's: load the program in its "
+				  "dialect, --souffle)",
+				  (int)d->len, d->text);
+	if (p->comp != NULL) {
+		/* in an instance's body: read with the definition */
+		if (!dl_comp_skip(p->comp, d->start, &end, &end_pos))
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
+					  p->source_name, d->pos,
+					  ".%.*s out of place in a component",
+					  (int)d->len, d->text);
+		return dl_p_seek(p, end, end_pos);
+	}
+	if (d->text[0] == 'o')
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
+				  p->source_name, d->pos,
+				  ".override outside a component (it says "
+				  "which inherited relation a component "
+				  "defines anew)");
+	if (d->text[0] == 'c')
+		DL_TRY(dl_comp_define(p->ast, p->source_name, p->tok.start,
+				      p->tok.pos, d->pos, &end, &end_pos,
+				      p->diag));
+	else
+		DL_TRY(dl_comp_init(p->ast, p->source_name, p->tok.start,
+				    p->tok.pos, d->pos, &end, &end_pos,
+				    p->diag));
+	return dl_p_seek(p, end, end_pos);
+}
+
 static maelys_datalog_status_t
 dl_p_directive(struct dl_parser *p)
 {
@@ -1712,6 +1804,10 @@ dl_p_directive(struct dl_parser *p)
 		return dl_p_io(p, MAELYS_DATALOG_DIRECTIVE_PRINTSIZE);
 	if (d.len == 6 && memcmp(d.text, "pragma", 6) == 0)
 		return dl_p_pragma(p, d.pos);
+	if ((d.len == 4 && (memcmp(d.text, "comp", 4) == 0 ||
+			    memcmp(d.text, "init", 4) == 0)) ||
+	    (d.len == 8 && memcmp(d.text, "override", 8) == 0))
+		return dl_p_component(p, &d);
 	return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE, p->source_name,
 			  d.pos, "unsupported directive .%.*s", (int)d.len,
 			  d.text);
@@ -1742,9 +1838,43 @@ dl_parse(struct dl_ast *ast, const char *src, size_t len, bool souffle,
 		else
 			return dl_p_error(&p, "a clause or a directive");
 	}
+	DL_TRY(dl_comp_finish(ast, source_name, diag));
 	DL_TRY(dl_relq_add_eqrel_rules(ast, source_name, diag));
 	DL_TRY(dl_relq_rewrite_subsumption(ast, source_name, diag));
 	return dl_relq_unfold_inline(ast, diag);
+}
+
+maelys_datalog_status_t
+dl_parse_body(struct dl_ast *ast, struct dl_comp_scope *scope, size_t start,
+	      struct dl_pos pos, const char *source_name,
+	      maelys_datalog_diagnostic_t *diag)
+{
+	struct dl_parser p;
+
+	memset(&p, 0, sizeof p);
+	p.ast = ast;
+	p.source_name = source_name;
+	p.diag = diag;
+	p.comp = scope;
+	dl_lexer_init(&p.lx, ast->src, ast->src_len, ast->souffle, &ast->arena,
+		      source_name, diag);
+	p.lx.off = start;
+	p.lx.pos = pos;
+	DL_TRY(dl_p_advance(&p));
+	/* the definition was read to its '}' (components.c) */
+	while (!dl_p_is_rbrace(&p.tok)) {
+		size_t from = ast->nclauses;
+
+		if (p.tok.kind == DL_TOK_DIRECTIVE)
+			DL_TRY(dl_p_directive(&p));
+		else if (p.tok.kind == DL_TOK_IDENT)
+			DL_TRY(dl_p_clause(&p));
+		else
+			return dl_p_error(&p, "a clause, a directive or '}'");
+		ast->nclauses =
+		    dl_comp_filter(scope, ast->clauses, from, ast->nclauses);
+	}
+	return MAELYS_DATALOG_STATUS_OK;
 }
 
 void
