@@ -71,9 +71,14 @@ dl_valid_input_name(const char *name, size_t len)
 	if (name == NULL || len == 0 || len > DL_IDENT_MAX ||
 	    !(dl_is_ident_start(name[0]) || name[0] == '?'))
 		return false;
-	for (i = 1; i < len; i++)
+	for (i = 1; i < len; i++) {
+		/* a component's member, inst.rel (Souffle's components) */
+		if (name[i] == '.' && i + 1 < len &&
+		    dl_is_ident_start(name[i + 1]))
+			continue;
 		if (!dl_is_ident_char(name[i]) && name[i] != '?')
 			return false;
+	}
 	return true;
 }
 
