@@ -24,8 +24,21 @@
 #include <string.h>
 #include <unistd.h>
 
-/* One folder for the whole run, made at the first input. */
+/* One folder for the whole run, made at the first input and removed at
+ * exit (the replay test runs this target in every test run). */
 static char dir[64];
+
+static void
+remove_dir(void)
+{
+	char path[128];
+
+	(void)snprintf(path, sizeof path, "%s/prog.dl", dir);
+	(void)unlink(path);
+	(void)snprintf(path, sizeof path, "%s/inc.dl", dir);
+	(void)unlink(path);
+	(void)rmdir(dir);
+}
 
 static void
 write_file(const char *path, const uint8_t *p, size_t n)
@@ -51,6 +64,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)snprintf(dir, sizeof dir, "/tmp/fuzz_source.XXXXXX");
 		if (mkdtemp(dir) == NULL)
 			abort();
+		(void)atexit(remove_dir);
 	}
 	(void)snprintf(prog, sizeof prog, "%s/prog.dl", dir);
 	(void)snprintf(inc, sizeof inc, "%s/inc.dl", dir);
