@@ -48,6 +48,12 @@ struct dl_ast_expr {
 	/* operators and operands in it, at most DL_EXPR_CODE_MAX: bounds
 	 * the depth of the tree, which the checker walks recursively */
 	uint32_t size;
+	/* DL_ARITH_CALL: the functor (enum dl_functor), its arguments, and
+	 * for as(x, T) the base of T */
+	uint8_t functor;
+	struct dl_ast_term *args;
+	uint32_t nargs;
+	maelys_datalog_column_type_t as_type;
 };
 
 struct dl_ast_atom {

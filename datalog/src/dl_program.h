@@ -75,6 +75,14 @@ struct dl_clit {
 	/* CMP: a side is a lower-case name, which the native dialect reads
 	 * as a string (for the warning on comparing two constants) */
 	bool bare;
+	/* CALL re_*: the pattern (enum dl_pattern_kind) */
+	uint8_t pattern;
+};
+
+enum dl_pattern_kind {
+	DL_PAT_CONST,    /* compiled at load: prog->regexes[regex] */
+	DL_PAT_COMPUTED, /* args[1] computed: compiled at evaluation */
+	DL_PAT_BAD,      /* Souffle refuses it: match and !match fail */
 };
 
 struct dl_plan;
@@ -100,6 +108,9 @@ struct dl_rule {
 	bool recursive;
 	struct dl_plan *plans;
 	uint32_t nplans;
+	/* calls a functor whose values the solve's overlay must hold
+	 * (dl_functor_needs_solve): its stratum runs at every solve */
+	bool solve_time;
 };
 
 struct dl_stratum {

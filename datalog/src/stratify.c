@@ -297,6 +297,11 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 		for (r = 0; r < s->nrules && !s->runtime; r++) {
 			const struct dl_rule *rule = &prog->rules[s->rules[r]];
 
+			/* a value built by a functor needs the solve's
+			 * overlay (dl_functor.h) */
+			if (rule->solve_time)
+				s->runtime = true;
+
 			for (i = 0; i < rule->nbody; i++) {
 				const struct dl_clit *l = &rule->body[i];
 
