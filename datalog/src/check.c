@@ -985,6 +985,21 @@ dl_ck_arith_types(struct dl_checker *ck, const struct dl_rule *r)
 			if (args[k].kind != DL_CT_VAR ||
 			    p->columns[k] != MAELYS_DATALOG_COLUMN_SYMBOL)
 				continue;
+			/* Souffle: a functor's string is a plain symbol,
+			 * not of a column's subtype (as(x, T) makes it one) */
+			if (computed[v] != DL_NONE &&
+			    r->exprs[computed[v]].string_result &&
+			    p->user_type[k] &&
+			    r->exprs[computed[v]]
+				    .code[r->exprs[computed[v]].ncode - 1]
+				    .kind == DL_X_FUNC)
+				return dl_fail_at(
+				    ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				    ck->source, r->exprs[computed[v]].pos,
+				    "the term %s is a plain symbol, but column "
+				    "%u of '%s' is of a subtype of symbol "
+				    "(as(term, Type) converts it)",
+				    ck->var_names[v], k + 1, p->name);
 			if (computed[v] != DL_NONE &&
 			    !r->exprs[computed[v]].string_result)
 				return dl_fail_at(
@@ -1279,6 +1294,8 @@ dl_ck_decls(struct dl_checker *ck, const struct dl_ast *ast)
 				      false, d->pos, &id));
 		memcpy(ck->prog->preds[id].columns, d->columns,
 		       sizeof d->columns);
+		memcpy(ck->prog->preds[id].user_type, d->user_type,
+		       sizeof d->user_type);
 		for (size_t k = 0; k < d->arity; k++) {
 			ck->prog->preds[id].names[k] = dl_ck_copy(ck, d->names[k]);
 			if (d->names[k] != NULL &&

@@ -114,6 +114,8 @@ struct dl_ast_decl {
 	/* the columns' names as declared (in the arena) */
 	const char *names[MAELYS_DATALOG_MAX_ARITY];
 	struct dl_pos pos;
+	/* the column's type is a subtype (.type T <: ...) */
+	bool user_type[MAELYS_DATALOG_MAX_ARITY];
 };
 
 struct dl_ast_directive {
@@ -131,6 +133,7 @@ struct dl_ast_type {
 	size_t name_len;
 	maelys_datalog_column_type_t base;
 	struct dl_pos pos; /* of its name */
+	bool subtype; /* declared with <: (not =) */
 };
 
 /* A construct accepted and ignored (a .pragma): warned of at load. */

@@ -851,6 +851,22 @@ dl_p_ignore(struct dl_parser *p, const char *what, const struct dl_token *tok)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* Whether p->tok names a type declared with <: (not an alias: =). */
+static bool
+dl_p_is_subtype(const struct dl_parser *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->ast->ntypes; i++) {
+		const struct dl_ast_type *t = &p->ast->types[i];
+
+		if (t->name_len == p->tok.len &&
+		    memcmp(t->name, p->tok.text, p->tok.len) == 0)
+			return t->subtype;
+	}
+	return false;
+}
+
 static maelys_datalog_status_t
 dl_p_decl(struct dl_parser *p)
 {
@@ -909,6 +925,9 @@ dl_p_decl(struct dl_parser *p)
 			d.columns[d.arity] = MAELYS_DATALOG_COLUMN_ANY;
 			if (p->tok.kind == DL_TOK_COLON) {
 				DL_TRY(dl_p_advance(p));
+				/* a subtype (<:): a functor's plain symbol
+				 * is not of it (dl_functor.h) */
+				d.user_type[d.arity] = dl_p_is_subtype(p);
 				DL_TRY(dl_p_type_name(p, &d.columns[d.arity]));
 			}
 			d.arity++;
@@ -1002,6 +1021,7 @@ dl_p_type(struct dl_parser *p)
 	DL_TRY(dl_p_advance(p));
 	if (p->tok.kind != DL_TOK_SUBTYPE && p->tok.kind != DL_TOK_EQ)
 		return dl_p_error(p, "'<:' or '='");
+	t.subtype = p->tok.kind == DL_TOK_SUBTYPE;
 	DL_TRY(dl_p_advance(p));
 	DL_TRY(dl_p_type_name(p, &t.base));
 	if (p->tok.kind == DL_TOK_OTHER)
