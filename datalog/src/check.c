@@ -917,6 +917,41 @@ dl_ck_safety(struct dl_checker *ck, const struct dl_ast_clause *c,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* Souffle types a functor's string by its operands: in a column of
+ * subtype T it needs every string variable it reads to be of T (a
+ * constant is of any type).  Whether x reads one whose column in a body
+ * atom is of another type, or a plain symbol. */
+static bool
+dl_ck_foreign_operand(const struct dl_checker *ck, const struct dl_rule *r,
+		      const struct dl_cexpr *x, const char *type)
+{
+	uint32_t i, k, a;
+
+	if (!x->string_result || x->code[x->ncode - 1].kind != DL_X_FUNC)
+		return false; /* not a functor's string (as(x, T) is T) */
+	for (i = 0; i < x->ncode; i++) {
+		if (x->code[i].kind != DL_X_VAR ||
+		    x->code[i].op != DL_XV_STRING)
+			continue;
+		for (a = 0; a < r->nbody; a++) {
+			const struct dl_clit *l = &r->body[a];
+			const struct dl_pred *p = &ck->prog->preds[l->pred];
+
+			if (l->kind != DL_LIT_ATOM || l->negated)
+				continue;
+			for (k = 0; k < l->nargs; k++)
+				if (l->args[k].kind == DL_CT_VAR &&
+				    l->args[k].v == x->code[i].v &&
+				    p->columns[k] ==
+					MAELYS_DATALOG_COLUMN_SYMBOL &&
+				    (p->subtype[k] == NULL ||
+				     strcmp(p->subtype[k], type) != 0))
+					return true;
+		}
+	}
+	return false;
+}
+
 /* The type check of arithmetic (numbers only): no arithmetic term in a
  * column declared symbol, and no variable of such a column in an
  * arithmetic term. */
@@ -988,17 +1023,15 @@ dl_ck_arith_types(struct dl_checker *ck, const struct dl_rule *r)
 			/* Souffle: a functor's string is a plain symbol,
 			 * not of a column's subtype (as(x, T) makes it one) */
 			if (computed[v] != DL_NONE &&
-			    r->exprs[computed[v]].string_result &&
-			    p->user_type[k] &&
-			    r->exprs[computed[v]]
-				    .code[r->exprs[computed[v]].ncode - 1]
-				    .kind == DL_X_FUNC)
+			    p->subtype[k] != NULL &&
+			    dl_ck_foreign_operand(ck, r, &r->exprs[computed[v]],
+						  p->subtype[k]))
 				return dl_fail_at(
 				    ck->diag, MAELYS_DATALOG_STATUS_TYPE,
 				    ck->source, r->exprs[computed[v]].pos,
-				    "the term %s is a plain symbol, but column "
-				    "%u of '%s' is of a subtype of symbol "
-				    "(as(term, Type) converts it)",
+				    "the term %s is a symbol of another type "
+				    "than column %u of '%s' (as(term, Type) "
+				    "converts it)",
 				    ck->var_names[v], k + 1, p->name);
 			if (computed[v] != DL_NONE &&
 			    !r->exprs[computed[v]].string_result)
@@ -1294,8 +1327,13 @@ dl_ck_decls(struct dl_checker *ck, const struct dl_ast *ast)
 				      false, d->pos, &id));
 		memcpy(ck->prog->preds[id].columns, d->columns,
 		       sizeof d->columns);
-		memcpy(ck->prog->preds[id].user_type, d->user_type,
-		       sizeof d->user_type);
+		for (size_t k = 0; k < d->arity; k++) {
+			ck->prog->preds[id].subtype[k] =
+			    dl_ck_copy(ck, d->subtype[k]);
+			if (d->subtype[k] != NULL &&
+			    ck->prog->preds[id].subtype[k] == NULL)
+				return dl_ck_nomem(ck);
+		}
 		for (size_t k = 0; k < d->arity; k++) {
 			ck->prog->preds[id].names[k] = dl_ck_copy(ck, d->names[k]);
 			if (d->names[k] != NULL &&

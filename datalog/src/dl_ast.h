@@ -114,8 +114,9 @@ struct dl_ast_decl {
 	/* the columns' names as declared (in the arena) */
 	const char *names[MAELYS_DATALOG_MAX_ARITY];
 	struct dl_pos pos;
-	/* the column's type is a subtype (.type T <: ...) */
-	bool user_type[MAELYS_DATALOG_MAX_ARITY];
+	/* the column's type when it is a subtype (.type T <: ...), else
+	 * NULL: a functor's string is of it only when its operands are */
+	const char *subtype[MAELYS_DATALOG_MAX_ARITY];
 };
 
 struct dl_ast_directive {

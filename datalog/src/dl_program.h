@@ -45,8 +45,9 @@ struct dl_pred {
 	/* column masks of the hash indexes the plans probe */
 	uint32_t index_masks[DL_INDEXES_MAX];
 	uint32_t nindexes;
-	/* the column's type is a subtype (dl_ast_decl) */
-	bool user_type[MAELYS_DATALOG_MAX_ARITY];
+	/* the column's type when it is a subtype (dl_ast_decl), in the
+	 * program's arena; NULL otherwise */
+	const char *subtype[MAELYS_DATALOG_MAX_ARITY];
 };
 
 enum dl_cterm_kind { DL_CT_VAR, DL_CT_CONST, DL_CT_ANON };

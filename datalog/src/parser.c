@@ -927,7 +927,10 @@ dl_p_decl(struct dl_parser *p)
 				DL_TRY(dl_p_advance(p));
 				/* a subtype (<:): a functor's plain symbol
 				 * is not of it (dl_functor.h) */
-				d.user_type[d.arity] = dl_p_is_subtype(p);
+				if (dl_p_is_subtype(p))
+					DL_TRY(dl_p_strdup(
+					    p, p->tok.text, p->tok.len,
+					    &d.subtype[d.arity]));
 				DL_TRY(dl_p_type_name(p, &d.columns[d.arity]));
 			}
 			d.arity++;
