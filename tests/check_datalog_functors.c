@@ -78,7 +78,7 @@ static const struct functor_case functor_cases[] = {
     {"strlen(S)", "", 0, "#0"},
     {"strlen(cat(S, S))", "abc", 0, "#6"},
     {"substr(S, 1, 3)", "abcdef", 0, "bcd"},
-    {"substr(S, 4, 10)", "abcdef", 0, "ef"}, /* cut at the end */
+    {"substr(S, 4, 10)", "abcdef", 0, "ef"},   /* cut at the end */
     {"substr(S, 2, -1)", "abcdef", 0, "cdef"}, /* to the end */
     {"substr(S, 0, 0)", "abcdef", 0, ""},
     {"substr(S, 6, 1)", "abcdef", 0, ""},
@@ -188,13 +188,13 @@ static const struct {
     {"5, 1, -1", "#2 #3 #4 #5"},
     {"5, 1", "#2 #3 #4 #5"}, /* the default step goes toward `to` */
     {"1, 5", "#1 #2 #3 #4"},
-    {"5, 1, 0", "#5"},       /* step 0: `from` once */
+    {"5, 1, 0", "#5"}, /* step 0: `from` once */
     {"1, 5, 0", "#1"},
-    {"5, 5", ""},            /* empty, whatever the step */
+    {"5, 5", ""}, /* empty, whatever the step */
     {"5, 5, 0", ""},
     {"5, 5, -1", ""},
     {"1, 5, 2", "#1 #3"},
-    {"9, 0, 1", ""},         /* a step away from `to`: empty */
+    {"9, 0, 1", ""}, /* a step away from `to`: empty */
     {"0, 10, 4", "#0 #4 #8"},
     {"-2, 2", "#-1 #-2 #0 #1"},
     {"9223372036854775806, 9223372036854775807, 5",
@@ -208,8 +208,7 @@ START_TEST(test_functors_range_generates_values)
 	maelys_datalog_input_edb_t *edb = dltest_new_edb();
 	maelys_datalog_result_t *res;
 
-	snprintf(src, sizeof src,
-		 ".decl g(x:number)\ng(X) :- X = range(%s).\n",
+	snprintf(src, sizeof src, ".decl g(x:number)\ng(X) :- X = range(%s).\n",
 		 range_cases[_i].args);
 	memset(&p, 0, sizeof p);
 	p.policy = load_dialect(src, true);
@@ -458,8 +457,9 @@ solve_expect_error(const char *src, const char *word, uint64_t memory,
 
 START_TEST(test_functors_bad_arguments_are_clear_errors)
 {
-	static const char num[] = ".decl w(s:symbol)\n.input w\n"
-				  ".decl n(x:number)\nn(to_number(S)) :- w(S).\n";
+	static const char num[] =
+	    ".decl w(s:symbol)\n.input w\n"
+	    ".decl n(x:number)\nn(to_number(S)) :- w(S).\n";
 	static const char twice[] = ".decl w(s:symbol)\n.input w\n"
 				    ".decl d(s:symbol)\n"
 				    "d(cat(S, S)) :- w(S).\n";
@@ -540,8 +540,8 @@ maelys_check_suite(void)
 			    (int)(sizeof range_cases / sizeof *range_cases));
 	tcase_add_test(tc, test_functors_range_joins_and_tests);
 	tcase_add_test(tc, test_functors_range_stops_at_the_steps_budget);
-	tcase_add_test(tc,
-		       test_functors_autoinc_counts_and_is_refused_in_recursion);
+	tcase_add_test(
+	    tc, test_functors_autoinc_counts_and_is_refused_in_recursion);
 	tcase_add_test(tc, test_functors_match_with_a_computed_pattern);
 	tcase_add_test(tc,
 		       test_functors_native_builtins_and_predicates_named_max);

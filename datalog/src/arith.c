@@ -196,9 +196,9 @@ dl_expr_exec(const struct dl_cexpr *x, const struct dl_symview *syms,
 			break;
 		case DL_X_FUNC:
 			sp -= in->v;
-			st = dl_functor_apply((enum dl_functor)in->op, syms, ctx,
-					      &stack[sp], in->v, &stack[sp],
-					      why);
+			st = dl_functor_apply((enum dl_functor)in->op, syms,
+					      ctx, &stack[sp], in->v,
+					      &stack[sp], why);
 			if (st != MAELYS_DATALOG_STATUS_OK)
 				return st;
 			sp++;

@@ -365,8 +365,8 @@ dl_ck_expr(struct dl_checker *ck, const struct dl_ast_term *t,
 	x->ncode = n;
 	x->pos = t->pos;
 	x->string_result = kind == DL_FK_STRING;
-	x->generator = code[n - 1].kind == DL_X_FUNC &&
-		       code[n - 1].op == DL_FN_RANGE;
+	x->generator =
+	    code[n - 1].kind == DL_X_FUNC && code[n - 1].op == DL_FN_RANGE;
 	x->impure = ck->fn_impure;
 	ck->var_names[ck->nvars] = text;
 	ck->var_lens[ck->nvars] = len;
@@ -414,8 +414,8 @@ dl_ck_var_kind(const struct dl_checker *ck, const struct dl_ast_term *t)
 			    e->kind == DL_TERM_EXPR) {
 				const struct dl_functor_sig *sig =
 				    e->expr->op == DL_ARITH_CALL
-					? dl_functor_sig((enum dl_functor)
-							     e->expr->functor)
+					? dl_functor_sig(
+					      (enum dl_functor)e->expr->functor)
 					: NULL;
 
 				if (sig == NULL)
@@ -494,11 +494,11 @@ dl_ck_push(struct dl_checker *ck, const struct dl_ast_term *t,
 	   struct dl_xins **in)
 {
 	if (*n == DL_EXPR_CODE_MAX)
-		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_LIMIT,
-				  ck->source, t->pos,
-				  "term %s has more than %d operators, functors "
-				  "and operands",
-				  whole, DL_EXPR_CODE_MAX);
+		return dl_fail_at(
+		    ck->diag, MAELYS_DATALOG_STATUS_LIMIT, ck->source, t->pos,
+		    "term %s has more than %d operators, functors "
+		    "and operands",
+		    whole, DL_EXPR_CODE_MAX);
 	*in = &code[(*n)++];
 	memset(*in, 0, sizeof **in);
 	return MAELYS_DATALOG_STATUS_OK;
@@ -514,10 +514,9 @@ dl_ck_string_code(struct dl_checker *ck, const struct dl_ast_term *t,
 	dl_value v;
 
 	if (t->kind != DL_TERM_SYMBOL && t->kind != DL_TERM_VAR)
-		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
-				  ck->source, t->pos,
-				  "a number where a string is expected in %s",
-				  whole);
+		return dl_fail_at(
+		    ck->diag, MAELYS_DATALOG_STATUS_TYPE, ck->source, t->pos,
+		    "a number where a string is expected in %s", whole);
 	DL_TRY(dl_ck_push(ck, t, whole, code, n, &in));
 	if (t->kind == DL_TERM_VAR) {
 		in->kind = DL_X_VAR;
@@ -546,11 +545,11 @@ dl_ck_call_code(struct dl_checker *ck, const struct dl_ast_term *t,
 	uint32_t i;
 
 	if (f == DL_FN_RANGE && t != ck->fn_top)
-		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
-				  ck->source, t->pos,
-				  "range is a generator: it stands alone, as in "
-				  "x = range(a, b), not inside %s",
-				  whole);
+		return dl_fail_at(
+		    ck->diag, MAELYS_DATALOG_STATUS_TYPE, ck->source, t->pos,
+		    "range is a generator: it stands alone, as in "
+		    "x = range(a, b), not inside %s",
+		    whole);
 	if (f == DL_FN_AS) {
 		/* as changes the type, not the value: a symbol stays a
 		 * symbol, a number a number */
@@ -569,15 +568,15 @@ dl_ck_call_code(struct dl_checker *ck, const struct dl_ast_term *t,
 			f = f == DL_FN_MIN ? DL_FN_SMIN : DL_FN_SMAX;
 	}
 	if (want != DL_FK_ANY && want != result)
-		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
-				  ck->source, t->pos,
-				  "%s gives %s where %s is expected in %s",
-				  sig->name, dl_ck_kind_name(result),
-				  dl_ck_kind_name(want), whole);
+		return dl_fail_at(
+		    ck->diag, MAELYS_DATALOG_STATUS_TYPE, ck->source, t->pos,
+		    "%s gives %s where %s is expected in %s", sig->name,
+		    dl_ck_kind_name(result), dl_ck_kind_name(want), whole);
 	for (i = 0; i < e->nargs; i++) {
-		uint8_t want_i = i == 0 && f != DL_FN_AS && result == sig->result
-				     ? sig->first
-				     : arg;
+		uint8_t want_i =
+		    i == 0 && f != DL_FN_AS && result == sig->result
+			? sig->first
+			: arg;
 
 		DL_TRY(dl_ck_expr_code(ck, &e->args[i], whole, code, n, want_i,
 				       &sub));
@@ -710,8 +709,8 @@ dl_ck_souffle_pattern(const struct dl_ast_lit *l)
 		return true; /* refused for its length, as in our dialect */
 	if (!dl_regex_souffle_valid(pat->text, pat->len))
 		return false;
-	if (dl_regex_compile(pat->text, pat->len, true, &code, err,
-			     sizeof err, &off) != MAELYS_DATALOG_STATUS_OK)
+	if (dl_regex_compile(pat->text, pat->len, true, &code, err, sizeof err,
+			     &off) != MAELYS_DATALOG_STATUS_OK)
 		return false;
 	dl_regex_free(code);
 	return true;
@@ -783,10 +782,9 @@ dl_ck_literal(struct dl_checker *ck, const struct dl_ast_lit *l,
 			out->pattern = DL_PAT_BAD;
 			out->regex = DL_NONE;
 			out->args[1].kind = DL_CT_CONST;
-			return dl_ck_symbol(ck, l->atom.args[1].text,
-					    l->atom.args[1].len,
-					    l->atom.args[1].pos, false,
-					    &out->args[1].v);
+			return dl_ck_symbol(
+			    ck, l->atom.args[1].text, l->atom.args[1].len,
+			    l->atom.args[1].pos, false, &out->args[1].v);
 		}
 		if (l->builtin == DL_BUILTIN_RE_MATCH ||
 		    l->builtin == DL_BUILTIN_RE_FULLMATCH) {
@@ -1000,7 +998,8 @@ dl_ck_arith_types(struct dl_checker *ck, const struct dl_rule *r)
 				if (computed[v] != DL_NONE &&
 				    r->exprs[computed[v]].string_result)
 					return dl_fail_at(
-					    ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+					    ck->diag,
+					    MAELYS_DATALOG_STATUS_TYPE,
 					    ck->source,
 					    r->exprs[computed[v]].pos,
 					    "the term %s is a string, but "
@@ -1008,22 +1007,23 @@ dl_ck_arith_types(struct dl_checker *ck, const struct dl_rule *r)
 					    ck->var_names[v], k + 1, p->name);
 				if (sread[v] != DL_NONE)
 					return dl_fail_at(
-					    ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+					    ck->diag,
+					    MAELYS_DATALOG_STATUS_TYPE,
 					    ck->source, r->exprs[sread[v]].pos,
-					    "variable %s is a number (column %u "
+					    "variable %s is a number (column "
+					    "%u "
 					    "of '%s') but is read as a string "
 					    "in %s",
 					    ck->var_names[v], k + 1, p->name,
-					    ck->var_names
-						[r->exprs[sread[v]].target]);
+					    ck->var_names[r->exprs[sread[v]]
+							      .target]);
 			}
 			if (args[k].kind != DL_CT_VAR ||
 			    p->columns[k] != MAELYS_DATALOG_COLUMN_SYMBOL)
 				continue;
 			/* Souffle: a functor's string is a plain symbol,
 			 * not of a column's subtype (as(x, T) makes it one) */
-			if (computed[v] != DL_NONE &&
-			    p->subtype[k] != NULL &&
+			if (computed[v] != DL_NONE && p->subtype[k] != NULL &&
 			    dl_ck_foreign_operand(ck, r, &r->exprs[computed[v]],
 						  p->subtype[k]))
 				return dl_fail_at(

@@ -134,7 +134,7 @@ struct dl_ast_type {
 	size_t name_len;
 	maelys_datalog_column_type_t base;
 	struct dl_pos pos; /* of its name */
-	bool subtype; /* declared with <: (not =) */
+	bool subtype;      /* declared with <: (not =) */
 };
 
 /* A construct accepted and ignored (a .pragma): warned of at load. */

@@ -68,7 +68,7 @@ struct dl_functor_sig {
 /* The most arguments of one call (cat, min, max). */
 #define DL_FUNCTOR_ARGS_MAX 32
 /* Compiled computed patterns kept per evaluation. */
-#define DL_RECACHE_MAX 64
+#define DL_RECACHE_MAX      64
 
 /* The functor called `name`, or false. */
 bool dl_functor_find(const char *name, size_t len, enum dl_functor *out);

@@ -295,11 +295,11 @@ DL_RUN(run)(struct dl_eval *ev, const struct dl_op *op)
 		if (op->pattern == DL_PAT_COMPUTED) {
 			struct dl_test t = {MAELYS_DATALOG_STATUS_OK, false,
 					    NULL};
-			int rc = dl_recache_get(
-			    &ev->recache, &ev->syms,
-			    dl_term_value(ev, &op->key[1]),
-			    op->builtin == DL_BUILTIN_RE_FULLMATCH, &re,
-			    &t.status, &t.why);
+			int rc = dl_recache_get(&ev->recache, &ev->syms,
+						dl_term_value(ev, &op->key[1]),
+						op->builtin ==
+						    DL_BUILTIN_RE_FULLMATCH,
+						&re, &t.status, &t.why);
 
 			if (rc > 0)
 				return MAELYS_DATALOG_STATUS_OK;

@@ -16,19 +16,27 @@
 #include <string.h>
 
 static const struct dl_functor_sig dl_sigs[DL_FN_COUNT_] = {
-    [DL_FN_CAT] = {"cat", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_STRING, DL_FK_STRING, DL_FK_STRING},
+    [DL_FN_CAT] = {"cat", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_STRING, DL_FK_STRING,
+		   DL_FK_STRING},
     [DL_FN_STRLEN] = {"strlen", 1, 1, DL_FK_STRING, DL_FK_NUMBER, DL_FK_STRING},
     [DL_FN_SUBSTR] = {"substr", 3, 3, DL_FK_NUMBER, DL_FK_STRING, DL_FK_STRING},
     [DL_FN_ORD] = {"ord", 1, 1, DL_FK_STRING, DL_FK_NUMBER, DL_FK_STRING},
-    [DL_FN_TO_STRING] = {"to_string", 1, 1, DL_FK_NUMBER, DL_FK_STRING, DL_FK_NUMBER},
-    [DL_FN_TO_NUMBER] = {"to_number", 1, 1, DL_FK_STRING, DL_FK_NUMBER, DL_FK_STRING},
-    [DL_FN_MIN] = {"min", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_SAME, DL_FK_SAME, DL_FK_SAME},
-    [DL_FN_MAX] = {"max", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_SAME, DL_FK_SAME, DL_FK_SAME},
+    [DL_FN_TO_STRING] = {"to_string", 1, 1, DL_FK_NUMBER, DL_FK_STRING,
+			 DL_FK_NUMBER},
+    [DL_FN_TO_NUMBER] = {"to_number", 1, 1, DL_FK_STRING, DL_FK_NUMBER,
+			 DL_FK_STRING},
+    [DL_FN_MIN] = {"min", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_SAME, DL_FK_SAME,
+		   DL_FK_SAME},
+    [DL_FN_MAX] = {"max", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_SAME, DL_FK_SAME,
+		   DL_FK_SAME},
     [DL_FN_RANGE] = {"range", 2, 3, DL_FK_NUMBER, DL_FK_NUMBER, DL_FK_NUMBER},
-    [DL_FN_AUTOINC] = {"autoinc", 0, 0, DL_FK_NUMBER, DL_FK_NUMBER, DL_FK_NUMBER},
+    [DL_FN_AUTOINC] = {"autoinc", 0, 0, DL_FK_NUMBER, DL_FK_NUMBER,
+		       DL_FK_NUMBER},
     [DL_FN_AS] = {"as", 2, 2, DL_FK_ANY, DL_FK_ANY, DL_FK_ANY},
-    [DL_FN_SMIN] = {"min", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_STRING, DL_FK_STRING, DL_FK_STRING},
-    [DL_FN_SMAX] = {"max", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_STRING, DL_FK_STRING, DL_FK_STRING},
+    [DL_FN_SMIN] = {"min", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_STRING, DL_FK_STRING,
+		    DL_FK_STRING},
+    [DL_FN_SMAX] = {"max", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_STRING, DL_FK_STRING,
+		    DL_FK_STRING},
 };
 
 bool
@@ -89,8 +97,8 @@ dl_fn_string(const struct dl_symview *syms, int64_t slot)
 
 /* Interns a string built here, within the memory budget. */
 static maelys_datalog_status_t
-dl_fn_intern(const struct dl_symview *syms, struct dl_fnctx *ctx,
-	     const char *s, size_t len, int64_t *out, const char **why)
+dl_fn_intern(const struct dl_symview *syms, struct dl_fnctx *ctx, const char *s,
+	     size_t len, int64_t *out, const char **why)
 {
 	dl_value v;
 

@@ -140,8 +140,7 @@ dl_is_upper_start(const struct dl_token *t)
 static maelys_datalog_status_t dl_p_expr(struct dl_parser *p,
 					 struct dl_ast_term *t, int min_prec);
 static maelys_datalog_status_t dl_p_functor_at(struct dl_parser *p,
-					       struct dl_ast_term *t,
-					       bool *is);
+					       struct dl_ast_term *t, bool *is);
 
 /* A term without operators: variable, _, string, integer, symbol, or an
  * arithmetic term in parentheses. */
@@ -475,8 +474,7 @@ dl_p_functor_at(struct dl_parser *p, struct dl_ast_term *t, bool *is)
 		    sig->min_args == sig->max_args
 			? "functor %s takes %u argument%s, not %u"
 			: "functor %s takes %u or more argument%s, not %u",
-		    sig->name, sig->min_args, sig->min_args == 1 ? "" : "s",
-		    n);
+		    sig->name, sig->min_args, sig->min_args == 1 ? "" : "s", n);
 	if (size > DL_EXPR_CODE_MAX)
 		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
 				  p->source_name, pos,
@@ -511,9 +509,8 @@ dl_p_functor_at(struct dl_parser *p, struct dl_ast_term *t, bool *is)
  * (strlen(X) > 3) when the call goes on with an operator, else an atom
  * of that name (a native policy may name a predicate `max`).  Reads the
  * call as an atom and reads again from the name when it was not one. */
-static maelys_datalog_status_t dl_p_atom(struct dl_parser *p,
-					 struct dl_ast_atom *a,
-					 bool need_parens);
+static maelys_datalog_status_t
+dl_p_atom(struct dl_parser *p, struct dl_ast_atom *a, bool need_parens);
 static bool dl_is_cmp(enum dl_tok_kind k, enum dl_cmp_op *op);
 
 static maelys_datalog_status_t

@@ -573,8 +573,8 @@ df_gen_func(struct df_case *c, struct df_scope *sc, const struct df_rule *r,
 	l->builtin = (uint8_t)f;
 	l->a[1] = df_var_term((unsigned)a);
 	l->a[2] = l->a[1];
-	l->pattern = (uint8_t)(df_below(&c->rng, 8) |
-			       (df_below(&c->rng, 8) << 3));
+	l->pattern =
+	    (uint8_t)(df_below(&c->rng, 8) | (df_below(&c->rng, 8) << 3));
 	switch (f) {
 	case DF_F_MIN:
 	case DF_F_MAX:
@@ -605,9 +605,8 @@ df_gen_func(struct df_case *c, struct df_scope *sc, const struct df_rule *r,
 		l->a[0] = df_var_term((unsigned)b);
 		return true;
 	}
-	l->a[0] = df_new_var(sc, f == DF_F_SMIN || f == DF_F_SMAX
-				     ? DF_TY_STR
-				     : DF_TY_INT);
+	l->a[0] = df_new_var(sc, f == DF_F_SMIN || f == DF_F_SMAX ? DF_TY_STR
+								  : DF_TY_INT);
 	return true;
 }
 

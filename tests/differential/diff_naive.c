@@ -690,10 +690,10 @@ df_eval_body(struct df_naive *nv, const struct df_case *c,
 	case DF_L_FUNC: {
 		struct df_val x = df_term_val(&l->a[1], env);
 		struct df_val y = df_term_val(&l->a[2], env);
-		struct df_val cv = l->a[0].kind == DF_T_VAR &&
-					   env->bound[l->a[0].var]
-				       ? df_term_val(&l->a[0], env)
-				       : x;
+		struct df_val cv =
+		    l->a[0].kind == DF_T_VAR && env->bound[l->a[0].var]
+			? df_term_val(&l->a[0], env)
+			: x;
 		bool held;
 		struct df_val v = df_func(l, x, y, cv, &held);
 

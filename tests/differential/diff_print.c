@@ -21,7 +21,7 @@ static const char *const df_arith_text[DF_NARITH] = {
     "bxor", "bshl", "bshr", "bshru", "land", "lor", "lxor"};
 /* each functor's text up to its first argument */
 static const char *const df_func_text[DF_NFUNC] = {
-    "strlen(", "min(",         "max(",    "min(",  "max(",
+    "strlen(",     "min(", "max(",           "min(",   "max(",
     "strlen(cat(", "cat(", "strlen(substr(", "substr("};
 static const char *const df_var_names[DF_MAX_VARS] = {
     "X", "Y", "Z", "W", "U", "T", "S", "R",
@@ -190,8 +190,8 @@ df_put_lit(struct df_buf *b, struct df_case *c, const struct df_lit *l)
 			df_buf_printf(b, ", ");
 			df_put_term(b, c, &l->a[2]);
 		}
-		df_buf_printf(b, "%s",
-			      f == DF_F_CATLEN || f == DF_F_SUBLEN ? "))" : ")");
+		df_buf_printf(
+		    b, "%s", f == DF_F_CATLEN || f == DF_F_SUBLEN ? "))" : ")");
 		if (swap) {
 			df_buf_printf(b, " = ");
 			df_put_term(b, c, &l->a[0]);
