@@ -525,6 +525,46 @@ START_TEST(test_functors_type_error_only_for_bindings_that_reach_the_head)
 }
 END_TEST
 
+/* result_why_not re-runs a functor's term: a string it builds is the
+ * string, not a number of the same bits. */
+START_TEST(test_functors_why_not_reads_a_built_string)
+{
+	static const char src[] = ".decl w(s:symbol)\n.input w\n"
+				  ".decl tag(s:symbol)\n"
+				  "tag(cat(S, \"!\")) :- w(S), strlen(S) > 1.\n";
+	maelys_datalog_policy_t *policy = load_dialect(src, true);
+	maelys_datalog_session_t *session =
+	    dltest_new_session_flags(policy, MAELYS_DATALOG_SESSION_PROVENANCE);
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
+	maelys_datalog_result_t *res;
+	maelys_datalog_arg_t arg;
+	int head = -1;
+	size_t failed = 99;
+
+	dltest_add_s(edb, "w", "ab");
+	dltest_add_s(edb, "w", "c");
+	res = dltest_solve(session, edb);
+	dltest_assert_rows(res, "tag", 1, "ab!");
+	/* ab! holds: the whole body held */
+	arg = maelys_datalog_arg_symbol("ab!");
+	ck_assert_status(maelys_datalog_result_why_not(res, 0, "tag", &arg, 1,
+						       &head, &failed),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(head, 1);
+	ck_assert_uint_eq(failed, 2);
+	/* c! fails at strlen(S) > 1 */
+	arg = maelys_datalog_arg_symbol("c!");
+	ck_assert_status(maelys_datalog_result_why_not(res, 0, "tag", &arg, 1,
+						       &head, &failed),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_uint_eq(failed, 1);
+	(void)maelys_datalog_result_free(res);
+	(void)maelys_datalog_input_edb_free(edb);
+	(void)maelys_datalog_session_free(session);
+	(void)maelys_datalog_policy_free(policy);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -551,6 +591,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_functors_bad_arguments_are_clear_errors);
 	tcase_add_test(
 	    tc, test_functors_type_error_only_for_bindings_that_reach_the_head);
+	tcase_add_test(tc, test_functors_why_not_reads_a_built_string);
 	suite_add_tcase(s, tc);
 	return s;
 }
