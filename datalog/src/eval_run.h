@@ -114,16 +114,6 @@ DL_RUN(run_test)(struct dl_eval *ev, const struct dl_op *op, struct dl_test t)
 }
 
 /*
- * An arithmetic term.  Its result is interned as a value (boxed beyond the
- * inline range).  An error (a string operand, division by zero, a result a
- * policy-level rule cannot hold) of a term only the head reads is deferred
- * as a built-in's type error is, so that it is an error exactly when the
- * binding satisfies the rest of the body, whatever the join order (the
- * variable, which nothing else reads, is 0 meanwhile).  A term another
- * literal reads has no value to give it: its error stops at once (fail
- * closed, never a guess).
- */
-/*
  * range(...): binds the term's variable to each value in turn, one join
  * step each (so a long range meets the steps budget); bound already, it
  * is a test that the value is one of them.  An error of its arguments
@@ -169,6 +159,16 @@ DL_RUN(run_range)(struct dl_eval *ev, const struct dl_op *op)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/*
+ * An arithmetic term.  Its result is interned as a value (boxed beyond the
+ * inline range).  An error (a string operand, division by zero, a result a
+ * policy-level rule cannot hold) of a term only the head reads is deferred
+ * as a built-in's type error is, so that it is an error exactly when the
+ * binding satisfies the rest of the body, whatever the join order (the
+ * variable, which nothing else reads, is 0 meanwhile).  A term another
+ * literal reads has no value to give it: its error stops at once (fail
+ * closed, never a guess).
+ */
 static maelys_datalog_status_t
 DL_RUN(run_expr)(struct dl_eval *ev, const struct dl_op *op)
 {
