@@ -505,13 +505,14 @@ dl_p_functor_at(struct dl_parser *p, struct dl_ast_term *t, bool *is)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+static maelys_datalog_status_t
+dl_p_atom(struct dl_parser *p, struct dl_ast_atom *a, bool need_parens);
+static bool dl_is_cmp(enum dl_tok_kind k, enum dl_cmp_op *op);
+
 /* A body literal beginning with a functor's name and '(': a comparison
  * (strlen(X) > 3) when the call goes on with an operator, else an atom
  * of that name (a native policy may name a predicate `max`).  Reads the
  * call as an atom and reads again from the name when it was not one. */
-static maelys_datalog_status_t
-dl_p_atom(struct dl_parser *p, struct dl_ast_atom *a, bool need_parens);
-static bool dl_is_cmp(enum dl_tok_kind k, enum dl_cmp_op *op);
 
 static maelys_datalog_status_t
 dl_p_functor_literal(struct dl_parser *p, bool *is_cmp)
