@@ -89,6 +89,9 @@ static const struct functor_case functor_cases[] = {
     {"to_number(S)", "+17", 0, "#17"},
     {"to_number(S)", "9223372036854775807", 0, "#9223372036854775807"},
     {"to_number(S) + N", "40", 2, "#42"},
+    {"to_number(S)", "0xcafe", 0, "#51966"}, /* Souffle's semantic/strconv */
+    {"to_number(S)", "-0xBEEF", 0, "#-48879"},
+    {"to_number(S)", "-0b100", 0, "#-4"},
     {"to_string(N)", "", -5, "-5"},
     {"to_string(N * 1000000000000)", "", 3, "3000000000000"},
     {"max(N, 3, N * 2)", "", 5, "#10"},
@@ -473,11 +476,15 @@ START_TEST(test_functors_bad_arguments_are_clear_errors)
 	memset(big, 'a', 40000);
 	big[40000] = '\0';
 	solve_expect_error(num, "12x", 0, MAELYS_DATALOG_STATUS_ARITHMETIC,
-			   "to_number of a string that is not a decimal");
+			   "to_number of a string that is not a number");
 	solve_expect_error(num, "", 0, MAELYS_DATALOG_STATUS_ARITHMETIC,
 			   "to_number");
 	solve_expect_error(num, "9223372036854775808", 0,
 			   MAELYS_DATALOG_STATUS_ARITHMETIC, "to_number");
+	solve_expect_error(num, "0x", 0, MAELYS_DATALOG_STATUS_ARITHMETIC,
+			   "to_number");
+	solve_expect_error(num, "0b102", 0, MAELYS_DATALOG_STATUS_ARITHMETIC,
+			   "to_number");
 	/* 80,000 bytes: over the symbol length limit */
 	solve_expect_error(twice, big, 0, MAELYS_DATALOG_STATUS_LIMIT,
 			   "longer than the limit of 65535 bytes");
@@ -529,9 +536,10 @@ END_TEST
  * string, not a number of the same bits. */
 START_TEST(test_functors_why_not_reads_a_built_string)
 {
-	static const char src[] = ".decl w(s:symbol)\n.input w\n"
-				  ".decl tag(s:symbol)\n"
-				  "tag(cat(S, \"!\")) :- w(S), strlen(S) > 1.\n";
+	static const char src[] =
+	    ".decl w(s:symbol)\n.input w\n"
+	    ".decl tag(s:symbol)\n"
+	    "tag(cat(S, \"!\")) :- w(S), strlen(S) > 1.\n";
 	maelys_datalog_policy_t *policy = load_dialect(src, true);
 	maelys_datalog_session_t *session =
 	    dltest_new_session_flags(policy, MAELYS_DATALOG_SESSION_PROVENANCE);

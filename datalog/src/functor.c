@@ -188,11 +188,13 @@ dl_fn_substr(const struct dl_symview *syms, struct dl_fnctx *ctx,
 	return dl_fn_intern(syms, ctx, s->text + i, (size_t)n, out, why);
 }
 
-/* A decimal integer, the whole string: [+-]digits, within 64 bits. */
+/* A number, the whole string, as Souffle's to_number reads it: an
+ * optional sign, then decimal digits, or 0x and hexadecimal digits, or 0b
+ * and binary digits; its magnitude within 64-bit signed numbers. */
 static bool
 dl_fn_parse_number(const char *s, size_t len, int64_t *out)
 {
-	uint64_t v = 0, limit;
+	uint64_t v = 0, limit, base = 10;
 	bool neg = false;
 	size_t i = 0;
 
@@ -200,15 +202,25 @@ dl_fn_parse_number(const char *s, size_t len, int64_t *out)
 		neg = s[0] == '-';
 		i = 1;
 	}
+	if (len - i > 2 && s[i] == '0' &&
+	    (s[i + 1] == 'x' || s[i + 1] == 'X' || s[i + 1] == 'b' ||
+	     s[i + 1] == 'B')) {
+		base = s[i + 1] == 'x' || s[i + 1] == 'X' ? 16 : 2;
+		i += 2;
+	}
 	if (i == len)
 		return false;
 	limit = neg ? (uint64_t)INT64_MAX + 1u : (uint64_t)INT64_MAX;
 	for (; i < len; i++) {
-		unsigned d = (unsigned char)s[i] - '0';
+		unsigned char c = (unsigned char)s[i];
+		unsigned d = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
+			     : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+			     : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
+						    : 99u;
 
-		if (d > 9 || v > (limit - d) / 10)
+		if (d >= base || v > (limit - d) / base)
 			return false;
-		v = v * 10 + d;
+		v = v * base + d;
 	}
 	*out = neg ? (int64_t)(0u - v) : (int64_t)v;
 	return true;
@@ -274,8 +286,9 @@ dl_functor_apply(enum dl_functor f, const struct dl_symview *syms,
 			 * ordinals (their order is this engine's) */
 			*out = args[0];
 		} else if (!dl_fn_parse_number(s->text, s->len, out)) {
-			*why = "to_number of a string that is not a decimal "
-			       "64-bit number";
+			*why = "to_number of a string that is not a number "
+			       "(decimal, 0x hexadecimal or 0b binary, within "
+			       "64 bits)";
 			return MAELYS_DATALOG_STATUS_ARITHMETIC;
 		}
 		return MAELYS_DATALOG_STATUS_OK;
