@@ -573,6 +573,36 @@ START_TEST(test_functors_why_not_reads_a_built_string)
 }
 END_TEST
 
+/* A fact's functor term is computed at load; one with no constant value
+ * (autoinc) or of the wrong kind is refused. */
+START_TEST(test_functors_constant_terms_in_facts)
+{
+	static const char src[] =
+	    ".decl a(s:symbol, n:number)\n"
+	    "a(cat(\"x\", to_string(strlen(\"abc\") + 1)), max(3, 9)).\n"
+	    "a(substr(\"hello\", 1, 3), to_number(\"0x10\")).\n";
+	struct dltest_prog p;
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
+	maelys_datalog_result_t *res;
+
+	memset(&p, 0, sizeof p);
+	p.policy = load_dialect(src, true);
+	p.session = dltest_new_session(p.policy);
+	res = dltest_prog_solve(&p, edb);
+	dltest_assert_rows(res, "a", 2, "ell,#16 x4,#9");
+	(void)maelys_datalog_result_free(res);
+	(void)maelys_datalog_input_edb_free(edb);
+	dltest_prog_close(&p);
+	load_expect_error(".decl a(n:number)\na(autoinc()).\n", true,
+			  MAELYS_DATALOG_STATUS_UNSAFE, "no constant value");
+	load_expect_error(".decl a(n:number)\na(cat(\"x\", \"y\")).\n", true,
+			  MAELYS_DATALOG_STATUS_TYPE,
+			  "is a string, but column 1 of 'a'");
+	load_expect_error(".decl a(n:number)\na(to_number(\"x\")).\n", true,
+			  MAELYS_DATALOG_STATUS_ARITHMETIC, "to_number");
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -600,6 +630,7 @@ maelys_check_suite(void)
 	tcase_add_test(
 	    tc, test_functors_type_error_only_for_bindings_that_reach_the_head);
 	tcase_add_test(tc, test_functors_why_not_reads_a_built_string);
+	tcase_add_test(tc, test_functors_constant_terms_in_facts);
 	suite_add_tcase(s, tc);
 	return s;
 }

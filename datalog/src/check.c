@@ -1055,6 +1055,79 @@ dl_ck_arith_types(struct dl_checker *ck, const struct dl_rule *r)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* How deep dl_ck_has_call looks (the parser bounds nesting below it). */
+#define DL_EXPR_DEPTH_GUARD 64
+
+/* Whether a term calls a functor somewhere. */
+static bool
+dl_ck_has_call(const struct dl_ast_term *t, unsigned depth)
+{
+	uint32_t i;
+
+	if (t->kind != DL_TERM_EXPR || depth == 0)
+		return false;
+	if (t->expr->op == DL_ARITH_CALL)
+		return true;
+	for (i = 0; i < 2; i++)
+		if (dl_ck_has_call(i == 0 ? &t->expr->lhs : &t->expr->rhs,
+				   depth - 1))
+			return true;
+	return false;
+}
+
+/* A fact's term that calls functors (cat("a", "b"), to_string(10)):
+ * computed at load into the policy's symbols, as Souffle takes a constant
+ * one; a variable, autoinc() or range in it has no constant value. */
+static maelys_datalog_status_t
+dl_ck_fact_term(struct dl_checker *ck, const struct dl_ast_term *t,
+		const struct dl_pred *p, size_t k, dl_value *out)
+{
+	struct dl_symview syms = {NULL, &ck->prog->symbols};
+	int64_t stack[DL_EXPR_CODE_MAX];
+	const struct dl_cexpr *x;
+	maelys_datalog_column_type_t col = p->columns[k];
+	const char *why = "";
+	maelys_datalog_status_t st;
+	struct dl_cterm ct;
+	uint32_t sp = 0, i;
+
+	ck->nvars = 0;
+	ck->nexprs = 0;
+	ck->clause = NULL;
+	DL_TRY(dl_ck_expr(ck, t, &ct));
+	x = &ck->exprs[0];
+	for (i = 0; i < x->ncode; i++)
+		if (x->code[i].kind == DL_X_VAR ||
+		    (x->code[i].kind == DL_X_FUNC &&
+		     (x->code[i].op == DL_FN_AUTOINC ||
+		      x->code[i].op == DL_FN_RANGE)))
+			return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
+					  ck->source, t->pos,
+					  "a fact must be ground: the term %s "
+					  "has no constant value",
+					  ck->var_names[x->target]);
+	if (x->string_result ? col != MAELYS_DATALOG_COLUMN_SYMBOL &&
+				   col != MAELYS_DATALOG_COLUMN_ANY
+			     : col == MAELYS_DATALOG_COLUMN_SYMBOL)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				  ck->source, t->pos,
+				  "the term %s is a %s, but column %zu of '%s' "
+				  "is not",
+				  ck->var_names[x->target],
+				  x->string_result ? "string" : "number", k + 1,
+				  p->name);
+	st = dl_expr_exec(x, &syms, NULL, NULL, x->ncode, stack, &sp, &why);
+	if (st != MAELYS_DATALOG_STATUS_OK)
+		return dl_fail_at(ck->diag, st, ck->source, t->pos,
+				  "%s (the fact's term %s)", why,
+				  ck->var_names[x->target]);
+	if (x->string_result) {
+		*out = (dl_value)stack[0];
+		return MAELYS_DATALOG_STATUS_OK;
+	}
+	return dl_ck_integer(ck, stack[0], out);
+}
+
 static maelys_datalog_status_t
 dl_ck_fact(struct dl_checker *ck, const struct dl_ast_clause *c, uint32_t pid)
 {
@@ -1066,6 +1139,11 @@ dl_ck_fact(struct dl_checker *ck, const struct dl_ast_clause *c, uint32_t pid)
 		const struct dl_ast_term *t = &c->head.args[k];
 		struct dl_cterm ct;
 
+		if (t->kind == DL_TERM_EXPR &&
+		    dl_ck_has_call(t, DL_EXPR_DEPTH_GUARD)) {
+			DL_TRY(dl_ck_fact_term(ck, t, p, k, &vals[k]));
+			continue;
+		}
 		if (t->kind == DL_TERM_EXPR)
 			return dl_fail_at(
 			    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE, ck->source,
