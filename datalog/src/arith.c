@@ -6,6 +6,8 @@
  */
 #include "dl_arith.h"
 
+#include "dl_functor.h"
+
 static const char dl_why_div0[] = "division by zero in an arithmetic term";
 static const char dl_why_mod0[] = "modulo by zero in an arithmetic term";
 static const char dl_why_shift[] =
@@ -143,13 +145,13 @@ dl_arith_name(enum dl_arith_op op)
 }
 
 maelys_datalog_status_t
-dl_expr_run(const struct dl_cexpr *x, const struct dl_symview *syms,
-	    const dl_value *regs, int64_t *out, const char **why)
+dl_expr_exec(const struct dl_cexpr *x, const struct dl_symview *syms,
+	     struct dl_fnctx *ctx, const dl_value *regs, uint32_t ncode,
+	     int64_t *stack, uint32_t *spp, const char **why)
 {
-	int64_t stack[DL_EXPR_CODE_MAX];
 	uint32_t i, sp = 0;
 
-	for (i = 0; i < x->ncode; i++) {
+	for (i = 0; i < ncode; i++) {
 		const struct dl_xins *in = &x->code[i];
 		maelys_datalog_status_t st;
 		int64_t a, b = 0;
@@ -158,7 +160,19 @@ dl_expr_run(const struct dl_cexpr *x, const struct dl_symview *syms,
 		case DL_X_VAR: {
 			dl_value v = regs[in->v];
 
-			if (dl_value_is_inline_int(v))
+			if (in->op == DL_XV_STRING) {
+				const struct dl_sym *s =
+				    dl_value_is_inline_int(v)
+					? NULL
+					: dl_symview_get(syms, v);
+
+				if (s == NULL || s->text == NULL) {
+					*why = "a number where a string "
+					       "functor expects a string";
+					return MAELYS_DATALOG_STATUS_TYPE;
+				}
+				stack[sp++] = (int64_t)v;
+			} else if (dl_value_is_inline_int(v))
 				stack[sp++] = dl_value_inline_int(v);
 			else if (!dl_symview_value_int(syms, v, &stack[sp++])) {
 				*why = "arithmetic on a string (a number "
@@ -180,8 +194,32 @@ dl_expr_run(const struct dl_cexpr *x, const struct dl_symview *syms,
 				return st;
 			sp++;
 			break;
+		case DL_X_FUNC:
+			sp -= in->v;
+			st = dl_functor_apply((enum dl_functor)in->op, syms,
+					      ctx, &stack[sp], in->v,
+					      &stack[sp], why);
+			if (st != MAELYS_DATALOG_STATUS_OK)
+				return st;
+			sp++;
+			break;
 		}
 	}
+	*spp = sp;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+maelys_datalog_status_t
+dl_expr_run(const struct dl_cexpr *x, const struct dl_symview *syms,
+	    const dl_value *regs, int64_t *out, const char **why)
+{
+	int64_t stack[DL_EXPR_CODE_MAX];
+	maelys_datalog_status_t st;
+	uint32_t sp = 0;
+
+	st = dl_expr_exec(x, syms, NULL, regs, x->ncode, stack, &sp, why);
+	if (st != MAELYS_DATALOG_STATUS_OK)
+		return st;
 	*out = stack[0];
 	return MAELYS_DATALOG_STATUS_OK;
 }

@@ -13,6 +13,7 @@
 #include "dl_relq.h"
 
 #include "dl_builtins.h"
+#include "dl_functor.h"
 #include "dl_lexer.h"
 #include "dl_limits.h"
 #include "dl_record.h"
@@ -37,6 +38,13 @@ struct dl_checker {
 	/* record terms of the clause being compiled (dl_record.h) */
 	struct dl_crec recs[DL_RECS_MAX];
 	uint32_t nrecs;
+	/* functors (dl_functor.h): the clause being compiled, for the kinds
+	 * of its variables; the term compiled (a range stands alone); what
+	 * the clause's terms call for */
+	const struct dl_ast_clause *clause;
+	const struct dl_ast_term *fn_top;
+	bool fn_impure; /* the term being compiled calls autoinc */
+	bool fn_solve;  /* the clause builds values (dl_functor_needs_solve) */
 };
 
 #define DL_TRY(expr)                                                           \
@@ -254,19 +262,39 @@ static maelys_datalog_status_t dl_ck_text(struct dl_checker *ck, size_t start,
 					  size_t end, const char **out,
 					  size_t *len);
 
+static maelys_datalog_status_t
+dl_ck_call_code(struct dl_checker *ck, const struct dl_ast_term *t,
+		const char *whole, struct dl_xins *code, uint32_t *n,
+		uint8_t want, uint8_t *got);
+static maelys_datalog_status_t
+dl_ck_string_code(struct dl_checker *ck, const struct dl_ast_term *t,
+		  const char *whole, struct dl_xins *code, uint32_t *n);
+
 /* Compiles the operands of an arithmetic term, then its operator, into
- * code[*n ..] (postfix).  `whole` is the term as written, for messages. */
+ * code[*n ..] (postfix).  `whole` is the term as written, for messages.
+ * `want` is the kind (enum dl_fn_kind) the term's place expects (ANY: the
+ * top of a term); *got is the kind it has. */
 static maelys_datalog_status_t
 dl_ck_expr_code(struct dl_checker *ck, const struct dl_ast_term *t,
-		const char *whole, struct dl_xins *code, uint32_t *n)
+		const char *whole, struct dl_xins *code, uint32_t *n,
+		uint8_t want, uint8_t *got)
 {
 	struct dl_xins *in;
+	uint8_t sub;
 
+	if (t->kind == DL_TERM_EXPR && t->expr->op == DL_ARITH_CALL)
+		return dl_ck_call_code(ck, t, whole, code, n, want, got);
+	if (want == DL_FK_STRING && t->kind != DL_TERM_ANON) {
+		*got = DL_FK_STRING;
+		return dl_ck_string_code(ck, t, whole, code, n);
+	}
+	*got = DL_FK_NUMBER;
 	if (t->kind == DL_TERM_EXPR) {
-		DL_TRY(dl_ck_expr_code(ck, &t->expr->lhs, whole, code, n));
+		DL_TRY(dl_ck_expr_code(ck, &t->expr->lhs, whole, code, n,
+				       DL_FK_NUMBER, &sub));
 		if (!dl_arith_unary(t->expr->op))
-			DL_TRY(
-			    dl_ck_expr_code(ck, &t->expr->rhs, whole, code, n));
+			DL_TRY(dl_ck_expr_code(ck, &t->expr->rhs, whole, code,
+					       n, DL_FK_NUMBER, &sub));
 	} else if (t->kind == DL_TERM_SYMBOL) {
 		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
 				  ck->source, t->pos,
@@ -324,6 +352,7 @@ dl_ck_expr(struct dl_checker *ck, const struct dl_ast_term *t,
 	size_t len = 0;
 	uint32_t n = 0;
 	struct dl_cexpr *x;
+	uint8_t kind;
 
 	DL_TRY(dl_ck_text(ck, t->start, t->end, &text, &len));
 	if (ck->nexprs == DL_EXPRS_MAX)
@@ -331,7 +360,9 @@ dl_ck_expr(struct dl_checker *ck, const struct dl_ast_term *t,
 				  ck->source, t->pos,
 				  "more than %zu arithmetic terms in one rule",
 				  DL_EXPRS_MAX);
-	DL_TRY(dl_ck_expr_code(ck, t, text, code, &n));
+	ck->fn_top = t;
+	ck->fn_impure = false;
+	DL_TRY(dl_ck_expr_code(ck, t, text, code, &n, DL_FK_ANY, &kind));
 	if (ck->nvars == DL_VARS_MAX)
 		return dl_fail_at(
 		    ck->diag, MAELYS_DATALOG_STATUS_LIMIT, ck->source, t->pos,
@@ -345,6 +376,10 @@ dl_ck_expr(struct dl_checker *ck, const struct dl_ast_term *t,
 	x->code = copy;
 	x->ncode = n;
 	x->pos = t->pos;
+	x->string_result = kind == DL_FK_STRING;
+	x->generator =
+	    code[n - 1].kind == DL_X_FUNC && code[n - 1].op == DL_FN_RANGE;
+	x->impure = ck->fn_impure;
 	ck->var_names[ck->nvars] = text;
 	ck->var_lens[ck->nvars] = len;
 	out->kind = DL_CT_VAR;
@@ -431,6 +466,264 @@ dl_ck_record_term(struct dl_checker *ck, const struct dl_ast_term *t,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* --- functors (dl_functor.h): their arguments' and results' kinds --- */
+
+static const char *
+dl_ck_kind_name(uint8_t kind)
+{
+	return kind == DL_FK_STRING ? "a string" : "a number";
+}
+
+/* The kind of variable `t` in the clause being compiled: the type of a
+ * column it fills in an atom, or the result of a functor it is equated
+ * with; DL_FK_ANY when nothing says. */
+static uint8_t
+dl_ck_var_kind(const struct dl_checker *ck, const struct dl_ast_term *t)
+{
+	const struct dl_ast_clause *c = ck->clause;
+	size_t i, k;
+
+	if (c == NULL)
+		return DL_FK_ANY;
+	for (i = 0; i <= c->nbody; i++) {
+		const struct dl_ast_atom *a =
+		    i < c->nbody ? &c->body[i].atom : &c->head;
+		uint32_t pid;
+
+		if (i < c->nbody && c->body[i].kind == DL_LIT_CMP) {
+			const struct dl_ast_lit *l = &c->body[i];
+			const struct dl_ast_term *v = &l->lhs, *e = &l->rhs;
+
+			if (l->op != DL_CMP_EQ)
+				continue;
+			if (v->kind != DL_TERM_VAR) {
+				v = &l->rhs;
+				e = &l->lhs;
+			}
+			if (v->kind == DL_TERM_VAR && v->len == t->len &&
+			    memcmp(v->text, t->text, t->len) == 0 &&
+			    e->kind == DL_TERM_EXPR) {
+				const struct dl_functor_sig *sig =
+				    e->expr->op == DL_ARITH_CALL
+					? dl_functor_sig(
+					      (enum dl_functor)e->expr->functor)
+					: NULL;
+
+				if (sig == NULL)
+					return DL_FK_NUMBER;
+				if (sig->result == DL_FK_NUMBER ||
+				    sig->result == DL_FK_STRING)
+					return sig->result;
+			}
+			continue;
+		}
+		if (i < c->nbody && c->body[i].kind != DL_LIT_ATOM)
+			continue;
+		pid = dl_program_find_pred(ck->prog, a->name, a->name_len);
+		if (pid == DL_NONE || ck->prog->preds[pid].arity != a->nargs)
+			continue;
+		for (k = 0; k < a->nargs; k++) {
+			const struct dl_ast_term *x = &a->args[k];
+			maelys_datalog_column_type_t col =
+			    ck->prog->preds[pid].columns[k];
+
+			if (x->kind != DL_TERM_VAR || x->len != t->len ||
+			    memcmp(x->text, t->text, t->len) != 0 ||
+			    col == MAELYS_DATALOG_COLUMN_ANY)
+				continue;
+			return col == MAELYS_DATALOG_COLUMN_SYMBOL
+				   ? DL_FK_STRING
+				   : DL_FK_NUMBER;
+		}
+	}
+	return DL_FK_ANY;
+}
+
+/* The kind of a term as written (ANY: a variable nothing types). */
+static uint8_t
+dl_ck_term_kind(const struct dl_checker *ck, const struct dl_ast_term *t,
+		unsigned depth)
+{
+	const struct dl_ast_expr *e = t->expr;
+	const struct dl_functor_sig *sig;
+	uint32_t i;
+
+	switch (t->kind) {
+	case DL_TERM_SYMBOL:
+		return DL_FK_STRING;
+	case DL_TERM_INT:
+		return DL_FK_NUMBER;
+	case DL_TERM_VAR:
+		return dl_ck_var_kind(ck, t);
+	case DL_TERM_ANON:
+	case DL_TERM_RECORD: /* neither: refused where a kind is wanted */
+	case DL_TERM_ADT:
+	case DL_TERM_NIL:
+		return DL_FK_ANY;
+	case DL_TERM_EXPR:
+		break;
+	}
+	if (e->op != DL_ARITH_CALL)
+		return DL_FK_NUMBER;
+	if (e->functor == DL_FN_AS)
+		return e->as_type == MAELYS_DATALOG_COLUMN_SYMBOL
+			   ? DL_FK_STRING
+			   : DL_FK_NUMBER;
+	sig = dl_functor_sig((enum dl_functor)e->functor);
+	if (sig->result != DL_FK_SAME)
+		return sig->result;
+	/* min, max: as their arguments (the parser bounds the nesting) */
+	for (i = 0; i < e->nargs && depth < 64; i++) {
+		uint8_t k = dl_ck_term_kind(ck, &e->args[i], depth + 1);
+
+		if (k != DL_FK_ANY)
+			return k;
+	}
+	return DL_FK_ANY;
+}
+
+static maelys_datalog_status_t
+dl_ck_push(struct dl_checker *ck, const struct dl_ast_term *t,
+	   const char *whole, struct dl_xins *code, uint32_t *n,
+	   struct dl_xins **in)
+{
+	if (*n == DL_EXPR_CODE_MAX)
+		return dl_fail_at(
+		    ck->diag, MAELYS_DATALOG_STATUS_LIMIT, ck->source, t->pos,
+		    "term %s has more than %d operators, functors "
+		    "and operands",
+		    whole, DL_EXPR_CODE_MAX);
+	*in = &code[(*n)++];
+	memset(*in, 0, sizeof **in);
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* A string operand of a functor: a string constant or a variable read
+ * as a string (an integer or arithmetic there is a type error). */
+static maelys_datalog_status_t
+dl_ck_string_code(struct dl_checker *ck, const struct dl_ast_term *t,
+		  const char *whole, struct dl_xins *code, uint32_t *n)
+{
+	struct dl_xins *in = NULL;
+	dl_value v;
+
+	if (t->kind != DL_TERM_SYMBOL && t->kind != DL_TERM_VAR)
+		return dl_fail_at(
+		    ck->diag, MAELYS_DATALOG_STATUS_TYPE, ck->source, t->pos,
+		    "a number where a string is expected in %s", whole);
+	DL_TRY(dl_ck_push(ck, t, whole, code, n, &in));
+	if (t->kind == DL_TERM_VAR) {
+		in->kind = DL_X_VAR;
+		in->op = DL_XV_STRING;
+		return dl_ck_var(ck, t, &in->v);
+	}
+	/* a string a functor reads is not vocabulary: it is not matched
+	 * against the host's facts as written */
+	DL_TRY(dl_ck_symbol(ck, t->text, t->len, t->pos, false, &v));
+	in->kind = DL_X_CONST;
+	in->k = (int64_t)v;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* A functor call: its arguments by its signature, then DL_X_FUNC. */
+static maelys_datalog_status_t
+dl_ck_call_code(struct dl_checker *ck, const struct dl_ast_term *t,
+		const char *whole, struct dl_xins *code, uint32_t *n,
+		uint8_t want, uint8_t *got)
+{
+	const struct dl_ast_expr *e = t->expr;
+	enum dl_functor f = (enum dl_functor)e->functor;
+	const struct dl_functor_sig *sig = dl_functor_sig(f);
+	uint8_t arg = sig->arg, result = sig->result, sub;
+	struct dl_xins *in = NULL;
+	uint32_t i;
+
+	if (f == DL_FN_RANGE && t != ck->fn_top)
+		return dl_fail_at(
+		    ck->diag, MAELYS_DATALOG_STATUS_TYPE, ck->source, t->pos,
+		    "range is a generator: it stands alone, as in "
+		    "x = range(a, b), not inside %s",
+		    whole);
+	if (f == DL_FN_AS) {
+		/* as changes the type, not the value: a symbol stays a
+		 * symbol, a number a number */
+		result = e->as_type == MAELYS_DATALOG_COLUMN_SYMBOL
+			     ? DL_FK_STRING
+			     : DL_FK_NUMBER;
+		arg = result;
+	} else if (result == DL_FK_SAME) {
+		result = want;
+		for (i = 0; i < e->nargs && result == DL_FK_ANY; i++)
+			result = dl_ck_term_kind(ck, &e->args[i], 0);
+		if (result == DL_FK_ANY)
+			result = DL_FK_NUMBER;
+		arg = result;
+		if (result == DL_FK_STRING)
+			f = f == DL_FN_MIN ? DL_FN_SMIN : DL_FN_SMAX;
+	}
+	if (want != DL_FK_ANY && want != result)
+		return dl_fail_at(
+		    ck->diag, MAELYS_DATALOG_STATUS_TYPE, ck->source, t->pos,
+		    "%s gives %s where %s is expected in %s", sig->name,
+		    dl_ck_kind_name(result), dl_ck_kind_name(want), whole);
+	for (i = 0; i < e->nargs; i++) {
+		uint8_t want_i =
+		    i == 0 && f != DL_FN_AS && result == sig->result
+			? sig->first
+			: arg;
+
+		DL_TRY(dl_ck_expr_code(ck, &e->args[i], whole, code, n, want_i,
+				       &sub));
+		if (sub != want_i && f != DL_FN_AS)
+			return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+					  ck->source, e->args[i].pos,
+					  "argument %u of %s is %s, not %s, "
+					  "in %s",
+					  i + 1, sig->name,
+					  dl_ck_kind_name(sub),
+					  dl_ck_kind_name(want_i), whole);
+	}
+	*got = result;
+	if (f == DL_FN_AS)
+		return MAELYS_DATALOG_STATUS_OK; /* no code: the same bits */
+	if (f == DL_FN_AUTOINC)
+		ck->fn_impure = true;
+	if (dl_functor_needs_solve(f))
+		ck->fn_solve = true;
+	DL_TRY(dl_ck_push(ck, t, whole, code, n, &in));
+	in->kind = DL_X_FUNC;
+	in->op = (uint8_t)f;
+	in->v = e->nargs;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* Souffle refuses autoinc() in a recursive rule: its values would
+ * depend on the order of evaluation (after stratification, which says
+ * which rules are recursive). */
+static maelys_datalog_status_t
+dl_ck_functor_rules(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
+{
+	size_t r;
+	uint32_t i;
+
+	for (r = 0; r < prog->nrules; r++) {
+		const struct dl_rule *rule = &prog->rules[r];
+
+		if (!rule->recursive)
+			continue;
+		for (i = 0; i < rule->nexprs; i++)
+			if (rule->exprs[i].impure)
+				return dl_fail_at(
+				    diag, MAELYS_DATALOG_STATUS_UNSAFE,
+				    prog->source_name, rule->exprs[i].pos,
+				    "autoinc() in a recursive rule of '%s' "
+				    "(its values would depend on the order "
+				    "of evaluation)",
+				    prog->preds[rule->head_pred].name);
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 /* A term of an atom, comparison or built-in (not a regex pattern). */
 static maelys_datalog_status_t
 dl_ck_term(struct dl_checker *ck, const struct dl_ast_term *t,
@@ -500,6 +793,27 @@ dl_ck_regex(struct dl_checker *ck, const struct dl_ast_lit *l, uint32_t *out)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* Whether Souffle would run the constant pattern of l: ECMAScript's
+ * syntax, and one PCRE2 compiles (it compiles it at load otherwise). */
+static bool
+dl_ck_souffle_pattern(const struct dl_ast_lit *l)
+{
+	const struct dl_ast_term *pat = &l->atom.args[1];
+	char err[128];
+	size_t off = 0;
+	void *code = NULL;
+
+	if (pat->len > DL_REGEX_LEN_MAX)
+		return true; /* refused for its length, as in our dialect */
+	if (!dl_regex_souffle_valid(pat->text, pat->len))
+		return false;
+	if (dl_regex_compile(pat->text, pat->len, true, &code, err, sizeof err,
+			     &off) != MAELYS_DATALOG_STATUS_OK)
+		return false;
+	dl_regex_free(code);
+	return true;
+}
+
 static maelys_datalog_status_t
 dl_ck_literal(struct dl_checker *ck, const struct dl_ast_lit *l,
 	      struct dl_clit *out)
@@ -548,6 +862,28 @@ dl_ck_literal(struct dl_checker *ck, const struct dl_ast_lit *l,
 				    l->atom.name);
 		}
 		DL_TRY(dl_ck_term(ck, &l->atom.args[0], &out->args[0]));
+		if ((l->builtin == DL_BUILTIN_RE_MATCH ||
+		     l->builtin == DL_BUILTIN_RE_FULLMATCH) &&
+		    l->atom.args[1].kind != DL_TERM_SYMBOL) {
+			/* Souffle's match with a computed pattern: compiled
+			 * at evaluation (functor.c) */
+			out->pattern = DL_PAT_COMPUTED;
+			out->regex = DL_NONE;
+			return dl_ck_term(ck, &l->atom.args[1], &out->args[1]);
+		}
+		if (ck->ast->souffle &&
+		    (l->builtin == DL_BUILTIN_RE_MATCH ||
+		     l->builtin == DL_BUILTIN_RE_FULLMATCH) &&
+		    !dl_ck_souffle_pattern(l)) {
+			/* a pattern Souffle's regular expressions refuse:
+			 * match and !match both fail, as in Souffle */
+			out->pattern = DL_PAT_BAD;
+			out->regex = DL_NONE;
+			out->args[1].kind = DL_CT_CONST;
+			return dl_ck_symbol(
+			    ck, l->atom.args[1].text, l->atom.args[1].len,
+			    l->atom.args[1].pos, false, &out->args[1].v);
+		}
 		if (l->builtin == DL_BUILTIN_RE_MATCH ||
 		    l->builtin == DL_BUILTIN_RE_FULLMATCH) {
 			/* the pattern is not vocabulary: it is compiled */
@@ -702,6 +1038,41 @@ dl_ck_safety(struct dl_checker *ck, const struct dl_ast_clause *c,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* Souffle types a functor's string by its operands: in a column of
+ * subtype T it needs every string variable it reads to be of T (a
+ * constant is of any type).  Whether x reads one whose column in a body
+ * atom is of another type, or a plain symbol. */
+static bool
+dl_ck_foreign_operand(const struct dl_checker *ck, const struct dl_rule *r,
+		      const struct dl_cexpr *x, const char *type)
+{
+	uint32_t i, k, a;
+
+	if (!x->string_result || x->code[x->ncode - 1].kind != DL_X_FUNC)
+		return false; /* not a functor's string (as(x, T) is T) */
+	for (i = 0; i < x->ncode; i++) {
+		if (x->code[i].kind != DL_X_VAR ||
+		    x->code[i].op != DL_XV_STRING)
+			continue;
+		for (a = 0; a < r->nbody; a++) {
+			const struct dl_clit *l = &r->body[a];
+			const struct dl_pred *p = &ck->prog->preds[l->pred];
+
+			if (l->kind != DL_LIT_ATOM || l->negated)
+				continue;
+			for (k = 0; k < l->nargs; k++)
+				if (l->args[k].kind == DL_CT_VAR &&
+				    l->args[k].v == x->code[i].v &&
+				    p->columns[k] ==
+					MAELYS_DATALOG_COLUMN_SYMBOL &&
+				    (p->subtype[k] == NULL ||
+				     strcmp(p->subtype[k], type) != 0))
+					return true;
+		}
+	}
+	return false;
+}
+
 /* The type check of arithmetic (numbers only): no arithmetic term in a
  * column declared symbol, and no variable of such a column in an
  * arithmetic term. */
@@ -710,17 +1081,24 @@ dl_ck_arith_types(struct dl_checker *ck, const struct dl_rule *r)
 {
 	/* by variable: the term computing it, or reading it, else DL_NONE */
 	uint32_t computed[DL_VARS_MAX], read[DL_VARS_MAX];
+	/* a functor's string operands (dl_functor.h) */
+	uint32_t sread[DL_VARS_MAX];
 	uint32_t i, k, a;
 
 	if (r->nexprs == 0)
 		return MAELYS_DATALOG_STATUS_OK;
 	memset(computed, 0xff, sizeof computed);
 	memset(read, 0xff, sizeof read);
+	memset(sread, 0xff, sizeof sread);
 	for (i = 0; i < r->nexprs; i++) {
 		computed[r->exprs[i].target] = i;
 		for (k = 0; k < r->exprs[i].ncode; k++)
-			if (r->exprs[i].code[k].kind == DL_X_VAR)
-				read[r->exprs[i].code[k].v] = i;
+			if (r->exprs[i].code[k].kind == DL_X_VAR) {
+				if (r->exprs[i].code[k].op == DL_XV_STRING)
+					sread[r->exprs[i].code[k].v] = i;
+				else
+					read[r->exprs[i].code[k].v] = i;
+			}
 	}
 	for (a = 0; a <= r->nbody; a++) {
 		/* every atom of the body, then the head */
@@ -737,10 +1115,49 @@ dl_ck_arith_types(struct dl_checker *ck, const struct dl_rule *r)
 		for (k = 0; k < nargs; k++) {
 			uint32_t v = args[k].v;
 
+			if (args[k].kind == DL_CT_VAR &&
+			    p->columns[k] != MAELYS_DATALOG_COLUMN_SYMBOL &&
+			    p->columns[k] != MAELYS_DATALOG_COLUMN_ANY) {
+				if (computed[v] != DL_NONE &&
+				    r->exprs[computed[v]].string_result)
+					return dl_fail_at(
+					    ck->diag,
+					    MAELYS_DATALOG_STATUS_TYPE,
+					    ck->source,
+					    r->exprs[computed[v]].pos,
+					    "the term %s is a string, but "
+					    "column %u of '%s' is a number",
+					    ck->var_names[v], k + 1, p->name);
+				if (sread[v] != DL_NONE)
+					return dl_fail_at(
+					    ck->diag,
+					    MAELYS_DATALOG_STATUS_TYPE,
+					    ck->source, r->exprs[sread[v]].pos,
+					    "variable %s is a number (column "
+					    "%u "
+					    "of '%s') but is read as a string "
+					    "in %s",
+					    ck->var_names[v], k + 1, p->name,
+					    ck->var_names[r->exprs[sread[v]]
+							      .target]);
+			}
 			if (args[k].kind != DL_CT_VAR ||
 			    p->columns[k] != MAELYS_DATALOG_COLUMN_SYMBOL)
 				continue;
-			if (computed[v] != DL_NONE)
+			/* Souffle: a functor's string is a plain symbol,
+			 * not of a column's subtype (as(x, T) makes it one) */
+			if (computed[v] != DL_NONE && p->subtype[k] != NULL &&
+			    dl_ck_foreign_operand(ck, r, &r->exprs[computed[v]],
+						  p->subtype[k]))
+				return dl_fail_at(
+				    ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				    ck->source, r->exprs[computed[v]].pos,
+				    "the term %s is a symbol of another type "
+				    "than column %u of '%s' (as(term, Type) "
+				    "converts it)",
+				    ck->var_names[v], k + 1, p->name);
+			if (computed[v] != DL_NONE &&
+			    !r->exprs[computed[v]].string_result)
 				return dl_fail_at(
 				    ck->diag, MAELYS_DATALOG_STATUS_TYPE,
 				    ck->source, r->exprs[computed[v]].pos,
@@ -761,6 +1178,79 @@ dl_ck_arith_types(struct dl_checker *ck, const struct dl_rule *r)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* How deep dl_ck_has_call looks (the parser bounds nesting below it). */
+#define DL_EXPR_DEPTH_GUARD 64
+
+/* Whether a term calls a functor somewhere. */
+static bool
+dl_ck_has_call(const struct dl_ast_term *t, unsigned depth)
+{
+	uint32_t i;
+
+	if (t->kind != DL_TERM_EXPR || depth == 0)
+		return false;
+	if (t->expr->op == DL_ARITH_CALL)
+		return true;
+	for (i = 0; i < 2; i++)
+		if (dl_ck_has_call(i == 0 ? &t->expr->lhs : &t->expr->rhs,
+				   depth - 1))
+			return true;
+	return false;
+}
+
+/* A fact's term that calls functors (cat("a", "b"), to_string(10)):
+ * computed at load into the policy's symbols, as Souffle takes a constant
+ * one; a variable, autoinc() or range in it has no constant value. */
+static maelys_datalog_status_t
+dl_ck_fact_term(struct dl_checker *ck, const struct dl_ast_term *t,
+		const struct dl_pred *p, size_t k, dl_value *out)
+{
+	struct dl_symview syms = {NULL, &ck->prog->symbols};
+	int64_t stack[DL_EXPR_CODE_MAX];
+	const struct dl_cexpr *x;
+	maelys_datalog_column_type_t col = p->columns[k];
+	const char *why = "";
+	maelys_datalog_status_t st;
+	struct dl_cterm ct;
+	uint32_t sp = 0, i;
+
+	ck->nvars = 0;
+	ck->nexprs = 0;
+	ck->clause = NULL;
+	DL_TRY(dl_ck_expr(ck, t, &ct));
+	x = &ck->exprs[0];
+	for (i = 0; i < x->ncode; i++)
+		if (x->code[i].kind == DL_X_VAR ||
+		    (x->code[i].kind == DL_X_FUNC &&
+		     (x->code[i].op == DL_FN_AUTOINC ||
+		      x->code[i].op == DL_FN_RANGE)))
+			return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
+					  ck->source, t->pos,
+					  "a fact must be ground: the term %s "
+					  "has no constant value",
+					  ck->var_names[x->target]);
+	if (x->string_result ? col != MAELYS_DATALOG_COLUMN_SYMBOL &&
+				   col != MAELYS_DATALOG_COLUMN_ANY
+			     : col == MAELYS_DATALOG_COLUMN_SYMBOL)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				  ck->source, t->pos,
+				  "the term %s is a %s, but column %zu of '%s' "
+				  "is not",
+				  ck->var_names[x->target],
+				  x->string_result ? "string" : "number", k + 1,
+				  p->name);
+	st = dl_expr_exec(x, &syms, NULL, NULL, x->ncode, stack, &sp, &why);
+	if (st != MAELYS_DATALOG_STATUS_OK)
+		return dl_fail_at(ck->diag, st, ck->source, t->pos,
+				  "%s (the fact's term %s)", why,
+				  ck->var_names[x->target]);
+	if (x->string_result) {
+		*out = (dl_value)stack[0];
+		return MAELYS_DATALOG_STATUS_OK;
+	}
+	return dl_ck_integer(ck, stack[0], out);
+}
+
 static maelys_datalog_status_t
 dl_ck_fact(struct dl_checker *ck, const struct dl_ast_clause *c, uint32_t pid)
 {
@@ -772,6 +1262,11 @@ dl_ck_fact(struct dl_checker *ck, const struct dl_ast_clause *c, uint32_t pid)
 		const struct dl_ast_term *t = &c->head.args[k];
 		struct dl_cterm ct;
 
+		if (t->kind == DL_TERM_EXPR &&
+		    dl_ck_has_call(t, DL_EXPR_DEPTH_GUARD)) {
+			DL_TRY(dl_ck_fact_term(ck, t, p, k, &vals[k]));
+			continue;
+		}
 		if (t->kind == DL_TERM_EXPR)
 			return dl_fail_at(
 			    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE, ck->source,
@@ -917,6 +1412,8 @@ dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 	ck->nvars = 0;
 	ck->nexprs = 0;
 	ck->nrecs = 0;
+	ck->clause = c;
+	ck->fn_solve = false;
 	r.body = dl_arena_alloc(&prog->arena, c->nbody * sizeof *r.body);
 	if (r.body == NULL)
 		return dl_ck_nomem(ck);
@@ -966,6 +1463,7 @@ dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 		memcpy(r.recs, ck->recs, ck->nrecs * sizeof *r.recs);
 		r.nrecs = ck->nrecs;
 	}
+	r.solve_time = ck->fn_solve;
 	DL_TRY(dl_ck_safety(ck, c, &r));
 	DL_TRY(dl_ck_arith_types(ck, &r));
 	DL_TRY(dl_record_check_rule(prog, &r, ck->var_names, ck->source,
@@ -1057,6 +1555,13 @@ dl_ck_decls(struct dl_checker *ck, const struct dl_ast *ast)
 				      false, d->pos, &id));
 		memcpy(ck->prog->preds[id].columns, d->columns,
 		       sizeof d->columns);
+		for (size_t k = 0; k < d->arity; k++) {
+			ck->prog->preds[id].subtype[k] =
+			    dl_ck_copy(ck, d->subtype[k]);
+			if (d->subtype[k] != NULL &&
+			    ck->prog->preds[id].subtype[k] == NULL)
+				return dl_ck_nomem(ck);
+		}
 		for (size_t k = 0; k < d->arity; k++) {
 			ck->prog->preds[id].names[k] = dl_ck_copy(ck, d->names[k]);
 			if (d->names[k] != NULL &&
@@ -1233,6 +1738,8 @@ dl_program_compile(const struct dl_ast *ast,
 		st = dl_stratify(prog, diag);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_relq_check(prog, ast, diag);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_ck_functor_rules(prog, diag);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_plan_program(prog, diag);
 	if (st == MAELYS_DATALOG_STATUS_OK)

@@ -50,6 +50,9 @@ enum dl_arith_op {
 	DL_ARITH_LAND,
 	DL_ARITH_LOR,
 	DL_ARITH_LXOR,
+	/* a functor call (dl_functor.h): never applied by dl_arith_apply;
+	 * the parser's node for it, the checker's DL_X_FUNC */
+	DL_ARITH_CALL,
 };
 
 static inline bool
@@ -72,12 +75,19 @@ enum dl_xins_kind {
 	DL_X_VAR,   /* push regs[v] (a number, else STATUS_TYPE) */
 	DL_X_CONST, /* push k */
 	DL_X_OP,    /* pop one or two, push op's result */
+	/* a functor (dl_functor.h): op = enum dl_functor, v = how many
+	 * arguments it pops; it pushes its result */
+	DL_X_FUNC,
 };
+
+/* DL_X_VAR's op: the slot's kind (a string slot holds the value) */
+#define DL_XV_NUMBER 0
+#define DL_XV_STRING 1
 
 struct dl_xins {
 	uint8_t kind; /* enum dl_xins_kind */
-	uint8_t op;   /* DL_X_OP: enum dl_arith_op */
-	uint32_t v;   /* DL_X_VAR */
+	uint8_t op;   /* DL_X_OP: enum dl_arith_op; DL_X_VAR: DL_XV_* */
+	uint32_t v;   /* DL_X_VAR; DL_X_FUNC: its arguments */
 	int64_t k;    /* DL_X_CONST */
 };
 
@@ -94,6 +104,14 @@ struct dl_cexpr {
 	const struct dl_xins *code;
 	uint32_t ncode;
 	struct dl_pos pos;
+	/* its result is a string (a functor's): the slot is the value */
+	bool string_result;
+	/* range(...): binds target to each value in turn (the last
+	 * instruction is the range, the others its arguments) */
+	bool generator;
+	/* autoinc(): placed after every literal of the body, so that each
+	 * binding that reaches the head draws a value of its own */
+	bool impure;
 };
 
 /* Runs x over the rule's registers.  Returns OK with *out, TYPE (a
@@ -102,5 +120,17 @@ maelys_datalog_status_t dl_expr_run(const struct dl_cexpr *x,
 				    const struct dl_symview *syms,
 				    const dl_value *regs, int64_t *out,
 				    const char **why);
+
+struct dl_fnctx;
+
+/* dl_expr_run with what functors may change (autoinc's counter, the
+ * memory budget of strings built); ctx may be NULL.  `ncode` runs the
+ * first ncode instructions only and leaves the stack in stack[0 .. *sp)
+ * (a generator's arguments). */
+maelys_datalog_status_t dl_expr_exec(const struct dl_cexpr *x,
+				     const struct dl_symview *syms,
+				     struct dl_fnctx *ctx, const dl_value *regs,
+				     uint32_t ncode, int64_t *stack,
+				     uint32_t *sp, const char **why);
 
 #endif /* DL_ARITH_H */

@@ -60,6 +60,12 @@ struct dl_ast_expr {
 	/* operators and operands in it, at most DL_EXPR_CODE_MAX: bounds
 	 * the depth of the tree, which the checker walks recursively */
 	uint32_t size;
+	/* DL_ARITH_CALL: the functor (enum dl_functor), its arguments, and
+	 * for as(x, T) the base of T */
+	uint8_t functor;
+	struct dl_ast_term *args;
+	uint32_t nargs;
+	maelys_datalog_column_type_t as_type;
 };
 
 struct dl_ast_atom {
@@ -140,6 +146,9 @@ struct dl_ast_decl {
 	/* a RECORD column's type name as written (in the arena), where */
 	const char *type_names[MAELYS_DATALOG_MAX_ARITY];
 	struct dl_pos type_pos[MAELYS_DATALOG_MAX_ARITY];
+	/* the column's type when it is a subtype (.type T <: ...), else
+	 * NULL: a functor's string is of it only when its operands are */
+	const char *subtype[MAELYS_DATALOG_MAX_ARITY];
 };
 
 struct dl_ast_directive {
@@ -161,6 +170,7 @@ struct dl_ast_type {
 	struct dl_pos pos; /* of its name */
 	/* base RECORD: the record or ADT type it renames */
 	const char *alias;
+	bool subtype;      /* declared with <: (not =) */
 };
 
 /* A record type `.type T = [a: A, ...]`, or an algebraic data type

@@ -47,6 +47,10 @@ struct dl_eval {
 	const uint32_t *find_index; /* by predicate (dl_prov_row_of) */
 	uint32_t rule;              /* the rule whose plan runs */
 	uint32_t prov_rows[DL_BODY_MAX]; /* row matched, by body literal */
+	/* functors (dl_functor.h): autoinc's next value, and the patterns
+	 * of match compiled at this evaluation */
+	uint64_t counter;
+	struct dl_recache *recache;
 };
 
 /* Evaluates every stratum whose `runtime` flag equals `runtime`, in order.

@@ -78,6 +78,7 @@ struct dl_op {
 	const struct dl_crec *rec;
 	bool unpack;
 	uint64_t bindmask;
+	uint8_t pattern; /* CALL: enum dl_pattern_kind */
 };
 
 struct dl_plan {

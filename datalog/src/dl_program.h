@@ -51,6 +51,9 @@ struct dl_pred {
 	uint32_t nchoice;
 	/* a RECORD column's type (prog->rtypes), else DL_NONE */
 	uint32_t rtypes[MAELYS_DATALOG_MAX_ARITY];
+	/* the column's type when it is a subtype (dl_ast_decl), in the
+	 * program's arena; NULL otherwise */
+	const char *subtype[MAELYS_DATALOG_MAX_ARITY];
 };
 
 enum dl_cterm_kind { DL_CT_VAR, DL_CT_CONST, DL_CT_ANON };
@@ -81,6 +84,14 @@ struct dl_clit {
 	/* CMP: a side is a lower-case name, which the native dialect reads
 	 * as a string (for the warning on comparing two constants) */
 	bool bare;
+	/* CALL re_*: the pattern (enum dl_pattern_kind) */
+	uint8_t pattern;
+};
+
+enum dl_pattern_kind {
+	DL_PAT_CONST,    /* compiled at load: prog->regexes[regex] */
+	DL_PAT_COMPUTED, /* args[1] computed: compiled at evaluation */
+	DL_PAT_BAD,      /* Souffle refuses it: match and !match fail */
 };
 
 struct dl_plan;
@@ -112,6 +123,9 @@ struct dl_rule {
 	 * (dl_record.h) */
 	struct dl_crec *recs;
 	uint32_t nrecs;
+	/* calls a functor whose values the solve's overlay must hold
+	 * (dl_functor_needs_solve): its stratum runs at every solve */
+	bool solve_time;
 };
 
 struct dl_stratum {

@@ -13,6 +13,7 @@
 
 #include "dl_arith.h"
 #include "dl_choice.h"
+#include "dl_functor.h"
 
 #include "dl_plan.h"
 #include "dl_prov.h"
@@ -401,16 +402,19 @@ dl_eval_stratum(struct dl_eval *ev, const struct dl_stratum *s)
 maelys_datalog_status_t
 dl_eval_strata(struct dl_eval *ev, bool runtime)
 {
+	maelys_datalog_status_t st = MAELYS_DATALOG_STATUS_OK;
 	size_t i;
 
 	for (i = 0; i < ev->prog->nstrata; i++) {
 		const struct dl_stratum *s = &ev->prog->strata[i];
-		maelys_datalog_status_t st;
 
 		if (s->runtime != runtime)
 			continue;
 		if ((st = dl_eval_stratum(ev, s)) != MAELYS_DATALOG_STATUS_OK)
-			return st;
+			break;
 	}
-	return MAELYS_DATALOG_STATUS_OK;
+	/* computed patterns name values of this evaluation's overlay */
+	dl_recache_free(ev->recache);
+	ev->recache = NULL;
+	return st;
 }

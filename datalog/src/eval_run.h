@@ -114,6 +114,52 @@ DL_RUN(run_test)(struct dl_eval *ev, const struct dl_op *op, struct dl_test t)
 }
 
 /*
+ * range(...): binds the term's variable to each value in turn, one join
+ * step each (so a long range meets the steps budget); bound already, it
+ * is a test that the value is one of them.  An error of its arguments
+ * stops at once.
+ */
+static maelys_datalog_status_t
+DL_RUN(run_range)(struct dl_eval *ev, const struct dl_op *op)
+{
+	struct dl_fnctx ctx = {ev->mb, &ev->counter};
+	int64_t stack[DL_EXPR_CODE_MAX], r;
+	struct dl_test t = {MAELYS_DATALOG_STATUS_OK, true, NULL};
+	struct dl_range_it it;
+	uint32_t sp = 0;
+	dl_value v;
+	int rc;
+
+	t.status = dl_expr_exec(op->expr, &ev->syms, &ctx, ev->regs,
+				op->expr->ncode - 1, stack, &sp, &t.why);
+	if (t.status != MAELYS_DATALOG_STATUS_OK)
+		return dl_test_failed(ev, op, &t);
+	dl_range_first(&it, stack, sp);
+	while (dl_range_next(&it, &r)) {
+		maelys_datalog_status_t st;
+
+		if (!dl_step(ev))
+			return dl_steps_exceeded(ev, op);
+		if ((rc = dl_expr_value(ev, r, &v)) < 0)
+			return dl_fail_at(ev->diag,
+					  MAELYS_DATALOG_STATUS_NO_MEMORY,
+					  ev->prog->source_name, op->pos,
+					  "out of memory for a value of range");
+		if (rc > 0)
+			continue; /* no value here: nothing can equal it */
+		if (op->check) {
+			if (ev->regs[op->var] != v)
+				continue;
+			return DL_RUN(run)(ev, op + 1);
+		}
+		ev->regs[op->var] = v;
+		if ((st = DL_RUN(run)(ev, op + 1)) != MAELYS_DATALOG_STATUS_OK)
+			return st;
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/*
  * An arithmetic term.  Its result is interned as a value (boxed beyond the
  * inline range).  An error (a string operand, division by zero, a result a
  * policy-level rule cannot hold) of a term only the head reads is deferred
@@ -127,13 +173,21 @@ static maelys_datalog_status_t
 DL_RUN(run_expr)(struct dl_eval *ev, const struct dl_op *op)
 {
 	struct dl_test t = {MAELYS_DATALOG_STATUS_OK, true, NULL};
-	int64_t r = 0;
+	struct dl_fnctx ctx = {ev->mb, &ev->counter};
+	int64_t r = 0, stack[DL_EXPR_CODE_MAX];
+	uint32_t sp = 0;
 	dl_value v = 0;
 	int rc = 0;
 
-	t.status = dl_expr_run(op->expr, &ev->syms, ev->regs, &r, &t.why);
-	if (t.status == MAELYS_DATALOG_STATUS_OK &&
-	    (rc = dl_expr_value(ev, r, &v)) < 0)
+	if (op->expr->generator)
+		return DL_RUN(run_range)(ev, op);
+	t.status = dl_expr_exec(op->expr, &ev->syms, &ctx, ev->regs,
+				op->expr->ncode, stack, &sp, &t.why);
+	r = t.status == MAELYS_DATALOG_STATUS_OK ? stack[0] : 0;
+	if (t.status == MAELYS_DATALOG_STATUS_OK && op->expr->string_result)
+		v = (dl_value)r; /* a string slot holds the value */
+	else if (t.status == MAELYS_DATALOG_STATUS_OK &&
+		 (rc = dl_expr_value(ev, r, &v)) < 0)
 		return dl_fail_at(ev->diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
 				  ev->prog->source_name, op->pos,
 				  "out of memory for an arithmetic result");
@@ -304,8 +358,23 @@ DL_RUN(run)(struct dl_eval *ev, const struct dl_op *op)
 	case DL_OP_CALL: {
 		const void *re = NULL;
 
-		if (op->builtin == DL_BUILTIN_RE_MATCH ||
-		    op->builtin == DL_BUILTIN_RE_FULLMATCH)
+		if (op->pattern == DL_PAT_BAD)
+			return MAELYS_DATALOG_STATUS_OK; /* Souffle: neither */
+		if (op->pattern == DL_PAT_COMPUTED) {
+			struct dl_test t = {MAELYS_DATALOG_STATUS_OK, false,
+					    NULL};
+			int rc = dl_recache_get(&ev->recache, &ev->syms,
+						dl_term_value(ev, &op->key[1]),
+						op->builtin ==
+						    DL_BUILTIN_RE_FULLMATCH,
+						&re, &t.status, &t.why);
+
+			if (rc > 0)
+				return MAELYS_DATALOG_STATUS_OK;
+			if (rc < 0)
+				return DL_RUN(run_test)(ev, op, t);
+		} else if (op->builtin == DL_BUILTIN_RE_MATCH ||
+			   op->builtin == DL_BUILTIN_RE_FULLMATCH)
 			re = ev->prog->regexes[op->regex].code;
 		return DL_RUN(run_test)(
 		    ev, op,

@@ -26,6 +26,7 @@
 
 #include "dl_dnf.h"
 #include "dl_components.h"
+#include "dl_functor.h"
 #include "dl_lexer.h"
 #include "dl_limits.h"
 #include "dl_relq.h"
@@ -149,6 +150,8 @@ dl_is_upper_start(const struct dl_token *t)
 
 static maelys_datalog_status_t dl_p_expr(struct dl_parser *p,
 					 struct dl_ast_term *t, int min_prec);
+static maelys_datalog_status_t dl_p_functor_at(struct dl_parser *p,
+					       struct dl_ast_term *t, bool *is);
 
 static maelys_datalog_status_t dl_p_record_term(struct dl_parser *p,
 						struct dl_ast_term *t);
@@ -165,7 +168,12 @@ dl_p_primary(struct dl_parser *p, struct dl_ast_term *t)
 		if (p->tok.text[0] == '[' || p->tok.text[0] == '$')
 			return dl_p_record_term(p, t);
 		return dl_p_error(p, "a variable, a string or an integer");
-	case DL_TOK_IDENT:
+	case DL_TOK_IDENT: {
+		bool is;
+
+		DL_TRY(dl_p_functor_at(p, t, &is));
+		if (is)
+			return MAELYS_DATALOG_STATUS_OK;
 		if (p->ast->souffle && dl_tok_is(&p->tok, "nil")) {
 			t->kind = DL_TERM_NIL;
 		} else if (p->tok.len == 1 && p->tok.text[0] == '_') {
@@ -190,6 +198,7 @@ dl_p_primary(struct dl_parser *p, struct dl_ast_term *t)
 			t->bare = true;
 		}
 		break;
+	}
 	case DL_TOK_STRING:
 		t->kind = DL_TERM_SYMBOL;
 		t->text = p->tok.text; /* already decoded into the arena */
@@ -517,6 +526,126 @@ dl_p_record_term(struct dl_parser *p, struct dl_ast_term *t)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+static maelys_datalog_status_t
+dl_p_type_name(struct dl_parser *p, maelys_datalog_column_type_t *out);
+
+/* A functor call at p->tok (dl_functor.h): name "(" [term {"," term}] ")",
+ * as(term, Type) naming a type; *is is false, and nothing read, when
+ * p->tok is not a functor's name followed by '('.  Its arguments nest
+ * through dl_p_expr, whose depth bound holds for them too. */
+static maelys_datalog_status_t
+dl_p_functor_at(struct dl_parser *p, struct dl_ast_term *t, bool *is)
+{
+	struct dl_ast_term args[DL_FUNCTOR_ARGS_MAX];
+	maelys_datalog_column_type_t as_type = MAELYS_DATALOG_COLUMN_ANY;
+	const struct dl_functor_sig *sig;
+	const struct dl_token *nx;
+	struct dl_pos pos = p->tok.pos;
+	size_t start = p->tok.start;
+	uint32_t n = 0, nterms = 0, size = 1;
+	struct dl_ast_expr *e;
+	enum dl_functor f;
+
+	*is = false;
+	if (!dl_functor_find(p->tok.text, p->tok.len, &f))
+		return MAELYS_DATALOG_STATUS_OK;
+	DL_TRY(dl_p_peek(p, &nx));
+	if (nx->kind != DL_TOK_LPAREN)
+		return MAELYS_DATALOG_STATUS_OK;
+	*is = true;
+	sig = dl_functor_sig(f);
+	DL_TRY(dl_p_advance(p));
+	DL_TRY(dl_p_advance(p));
+	while (p->tok.kind != DL_TOK_RPAREN) {
+		if (n == DL_FUNCTOR_ARGS_MAX)
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					  p->source_name, p->tok.pos,
+					  "%s with more than %d arguments",
+					  sig->name, DL_FUNCTOR_ARGS_MAX);
+		if (f == DL_FN_AS && n == 1) {
+			DL_TRY(dl_p_type_name(p, &as_type));
+		} else {
+			DL_TRY(dl_p_term(p, &args[nterms]));
+			size += args[nterms].kind == DL_TERM_EXPR
+				    ? args[nterms].expr->size
+				    : 1;
+			nterms++;
+		}
+		n++;
+		if (p->tok.kind != DL_TOK_COMMA)
+			break;
+		DL_TRY(dl_p_advance(p));
+	}
+	DL_TRY(dl_p_expect(p, DL_TOK_RPAREN));
+	if (n < sig->min_args || n > sig->max_args)
+		return dl_fail_at(
+		    p->diag, MAELYS_DATALOG_STATUS_ARITY, p->source_name, pos,
+		    sig->min_args == sig->max_args
+			? "functor %s takes %u argument%s, not %u"
+			: "functor %s takes %u or more argument%s, not %u",
+		    sig->name, sig->min_args, sig->min_args == 1 ? "" : "s", n);
+	if (size > DL_EXPR_CODE_MAX)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  p->source_name, pos,
+				  "term of more than %d operators, functors "
+				  "and operands",
+				  DL_EXPR_CODE_MAX);
+	e = dl_arena_alloc(&p->ast->arena, sizeof *e);
+	if (e == NULL)
+		return dl_p_nomem(p);
+	memset(e, 0, sizeof *e);
+	e->op = DL_ARITH_CALL;
+	e->functor = (uint8_t)f;
+	e->size = size;
+	e->as_type = as_type;
+	e->nargs = nterms;
+	if (nterms > 0) {
+		e->args = dl_arena_alloc(&p->ast->arena, nterms * sizeof *args);
+		if (e->args == NULL)
+			return dl_p_nomem(p);
+		memcpy(e->args, args, nterms * sizeof *args);
+	}
+	memset(t, 0, sizeof *t);
+	t->kind = DL_TERM_EXPR;
+	t->expr = e;
+	t->pos = pos;
+	t->start = start;
+	t->end = p->prev_end;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_p_atom(struct dl_parser *p, struct dl_ast_atom *a, bool need_parens);
+static bool dl_is_cmp(enum dl_tok_kind k, enum dl_cmp_op *op);
+
+/* A body literal beginning with a functor's name and '(': a comparison
+ * (strlen(X) > 3) when the call goes on with an operator, else an atom
+ * of that name (a native policy may name a predicate `max`).  Reads the
+ * call as an atom and reads again from the name when it was not one. */
+
+static maelys_datalog_status_t
+dl_p_functor_literal(struct dl_parser *p, bool *is_cmp)
+{
+	struct dl_parser saved = *p;
+	struct dl_ast_atom probe;
+	enum dl_functor f;
+	enum dl_cmp_op cop;
+	enum dl_arith_op aop;
+
+	*is_cmp = false;
+	if (!dl_functor_find(p->tok.text, p->tok.len, &f))
+		return MAELYS_DATALOG_STATUS_OK;
+	if (dl_p_atom(p, &probe, false) == MAELYS_DATALOG_STATUS_OK &&
+	    !dl_is_cmp(p->tok.kind, &cop) &&
+	    dl_p_binop(&p->tok, p->ast->souffle, &aop) == 0) {
+		*p = saved;
+		return MAELYS_DATALOG_STATUS_OK;
+	}
+	*p = saved;
+	*is_cmp = true;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 /* name [ "(" terms ")" ]; p->tok is the name. */
 static maelys_datalog_status_t
 dl_p_atom(struct dl_parser *p, struct dl_ast_atom *a, bool need_parens)
@@ -648,8 +777,10 @@ dl_p_atom_or_call(struct dl_parser *p, struct dl_ast_lit *lit)
 		lit->atom.args[0] = lit->atom.args[1];
 		lit->atom.args[1] = t;
 	}
+	/* Souffle's match takes a pattern computed at evaluation too
+	 * (functor.c compiles and caches it); ours keeps the load's */
 	if ((b == DL_BUILTIN_RE_MATCH || b == DL_BUILTIN_RE_FULLMATCH) &&
-	    lit->atom.args[1].kind != DL_TERM_SYMBOL)
+	    !p->ast->souffle && lit->atom.args[1].kind != DL_TERM_SYMBOL)
 		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
 				  p->source_name, lit->atom.args[1].pos,
 				  "the pattern of %s must be a string constant "
@@ -685,11 +816,15 @@ dl_p_literal_body(struct dl_parser *p, struct dl_ast_lit *lit)
 		enum dl_arith_op aop;
 		bool unary;
 
+		bool fcmp = false;
+
 		DL_TRY(dl_p_unary_word(p, &aop, &unary));
 		DL_TRY(dl_p_peek(p, &nx));
 		if (nx->kind == DL_TOK_LPAREN && !unary)
+			DL_TRY(dl_p_functor_literal(p, &fcmp));
+		if (nx->kind == DL_TOK_LPAREN && !unary && !fcmp)
 			return dl_p_atom_or_call(p, lit);
-		if (!unary && !dl_is_cmp(nx->kind, &op) &&
+		if (!unary && !fcmp && !dl_is_cmp(nx->kind, &op) &&
 		    dl_p_binop(nx, p->ast->souffle, &aop) == 0) {
 			if (p->ast->souffle || dl_is_upper_start(&p->tok))
 				return dl_fail_at(
@@ -1232,6 +1367,22 @@ dl_p_choice(struct dl_parser *p, struct dl_ast_decl *d,
 	}
 }
 
+/* Whether p->tok names a type declared with <: (not an alias: =). */
+static bool
+dl_p_is_subtype(const struct dl_parser *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->ast->ntypes; i++) {
+		const struct dl_ast_type *t = &p->ast->types[i];
+
+		if (t->name_len == p->tok.len &&
+		    memcmp(t->name, p->tok.text, p->tok.len) == 0)
+			return t->subtype;
+	}
+	return false;
+}
+
 static maelys_datalog_status_t
 dl_p_decl(struct dl_parser *p)
 {
@@ -1295,6 +1446,12 @@ dl_p_decl(struct dl_parser *p)
 			if (p->tok.kind == DL_TOK_COLON) {
 				DL_TRY(dl_p_advance(p));
 				d.type_pos[d.arity] = p->tok.pos;
+				/* a subtype (<:): a functor's plain symbol
+				 * is not of it (dl_functor.h) */
+				if (dl_p_is_subtype(p))
+					DL_TRY(dl_p_strdup(
+					    p, p->tok.text, p->tok.len,
+					    &d.subtype[d.arity]));
 				DL_TRY(dl_p_type_name(p, &d.columns[d.arity]));
 				d.type_names[d.arity] = p->record_type;
 			}
@@ -1566,7 +1723,7 @@ dl_p_type(struct dl_parser *p)
 	DL_TRY(dl_p_advance(p));
 	if (p->tok.kind != DL_TOK_SUBTYPE && p->tok.kind != DL_TOK_EQ)
 		return dl_p_error(p, "'<:' or '='");
-	subtype = p->tok.kind == DL_TOK_SUBTYPE;
+	subtype = t.subtype = p->tok.kind == DL_TOK_SUBTYPE;
 	DL_TRY(dl_p_advance(p));
 	if (subtype && p->tok.kind == DL_TOK_IDENT &&
 	    dl_p_names_record_type(p))

@@ -221,6 +221,33 @@ dl_plan_records(struct dl_planner *pl, bool *progress)
 	}
 }
 
+/* Whether every literal and every other term but the impure ones
+ * (autoinc) is placed: an impure term waits for them, so that each
+ * binding reaching the head draws a value of its own. */
+static bool
+dl_plan_all_placed(const struct dl_planner *pl, uint32_t self)
+{
+	uint32_t i, k, target = pl->rule->exprs[self].target;
+
+	for (i = 0; i < pl->rule->nbody; i++) {
+		const struct dl_clit *l = &pl->rule->body[i];
+		bool reads = false;
+
+		/* a literal reading the term's value (X = autoinc()) comes
+		 * after it */
+		for (k = 0; k < l->nargs; k++)
+			if (l->args[k].kind == DL_CT_VAR &&
+			    l->args[k].v == target)
+				reads = true;
+		if (!pl->placed[i] && !reads)
+			return false;
+	}
+	for (i = 0; i < pl->rule->nexprs; i++)
+		if (i != self && !pl->xplaced[i] && !pl->rule->exprs[i].impure)
+			return false;
+	return true;
+}
+
 /* Places every filter that is ready; returns whether it placed any. */
 static maelys_datalog_status_t
 dl_plan_filters(struct dl_planner *pl, bool *progress)
@@ -279,6 +306,7 @@ dl_plan_filters(struct dl_planner *pl, bool *progress)
 			op->builtin = (uint8_t)l->builtin;
 			op->negated = l->negated;
 			op->regex = l->regex;
+			op->pattern = l->pattern;
 			pl->placed[i] = true;
 		}
 		*progress = true;
@@ -289,7 +317,7 @@ dl_plan_filters(struct dl_planner *pl, bool *progress)
 		const struct dl_cexpr *x = &r->exprs[i];
 		struct dl_op *op;
 
-		if (pl->xplaced[i])
+		if (pl->xplaced[i] || (x->impure && !dl_plan_all_placed(pl, i)))
 			continue;
 		for (k = 0; k < x->ncode; k++)
 			if (x->code[k].kind == DL_X_VAR &&

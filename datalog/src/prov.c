@@ -223,7 +223,10 @@ dl_prov_bind(const struct dl_rule *rule, const uint32_t *rows,
 			    dl_expr_run(x, syms, regs, &r, &why) !=
 				MAELYS_DATALOG_STATUS_OK)
 				continue;
-			if (r >= DL_INLINE_INT_MIN && r <= DL_INLINE_INT_MAX)
+			if (x->string_result)
+				v = (dl_value)r; /* a functor's string */
+			else if (r >= DL_INLINE_INT_MIN &&
+				 r <= DL_INLINE_INT_MAX)
 				v = dl_value_make_inline_int(r);
 			else if (!dl_symview_find_int(syms, r, &v))
 				continue; /* the solve interned every result */

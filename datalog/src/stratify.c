@@ -299,7 +299,7 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 
 			/* a rule with record terms may build records, which
 			 * only a solve's overlay can hold (dl_record.h) */
-			if (rule->nrecs > 0)
+			if (rule->nrecs > 0 || rule->solve_time)
 				s->runtime = true;
 
 			for (i = 0; i < rule->nbody; i++) {

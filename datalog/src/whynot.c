@@ -192,6 +192,8 @@ dl_whynot_expr(struct dl_whynot *w, struct dl_whynot_frame *f,
 			f->bound[x->target] = true;
 		}
 		return 2;
+	} else if (x->string_result) {
+		v = (dl_value)r; /* a functor's string: the value itself */
 	} else if (r >= DL_INLINE_INT_MIN && r <= DL_INLINE_INT_MAX) {
 		v = dl_value_make_inline_int(r);
 	} else if (!dl_symview_find_int(&w->syms, r, &v)) {

@@ -558,6 +558,68 @@ df_gen_arith(struct df_case *c, struct df_scope *sc, const struct df_rule *r,
 	return true;
 }
 
+/* V = functor(...) (enum df_func) over strings and numbers bound before
+ * it, in a rule that reads an .input relation as arithmetic is (a number
+ * beyond the inline range from the program's own facts is a LIMIT error
+ * by design).  Untyped columns give a functor no kind, so the string
+ * min and max take a string constant, which makes them strings. */
+static bool
+df_gen_func(struct df_case *c, struct df_scope *sc, const struct df_rule *r,
+	    struct df_lit *l)
+{
+	enum df_func f = (enum df_func)df_below(&c->rng, DF_NFUNC);
+	bool input = false, strings = f != DF_F_MIN && f != DF_F_MAX;
+	int a, b = -1;
+	unsigned i;
+
+	for (i = 0; i < r->nbody; i++)
+		if (r->body[i].kind == DF_L_POS &&
+		    c->preds[r->body[i].pred].input)
+			input = true;
+	a = df_pick_var(c, sc, strings ? DF_TY_STR : DF_TY_INT, DF_USE_EXACT);
+	if (!input || c->all_text || a < 0 || sc->nvars >= DF_MAX_VARS)
+		return false;
+	l->kind = DF_L_FUNC;
+	l->builtin = (uint8_t)f;
+	l->a[1] = df_var_term((unsigned)a);
+	l->a[2] = l->a[1];
+	l->pattern =
+	    (uint8_t)(df_below(&c->rng, 8) | (df_below(&c->rng, 8) << 3));
+	switch (f) {
+	case DF_F_MIN:
+	case DF_F_MAX:
+		b = df_pick_var(c, sc, DF_TY_INT, DF_USE_EXACT);
+		l->a[2] = b >= 0 && df_chance(&c->rng, 60)
+			      ? df_var_term((unsigned)b)
+			      : df_const_term(c, DF_TY_INT);
+		break;
+	case DF_F_SMIN:
+	case DF_F_SMAX:
+		l->a[2] = df_const_term(c, DF_TY_STR);
+		break;
+	case DF_F_CATLEN:
+	case DF_F_CATEQ:
+		b = df_pick_var(c, sc, DF_TY_STR, DF_USE_EXACT);
+		if (b >= 0 && df_chance(&c->rng, 70))
+			l->a[2] = df_var_term((unsigned)b);
+		break;
+	default:
+		break;
+	}
+	if (f == DF_F_CATEQ || f == DF_F_SUBEQ) {
+		/* compared with a bound string: mostly one of the operands'
+		 * kind, so that it holds now and then */
+		b = df_pick_var(c, sc, DF_TY_STR, DF_USE_EXACT);
+		if (b < 0)
+			return false;
+		l->a[0] = df_var_term((unsigned)b);
+		return true;
+	}
+	l->a[0] = df_new_var(sc, f == DF_F_SMIN || f == DF_F_SMAX ? DF_TY_STR
+								  : DF_TY_INT);
+	return true;
+}
+
 static unsigned
 df_weighted(struct df_case *c, unsigned p0, unsigned p1)
 {
@@ -612,6 +674,9 @@ df_rule_steps(struct df_case *c, struct df_rule *r, struct df_scope *sc,
 		case DF_L_ARITH:
 			ok = df_gen_arith(c, sc, r, l);
 			break;
+		case DF_L_FUNC:
+			ok = df_gen_func(c, sc, r, l);
+			break;
 		default:
 			ok = df_gen_call(c, sc, l);
 			break;
@@ -640,6 +705,10 @@ df_filter_steps(struct df_case *c, uint8_t *steps, unsigned n, bool few)
 	for (i = few ? df_chance(&c->rng, 15) : df_weighted(c, 55, 30); i > 0;
 	     i--)
 		steps[n++] = DF_L_ARITH;
+	/* (the body's room bounds them: a body has at most DF_MAX_BODY) */
+	for (i = few ? df_chance(&c->rng, 15) : df_weighted(c, 60, 30);
+	     i > 0 && n < DF_MAX_BODY; i--)
+		steps[n++] = DF_L_FUNC;
 	return n;
 }
 

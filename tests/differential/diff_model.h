@@ -175,7 +175,26 @@ enum df_lit_kind {
 	DF_L_CMP = 2,
 	DF_L_CALL = 3,
 	DF_L_ARITH = 4, /* a[0] = a[1] op a[2], numbers only */
+	DF_L_FUNC = 5,  /* a[0] = functor(a[1], a[2]): enum df_func */
 };
+/* The functors generated (Souffle's, in the native dialect): each gives a
+ * number or a string of the pool, or is compared with a bound string, so
+ * that the naive evaluator computes it on the test's own values. */
+enum df_func {
+	DF_F_STRLEN = 0, /* V = strlen(A) */
+	DF_F_MIN,        /* V = min(A, B), numbers */
+	DF_F_MAX,        /* V = max(A, B), numbers */
+	DF_F_SMIN,       /* V = min(A, "s"), strings */
+	DF_F_SMAX,       /* V = max(A, "s"), strings */
+	DF_F_CATLEN,     /* V = strlen(cat(A, B)) */
+	DF_F_CATEQ,      /* C = cat(A, B), C bound */
+	DF_F_SUBLEN,     /* V = strlen(substr(A, i, n)) */
+	DF_F_SUBEQ,      /* C = substr(A, i, n), C bound */
+	DF_NFUNC
+};
+/* substr's i and n, each -1 .. 6, packed in df_lit.pattern */
+#define DF_SUB_I(l) ((int64_t)((l)->pattern & 7u) - 1)
+#define DF_SUB_N(l) ((int64_t)(((l)->pattern >> 3) & 7u) - 1)
 /* The arithmetic operators generated: none of them can fail on the
  * operands the generator gives it (a divisor, a shift count, an exponent
  * is a constant in range), so every case has one answer. */
@@ -210,8 +229,9 @@ struct df_lit {
 	uint8_t kind;    /* enum df_lit_kind */
 	uint8_t pred;    /* POS, NEG */
 	uint8_t op;      /* CMP */
-	uint8_t builtin; /* CALL; ARITH: enum df_arith */
-	uint8_t pattern; /* CALL re_match: index in df_patterns */
+	uint8_t builtin; /* CALL; ARITH: enum df_arith; FUNC: enum df_func */
+	uint8_t pattern; /* CALL re_match: index in df_patterns; FUNC substr:
+			  * DF_SUB_I, DF_SUB_N */
 	bool negated;    /* CALL */
 	uint8_t style;   /* random bits choosing among equivalent spellings */
 	/* POS, NEG: the arguments; CMP: a[0] op a[1]; CALL: builtin(a[0],

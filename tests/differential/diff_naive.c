@@ -516,6 +516,78 @@ df_arith(enum df_arith op, int64_t a, int64_t b)
 	return 0;
 }
 
+/* Souffle's substr (C++'s std::string::substr with the index and length
+ * converted to size_t): a start past the end, or negative, gives "" and a
+ * length past the end, or negative, runs to the end.  Writes the cut's
+ * start and length. */
+static void
+df_substr(const struct df_string *s, int64_t i, int64_t n, size_t *at,
+	  size_t *len)
+{
+	if (i < 0 || (uint64_t)i > s->len) {
+		*at = 0;
+		*len = 0;
+		return;
+	}
+	*at = (size_t)i;
+	*len = n < 0 || (uint64_t)n > s->len - *at ? s->len - *at : (size_t)n;
+}
+
+/* A functor literal's value (FUNC forms V = ...), or, for the forms that
+ * compare with a bound string (CATEQ, SUBEQ), whether they hold: *held. */
+static struct df_val
+df_func(const struct df_lit *l, struct df_val x, struct df_val y,
+	struct df_val c, bool *held)
+{
+	struct df_val v = {DF_INT, 0};
+	const struct df_string *a, *b, *s;
+	size_t at, len, i;
+
+	*held = true;
+	switch ((enum df_func)l->builtin) {
+	case DF_F_STRLEN:
+		v.x = (int64_t)df_str(x)->len;
+		return v;
+	case DF_F_MIN:
+		return x.x <= y.x ? x : y;
+	case DF_F_MAX:
+		return x.x >= y.x ? x : y;
+	case DF_F_SMIN:
+		return df_str_order(x, y) <= 0 ? x : y;
+	case DF_F_SMAX:
+		return df_str_order(x, y) >= 0 ? x : y;
+	case DF_F_CATLEN:
+		v.x = (int64_t)(df_str(x)->len + df_str(y)->len);
+		return v;
+	case DF_F_CATEQ:
+		a = df_str(x);
+		b = df_str(y);
+		s = df_str(c);
+		*held = s->len == a->len + b->len;
+		for (i = 0; *held && i < a->len; i++)
+			*held = s->bytes[i] == a->bytes[i];
+		for (i = 0; *held && i < b->len; i++)
+			*held = s->bytes[a->len + i] == b->bytes[i];
+		return c;
+	case DF_F_SUBLEN:
+		df_substr(df_str(x), DF_SUB_I(l), DF_SUB_N(l), &at, &len);
+		v.x = (int64_t)len;
+		return v;
+	case DF_F_SUBEQ:
+		a = df_str(x);
+		s = df_str(c);
+		df_substr(a, DF_SUB_I(l), DF_SUB_N(l), &at, &len);
+		*held = s->len == len;
+		for (i = 0; *held && i < len; i++)
+			*held = s->bytes[i] == a->bytes[at + i];
+		return c;
+	case DF_NFUNC:
+		break;
+	}
+	ck_abort_msg("differential: unknown functor");
+	return v;
+}
+
 static void
 df_eval_body(struct df_naive *nv, const struct df_case *c,
 	     const struct df_rule *r, unsigned k, const struct df_env *env)
@@ -604,6 +676,29 @@ df_eval_body(struct df_naive *nv, const struct df_case *c,
 		if (x.kind != DF_INT || y.kind != DF_INT)
 			ck_abort_msg("differential: arithmetic on a string");
 		v.x = df_arith((enum df_arith)l->builtin, x.x, y.x);
+		e = *env;
+		if (e.bound[l->a[0].var]) {
+			if (!df_val_eq(e.v[l->a[0].var], v))
+				return;
+		} else {
+			e.v[l->a[0].var] = v;
+			e.bound[l->a[0].var] = true;
+		}
+		df_eval_body(nv, c, r, k + 1, &e);
+		return;
+	}
+	case DF_L_FUNC: {
+		struct df_val x = df_term_val(&l->a[1], env);
+		struct df_val y = df_term_val(&l->a[2], env);
+		struct df_val cv =
+		    l->a[0].kind == DF_T_VAR && env->bound[l->a[0].var]
+			? df_term_val(&l->a[0], env)
+			: x;
+		bool held;
+		struct df_val v = df_func(l, x, y, cv, &held);
+
+		if (!held)
+			return;
 		e = *env;
 		if (e.bound[l->a[0].var]) {
 			if (!df_val_eq(e.v[l->a[0].var], v))

@@ -19,6 +19,10 @@ static const char *const df_builtin_text[DF_NBUILTINS] = {
 static const char *const df_arith_text[DF_NARITH] = {
     "+",    "-",   "*",    "/",    "mod",   "^",    "band", "bor",
     "bxor", "bshl", "bshr", "bshru", "land", "lor", "lxor"};
+/* each functor's text up to its first argument */
+static const char *const df_func_text[DF_NFUNC] = {
+    "strlen(",     "min(", "max(",           "min(",   "max(",
+    "strlen(cat(", "cat(", "strlen(substr(", "substr("};
 static const char *const df_var_names[DF_MAX_VARS] = {
     "X", "Y", "Z", "W", "U", "T", "S", "R",
     "Q", "P", "O", "N", "M", "L", "K", "J"};
@@ -162,6 +166,32 @@ df_put_lit(struct df_buf *b, struct df_case *c, const struct df_lit *l)
 		df_buf_printf(b, " %s ", df_arith_text[l->builtin]);
 		df_put_term(b, c, &l->a[2]);
 		df_buf_printf(b, "%s", paren ? ")" : "");
+		if (swap) {
+			df_buf_printf(b, " = ");
+			df_put_term(b, c, &l->a[0]);
+		}
+		break;
+	}
+	case DF_L_FUNC: {
+		/* V = f(...), or f(...) = V */
+		bool swap = (l->style & 8u) != 0;
+		enum df_func f = (enum df_func)l->builtin;
+
+		if (!swap) {
+			df_put_term(b, c, &l->a[0]);
+			df_buf_printf(b, " = ");
+		}
+		df_buf_printf(b, "%s", df_func_text[f]);
+		df_put_term(b, c, &l->a[1]);
+		if (f == DF_F_SUBLEN || f == DF_F_SUBEQ)
+			df_buf_printf(b, ", %" PRId64 ", %" PRId64, DF_SUB_I(l),
+				      DF_SUB_N(l));
+		else if (f != DF_F_STRLEN) {
+			df_buf_printf(b, ", ");
+			df_put_term(b, c, &l->a[2]);
+		}
+		df_buf_printf(
+		    b, "%s", f == DF_F_CATLEN || f == DF_F_SUBLEN ? "))" : ")");
 		if (swap) {
 			df_buf_printf(b, " = ");
 			df_put_term(b, c, &l->a[0]);

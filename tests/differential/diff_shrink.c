@@ -74,6 +74,15 @@ df_rule_ordered(const struct df_rule *r, const struct df_case *c)
 				return false;
 			bound[l->a[0].var] = true;
 			break;
+		case DF_L_FUNC:
+			/* the forms that compare need their string bound */
+			if (!DF_BOUND(l->a[1]) || !DF_BOUND(l->a[2]) ||
+			    ((l->builtin == DF_F_CATEQ ||
+			      l->builtin == DF_F_SUBEQ) &&
+			     !DF_BOUND(l->a[0])))
+				return false;
+			bound[l->a[0].var] = true;
+			break;
 		default:
 			if (!DF_BOUND(l->a[0]) ||
 			    (l->builtin != DF_RE_MATCH && !DF_BOUND(l->a[1])))
