@@ -8,6 +8,7 @@
 #ifndef DL_AST_H
 #define DL_AST_H
 
+#include "dl_agg.h"
 #include "dl_arith.h"
 #include "dl_diag.h"
 #include "dl_mem.h"
@@ -24,6 +25,7 @@ enum dl_term_kind {
 	DL_TERM_SYMBOL, /* text, len = the string */
 	DL_TERM_INT,    /* integer */
 	DL_TERM_EXPR,   /* expr: arithmetic on a variable (constants fold) */
+	DL_TERM_AGG,    /* agg: an aggregate (dl_agg.h) */
 };
 
 struct dl_ast_expr;
@@ -39,6 +41,7 @@ struct dl_ast_term {
 	bool bare;
 	struct dl_ast_expr *expr; /* EXPR */
 	size_t start, end;        /* EXPR: its bytes in the source */
+	struct dl_ast_agg *agg;   /* AGG; start, end are its bytes too */
 };
 
 /* op lhs rhs, or op lhs for a unary one (dl_arith.h) */
@@ -90,6 +93,16 @@ struct dl_ast_lit {
 	struct dl_ast_term lhs, rhs; /* CMP */
 	struct dl_pos pos;
 	size_t start, end; /* its bytes in the source, for the rules API */
+};
+
+/* op [value] : { body }, or op [value] : atom */
+struct dl_ast_agg {
+	enum dl_agg_op op;
+	bool has_value; /* all but count */
+	struct dl_ast_term value;
+	struct dl_ast_lit *body;
+	size_t nbody;
+	struct dl_pos pos;
 };
 
 struct dl_ast_clause {

@@ -47,6 +47,8 @@ struct dl_eval {
 	const uint32_t *find_index; /* by predicate (dl_prov_row_of) */
 	uint32_t rule;              /* the rule whose plan runs */
 	uint32_t prov_rows[DL_BODY_MAX]; /* row matched, by body literal */
+	/* the folds of the running rule's aggregates (dl_agg.h) */
+	struct dl_agg_acc agg_acc[DL_AGGS_MAX];
 };
 
 /* Evaluates every stratum whose `runtime` flag equals `runtime`, in order.

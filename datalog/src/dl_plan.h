@@ -22,6 +22,10 @@ enum dl_op_kind {
 	DL_OP_BIND,         /* X = bound term, X not yet bound */
 	DL_OP_EXPR,         /* an arithmetic term: binds or tests its var */
 	DL_OP_EMIT,         /* insert the head tuple */
+	/* an aggregate (dl_agg.h): runs the ops after it, its body, up to
+	 * its AGG_END, then binds (or tests) var and goes on at op + skip */
+	DL_OP_AGG,
+	DL_OP_AGG_END, /* folds key[0] (count: nothing) into the aggregate */
 };
 
 /* Which rows of a relation a step sees (semi-naive evaluation). */
@@ -71,6 +75,9 @@ struct dl_op {
 	bool defer;
 	const struct dl_cexpr *expr; /* EXPR */
 	struct dl_pos pos;
+	uint32_t agg;  /* AGG, AGG_END: the rule's aggregate (AGG: cmp
+			* holds its enum dl_agg_op) */
+	uint32_t skip; /* AGG: ops from it to the op after its AGG_END */
 };
 
 struct dl_plan {

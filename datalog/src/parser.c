@@ -11,7 +11,9 @@
  *                lor < lxor < land < bor < bxor < band < bshl bshr bshru
  *                < + - < * / % < unary - bnot lnot < ^ (right)
  *   primary   := Variable | _ | "string" | integer | lowercase-symbol
- *              | "(" expr ")"
+ *              | "(" expr ")" | aggregate
+ *   aggregate := ("count" | ("sum" | "min" | "max" | "mean") term) ":"
+ *                ("{" literal { "," literal } "}" | atom)
  *   directive := ".decl" name "(" [col {"," col}] ")" {qualifier}
  *              | ".type" name ("<:" | "=") type
  *              | (".input" | ".output") name ["(" params ")"] {"," ...}
@@ -40,6 +42,7 @@ struct dl_parser {
 	const char *source_name;
 	maelys_datalog_diagnostic_t *diag;
 	unsigned depth; /* of the arithmetic term being read */
+	unsigned agg_depth; /* of the aggregate being read */
 };
 
 /* How deep an arithmetic term may nest (parentheses, unary operators, a
@@ -139,6 +142,11 @@ dl_is_upper_start(const struct dl_token *t)
 static maelys_datalog_status_t dl_p_expr(struct dl_parser *p,
 					 struct dl_ast_term *t, int min_prec);
 
+static maelys_datalog_status_t dl_p_agg_starts(struct dl_parser *p,
+					       bool *is);
+static maelys_datalog_status_t dl_p_agg(struct dl_parser *p,
+					struct dl_ast_term *t);
+
 /* A term without operators: variable, _, string, integer, symbol, or an
  * arithmetic term in parentheses. */
 static maelys_datalog_status_t
@@ -147,7 +155,13 @@ dl_p_primary(struct dl_parser *p, struct dl_ast_term *t)
 	memset(t, 0, sizeof *t);
 	t->pos = p->tok.pos;
 	switch (p->tok.kind) {
-	case DL_TOK_IDENT:
+	case DL_TOK_IDENT: {
+		bool agg;
+
+		DL_TRY(dl_p_agg_starts(p, &agg));
+		if (agg)
+			return dl_p_agg(p, t);
+	}
 		if (p->tok.len == 1 && p->tok.text[0] == '_') {
 			t->kind = DL_TERM_ANON;
 		} else if (p->ast->souffle || dl_is_upper_start(&p->tok)) {
@@ -572,8 +586,12 @@ dl_p_literal_body(struct dl_parser *p, struct dl_ast_lit *lit)
 	}
 	if (p->tok.kind == DL_TOK_IDENT) {
 		enum dl_arith_op aop;
-		bool unary;
+		bool unary, agg;
 
+		/* count : { ... } = N: a comparison */
+		DL_TRY(dl_p_agg_starts(p, &agg));
+		if (agg)
+			goto comparison;
 		DL_TRY(dl_p_unary_word(p, &aop, &unary));
 		DL_TRY(dl_p_peek(p, &nx));
 		if (nx->kind == DL_TOK_LPAREN && !unary)
@@ -592,6 +610,7 @@ dl_p_literal_body(struct dl_parser *p, struct dl_ast_lit *lit)
 			return dl_p_atom(p, &lit->atom, false);
 		}
 	}
+comparison:
 	lit->kind = DL_LIT_CMP;
 	DL_TRY(dl_p_term(p, &lit->lhs));
 	if (!dl_is_cmp(p->tok.kind, &lit->op))
@@ -608,6 +627,110 @@ dl_p_literal(struct dl_parser *p, struct dl_ast_lit *lit)
 	DL_TRY(dl_p_literal_body(p, lit));
 	lit->start = start;
 	lit->end = p->prev_end;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+
+/*
+ * Aggregates (dl_agg.h): `count : body`, `sum T : body`, `min T : body`,
+ * `max T : body`, `mean T : body`, where body is `{ literal, ... }` or a
+ * single atom.  The word begins one when what follows cannot follow a
+ * variable or symbol of that name: `:` after count, an operand after the
+ * others (but `min(`/`max(`, the functors of two arguments).
+ */
+static maelys_datalog_status_t
+dl_p_agg_starts(struct dl_parser *p, bool *is)
+{
+	const struct dl_token *nx;
+	enum dl_agg_op op;
+
+	*is = false;
+	if (p->tok.kind != DL_TOK_IDENT ||
+	    !dl_agg_from_word(p->tok.text, p->tok.len, &op))
+		return MAELYS_DATALOG_STATUS_OK;
+	DL_TRY(dl_p_peek(p, &nx));
+	if (op == DL_AGG_COUNT)
+		*is = nx->kind == DL_TOK_COLON;
+	else
+		*is = dl_p_starts_operand(nx->kind) &&
+		      nx->kind != DL_TOK_LPAREN;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static bool
+dl_p_is_brace(const struct dl_token *t, char c)
+{
+	return t->kind == DL_TOK_OTHER && t->len == 1 && t->text[0] == c;
+}
+
+static maelys_datalog_status_t
+dl_p_agg(struct dl_parser *p, struct dl_ast_term *t)
+{
+	struct dl_ast_lit body[DL_BODY_MAX];
+	struct dl_ast_agg *a;
+	size_t start = p->tok.start, n = 0;
+	struct dl_pos pos = p->tok.pos;
+
+	if (++p->agg_depth > DL_AGG_DEPTH_MAX)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  p->source_name, pos,
+				  "aggregates nested deeper than %d",
+				  DL_AGG_DEPTH_MAX);
+	a = dl_arena_alloc(&p->ast->arena, sizeof *a);
+	if (a == NULL)
+		return dl_p_nomem(p);
+	memset(a, 0, sizeof *a);
+	a->pos = pos;
+	(void)dl_agg_from_word(p->tok.text, p->tok.len, &a->op);
+	DL_TRY(dl_p_advance(p));
+	if (a->op != DL_AGG_COUNT) {
+		a->has_value = true;
+		DL_TRY(dl_p_term(p, &a->value));
+	}
+	DL_TRY(dl_p_expect(p, DL_TOK_COLON));
+	if (dl_p_is_brace(&p->tok, '{')) {
+		DL_TRY(dl_p_advance(p));
+		for (;;) {
+			if (n == DL_BODY_MAX)
+				return dl_fail_at(
+				    p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				    p->source_name, p->tok.pos,
+				    "aggregate body longer than %zu literals",
+				    DL_BODY_MAX);
+			DL_TRY(dl_p_literal(p, &body[n]));
+			n++;
+			if (p->tok.kind != DL_TOK_COMMA)
+				break;
+			DL_TRY(dl_p_advance(p));
+		}
+		if (!dl_p_is_brace(&p->tok, '}'))
+			return dl_p_error(p, "',' or '}' in the aggregate's body");
+		DL_TRY(dl_p_advance(p));
+	} else {
+		size_t lstart = p->tok.start;
+
+		memset(&body[0], 0, sizeof body[0]);
+		body[0].pos = p->tok.pos;
+		if (p->tok.kind != DL_TOK_IDENT)
+			return dl_p_error(p, "'{' or an atom after the "
+					     "aggregate's ':'");
+		DL_TRY(dl_p_atom_or_call(p, &body[0]));
+		body[0].start = lstart;
+		body[0].end = p->prev_end;
+		n = 1;
+	}
+	a->body = dl_arena_alloc(&p->ast->arena, n * sizeof *body);
+	if (a->body == NULL)
+		return dl_p_nomem(p);
+	memcpy(a->body, body, n * sizeof *body);
+	a->nbody = n;
+	p->agg_depth--;
+	memset(t, 0, sizeof *t);
+	t->kind = DL_TERM_AGG;
+	t->agg = a;
+	t->pos = pos;
+	t->start = start;
+	t->end = p->prev_end;
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
