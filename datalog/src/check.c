@@ -44,6 +44,8 @@ struct dl_checker {
 	uint32_t agg_cur;
 	uint32_t var_scope[DL_VARS_MAX];
 	uint32_t expr_scope[DL_EXPRS_MAX];
+	/* the clause's literals as written, before the witnesses' */
+	size_t ground_nbody;
 };
 
 #define DL_TRY(expr)                                                           \
@@ -464,6 +466,19 @@ dl_ck_literal(struct dl_checker *ck, const struct dl_ast_lit *l,
 		out->op = l->op;
 		out->nargs = 2;
 		out->bare = l->lhs.bare || l->rhs.bare;
+		if (l->op == DL_CMP_EQ && !l->negated &&
+		    ((l->lhs.kind == DL_TERM_ANON &&
+		      l->rhs.kind == DL_TERM_AGG) ||
+		     (l->rhs.kind == DL_TERM_ANON &&
+		      l->lhs.kind == DL_TERM_AGG))) {
+			/* _ = aggregate: only that it has a value */
+			DL_TRY(dl_ck_term(ck,
+					  l->lhs.kind == DL_TERM_AGG ? &l->lhs
+								     : &l->rhs,
+					  &out->args[0]));
+			out->args[1] = out->args[0];
+			return MAELYS_DATALOG_STATUS_OK;
+		}
 		if (l->lhs.kind == DL_TERM_ANON || l->rhs.kind == DL_TERM_ANON)
 			return dl_fail_at(
 			    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE, ck->source,
@@ -806,9 +821,14 @@ static maelys_datalog_status_t dl_ck_agg_types(struct dl_checker *ck,
 					       const struct dl_rule *r);
 
 static maelys_datalog_status_t
+dl_ck_agg_witnesses(struct dl_checker *ck, const struct dl_ast_clause **c,
+		    struct dl_ast_clause *wc);
+
+static maelys_datalog_status_t
 dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 {
 	struct dl_program *prog = ck->prog;
+	struct dl_ast_clause wc;
 	struct dl_rule r;
 	uint32_t pid;
 	const struct dl_pred *p;
@@ -833,6 +853,7 @@ dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 		    "'%s' is a POLICY_FACT predicate: it may only "
 		    "have ground facts, not rules",
 		    p->name);
+	DL_TRY(dl_ck_agg_witnesses(ck, &c, &wc));
 	memset(&r, 0, sizeof r);
 	r.head_pred = pid;
 	r.pos = c->pos;
@@ -1385,7 +1406,7 @@ dl_ck_agg(struct dl_checker *ck, const struct dl_ast_term *t,
 		return dl_ck_nomem(ck);
 	if (parent == DL_NONE) {
 		g->n = 0;
-		dl_ast_ground(ck->clause->body, ck->clause->nbody, aa, g);
+		dl_ast_ground(ck->clause->body, ck->ground_nbody, aa, g);
 	} else {
 		memcpy(g, ck->ground[parent], sizeof *g);
 		dl_ast_ground(ck->agg_ast[parent]->body,
@@ -1683,4 +1704,172 @@ dl_ck_agg_types(struct dl_checker *ck, const struct dl_rule *r)
 						 r->body[k].nargs));
 	return dl_ck_agg_symbols(ck, r, r->head_pred, r->head,
 				 ck->prog->preds[r->head_pred].arity);
+}
+
+/*
+ * Witnesses (Souffle's): a variable written in the body of an aggregate of
+ * the rule's own body, grounded there, used outside it and grounded
+ * nowhere outside, is a witness of the value min or max chose.  The rule
+ * gets, after its own literals, a copy of the aggregate's body and
+ * `term = aggregate`: the bindings of the body whose term is the minimum
+ * (or maximum), which ground the witness.  count, sum and mean have no
+ * witness: such a variable is refused, as Souffle refuses it.
+ */
+struct dl_agg_terms {
+	const struct dl_ast_term *t[DL_AGGS_MAX];
+	uint32_t n;
+};
+
+/* The aggregates written in t, not inside another one. */
+static void
+dl_ast_aggs_of(const struct dl_ast_term *t, struct dl_agg_terms *out)
+{
+	if (t->kind == DL_TERM_AGG) {
+		if (out->n < DL_AGGS_MAX)
+			out->t[out->n++] = t;
+	} else if (t->kind == DL_TERM_EXPR) {
+		dl_ast_aggs_of(&t->expr->lhs, out);
+		if (!dl_arith_unary(t->expr->op))
+			dl_ast_aggs_of(&t->expr->rhs, out);
+	}
+}
+
+/* Whether name is written in lits (not inside an aggregate). */
+static bool
+dl_ast_lits_mention(const struct dl_ast_lit *lits, size_t n, const char *text,
+		    size_t len)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		const struct dl_ast_lit *l = &lits[i];
+
+		if (l->kind == DL_LIT_CMP) {
+			if (dl_ast_term_mentions(&l->lhs, text, len) ||
+			    dl_ast_term_mentions(&l->rhs, text, len))
+				return true;
+			continue;
+		}
+		for (k = 0; k < l->atom.nargs; k++)
+			if (dl_ast_term_mentions(&l->atom.args[k], text, len))
+				return true;
+	}
+	return false;
+}
+
+static maelys_datalog_status_t
+dl_ck_agg_witnesses(struct dl_checker *ck, const struct dl_ast_clause **c,
+		    struct dl_ast_clause *wc)
+{
+	const struct dl_ast_clause *cl = *c;
+	struct dl_agg_terms aggs = {{NULL}, 0};
+	struct dl_names *outer = NULL, *inner = NULL;
+	struct dl_ast_lit *body = NULL;
+	size_t i, k, n = cl->nbody;
+	maelys_datalog_status_t st = MAELYS_DATALOG_STATUS_OK;
+
+	ck->ground_nbody = cl->nbody;
+	for (i = 0; i < cl->nbody; i++) {
+		const struct dl_ast_lit *l = &cl->body[i];
+
+		if (l->kind == DL_LIT_CMP) {
+			dl_ast_aggs_of(&l->lhs, &aggs);
+			dl_ast_aggs_of(&l->rhs, &aggs);
+		} else {
+			for (k = 0; k < l->atom.nargs; k++)
+				dl_ast_aggs_of(&l->atom.args[k], &aggs);
+		}
+	}
+	for (k = 0; k < cl->head.nargs; k++)
+		dl_ast_aggs_of(&cl->head.args[k], &aggs);
+	if (aggs.n == 0)
+		return MAELYS_DATALOG_STATUS_OK;
+	outer = dl_calloc(1, sizeof *outer);
+	inner = dl_calloc(1, sizeof *inner);
+	if (outer == NULL || inner == NULL) {
+		st = dl_ck_nomem(ck);
+		goto out;
+	}
+	/* grounded outside, every aggregate taken as grounded */
+	dl_ast_ground(cl->body, cl->nbody, NULL, outer);
+	for (i = 0; i < aggs.n; i++) {
+		const struct dl_ast_agg *a = aggs.t[i]->agg;
+		const struct dl_ast_term *w = NULL;
+		size_t j;
+
+		inner->n = 0;
+		dl_ast_ground(a->body, a->nbody, NULL, inner);
+		for (j = 0; j < inner->n && w == NULL; j++) {
+			struct dl_ast_term name;
+			bool outside = false;
+
+			if (dl_names_has(outer, inner->text[j], inner->len[j]))
+				continue;
+			memset(&name, 0, sizeof name);
+			name.kind = DL_TERM_VAR;
+			name.text = inner->text[j];
+			name.len = inner->len[j];
+			for (k = 0; k < cl->head.nargs && !outside; k++)
+				outside = dl_ast_term_mentions(
+				    &cl->head.args[k], name.text, name.len);
+			if (!outside &&
+			    !dl_ast_lits_mention(cl->body, cl->nbody,
+						 name.text, name.len))
+				continue;
+			if (a->op != DL_AGG_MIN && a->op != DL_AGG_MAX) {
+				st = dl_fail_at(
+				    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
+				    ck->source, aggs.t[i]->pos,
+				    "witness problem: variable %.*s is "
+				    "grounded only inside the aggregate %s "
+				    "but used outside it (only min and max "
+				    "have witnesses)",
+				    (int)name.len, name.text,
+				    dl_agg_name(a->op));
+				goto out;
+			}
+			w = aggs.t[i];
+		}
+		if (w == NULL)
+			continue;
+		/* the aggregate's body, then term = aggregate */
+		if (n + a->nbody + 1 > DL_BODY_MAX) {
+			st = dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					ck->source, w->pos,
+					"rule body longer than %zu literals "
+					"with the witnesses of its aggregates",
+					DL_BODY_MAX);
+			goto out;
+		}
+		if (body == NULL) {
+			body = dl_arena_alloc(&ck->prog->arena,
+					      DL_BODY_MAX * sizeof *body);
+			if (body == NULL) {
+				st = dl_ck_nomem(ck);
+				goto out;
+			}
+			memcpy(body, cl->body, cl->nbody * sizeof *body);
+		}
+		memcpy(&body[n], a->body, a->nbody * sizeof *body);
+		n += a->nbody;
+		memset(&body[n], 0, sizeof body[n]);
+		body[n].kind = DL_LIT_CMP;
+		body[n].op = DL_CMP_EQ;
+		body[n].lhs = a->value;
+		body[n].rhs = *w;
+		body[n].pos = w->pos;
+		body[n].start = w->start;
+		body[n].end = w->end;
+		n++;
+	}
+	if (body != NULL) {
+		*wc = *cl;
+		wc->body = body;
+		wc->nbody = n;
+		*c = wc;
+	}
+out:
+	dl_free(outer);
+	dl_free(inner);
+	return st;
 }
