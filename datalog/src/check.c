@@ -1632,6 +1632,38 @@ dl_ck_agg_safety(struct dl_checker *ck, const struct dl_rule *r,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* Whether literal l is v = the result of aggregate a (either way). */
+static bool
+dl_ck_agg_equated(const struct dl_clit *l, uint32_t v, const struct dl_cagg *a)
+{
+	const struct dl_cterm *x = &l->args[0], *y = &l->args[1];
+
+	if (l->kind != DL_LIT_CMP || l->negated || l->op != DL_CMP_EQ ||
+	    x->kind != DL_CT_VAR || y->kind != DL_CT_VAR)
+		return false;
+	return (x->v == v && y->v == a->target) ||
+	       (y->v == v && x->v == a->target);
+}
+
+/* Whether variable v holds aggregate a's result: it is a's variable, or a
+ * literal of the rule or of an aggregate equates it with it. */
+static bool
+dl_ck_agg_holds(const struct dl_rule *r, uint32_t v, const struct dl_cagg *a)
+{
+	uint32_t i, k;
+
+	if (a->target == v)
+		return true;
+	for (k = 0; k < r->nbody; k++)
+		if (dl_ck_agg_equated(&r->body[k], v, a))
+			return true;
+	for (i = 0; i < r->naggs; i++)
+		for (k = 0; k < r->aggs[i].nbody; k++)
+			if (dl_ck_agg_equated(&r->aggs[i].body[k], v, a))
+				return true;
+	return false;
+}
+
 /* An atom's symbol columns (body, aggregate body or head) hold no
  * aggregate's result, and sum, min and max fold no variable of a symbol
  * column: the aggregates work on numbers. */
@@ -1649,7 +1681,7 @@ dl_ck_agg_symbols(struct dl_checker *ck, const struct dl_rule *r,
 		for (i = 0; i < r->naggs; i++) {
 			const struct dl_cagg *a = &r->aggs[i];
 
-			if (a->target == args[k].v)
+			if (dl_ck_agg_holds(r, args[k].v, a))
 				return dl_fail_at(
 				    ck->diag, MAELYS_DATALOG_STATUS_TYPE,
 				    ck->source, a->pos,

@@ -308,14 +308,21 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 		const struct dl_edge *e = &g.edges[i];
 		uint32_t from = prog->rules[e->rule].head_pred;
 		char cycle[400];
+		size_t skip;
 
 		if (e->agg == NULL || scc[e->to] != scc[from])
 			continue;
 		dl_name_cycle(prog, &g, scc, from, e->to, cycle, sizeof cycle);
+		/* the cycle reads "head -> not p -> ...": the edge is the
+		 * aggregate's, named as such */
+		skip = strlen(prog->preds[from].name) + strlen(" -> not ") +
+		       strlen(prog->preds[e->to].name);
 		st = dl_fail_at(diag, MAELYS_DATALOG_STATUS_NEGATION_CYCLE,
 				prog->source_name, e->agg->body[e->lit].pos,
-				"recursion through an aggregate (%s): %s",
-				dl_agg_name(e->agg->op), cycle);
+				"recursion through an aggregate: %s -> %s %s%s",
+				prog->preds[from].name,
+				dl_agg_name(e->agg->op), prog->preds[e->to].name,
+				skip < strlen(cycle) ? cycle + skip : "");
 		goto out;
 	}
 	prog->strata = dl_calloc((size_t)ncomp + 1, sizeof *prog->strata);
