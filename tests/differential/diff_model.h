@@ -175,7 +175,12 @@ enum df_lit_kind {
 	DF_L_CMP = 2,
 	DF_L_CALL = 3,
 	DF_L_ARITH = 4, /* a[0] = a[1] op a[2], numbers only */
+	DF_L_AGG = 5,   /* res = agg : pred(a...), a[col] the folded one */
 };
+
+/* The aggregates generated, over one atom of a lower group: count, or
+ * sum, min, max of an integer column. */
+enum df_agg { DF_AG_COUNT = 0, DF_AG_SUM, DF_AG_MIN, DF_AG_MAX, DF_NAGG };
 /* The arithmetic operators generated: none of them can fail on the
  * operands the generator gives it (a divisor, a shift count, an exponent
  * is a constant in range), so every case has one answer. */
@@ -218,6 +223,11 @@ struct df_lit {
 	 * a[1]) (re_match: a[1] unused, the pattern is constant); ARITH:
 	 * a[0] = a[1] op a[2] */
 	struct df_term a[DF_MAX_ARITY];
+	/* AGG: builtin is the enum df_agg; a[] the atom's arguments (the
+	 * grouping ones bound before it), a[col] written as the aggregate's
+	 * own variable (sum, min, max) or _ (count); res the result */
+	uint8_t col;
+	struct df_term res;
 };
 
 struct df_rule {
