@@ -630,7 +630,6 @@ dl_p_literal(struct dl_parser *p, struct dl_ast_lit *lit)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-
 /*
  * Aggregates (dl_agg.h): `count : body`, `sum T : body`, `min T : body`,
  * `max T : body`, `mean T : body`, where body is `{ literal, ... }` or a
