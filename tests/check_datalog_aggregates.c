@@ -243,6 +243,10 @@ static const struct {
     {".decl c(x:number)\nc(1).\n.decl a(y:symbol)\n"
      "a(Y) :- Y = count : c(_).\n",
      MAELYS_DATALOG_STATUS_TYPE, "is a number, but column 1 of 'a'"},
+    {".decl c(x:number, y:number)\n.decl d(y:number)\n.decl s(n:number)\n"
+     "c(1, 5). c(2, 5). d(5).\n"
+     "s(N) :- N = sum Y : { c(_, Y), d(Y) }.\n",
+     MAELYS_DATALOG_STATUS_LIMIT, "Souffle sums such a body once per value"},
     {".decl c(x:number)\nc(1).\n.decl a(y:number)\n"
      "a(count : c(_)).\n",
      MAELYS_DATALOG_STATUS_UNSAFE, "an aggregate belongs in a rule"},

@@ -1369,6 +1369,70 @@ dl_ck_agg_needs(struct dl_checker *ck, uint32_t i)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* Whether t holds an aggregate. */
+static bool
+dl_ast_term_has_agg(const struct dl_ast_term *t)
+{
+	if (t->kind == DL_TERM_AGG)
+		return true;
+	return t->kind == DL_TERM_EXPR &&
+	       (dl_ast_term_has_agg(&t->expr->lhs) ||
+		(!dl_arith_unary(t->expr->op) &&
+		 dl_ast_term_has_agg(&t->expr->rhs)));
+}
+
+/*
+ * Souffle sums a body of several atoms, or one with an aggregate in it or
+ * a variable twice in its atom, over the distinct values of its named
+ * variables (it materialises the body as a relation of them), and any
+ * other body over its rows.  The nested join here folds every row: the
+ * two differ only when such a body has a `_` in a positive atom (rows that
+ * agree on every named variable).  That one is refused, never summed
+ * differently.
+ */
+static maelys_datalog_status_t
+dl_ck_agg_sum_rows(struct dl_checker *ck, const struct dl_ast_agg *a)
+{
+	size_t i, k, j, natoms = 0;
+	bool deduped = false, anon = false;
+
+	if (a->op != DL_AGG_SUM && a->op != DL_AGG_MEAN)
+		return MAELYS_DATALOG_STATUS_OK;
+	for (i = 0; i < a->nbody; i++) {
+		const struct dl_ast_lit *l = &a->body[i];
+
+		if (l->kind == DL_LIT_CMP) {
+			deduped |= dl_ast_term_has_agg(&l->lhs) ||
+				   dl_ast_term_has_agg(&l->rhs);
+			continue;
+		}
+		for (k = 0; k < l->atom.nargs; k++)
+			deduped |= dl_ast_term_has_agg(&l->atom.args[k]);
+		if (l->kind != DL_LIT_ATOM || l->negated)
+			continue;
+		natoms++;
+		for (k = 0; k < l->atom.nargs; k++) {
+			const struct dl_ast_term *t = &l->atom.args[k];
+
+			anon |= t->kind == DL_TERM_ANON;
+			for (j = 0; j < k && t->kind == DL_TERM_VAR; j++)
+				deduped |= l->atom.args[j].kind == DL_TERM_VAR &&
+					   l->atom.args[j].len == t->len &&
+					   memcmp(l->atom.args[j].text, t->text,
+						  t->len) == 0;
+		}
+	}
+	if (!anon || (natoms < 2 && !deduped))
+		return MAELYS_DATALOG_STATUS_OK;
+	return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_LIMIT, ck->source,
+			  a->pos,
+			  "sum over a body of several atoms (or with an "
+			  "aggregate or a repeated variable) with '_' in an "
+			  "atom: Souffle sums such a body once per value of "
+			  "its named variables, which is not implemented; "
+			  "name the variable");
+}
+
 /* An aggregate term: its body and term compiled in a scope of its own,
  * and a variable of its own, named by its text, standing where it was
  * written. */
@@ -1394,6 +1458,7 @@ dl_ck_agg(struct dl_checker *ck, const struct dl_ast_term *t,
 				  ck->source, t->pos,
 				  "more than %d aggregates in one rule",
 				  DL_AGGS_MAX);
+	DL_TRY(dl_ck_agg_sum_rows(ck, aa));
 	if (aa->has_value && aa->value.kind == DL_TERM_ANON)
 		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
 				  ck->source, aa->value.pos,
