@@ -105,10 +105,11 @@ START_TEST(test_agg_values_grouping_and_empty_bodies)
 			(maelys_datalog_arg_t[]){maelys_datalog_arg_symbol("b"),
 						 maelys_datalog_arg_integer(2)},
 			2);
-	dltest_add_args(edb, "e",
-			(maelys_datalog_arg_t[]){maelys_datalog_arg_symbol("d"),
-						 maelys_datalog_arg_integer(-7)},
-			2);
+	dltest_add_args(
+	    edb, "e",
+	    (maelys_datalog_arg_t[]){maelys_datalog_arg_symbol("d"),
+				     maelys_datalog_arg_integer(-7)},
+	    2);
 	dltest_add_s(edb, "key", "a");
 	dltest_add_s(edb, "key", "b");
 	dltest_add_s(edb, "key", "c");
@@ -183,7 +184,8 @@ START_TEST(test_agg_scoping_and_witnesses)
 	    "a(\"A\", 3). a(\"A\", 4). a(\"B\", 2). a(\"B\", 6).\n"
 	    ".decl r(n:symbol, x:number)\n"
 	    ".decl tallest(k:symbol, x:number)\n"
-	    "r(\"minAB+\", Y) :- Y = min Z + Y : { a(A, Z), a(B, Y), A != B }.\n"
+	    "r(\"minAB+\", Y) :- Y = min Z + Y : { a(A, Z), a(B, Y), A != B "
+	    "}.\n"
 	    "r(\"per\", Y) :- a(\"A\", Y), Y = max Y : a(_, Y).\n"
 	    "r(\"twice\", N) :- N = count : a(_, X), M = count : a(X, _),"
 	    " N = M.\n"
@@ -390,9 +392,9 @@ START_TEST(test_agg_provenance_and_why_not)
 	dltest_add_args(edb, "n", args, 2);
 	res = dltest_solve(session, edb);
 	dltest_assert_rows(res, "c", 2, "a,#2");
-	ck_assert_status(maelys_datalog_result_find(res, "c", args, 2, &t,
-						    &found),
-			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_status(
+	    maelys_datalog_result_find(res, "c", args, 2, &t, &found),
+	    MAELYS_DATALOG_STATUS_OK);
 	ck_assert_int_eq(found, 1);
 	ck_assert_status(maelys_datalog_result_derivation(res, t, &d),
 			 MAELYS_DATALOG_STATUS_OK);
@@ -407,15 +409,15 @@ START_TEST(test_agg_provenance_and_why_not)
 	ck_assert_int_eq(pr.terms.terms[0].kind, 0);
 	ck_assert_int_eq(pr.terms.terms[1].kind, 0);
 	args[1] = maelys_datalog_arg_integer(5);
-	ck_assert_status(maelys_datalog_result_why_not(res, 0, "c", args, 2,
-						       &head, &failed),
-			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_status(
+	    maelys_datalog_result_why_not(res, 0, "c", args, 2, &head, &failed),
+	    MAELYS_DATALOG_STATUS_OK);
 	ck_assert_int_eq(head, 1);
 	ck_assert_uint_eq(failed, 1);
 	args[0] = maelys_datalog_arg_symbol("zz");
-	ck_assert_status(maelys_datalog_result_why_not(res, 0, "c", args, 2,
-						       &head, &failed),
-			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_status(
+	    maelys_datalog_result_why_not(res, 0, "c", args, 2, &head, &failed),
+	    MAELYS_DATALOG_STATUS_OK);
 	ck_assert_uint_eq(failed, 0); /* no n("zz", _) */
 	(void)maelys_datalog_result_free(res);
 	(void)maelys_datalog_input_edb_free(edb);

@@ -55,7 +55,7 @@ bool dl_agg_from_word(const char *word, size_t len, enum dl_agg_op *out);
  * (unused for count): count is a number, sum, min and max have the term's
  * type. */
 maelys_datalog_column_type_t dl_agg_result_type(enum dl_agg_op op,
-						 maelys_datalog_column_type_t t);
+						maelys_datalog_column_type_t t);
 
 void dl_agg_begin(struct dl_agg_acc *acc, enum dl_agg_op op, uint32_t level);
 /* Folds one binding's value (unused for count). */
