@@ -472,10 +472,9 @@ dl_ck_literal(struct dl_checker *ck, const struct dl_ast_lit *l,
 		     (l->rhs.kind == DL_TERM_ANON &&
 		      l->lhs.kind == DL_TERM_AGG))) {
 			/* _ = aggregate: only that it has a value */
-			DL_TRY(dl_ck_term(ck,
-					  l->lhs.kind == DL_TERM_AGG ? &l->lhs
-								     : &l->rhs,
-					  &out->args[0]));
+			DL_TRY(dl_ck_term(
+			    ck, l->lhs.kind == DL_TERM_AGG ? &l->lhs : &l->rhs,
+			    &out->args[0]));
 			out->args[1] = out->args[0];
 			return MAELYS_DATALOG_STATUS_OK;
 		}
@@ -806,8 +805,7 @@ dl_ck_written(struct dl_checker *ck, const struct dl_ast_term *args, size_t n,
 			if (w->text == NULL)
 				return dl_ck_nomem(ck);
 			w->length = t->len;
-		} else if (t->kind == DL_TERM_EXPR ||
-			   t->kind == DL_TERM_AGG) {
+		} else if (t->kind == DL_TERM_EXPR || t->kind == DL_TERM_AGG) {
 			DL_TRY(dl_ck_text(ck, t->start, t->end, &w->text,
 					  &w->length));
 		}
@@ -1270,8 +1268,10 @@ dl_ast_ground(const struct dl_ast_lit *lits, size_t n,
 
 			if (l->kind == DL_LIT_ATOM && !l->negated) {
 				for (k = 0; k < l->atom.nargs; k++)
-					if (l->atom.args[k].kind == DL_TERM_VAR &&
-					    dl_names_add(g, l->atom.args[k].text,
+					if (l->atom.args[k].kind ==
+						DL_TERM_VAR &&
+					    dl_names_add(g,
+							 l->atom.args[k].text,
 							 l->atom.args[k].len))
 						changed = true;
 				continue;
@@ -1416,10 +1416,11 @@ dl_ck_agg_sum_rows(struct dl_checker *ck, const struct dl_ast_agg *a)
 
 			anon |= t->kind == DL_TERM_ANON;
 			for (j = 0; j < k && t->kind == DL_TERM_VAR; j++)
-				deduped |= l->atom.args[j].kind == DL_TERM_VAR &&
-					   l->atom.args[j].len == t->len &&
-					   memcmp(l->atom.args[j].text, t->text,
-						  t->len) == 0;
+				deduped |=
+				    l->atom.args[j].kind == DL_TERM_VAR &&
+				    l->atom.args[j].len == t->len &&
+				    memcmp(l->atom.args[j].text, t->text,
+					   t->len) == 0;
 		}
 	}
 	if (!anon || (natoms < 2 && !deduped))
@@ -1454,10 +1455,9 @@ dl_ck_agg(struct dl_checker *ck, const struct dl_ast_term *t,
 				  "engine has no float values yet (count, sum, "
 				  "min and max give numbers)");
 	if (i == DL_AGGS_MAX)
-		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_LIMIT,
-				  ck->source, t->pos,
-				  "more than %d aggregates in one rule",
-				  DL_AGGS_MAX);
+		return dl_fail_at(
+		    ck->diag, MAELYS_DATALOG_STATUS_LIMIT, ck->source, t->pos,
+		    "more than %d aggregates in one rule", DL_AGGS_MAX);
 	DL_TRY(dl_ck_agg_sum_rows(ck, aa));
 	if (aa->has_value && aa->value.kind == DL_TERM_ANON)
 		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
@@ -1575,8 +1575,8 @@ dl_ck_agg_ready(const struct dl_rule *r, uint32_t scope, bool *bound)
  * `outer` holds what the scope binds: its grouping parameters are bound
  * there, and its own body binds every other variable it uses. */
 static maelys_datalog_status_t
-dl_ck_agg_safety(struct dl_checker *ck, const struct dl_rule *r,
-		 uint32_t scope, const bool *outer)
+dl_ck_agg_safety(struct dl_checker *ck, const struct dl_rule *r, uint32_t scope,
+		 const bool *outer)
 {
 	bool bound[DL_VARS_MAX];
 	uint32_t i, k, m;
@@ -1733,8 +1733,8 @@ dl_ck_agg_holds(const struct dl_rule *r, uint32_t v, const struct dl_cagg *a)
  * aggregate's result, and sum, min and max fold no variable of a symbol
  * column: the aggregates work on numbers. */
 static maelys_datalog_status_t
-dl_ck_agg_symbols(struct dl_checker *ck, const struct dl_rule *r,
-		  uint32_t pid, const struct dl_cterm *args, uint32_t nargs)
+dl_ck_agg_symbols(struct dl_checker *ck, const struct dl_rule *r, uint32_t pid,
+		  const struct dl_cterm *args, uint32_t nargs)
 {
 	const struct dl_pred *p = &ck->prog->preds[pid];
 	uint32_t i, k;
@@ -1761,8 +1761,9 @@ dl_ck_agg_symbols(struct dl_checker *ck, const struct dl_rule *r,
 				    ck->source, a->pos,
 				    "%s over variable %s, a symbol (column %u "
 				    "of '%s'): %s works on numbers",
-				    dl_agg_name(a->op), ck->var_names[a->value.v],
-				    k + 1, p->name, dl_agg_name(a->op));
+				    dl_agg_name(a->op),
+				    ck->var_names[a->value.v], k + 1, p->name,
+				    dl_agg_name(a->op));
 		}
 	}
 	return MAELYS_DATALOG_STATUS_OK;
@@ -1910,8 +1911,8 @@ dl_ck_agg_witnesses(struct dl_checker *ck, const struct dl_ast_clause **c,
 				outside = dl_ast_term_mentions(
 				    &cl->head.args[k], name.text, name.len);
 			if (!outside &&
-			    !dl_ast_lits_mention(cl->body, cl->nbody,
-						 name.text, name.len))
+			    !dl_ast_lits_mention(cl->body, cl->nbody, name.text,
+						 name.len))
 				continue;
 			if (a->op != DL_AGG_MIN && a->op != DL_AGG_MAX) {
 				st = dl_fail_at(

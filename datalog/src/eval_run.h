@@ -13,8 +13,9 @@
 #if DL_PROV
 /* an aggregate's body literals are no premises of the rule: not noted */
 #define DL_PROV_ROW(ev, op, row)                                               \
-	((op)->lit != DL_OP_NO_LIT ? (void)((ev)->prov_rows[(op)->lit] = (row))   \
-				   : (void)0)
+	((op)->lit != DL_OP_NO_LIT                                             \
+	     ? (void)((ev)->prov_rows[(op)->lit] = (row))                      \
+	     : (void)0)
 #else
 #define DL_PROV_ROW(ev, op, row) ((void)0)
 #endif
@@ -198,12 +199,13 @@ DL_RUN(run_agg)(struct dl_eval *ev, const struct dl_op *op)
 				  ev->prog->source_name, op->pos,
 				  "out of memory for an aggregate's result");
 	if (rc > 0)
-		return dl_fail_at(ev->diag, MAELYS_DATALOG_STATUS_LIMIT,
-				  ev->prog->source_name, op->pos,
-				  "aggregate result %lld outside -2^30 .. 2^30-1 "
-				  "in a rule over the policy's own facts (only "
-				  "rules that read input facts can hold it)",
-				  (long long)r);
+		return dl_fail_at(
+		    ev->diag, MAELYS_DATALOG_STATUS_LIMIT,
+		    ev->prog->source_name, op->pos,
+		    "aggregate result %lld outside -2^30 .. 2^30-1 "
+		    "in a rule over the policy's own facts (only "
+		    "rules that read input facts can hold it)",
+		    (long long)r);
 	if (op->check) {
 		if (ev->regs[op->var] != v)
 			return MAELYS_DATALOG_STATUS_OK;

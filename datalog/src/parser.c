@@ -142,8 +142,7 @@ dl_is_upper_start(const struct dl_token *t)
 static maelys_datalog_status_t dl_p_expr(struct dl_parser *p,
 					 struct dl_ast_term *t, int min_prec);
 
-static maelys_datalog_status_t dl_p_agg_starts(struct dl_parser *p,
-					       bool *is);
+static maelys_datalog_status_t dl_p_agg_starts(struct dl_parser *p, bool *is);
 static maelys_datalog_status_t dl_p_agg(struct dl_parser *p,
 					struct dl_ast_term *t);
 
@@ -651,8 +650,8 @@ dl_p_agg_starts(struct dl_parser *p, bool *is)
 	if (op == DL_AGG_COUNT)
 		*is = nx->kind == DL_TOK_COLON;
 	else
-		*is = dl_p_starts_operand(nx->kind) &&
-		      nx->kind != DL_TOK_LPAREN;
+		*is =
+		    dl_p_starts_operand(nx->kind) && nx->kind != DL_TOK_LPAREN;
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
@@ -671,10 +670,9 @@ dl_p_agg(struct dl_parser *p, struct dl_ast_term *t)
 	struct dl_pos pos = p->tok.pos;
 
 	if (++p->agg_depth > DL_AGG_DEPTH_MAX)
-		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
-				  p->source_name, pos,
-				  "aggregates nested deeper than %d",
-				  DL_AGG_DEPTH_MAX);
+		return dl_fail_at(
+		    p->diag, MAELYS_DATALOG_STATUS_LIMIT, p->source_name, pos,
+		    "aggregates nested deeper than %d", DL_AGG_DEPTH_MAX);
 	a = dl_arena_alloc(&p->ast->arena, sizeof *a);
 	if (a == NULL)
 		return dl_p_nomem(p);
@@ -703,7 +701,8 @@ dl_p_agg(struct dl_parser *p, struct dl_ast_term *t)
 			DL_TRY(dl_p_advance(p));
 		}
 		if (!dl_p_is_brace(&p->tok, '}'))
-			return dl_p_error(p, "',' or '}' in the aggregate's body");
+			return dl_p_error(p,
+					  "',' or '}' in the aggregate's body");
 		DL_TRY(dl_p_advance(p));
 	} else {
 		size_t lstart = p->tok.start;

@@ -320,8 +320,8 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 		st = dl_fail_at(diag, MAELYS_DATALOG_STATUS_NEGATION_CYCLE,
 				prog->source_name, e->agg->body[e->lit].pos,
 				"recursion through an aggregate: %s -> %s %s%s",
-				prog->preds[from].name,
-				dl_agg_name(e->agg->op), prog->preds[e->to].name,
+				prog->preds[from].name, dl_agg_name(e->agg->op),
+				prog->preds[e->to].name,
 				skip < strlen(cycle) ? cycle + skip : "");
 		goto out;
 	}

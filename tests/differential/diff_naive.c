@@ -651,7 +651,8 @@ df_eval_body(struct df_naive *nv, const struct df_case *c,
 			}
 			any = true;
 		}
-		if (!any && (l->builtin == DF_AG_MIN || l->builtin == DF_AG_MAX))
+		if (!any &&
+		    (l->builtin == DF_AG_MIN || l->builtin == DF_AG_MAX))
 			return;
 		e = *env;
 		if (e.bound[l->res.var]) {
