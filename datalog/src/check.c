@@ -1516,14 +1516,38 @@ dl_ck_agg(struct dl_checker *ck, const struct dl_ast_term *t,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* The type of the term aggregate a folds: a column's of its body that
+ * holds it, else a number (an arithmetic term, a constant). */
+static maelys_datalog_column_type_t
+dl_ck_agg_value_type(const struct dl_checker *ck, const struct dl_cagg *a)
+{
+	uint32_t k, m;
+
+	for (k = 0; k < a->nbody && a->value.kind == DL_CT_VAR; k++) {
+		const struct dl_clit *l = &a->body[k];
+
+		if (l->kind != DL_LIT_ATOM || l->negated)
+			continue;
+		for (m = 0; m < l->nargs; m++)
+			if (l->args[m].kind == DL_CT_VAR &&
+			    l->args[m].v == a->value.v)
+				return ck->prog->preds[l->pred].columns[m];
+	}
+	return MAELYS_DATALOG_COLUMN_NUMBER;
+}
+
 /* The clause's aggregates, and its terms' scopes, into the rule. */
 static maelys_datalog_status_t
 dl_ck_agg_keep(struct dl_checker *ck, struct dl_rule *r)
 {
 	struct dl_program *prog = ck->prog;
+	uint32_t i;
 
 	if (ck->naggs == 0)
 		return MAELYS_DATALOG_STATUS_OK;
+	for (i = 0; i < ck->naggs; i++)
+		ck->aggs[i].type = dl_agg_result_type(
+		    ck->aggs[i].op, dl_ck_agg_value_type(ck, &ck->aggs[i]));
 	r->aggs = dl_arena_alloc(&prog->arena, ck->naggs * sizeof *r->aggs);
 	if (r->aggs == NULL)
 		return dl_ck_nomem(ck);
@@ -1746,7 +1770,8 @@ dl_ck_agg_symbols(struct dl_checker *ck, const struct dl_rule *r, uint32_t pid,
 		for (i = 0; i < r->naggs; i++) {
 			const struct dl_cagg *a = &r->aggs[i];
 
-			if (dl_ck_agg_holds(r, args[k].v, a))
+			if (a->type != MAELYS_DATALOG_COLUMN_SYMBOL &&
+			    dl_ck_agg_holds(r, args[k].v, a))
 				return dl_fail_at(
 				    ck->diag, MAELYS_DATALOG_STATUS_TYPE,
 				    ck->source, a->pos,

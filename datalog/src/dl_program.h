@@ -97,6 +97,9 @@ struct dl_cagg {
 	uint32_t *needs;
 	uint32_t nneeds;
 	struct dl_pos pos;
+	/* the result's type (dl_agg_result_type): count's is a number, the
+	 * others' the folded term's */
+	maelys_datalog_column_type_t type;
 };
 
 struct dl_rule {
