@@ -260,18 +260,27 @@ maelys_datalog_result_premise(const maelys_datalog_result_t *result,
 		vals[i] = l->args[i].kind == DL_CT_CONST  ? l->args[i].v
 			  : l->args[i].kind == DL_CT_VAR ? regs[l->args[i].v]
 							 : 0;
+	/* an aggregate's result is not rebuilt (dl_prov_bind): shown as
+	 * no value, term kind 0, never as a guess */
+	for (i = 0; i < l->nargs && i < MAELYS_DATALOG_MAX_ARITY; i++)
+		if (l->args[i].kind == DL_CT_VAR && !bound[l->args[i].v])
+			vals[i] = DL_NONE;
 	if (l->kind == DL_LIT_ATOM) {
 		out->kind = MAELYS_DATALOG_LITERAL_NEGATED;
 		out->predicate = prog->preds[l->pred].name;
 		dl_result_view(result, vals, l->nargs, &out->terms);
 		for (i = 0; i < l->nargs; i++)
-			if (l->args[i].kind == DL_CT_ANON)
+			if (l->args[i].kind == DL_CT_ANON || vals[i] == DL_NONE)
 				memset(&out->terms.terms[i], 0,
 				       sizeof out->terms.terms[i]);
 		return MAELYS_DATALOG_STATUS_OK;
 	}
 	out->kind = MAELYS_DATALOG_LITERAL_BUILTIN;
 	dl_result_view(result, vals, 2, &out->terms);
+	for (i = 0; i < 2; i++)
+		if (vals[i] == DL_NONE)
+			memset(&out->terms.terms[i], 0,
+			       sizeof out->terms.terms[i]);
 	return MAELYS_DATALOG_STATUS_OK;
 }
 

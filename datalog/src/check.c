@@ -45,6 +45,19 @@ struct dl_checker {
 	const struct dl_ast_term *fn_top;
 	bool fn_impure; /* the term being compiled calls autoinc */
 	bool fn_solve;  /* the clause builds values (dl_functor_needs_solve) */
+	/* aggregates of the clause being compiled (the aggregates' block
+	 * below): the one being compiled (DL_NONE: the rule's own body),
+	 * each variable's and term's scope, and by aggregate the names
+	 * grounded around it (Souffle's injected variables) */
+	struct dl_cagg aggs[DL_AGGS_MAX];
+	const struct dl_ast_agg *agg_ast[DL_AGGS_MAX];
+	struct dl_names *ground[DL_AGGS_MAX];
+	uint32_t naggs;
+	uint32_t agg_cur;
+	uint32_t var_scope[DL_VARS_MAX];
+	uint32_t expr_scope[DL_EXPRS_MAX];
+	/* the clause's literals as written, before the witnesses' */
+	size_t ground_nbody;
 };
 
 #define DL_TRY(expr)                                                           \
@@ -236,13 +249,17 @@ dl_ck_integer(struct dl_checker *ck, int64_t i, dl_value *out)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+static uint32_t dl_ck_agg_scope(const struct dl_checker *ck,
+				const struct dl_ast_term *t);
+
 static maelys_datalog_status_t
 dl_ck_var(struct dl_checker *ck, const struct dl_ast_term *t, uint32_t *out)
 {
-	uint32_t i;
+	/* inside an aggregate a name is its own unless grounded around it */
+	uint32_t i, scope = dl_ck_agg_scope(ck, t);
 
 	for (i = 0; i < ck->nvars; i++) {
-		if (ck->var_lens[i] == t->len &&
+		if (ck->var_scope[i] == scope && ck->var_lens[i] == t->len &&
 		    memcmp(ck->var_names[i], t->text, t->len) == 0) {
 			*out = i;
 			return MAELYS_DATALOG_STATUS_OK;
@@ -254,6 +271,7 @@ dl_ck_var(struct dl_checker *ck, const struct dl_ast_term *t, uint32_t *out)
 		    "more than %zu variables in one rule", DL_VARS_MAX);
 	ck->var_names[ck->nvars] = t->text;
 	ck->var_lens[ck->nvars] = t->len;
+	ck->var_scope[ck->nvars] = scope;
 	*out = ck->nvars++;
 	return MAELYS_DATALOG_STATUS_OK;
 }
@@ -261,6 +279,9 @@ dl_ck_var(struct dl_checker *ck, const struct dl_ast_term *t, uint32_t *out)
 static maelys_datalog_status_t dl_ck_text(struct dl_checker *ck, size_t start,
 					  size_t end, const char **out,
 					  size_t *len);
+static maelys_datalog_status_t dl_ck_agg(struct dl_checker *ck,
+					 const struct dl_ast_term *t,
+					 struct dl_cterm *out);
 
 static maelys_datalog_status_t
 dl_ck_call_code(struct dl_checker *ck, const struct dl_ast_term *t,
@@ -335,6 +356,15 @@ dl_ck_expr_code(struct dl_checker *ck, const struct dl_ast_term *t,
 	case DL_TERM_VAR:
 		in->kind = DL_X_VAR;
 		return dl_ck_var(ck, t, &in->v);
+	case DL_TERM_AGG: {
+		/* an aggregate in arithmetic: its result's variable */
+		struct dl_cterm ct;
+
+		in->kind = DL_X_VAR;
+		DL_TRY(dl_ck_agg(ck, t, &ct));
+		in->v = ct.v;
+		return MAELYS_DATALOG_STATUS_OK;
+	}
 	default:
 		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
 	}
@@ -382,6 +412,8 @@ dl_ck_expr(struct dl_checker *ck, const struct dl_ast_term *t,
 	x->impure = ck->fn_impure;
 	ck->var_names[ck->nvars] = text;
 	ck->var_lens[ck->nvars] = len;
+	ck->var_scope[ck->nvars] = ck->agg_cur;
+	ck->expr_scope[ck->nexprs - 1] = ck->agg_cur;
 	out->kind = DL_CT_VAR;
 	out->v = ck->nvars++;
 	return MAELYS_DATALOG_STATUS_OK;
@@ -559,6 +591,7 @@ dl_ck_term_kind(const struct dl_checker *ck, const struct dl_ast_term *t,
 	case DL_TERM_RECORD: /* neither: refused where a kind is wanted */
 	case DL_TERM_ADT:
 	case DL_TERM_NIL:
+	case DL_TERM_AGG: /* its own type: checked by dl_ck_agg_types */
 		return DL_FK_ANY;
 	case DL_TERM_EXPR:
 		break;
@@ -749,6 +782,8 @@ dl_ck_term(struct dl_checker *ck, const struct dl_ast_term *t,
 	case DL_TERM_ADT:
 	case DL_TERM_NIL:
 		return dl_ck_record_term(ck, t, out);
+	case DL_TERM_AGG:
+		return dl_ck_agg(ck, t, out);
 	}
 	return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
 }
@@ -840,6 +875,18 @@ dl_ck_literal(struct dl_checker *ck, const struct dl_ast_lit *l,
 		out->op = l->op;
 		out->nargs = 2;
 		out->bare = l->lhs.bare || l->rhs.bare;
+		if (l->op == DL_CMP_EQ && !l->negated &&
+		    ((l->lhs.kind == DL_TERM_ANON &&
+		      l->rhs.kind == DL_TERM_AGG) ||
+		     (l->rhs.kind == DL_TERM_ANON &&
+		      l->lhs.kind == DL_TERM_AGG))) {
+			/* _ = aggregate: only that it has a value */
+			DL_TRY(dl_ck_term(
+			    ck, l->lhs.kind == DL_TERM_AGG ? &l->lhs : &l->rhs,
+			    &out->args[0]));
+			out->args[1] = out->args[0];
+			return MAELYS_DATALOG_STATUS_OK;
+		}
 		if (l->lhs.kind == DL_TERM_ANON || l->rhs.kind == DL_TERM_ANON)
 			return dl_fail_at(
 			    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE, ck->source,
@@ -898,6 +945,14 @@ dl_ck_literal(struct dl_checker *ck, const struct dl_ast_lit *l,
 	return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
 }
 
+static bool dl_ck_agg_ready(const struct dl_rule *r, uint32_t scope,
+			    bool *bound);
+static bool dl_ck_in_agg(const struct dl_rule *r, uint32_t x);
+static maelys_datalog_status_t dl_ck_agg_safety(struct dl_checker *ck,
+						const struct dl_rule *r,
+						uint32_t scope,
+						const bool *outer);
+
 /* Range restriction: every variable of the head, of a negated literal and
  * of a built-in is bound by a positive body literal, directly or through
  * X = bound-term. */
@@ -920,11 +975,11 @@ dl_ck_safety(struct dl_checker *ck, const struct dl_ast_clause *c,
 				bound[l->args[k].v] = true;
 	}
 	while (changed) {
-		changed = false;
+		changed = dl_ck_agg_ready(r, DL_NONE, bound);
 		for (i = 0; i < r->nexprs; i++) {
 			const struct dl_cexpr *x = &r->exprs[i];
 
-			if (bound[x->target])
+			if (bound[x->target] || dl_ck_in_agg(r, i))
 				continue;
 			for (k = 0; k < x->ncode; k++)
 				if (x->code[k].kind == DL_X_VAR &&
@@ -980,10 +1035,14 @@ dl_ck_safety(struct dl_checker *ck, const struct dl_ast_clause *c,
 			}
 		}
 	}
-	/* an arithmetic term's own variables first: they are the names
-	 * the author wrote */
+	/* the aggregates' own variables first, then an arithmetic term's:
+	 * they are the names the author wrote */
+	DL_TRY(dl_ck_agg_safety(ck, r, DL_NONE, bound));
 	for (i = 0; i < r->nexprs; i++) {
 		const struct dl_cexpr *x = &r->exprs[i];
+
+		if (dl_ck_in_agg(r, i))
+			continue;
 
 		for (k = 0; k < x->ncode; k++) {
 			uint32_t v = x->code[k].v;
@@ -1273,6 +1332,12 @@ dl_ck_fact(struct dl_checker *ck, const struct dl_ast_clause *c, uint32_t pid)
 			    t->pos,
 			    "a fact must be ground: an arithmetic term with a "
 			    "variable has no value");
+		if (t->kind == DL_TERM_AGG)
+			return dl_fail_at(
+			    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE, ck->source,
+			    t->pos,
+			    "a fact must be ground: an aggregate belongs in a "
+			    "rule's body (p(N) :- N = count : { ... }.)");
 		if (t->kind == DL_TERM_VAR || t->kind == DL_TERM_ANON)
 			return dl_fail_at(
 			    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE, ck->source,
@@ -1342,6 +1407,7 @@ dl_ck_written(struct dl_checker *ck, const struct dl_ast_term *args, size_t n,
 	    [DL_TERM_RECORD] = MAELYS_DATALOG_WRITTEN_EXPRESSION,
 	    [DL_TERM_ADT] = MAELYS_DATALOG_WRITTEN_EXPRESSION,
 	    [DL_TERM_NIL] = MAELYS_DATALOG_WRITTEN_EXPRESSION,
+	    [DL_TERM_AGG] = MAELYS_DATALOG_WRITTEN_EXPRESSION,
 	};
 	size_t k;
 
@@ -1367,7 +1433,7 @@ dl_ck_written(struct dl_checker *ck, const struct dl_ast_term *args, size_t n,
 			w->length = t->len;
 		} else if (t->kind == DL_TERM_EXPR ||
 			   t->kind == DL_TERM_RECORD ||
-			   t->kind == DL_TERM_ADT) {
+			   t->kind == DL_TERM_ADT || t->kind == DL_TERM_AGG) {
 			DL_TRY(dl_ck_text(ck, t->start, t->end, &w->text,
 					  &w->length));
 		} else if (t->kind == DL_TERM_NIL) {
@@ -1378,10 +1444,20 @@ dl_ck_written(struct dl_checker *ck, const struct dl_ast_term *args, size_t n,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+static maelys_datalog_status_t dl_ck_agg_keep(struct dl_checker *ck,
+					      struct dl_rule *r);
+static maelys_datalog_status_t dl_ck_agg_types(struct dl_checker *ck,
+					       const struct dl_rule *r);
+
+static maelys_datalog_status_t
+dl_ck_agg_witnesses(struct dl_checker *ck, const struct dl_ast_clause **c,
+		    struct dl_ast_clause *wc);
+
 static maelys_datalog_status_t
 dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 {
 	struct dl_program *prog = ck->prog;
+	struct dl_ast_clause wc;
 	struct dl_rule r;
 	uint32_t pid;
 	const struct dl_pred *p;
@@ -1406,12 +1482,15 @@ dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 		    "'%s' is a POLICY_FACT predicate: it may only "
 		    "have ground facts, not rules",
 		    p->name);
+	DL_TRY(dl_ck_agg_witnesses(ck, &c, &wc));
 	memset(&r, 0, sizeof r);
 	r.head_pred = pid;
 	r.pos = c->pos;
 	ck->nvars = 0;
 	ck->nexprs = 0;
 	ck->nrecs = 0;
+	ck->naggs = 0;
+	ck->agg_cur = DL_NONE;
 	ck->clause = c;
 	ck->fn_solve = false;
 	r.body = dl_arena_alloc(&prog->arena, c->nbody * sizeof *r.body);
@@ -1464,8 +1543,10 @@ dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 		r.nrecs = ck->nrecs;
 	}
 	r.solve_time = ck->fn_solve;
+	DL_TRY(dl_ck_agg_keep(ck, &r));
 	DL_TRY(dl_ck_safety(ck, c, &r));
 	DL_TRY(dl_ck_arith_types(ck, &r));
+	DL_TRY(dl_ck_agg_types(ck, &r));
 	DL_TRY(dl_record_check_rule(prog, &r, ck->var_names, ck->source,
 				    ck->diag));
 	if (r.nvars > prog->max_vars)
@@ -1718,6 +1799,7 @@ dl_program_compile(const struct dl_ast *ast,
 	ck.domain = domain;
 	ck.ast = ast;
 	ck.diag = diag;
+	ck.agg_cur = DL_NONE;
 	dl_symtab_init(&ck.vocab, 0);
 	prog->source_name =
 	    dl_arena_strndup(&prog->arena, source_name, strlen(source_name));
@@ -1753,4 +1835,880 @@ dl_program_compile(const struct dl_ast *ast,
 	}
 	*out = prog;
 	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/*
+ * Aggregates (dl_agg.h).  Which variables of an aggregate are its own is
+ * Souffle's rule: a name written inside it is the enclosing scope's (an
+ * injected variable, a grouping parameter) when the enclosing scope
+ * grounds it - with every other aggregate taken as grounded, this one not -
+ * and it is not in the aggregated term; otherwise it is the aggregate's
+ * own, a fresh variable whatever the same name means elsewhere.  A name
+ * used outside and grounded only inside (Souffle's witness) is then
+ * unbound outside, and refused as any unbound variable is.
+ */
+struct dl_names {
+	uint32_t n;
+	const char *text[DL_VARS_MAX];
+	size_t len[DL_VARS_MAX];
+};
+
+static bool
+dl_names_has(const struct dl_names *g, const char *text, size_t len)
+{
+	uint32_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->len[i] == len && memcmp(g->text[i], text, len) == 0)
+			return true;
+	return false;
+}
+
+/* Adds a name; returns whether it was new.  A rule has at most
+ * DL_VARS_MAX variables (dl_ck_var refuses more), so a full set drops. */
+static bool
+dl_names_add(struct dl_names *g, const char *text, size_t len)
+{
+	if (dl_names_has(g, text, len) || g->n == DL_VARS_MAX)
+		return false;
+	g->text[g->n] = text;
+	g->len[g->n] = len;
+	g->n++;
+	return true;
+}
+
+/* The sub-terms of t that the walkers below look into: an operator's
+ * one or two operands, a functor's arguments, a record's or a branch's
+ * fields (never an aggregate's: each walker says what it does there).
+ * Returns how many, in *subs (at most n_max, the rest left out). */
+static size_t
+dl_ast_subterms(const struct dl_ast_term *t, const struct dl_ast_term **subs,
+		size_t n_max)
+{
+	const struct dl_ast_term *arr = NULL;
+	size_t n = 0, k;
+
+	if (t->kind == DL_TERM_EXPR && t->expr->op == DL_ARITH_CALL) {
+		arr = t->expr->args;
+		n = t->expr->nargs;
+	} else if (t->kind == DL_TERM_EXPR) {
+		subs[0] = &t->expr->lhs;
+		if (dl_arith_unary(t->expr->op))
+			return 1;
+		subs[1] = &t->expr->rhs;
+		return 2;
+	} else if (t->kind == DL_TERM_RECORD || t->kind == DL_TERM_ADT) {
+		arr = t->rec->args;
+		n = t->rec->nargs;
+	}
+	if (n > n_max)
+		n = n_max;
+	for (k = 0; k < n; k++)
+		subs[k] = &arr[k];
+	return n;
+}
+
+/* As many as any functor, record or operator has. */
+#define DL_AST_SUBTERMS_MAX 64
+_Static_assert(DL_AST_SUBTERMS_MAX >= DL_FUNCTOR_ARGS_MAX &&
+		   DL_AST_SUBTERMS_MAX >= DL_RECORD_FIELDS_MAX,
+	       "dl_ast_subterms must see every argument and field");
+
+/* Whether t has a value once the names of g have theirs. */
+static bool
+dl_ast_term_ground(const struct dl_ast_term *t, const struct dl_names *g,
+		   const struct dl_ast_agg *skip)
+{
+	switch (t->kind) {
+	case DL_TERM_VAR:
+		return dl_names_has(g, t->text, t->len);
+	case DL_TERM_ANON:
+		return false;
+	case DL_TERM_SYMBOL:
+	case DL_TERM_INT:
+	case DL_TERM_NIL:
+		return true;
+	case DL_TERM_EXPR:
+	case DL_TERM_RECORD:
+	case DL_TERM_ADT: {
+		const struct dl_ast_term *subs[DL_AST_SUBTERMS_MAX];
+		size_t n = dl_ast_subterms(t, subs, DL_AST_SUBTERMS_MAX), k;
+
+		for (k = 0; k < n; k++)
+			if (!dl_ast_term_ground(subs[k], g, skip))
+				return false;
+		return true;
+	}
+	case DL_TERM_AGG:
+		return t->agg != skip;
+	}
+	return false;
+}
+
+/* Whether name is written in t (not inside an aggregate in it). */
+static bool
+dl_ast_term_mentions(const struct dl_ast_term *t, const char *text, size_t len)
+{
+	const struct dl_ast_term *subs[DL_AST_SUBTERMS_MAX];
+	size_t n, k;
+
+	if (t->kind == DL_TERM_VAR)
+		return t->len == len && memcmp(t->text, text, len) == 0;
+	n = dl_ast_subterms(t, subs, DL_AST_SUBTERMS_MAX);
+	for (k = 0; k < n; k++)
+		if (dl_ast_term_mentions(subs[k], text, len))
+			return true;
+	return false;
+}
+
+/* Adds to g the names lits ground: a positive atom's variables, and
+ * X = t once t is ground. */
+static void
+dl_ast_ground(const struct dl_ast_lit *lits, size_t n,
+	      const struct dl_ast_agg *skip, struct dl_names *g)
+{
+	bool changed = true;
+	size_t i, k;
+
+	while (changed) {
+		changed = false;
+		for (i = 0; i < n; i++) {
+			const struct dl_ast_lit *l = &lits[i];
+
+			if (l->kind == DL_LIT_ATOM && !l->negated) {
+				for (k = 0; k < l->atom.nargs; k++)
+					if (l->atom.args[k].kind ==
+						DL_TERM_VAR &&
+					    dl_names_add(g,
+							 l->atom.args[k].text,
+							 l->atom.args[k].len))
+						changed = true;
+				continue;
+			}
+			if (l->kind != DL_LIT_CMP || l->negated ||
+			    l->op != DL_CMP_EQ)
+				continue;
+			if (l->lhs.kind == DL_TERM_VAR &&
+			    dl_ast_term_ground(&l->rhs, g, skip) &&
+			    dl_names_add(g, l->lhs.text, l->lhs.len))
+				changed = true;
+			if (l->rhs.kind == DL_TERM_VAR &&
+			    dl_ast_term_ground(&l->lhs, g, skip) &&
+			    dl_names_add(g, l->rhs.text, l->rhs.len))
+				changed = true;
+		}
+	}
+}
+
+/* The scope a variable written in the current one belongs to. */
+static uint32_t
+dl_ck_agg_scope(const struct dl_checker *ck, const struct dl_ast_term *t)
+{
+	uint32_t scope = ck->agg_cur;
+
+	while (scope != DL_NONE) {
+		const struct dl_ast_agg *a = ck->agg_ast[scope];
+
+		if (!dl_names_has(ck->ground[scope], t->text, t->len) ||
+		    (a->has_value &&
+		     dl_ast_term_mentions(&a->value, t->text, t->len)))
+			break;
+		scope = ck->aggs[scope].parent;
+	}
+	return scope;
+}
+
+static bool
+dl_ck_agg_within(uint32_t scope, uint32_t first, uint32_t end)
+{
+	return scope != DL_NONE && scope >= first && scope < end;
+}
+
+/* The variables of scopes around aggregate i that it (or one nested in
+ * it) reads. */
+static maelys_datalog_status_t
+dl_ck_agg_needs(struct dl_checker *ck, uint32_t i)
+{
+	struct dl_cagg *a = &ck->aggs[i];
+	uint32_t need[DL_VARS_MAX], n = 0, j, k, v;
+	bool seen[DL_VARS_MAX];
+
+	memset(seen, 0, sizeof seen);
+#define DL_AGG_NEED(var)                                                       \
+	do {                                                                   \
+		v = (var);                                                     \
+		if (!seen[v] &&                                                \
+		    !dl_ck_agg_within(ck->var_scope[v], i, a->end)) {          \
+			seen[v] = true;                                        \
+			need[n++] = v;                                         \
+		}                                                              \
+	} while (0)
+	for (j = i; j < a->end; j++) {
+		const struct dl_cagg *b = &ck->aggs[j];
+
+		for (k = 0; k < b->nbody; k++) {
+			const struct dl_clit *l = &b->body[k];
+			uint32_t m;
+
+			for (m = 0; m < l->nargs; m++)
+				if (l->args[m].kind == DL_CT_VAR)
+					DL_AGG_NEED(l->args[m].v);
+		}
+		if (b->has_value && b->value.kind == DL_CT_VAR)
+			DL_AGG_NEED(b->value.v);
+	}
+	for (j = 0; j < ck->nexprs; j++) {
+		const struct dl_cexpr *x = &ck->exprs[j];
+
+		if (!dl_ck_agg_within(ck->expr_scope[j], i, a->end))
+			continue;
+		for (k = 0; k < x->ncode; k++)
+			if (x->code[k].kind == DL_X_VAR)
+				DL_AGG_NEED(x->code[k].v);
+	}
+#undef DL_AGG_NEED
+	a->nneeds = n;
+	a->needs = NULL;
+	if (n == 0)
+		return MAELYS_DATALOG_STATUS_OK;
+	a->needs = dl_arena_alloc(&ck->prog->arena, n * sizeof *need);
+	if (a->needs == NULL)
+		return dl_ck_nomem(ck);
+	memcpy(a->needs, need, n * sizeof *need);
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* Whether t holds an aggregate. */
+static bool
+dl_ast_term_has_agg(const struct dl_ast_term *t)
+{
+	const struct dl_ast_term *subs[DL_AST_SUBTERMS_MAX];
+	size_t n, k;
+
+	if (t->kind == DL_TERM_AGG)
+		return true;
+	n = dl_ast_subterms(t, subs, DL_AST_SUBTERMS_MAX);
+	for (k = 0; k < n; k++)
+		if (dl_ast_term_has_agg(subs[k]))
+			return true;
+	return false;
+}
+
+/*
+ * Souffle sums a body of several atoms, or one with an aggregate in it or
+ * a variable twice in its atom, over the distinct values of its named
+ * variables (it materialises the body as a relation of them), and any
+ * other body over its rows.  The nested join here folds every row: the
+ * two differ only when such a body has a `_` in a positive atom (rows that
+ * agree on every named variable).  That one is refused, never summed
+ * differently.
+ */
+static maelys_datalog_status_t
+dl_ck_agg_sum_rows(struct dl_checker *ck, const struct dl_ast_agg *a)
+{
+	size_t i, k, j, natoms = 0;
+	bool deduped = false, anon = false;
+
+	if (a->op != DL_AGG_SUM && a->op != DL_AGG_MEAN)
+		return MAELYS_DATALOG_STATUS_OK;
+	for (i = 0; i < a->nbody; i++) {
+		const struct dl_ast_lit *l = &a->body[i];
+
+		if (l->kind == DL_LIT_CMP) {
+			deduped |= dl_ast_term_has_agg(&l->lhs) ||
+				   dl_ast_term_has_agg(&l->rhs);
+			continue;
+		}
+		for (k = 0; k < l->atom.nargs; k++)
+			deduped |= dl_ast_term_has_agg(&l->atom.args[k]);
+		if (l->kind != DL_LIT_ATOM || l->negated)
+			continue;
+		natoms++;
+		for (k = 0; k < l->atom.nargs; k++) {
+			const struct dl_ast_term *t = &l->atom.args[k];
+
+			anon |= t->kind == DL_TERM_ANON;
+			for (j = 0; j < k && t->kind == DL_TERM_VAR; j++)
+				deduped |=
+				    l->atom.args[j].kind == DL_TERM_VAR &&
+				    l->atom.args[j].len == t->len &&
+				    memcmp(l->atom.args[j].text, t->text,
+					   t->len) == 0;
+		}
+	}
+	if (!anon || (natoms < 2 && !deduped))
+		return MAELYS_DATALOG_STATUS_OK;
+	return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_LIMIT, ck->source,
+			  a->pos,
+			  "sum over a body of several atoms (or with an "
+			  "aggregate or a repeated variable) with '_' in an "
+			  "atom: Souffle sums such a body once per value of "
+			  "its named variables, which is not implemented; "
+			  "name the variable");
+}
+
+/* An aggregate term: its body and term compiled in a scope of its own,
+ * and a variable of its own, named by its text, standing where it was
+ * written. */
+static maelys_datalog_status_t
+dl_ck_agg(struct dl_checker *ck, const struct dl_ast_term *t,
+	  struct dl_cterm *out)
+{
+	const struct dl_ast_agg *aa = t->agg;
+	uint32_t i = ck->naggs, parent = ck->agg_cur;
+	struct dl_cagg *a;
+	struct dl_names *g;
+	const char *text = "";
+	size_t len = 0, k;
+
+	if (aa->op == DL_AGG_MEAN)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				  ck->source, t->pos,
+				  "the aggregate mean gives a float, and this "
+				  "engine has no float values yet (count, sum, "
+				  "min and max give numbers)");
+	if (i == DL_AGGS_MAX)
+		return dl_fail_at(
+		    ck->diag, MAELYS_DATALOG_STATUS_LIMIT, ck->source, t->pos,
+		    "more than %d aggregates in one rule", DL_AGGS_MAX);
+	DL_TRY(dl_ck_agg_sum_rows(ck, aa));
+	if (aa->has_value && aa->value.kind == DL_TERM_ANON)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
+				  ck->source, aa->value.pos,
+				  "'_' as the term of %s has no value",
+				  dl_agg_name(aa->op));
+	DL_TRY(dl_ck_text(ck, t->start, t->end, &text, &len));
+	/* the names grounded around it, with it left out */
+	g = dl_arena_alloc(&ck->prog->arena, sizeof *g);
+	if (g == NULL)
+		return dl_ck_nomem(ck);
+	if (parent == DL_NONE) {
+		g->n = 0;
+		dl_ast_ground(ck->clause->body, ck->ground_nbody, aa, g);
+	} else {
+		memcpy(g, ck->ground[parent], sizeof *g);
+		dl_ast_ground(ck->agg_ast[parent]->body,
+			      ck->agg_ast[parent]->nbody, aa, g);
+	}
+	ck->naggs++;
+	a = &ck->aggs[i];
+	memset(a, 0, sizeof *a);
+	a->op = aa->op;
+	a->parent = parent;
+	a->pos = t->pos;
+	a->has_value = aa->has_value;
+	ck->agg_ast[i] = aa;
+	ck->ground[i] = g;
+	a->body = dl_arena_alloc(&ck->prog->arena, aa->nbody * sizeof *a->body);
+	if (a->body == NULL)
+		return dl_ck_nomem(ck);
+	a->nbody = (uint32_t)aa->nbody;
+	ck->agg_cur = i;
+	for (k = 0; k < aa->nbody; k++) {
+		struct dl_clit *l = &a->body[k];
+
+		DL_TRY(dl_ck_literal(ck, &aa->body[k], l));
+		DL_TRY(dl_ck_text(ck, aa->body[k].start, aa->body[k].end,
+				  &l->text, &l->text_len));
+	}
+	if (aa->has_value)
+		DL_TRY(dl_ck_term(ck, &aa->value, &a->value));
+	ck->agg_cur = parent;
+	a->end = ck->naggs;
+	DL_TRY(dl_ck_agg_needs(ck, i));
+	if (ck->nvars == DL_VARS_MAX)
+		return dl_fail_at(
+		    ck->diag, MAELYS_DATALOG_STATUS_LIMIT, ck->source, t->pos,
+		    "more than %zu variables in one rule", DL_VARS_MAX);
+	ck->var_names[ck->nvars] = text;
+	ck->var_lens[ck->nvars] = len;
+	ck->var_scope[ck->nvars] = parent;
+	a->target = ck->nvars;
+	out->kind = DL_CT_VAR;
+	out->v = ck->nvars++;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* The type of the term aggregate a folds: a column's of its body that
+ * holds it, else a number (an arithmetic term, a constant). */
+static maelys_datalog_column_type_t
+dl_ck_agg_value_type(const struct dl_checker *ck, const struct dl_cagg *a)
+{
+	uint32_t k, m;
+
+	for (k = 0; k < a->nbody && a->value.kind == DL_CT_VAR; k++) {
+		const struct dl_clit *l = &a->body[k];
+
+		if (l->kind != DL_LIT_ATOM || l->negated)
+			continue;
+		for (m = 0; m < l->nargs; m++)
+			if (l->args[m].kind == DL_CT_VAR &&
+			    l->args[m].v == a->value.v)
+				return ck->prog->preds[l->pred].columns[m];
+	}
+	return MAELYS_DATALOG_COLUMN_NUMBER;
+}
+
+/* The clause's aggregates, and its terms' scopes, into the rule. */
+static maelys_datalog_status_t
+dl_ck_agg_keep(struct dl_checker *ck, struct dl_rule *r)
+{
+	struct dl_program *prog = ck->prog;
+	uint32_t i;
+
+	if (ck->naggs == 0)
+		return MAELYS_DATALOG_STATUS_OK;
+	for (i = 0; i < ck->naggs; i++)
+		ck->aggs[i].type = dl_agg_result_type(
+		    ck->aggs[i].op, dl_ck_agg_value_type(ck, &ck->aggs[i]));
+	r->aggs = dl_arena_alloc(&prog->arena, ck->naggs * sizeof *r->aggs);
+	if (r->aggs == NULL)
+		return dl_ck_nomem(ck);
+	memcpy(r->aggs, ck->aggs, ck->naggs * sizeof *r->aggs);
+	r->naggs = ck->naggs;
+	if (ck->nexprs > 0) {
+		r->expr_scope = dl_arena_alloc(
+		    &prog->arena, ck->nexprs * sizeof *r->expr_scope);
+		if (r->expr_scope == NULL)
+			return dl_ck_nomem(ck);
+		memcpy(r->expr_scope, ck->expr_scope,
+		       ck->nexprs * sizeof *r->expr_scope);
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* Whether arithmetic term x is written inside an aggregate. */
+static bool
+dl_ck_in_agg(const struct dl_rule *r, uint32_t x)
+{
+	return r->expr_scope != NULL && r->expr_scope[x] != DL_NONE;
+}
+
+/* Binds the result of every aggregate directly in `scope` whose grouping
+ * parameters are bound; returns whether it bound one. */
+static bool
+dl_ck_agg_ready(const struct dl_rule *r, uint32_t scope, bool *bound)
+{
+	bool changed = false;
+	uint32_t i, k;
+
+	for (i = 0; i < r->naggs; i++) {
+		const struct dl_cagg *a = &r->aggs[i];
+
+		if (a->parent != scope || bound[a->target])
+			continue;
+		for (k = 0; k < a->nneeds; k++)
+			if (!bound[a->needs[k]])
+				break;
+		if (k == a->nneeds) {
+			bound[a->target] = true;
+			changed = true;
+		}
+	}
+	return changed;
+}
+
+/* Range restriction inside each aggregate directly in `scope`, where
+ * `outer` holds what the scope binds: its grouping parameters are bound
+ * there, and its own body binds every other variable it uses. */
+static maelys_datalog_status_t
+dl_ck_agg_safety(struct dl_checker *ck, const struct dl_rule *r, uint32_t scope,
+		 const bool *outer)
+{
+	bool bound[DL_VARS_MAX];
+	uint32_t i, k, m;
+
+	for (i = 0; i < r->naggs; i++) {
+		const struct dl_cagg *a = &r->aggs[i];
+		bool changed = true;
+
+		if (a->parent != scope)
+			continue;
+		for (k = 0; k < a->nneeds; k++)
+			if (!outer[a->needs[k]])
+				return dl_fail_at(
+				    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
+				    ck->source, a->pos,
+				    "variable %s is used in the aggregate %s "
+				    "and outside it, but is bound only inside "
+				    "it",
+				    ck->var_names[a->needs[k]],
+				    ck->var_names[a->target]);
+		memcpy(bound, outer, sizeof bound);
+		for (k = 0; k < a->nbody; k++) {
+			const struct dl_clit *l = &a->body[k];
+
+			if (l->kind != DL_LIT_ATOM || l->negated)
+				continue;
+			for (m = 0; m < l->nargs; m++)
+				if (l->args[m].kind == DL_CT_VAR)
+					bound[l->args[m].v] = true;
+		}
+		while (changed) {
+			changed = dl_ck_agg_ready(r, i, bound);
+			for (k = 0; k < r->nexprs; k++) {
+				const struct dl_cexpr *x = &r->exprs[k];
+
+				if (r->expr_scope[k] != i || bound[x->target])
+					continue;
+				for (m = 0; m < x->ncode; m++)
+					if (x->code[m].kind == DL_X_VAR &&
+					    !bound[x->code[m].v])
+						break;
+				if (m == x->ncode) {
+					bound[x->target] = true;
+					changed = true;
+				}
+			}
+			for (k = 0; k < a->nbody; k++) {
+				const struct dl_clit *l = &a->body[k];
+				const struct dl_cterm *p = &l->args[0],
+						      *q = &l->args[1];
+				bool pb, qb;
+
+				if (l->kind != DL_LIT_CMP || l->negated ||
+				    l->op != DL_CMP_EQ)
+					continue;
+				pb = p->kind == DL_CT_CONST || bound[p->v];
+				qb = q->kind == DL_CT_CONST || bound[q->v];
+				if (pb != qb) {
+					bound[pb ? q->v : p->v] = true;
+					changed = true;
+				}
+			}
+		}
+		DL_TRY(dl_ck_agg_safety(ck, r, i, bound));
+		for (k = 0; k < r->nexprs; k++) {
+			const struct dl_cexpr *x = &r->exprs[k];
+
+			if (r->expr_scope[k] != i)
+				continue;
+			for (m = 0; m < x->ncode; m++)
+				if (x->code[m].kind == DL_X_VAR &&
+				    !bound[x->code[m].v])
+					return dl_fail_at(
+					    ck->diag,
+					    MAELYS_DATALOG_STATUS_UNSAFE,
+					    ck->source, x->pos,
+					    "variable %s of the arithmetic "
+					    "term %s is not bound by a "
+					    "positive literal of the aggregate "
+					    "%s",
+					    ck->var_names[x->code[m].v],
+					    ck->var_names[x->target],
+					    ck->var_names[a->target]);
+		}
+		for (k = 0; k < a->nbody; k++) {
+			const struct dl_clit *l = &a->body[k];
+
+			if (l->kind == DL_LIT_ATOM && !l->negated)
+				continue;
+			for (m = 0; m < l->nargs; m++)
+				if (l->args[m].kind == DL_CT_VAR &&
+				    !bound[l->args[m].v])
+					return dl_fail_at(
+					    ck->diag,
+					    MAELYS_DATALOG_STATUS_UNSAFE,
+					    ck->source, l->pos,
+					    "variable %s of a %s in the "
+					    "aggregate %s is not bound by a "
+					    "positive literal of its body",
+					    ck->var_names[l->args[m].v],
+					    l->kind == DL_LIT_ATOM
+						? "negated literal"
+					    : l->kind == DL_LIT_CMP
+						? "comparison"
+						: "built-in",
+					    ck->var_names[a->target]);
+		}
+		if (a->has_value && a->value.kind == DL_CT_VAR &&
+		    !bound[a->value.v])
+			return dl_fail_at(
+			    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE, ck->source,
+			    a->pos,
+			    "variable %s, the term of the aggregate %s, is "
+			    "not bound by its body",
+			    ck->var_names[a->value.v],
+			    ck->var_names[a->target]);
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* Whether literal l is v = the result of aggregate a (either way). */
+static bool
+dl_ck_agg_equated(const struct dl_clit *l, uint32_t v, const struct dl_cagg *a)
+{
+	const struct dl_cterm *x = &l->args[0], *y = &l->args[1];
+
+	if (l->kind != DL_LIT_CMP || l->negated || l->op != DL_CMP_EQ ||
+	    x->kind != DL_CT_VAR || y->kind != DL_CT_VAR)
+		return false;
+	return (x->v == v && y->v == a->target) ||
+	       (y->v == v && x->v == a->target);
+}
+
+/* Whether variable v holds aggregate a's result: it is a's variable, or a
+ * literal of the rule or of an aggregate equates it with it. */
+static bool
+dl_ck_agg_holds(const struct dl_rule *r, uint32_t v, const struct dl_cagg *a)
+{
+	uint32_t i, k;
+
+	if (a->target == v)
+		return true;
+	for (k = 0; k < r->nbody; k++)
+		if (dl_ck_agg_equated(&r->body[k], v, a))
+			return true;
+	for (i = 0; i < r->naggs; i++)
+		for (k = 0; k < r->aggs[i].nbody; k++)
+			if (dl_ck_agg_equated(&r->aggs[i].body[k], v, a))
+				return true;
+	return false;
+}
+
+/* An atom's symbol columns (body, aggregate body or head) hold no
+ * aggregate's result, and sum, min and max fold no variable of a symbol
+ * column: the aggregates work on numbers. */
+static maelys_datalog_status_t
+dl_ck_agg_symbols(struct dl_checker *ck, const struct dl_rule *r, uint32_t pid,
+		  const struct dl_cterm *args, uint32_t nargs)
+{
+	const struct dl_pred *p = &ck->prog->preds[pid];
+	uint32_t i, k;
+
+	for (k = 0; k < nargs; k++) {
+		if (args[k].kind != DL_CT_VAR ||
+		    p->columns[k] != MAELYS_DATALOG_COLUMN_SYMBOL)
+			continue;
+		for (i = 0; i < r->naggs; i++) {
+			const struct dl_cagg *a = &r->aggs[i];
+
+			if (a->type != MAELYS_DATALOG_COLUMN_SYMBOL &&
+			    dl_ck_agg_holds(r, args[k].v, a))
+				return dl_fail_at(
+				    ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				    ck->source, a->pos,
+				    "the aggregate %s is a number, but column "
+				    "%u of '%s' is a symbol",
+				    ck->var_names[a->target], k + 1, p->name);
+			if (a->op != DL_AGG_COUNT &&
+			    a->value.kind == DL_CT_VAR &&
+			    a->value.v == args[k].v)
+				return dl_fail_at(
+				    ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				    ck->source, a->pos,
+				    "%s over variable %s, a symbol (column %u "
+				    "of '%s'): %s works on numbers",
+				    dl_agg_name(a->op),
+				    ck->var_names[a->value.v], k + 1, p->name,
+				    dl_agg_name(a->op));
+		}
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_ck_agg_types(struct dl_checker *ck, const struct dl_rule *r)
+{
+	uint32_t i, k;
+
+	if (r->naggs == 0)
+		return MAELYS_DATALOG_STATUS_OK;
+	for (i = 0; i < r->naggs; i++) {
+		const struct dl_cagg *a = &r->aggs[i];
+
+		struct dl_symview sv = {NULL, &ck->prog->symbols};
+		int64_t n;
+
+		if (a->has_value && a->value.kind == DL_CT_CONST &&
+		    !dl_value_is_inline_int(a->value.v) &&
+		    !dl_symview_value_int(&sv, a->value.v, &n))
+			return dl_fail_at(
+			    ck->diag, MAELYS_DATALOG_STATUS_TYPE, ck->source,
+			    a->pos, "%s of a string: %s works on numbers",
+			    dl_agg_name(a->op), dl_agg_name(a->op));
+		for (k = 0; k < a->nbody; k++)
+			if (a->body[k].kind == DL_LIT_ATOM)
+				DL_TRY(dl_ck_agg_symbols(ck, r, a->body[k].pred,
+							 a->body[k].args,
+							 a->body[k].nargs));
+	}
+	for (k = 0; k < r->nbody; k++)
+		if (r->body[k].kind == DL_LIT_ATOM)
+			DL_TRY(dl_ck_agg_symbols(ck, r, r->body[k].pred,
+						 r->body[k].args,
+						 r->body[k].nargs));
+	return dl_ck_agg_symbols(ck, r, r->head_pred, r->head,
+				 ck->prog->preds[r->head_pred].arity);
+}
+
+/*
+ * Witnesses (Souffle's): a variable written in the body of an aggregate of
+ * the rule's own body, grounded there, used outside it and grounded
+ * nowhere outside, is a witness of the value min or max chose.  The rule
+ * gets, after its own literals, a copy of the aggregate's body and
+ * `term = aggregate`: the bindings of the body whose term is the minimum
+ * (or maximum), which ground the witness.  count, sum and mean have no
+ * witness: such a variable is refused, as Souffle refuses it.
+ */
+struct dl_agg_terms {
+	const struct dl_ast_term *t[DL_AGGS_MAX];
+	uint32_t n;
+};
+
+/* The aggregates written in t, not inside another one. */
+static void
+dl_ast_aggs_of(const struct dl_ast_term *t, struct dl_agg_terms *out)
+{
+	const struct dl_ast_term *subs[DL_AST_SUBTERMS_MAX];
+	size_t n, k;
+
+	if (t->kind == DL_TERM_AGG) {
+		if (out->n < DL_AGGS_MAX)
+			out->t[out->n++] = t;
+		return;
+	}
+	n = dl_ast_subterms(t, subs, DL_AST_SUBTERMS_MAX);
+	for (k = 0; k < n; k++)
+		dl_ast_aggs_of(subs[k], out);
+}
+
+/* Whether name is written in lits (not inside an aggregate). */
+static bool
+dl_ast_lits_mention(const struct dl_ast_lit *lits, size_t n, const char *text,
+		    size_t len)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		const struct dl_ast_lit *l = &lits[i];
+
+		if (l->kind == DL_LIT_CMP) {
+			if (dl_ast_term_mentions(&l->lhs, text, len) ||
+			    dl_ast_term_mentions(&l->rhs, text, len))
+				return true;
+			continue;
+		}
+		for (k = 0; k < l->atom.nargs; k++)
+			if (dl_ast_term_mentions(&l->atom.args[k], text, len))
+				return true;
+	}
+	return false;
+}
+
+static maelys_datalog_status_t
+dl_ck_agg_witnesses(struct dl_checker *ck, const struct dl_ast_clause **c,
+		    struct dl_ast_clause *wc)
+{
+	const struct dl_ast_clause *cl = *c;
+	struct dl_agg_terms aggs = {{NULL}, 0};
+	struct dl_names *outer = NULL, *inner = NULL;
+	struct dl_ast_lit *body = NULL;
+	size_t i, k, n = cl->nbody;
+	maelys_datalog_status_t st = MAELYS_DATALOG_STATUS_OK;
+
+	ck->ground_nbody = cl->nbody;
+	for (i = 0; i < cl->nbody; i++) {
+		const struct dl_ast_lit *l = &cl->body[i];
+
+		if (l->kind == DL_LIT_CMP) {
+			dl_ast_aggs_of(&l->lhs, &aggs);
+			dl_ast_aggs_of(&l->rhs, &aggs);
+		} else {
+			for (k = 0; k < l->atom.nargs; k++)
+				dl_ast_aggs_of(&l->atom.args[k], &aggs);
+		}
+	}
+	for (k = 0; k < cl->head.nargs; k++)
+		dl_ast_aggs_of(&cl->head.args[k], &aggs);
+	if (aggs.n == 0)
+		return MAELYS_DATALOG_STATUS_OK;
+	outer = dl_calloc(1, sizeof *outer);
+	inner = dl_calloc(1, sizeof *inner);
+	if (outer == NULL || inner == NULL) {
+		st = dl_ck_nomem(ck);
+		goto out;
+	}
+	/* grounded outside, every aggregate taken as grounded */
+	dl_ast_ground(cl->body, cl->nbody, NULL, outer);
+	for (i = 0; i < aggs.n; i++) {
+		const struct dl_ast_agg *a = aggs.t[i]->agg;
+		const struct dl_ast_term *w = NULL;
+		size_t j;
+
+		inner->n = 0;
+		dl_ast_ground(a->body, a->nbody, NULL, inner);
+		for (j = 0; j < inner->n && w == NULL; j++) {
+			struct dl_ast_term name;
+			bool outside = false;
+
+			if (dl_names_has(outer, inner->text[j], inner->len[j]))
+				continue;
+			memset(&name, 0, sizeof name);
+			name.kind = DL_TERM_VAR;
+			name.text = inner->text[j];
+			name.len = inner->len[j];
+			for (k = 0; k < cl->head.nargs && !outside; k++)
+				outside = dl_ast_term_mentions(
+				    &cl->head.args[k], name.text, name.len);
+			if (!outside &&
+			    !dl_ast_lits_mention(cl->body, cl->nbody, name.text,
+						 name.len))
+				continue;
+			if (a->op != DL_AGG_MIN && a->op != DL_AGG_MAX) {
+				st = dl_fail_at(
+				    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
+				    ck->source, aggs.t[i]->pos,
+				    "witness problem: variable %.*s is "
+				    "grounded only inside the aggregate %s "
+				    "but used outside it (only min and max "
+				    "have witnesses)",
+				    (int)name.len, name.text,
+				    dl_agg_name(a->op));
+				goto out;
+			}
+			w = aggs.t[i];
+		}
+		if (w == NULL)
+			continue;
+		/* the aggregate's body, then term = aggregate */
+		if (n + a->nbody + 1 > DL_BODY_MAX) {
+			st = dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					ck->source, w->pos,
+					"rule body longer than %zu literals "
+					"with the witnesses of its aggregates",
+					DL_BODY_MAX);
+			goto out;
+		}
+		if (body == NULL) {
+			body = dl_arena_alloc(&ck->prog->arena,
+					      DL_BODY_MAX * sizeof *body);
+			if (body == NULL) {
+				st = dl_ck_nomem(ck);
+				goto out;
+			}
+			memcpy(body, cl->body, cl->nbody * sizeof *body);
+		}
+		memcpy(&body[n], a->body, a->nbody * sizeof *body);
+		n += a->nbody;
+		memset(&body[n], 0, sizeof body[n]);
+		body[n].kind = DL_LIT_CMP;
+		body[n].op = DL_CMP_EQ;
+		body[n].lhs = a->value;
+		body[n].rhs = *w;
+		body[n].pos = w->pos;
+		body[n].start = w->start;
+		body[n].end = w->end;
+		n++;
+	}
+	if (body != NULL) {
+		*wc = *cl;
+		wc->body = body;
+		wc->nbody = n;
+		*c = wc;
+	}
+out:
+	dl_free(outer);
+	dl_free(inner);
+	return st;
 }

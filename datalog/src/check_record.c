@@ -305,6 +305,7 @@ dl_rc_const(struct dl_program *prog, const struct dl_ast_term *t,
 	case DL_TERM_VAR:
 	case DL_TERM_ANON:
 	case DL_TERM_EXPR:
+	case DL_TERM_AGG:
 		return dl_fail_at(diag, MAELYS_DATALOG_STATUS_UNSAFE, source,
 				  t->pos,
 				  "a fact must be ground: a record's field "

@@ -8,6 +8,7 @@
 #ifndef DL_AST_H
 #define DL_AST_H
 
+#include "dl_agg.h"
 #include "dl_arith.h"
 #include "dl_diag.h"
 #include "dl_mem.h"
@@ -27,6 +28,7 @@ enum dl_term_kind {
 	DL_TERM_RECORD, /* rec: [t, ...] */
 	DL_TERM_ADT,    /* rec: $Branch(t, ...) of an algebraic data type */
 	DL_TERM_NIL,    /* nil: the empty record of every record type */
+	DL_TERM_AGG,    /* agg: an aggregate (dl_agg.h) */
 };
 
 /* The fields of a record term, or a branch and its arguments. */
@@ -51,6 +53,7 @@ struct dl_ast_term {
 	struct dl_ast_expr *expr; /* EXPR */
 	size_t start, end;        /* EXPR: its bytes in the source */
 	struct dl_ast_rec *rec;   /* RECORD, ADT (start, end as EXPR's) */
+	struct dl_ast_agg *agg;   /* AGG; start, end are its bytes too */
 };
 
 /* op lhs rhs, or op lhs for a unary one (dl_arith.h) */
@@ -111,6 +114,15 @@ struct dl_ast_lit {
 };
 
 struct dl_ast_plan; /* dl_relq.h */
+/* op [value] : { body }, or op [value] : atom */
+struct dl_ast_agg {
+	enum dl_agg_op op;
+	bool has_value; /* all but count */
+	struct dl_ast_term value;
+	struct dl_ast_lit *body;
+	size_t nbody;
+	struct dl_pos pos;
+};
 
 struct dl_ast_clause {
 	struct dl_ast_atom head;

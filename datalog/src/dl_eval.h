@@ -51,6 +51,8 @@ struct dl_eval {
 	 * of match compiled at this evaluation */
 	uint64_t counter;
 	struct dl_recache *recache;
+	/* the folds of the running rule's aggregates (dl_agg.h) */
+	struct dl_agg_acc agg_acc[DL_AGGS_MAX];
 };
 
 /* Evaluates every stratum whose `runtime` flag equals `runtime`, in order.

@@ -24,6 +24,10 @@ enum dl_op_kind {
 	DL_OP_EXPR,         /* an arithmetic term: binds or tests its var */
 	DL_OP_EMIT,         /* insert the head tuple */
 	DL_OP_RECORD,       /* a record term: built, or taken apart */
+	/* an aggregate (dl_agg.h): runs the ops after it, its body, up to
+	 * its AGG_END, then binds (or tests) var and goes on at op + skip */
+	DL_OP_AGG,
+	DL_OP_AGG_END, /* folds key[0] (count: nothing) into the aggregate */
 };
 
 /* Which rows of a relation a step sees (semi-naive evaluation). */
@@ -79,6 +83,9 @@ struct dl_op {
 	bool unpack;
 	uint64_t bindmask;
 	uint8_t pattern; /* CALL: enum dl_pattern_kind */
+	uint32_t agg;  /* AGG, AGG_END: the rule's aggregate (AGG: cmp
+			* holds its enum dl_agg_op) */
+	uint32_t skip; /* AGG: ops from it to the op after its AGG_END */
 };
 
 struct dl_plan {

@@ -98,6 +98,29 @@ struct dl_plan;
 struct dl_crec;
 struct dl_rtype;
 
+/* An aggregate of a rule (dl_agg.h): computes variable `target` by running
+ * its own body, a nested join, where the planner places it. */
+struct dl_cagg {
+	enum dl_agg_op op;
+	uint32_t target;
+	/* the aggregate whose body holds it, or DL_NONE: the rule's body */
+	uint32_t parent;
+	/* the aggregates nested in it are those after it, before `end` */
+	uint32_t end;
+	bool has_value;
+	struct dl_cterm value; /* the term folded (not count's) */
+	struct dl_clit *body;
+	uint32_t nbody;
+	/* the variables of the scopes around it that it reads: bound before
+	 * it runs, they are its grouping parameters */
+	uint32_t *needs;
+	uint32_t nneeds;
+	struct dl_pos pos;
+	/* the result's type (dl_agg_result_type): count's is a number, the
+	 * others' the folded term's */
+	maelys_datalog_column_type_t type;
+};
+
 struct dl_rule {
 	uint32_t head_pred;
 	struct dl_cterm head[MAELYS_DATALOG_MAX_ARITY];
@@ -126,6 +149,12 @@ struct dl_rule {
 	/* calls a functor whose values the solve's overlay must hold
 	 * (dl_functor_needs_solve): its stratum runs at every solve */
 	bool solve_time;
+	/* aggregates, in the order written (a nested one after the one it is
+	 * in), and by arithmetic term the aggregate whose body holds it or
+	 * DL_NONE (NULL when the rule has no aggregate) */
+	struct dl_cagg *aggs;
+	uint32_t naggs;
+	uint32_t *expr_scope;
 };
 
 struct dl_stratum {

@@ -221,6 +221,33 @@ dl_key_tuple(const struct dl_eval *ev, const struct dl_op *op, uint32_t *tuple)
 		tuple[k] = dl_term_value(ev, &op->key[k]);
 }
 
+/* AGG_END: a binding of the aggregate's body folded into its aggregate.
+ * A built-in or arithmetic error the body deferred is an error here: the
+ * binding satisfied the whole body (as reaching the head is for a rule). */
+static maelys_datalog_status_t
+dl_agg_end(struct dl_eval *ev, const struct dl_op *op)
+{
+	struct dl_agg_acc *acc = &ev->agg_acc[op->agg];
+	int64_t v = 0;
+
+	if (ev->poisoned > acc->level)
+		return dl_test_failed(ev, ev->poison_op, &ev->poison);
+	if (op->nkey > 0) {
+		dl_value x = dl_term_value(ev, &op->key[0]);
+
+		if (dl_value_is_inline_int(x))
+			v = dl_value_inline_int(x);
+		else if (!dl_symview_value_int(&ev->syms, x, &v))
+			return dl_fail_at(ev->diag, MAELYS_DATALOG_STATUS_TYPE,
+					  ev->prog->source_name, op->pos,
+					  "%s over a string (a number was "
+					  "expected)",
+					  dl_agg_name((enum dl_agg_op)acc->op));
+	}
+	dl_agg_fold(acc, v);
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 /* The ordinary derive path. */
 #define DL_PROV    0
 #define DL_RUN(fn) dl_##fn##_fast

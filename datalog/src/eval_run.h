@@ -11,7 +11,11 @@
  * of this copy's function) and undefines them after.
  */
 #if DL_PROV
-#define DL_PROV_ROW(ev, op, row) ((ev)->prov_rows[(op)->lit] = (row))
+/* an aggregate's body literals are no premises of the rule: not noted */
+#define DL_PROV_ROW(ev, op, row)                                               \
+	((op)->lit != DL_OP_NO_LIT                                             \
+	     ? (void)((ev)->prov_rows[(op)->lit] = (row))                      \
+	     : (void)0)
 #else
 #define DL_PROV_ROW(ev, op, row) ((void)0)
 #endif
@@ -291,6 +295,48 @@ DL_RUN(run_record)(struct dl_eval *ev, const struct dl_op *op)
 	return DL_RUN(run)(ev, op + 1);
 }
 
+/*
+ * An aggregate: its body's ops (after this one, up to its AGG_END) run for
+ * the bindings so far, each binding that reaches AGG_END folded; then the
+ * result is bound (min and max of an empty body have none: the rule's
+ * binding fails) and the plan goes on after AGG_END.  The join steps of the
+ * body count against the session's budget like any other.
+ */
+static maelys_datalog_status_t
+DL_RUN(run_agg)(struct dl_eval *ev, const struct dl_op *op)
+{
+	struct dl_agg_acc *acc = &ev->agg_acc[op->agg];
+	maelys_datalog_status_t st;
+	dl_value v = 0;
+	int64_t r;
+	int rc;
+
+	dl_agg_begin(acc, (enum dl_agg_op)op->cmp, ev->poisoned);
+	if ((st = DL_RUN(run)(ev, op + 1)) != MAELYS_DATALOG_STATUS_OK)
+		return st;
+	if (!dl_agg_result(acc, &r))
+		return MAELYS_DATALOG_STATUS_OK;
+	if ((rc = dl_expr_value(ev, r, &v)) < 0)
+		return dl_fail_at(ev->diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+				  ev->prog->source_name, op->pos,
+				  "out of memory for an aggregate's result");
+	if (rc > 0)
+		return dl_fail_at(
+		    ev->diag, MAELYS_DATALOG_STATUS_LIMIT,
+		    ev->prog->source_name, op->pos,
+		    "aggregate result %lld outside -2^30 .. 2^30-1 "
+		    "in a rule over the policy's own facts (only "
+		    "rules that read input facts can hold it)",
+		    (long long)r);
+	if (op->check) {
+		if (ev->regs[op->var] != v)
+			return MAELYS_DATALOG_STATUS_OK;
+	} else {
+		ev->regs[op->var] = v;
+	}
+	return DL_RUN(run)(ev, op + op->skip);
+}
+
 static maelys_datalog_status_t
 DL_RUN(run)(struct dl_eval *ev, const struct dl_op *op)
 {
@@ -390,6 +436,10 @@ DL_RUN(run)(struct dl_eval *ev, const struct dl_op *op)
 		return DL_RUN(run_expr)(ev, op);
 	case DL_OP_RECORD:
 		return DL_RUN(run_record)(ev, op);
+	case DL_OP_AGG:
+		return DL_RUN(run_agg)(ev, op);
+	case DL_OP_AGG_END:
+		return dl_agg_end(ev, op);
 	case DL_OP_EMIT:
 		if (ev->poisoned > 0)
 			return dl_test_failed(ev, ev->poison_op, &ev->poison);

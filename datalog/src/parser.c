@@ -11,7 +11,9 @@
  *                lor < lxor < land < bor < bxor < band < bshl bshr bshru
  *                < + - < * / % < unary - bnot lnot < ^ (right)
  *   primary   := Variable | _ | "string" | integer | lowercase-symbol
- *              | "(" expr ")"
+ *              | "(" expr ")" | aggregate
+ *   aggregate := ("count" | ("sum" | "min" | "max" | "mean") term) ":"
+ *                ("{" literal { "," literal } "}" | atom)
  *   directive := ".decl" name "(" [col {"," col}] ")" {qualifier}
  *              | ".type" name ("<:" | "=") type
  *              | (".input" | ".output") name ["(" params ")"] {"," ...}
@@ -52,6 +54,7 @@ struct dl_parser {
 	/* the component body being parsed for an instance; NULL at the
 	 * program's top (dl_components.h) */
 	struct dl_comp_scope *comp;
+	unsigned agg_depth; /* of the aggregate being read */
 };
 
 /* How deep an arithmetic term may nest (parentheses, unary operators, a
@@ -156,6 +159,10 @@ static maelys_datalog_status_t dl_p_functor_at(struct dl_parser *p,
 static maelys_datalog_status_t dl_p_record_term(struct dl_parser *p,
 						struct dl_ast_term *t);
 
+static maelys_datalog_status_t dl_p_agg_starts(struct dl_parser *p, bool *is);
+static maelys_datalog_status_t dl_p_agg(struct dl_parser *p,
+					struct dl_ast_term *t);
+
 /* A term without operators: variable, _, string, integer, symbol, or an
  * arithmetic term in parentheses. */
 static maelys_datalog_status_t
@@ -169,8 +176,11 @@ dl_p_primary(struct dl_parser *p, struct dl_ast_term *t)
 			return dl_p_record_term(p, t);
 		return dl_p_error(p, "a variable, a string or an integer");
 	case DL_TOK_IDENT: {
-		bool is;
+		bool is, agg;
 
+		DL_TRY(dl_p_agg_starts(p, &agg));
+		if (agg)
+			return dl_p_agg(p, t);
 		DL_TRY(dl_p_functor_at(p, t, &is));
 		if (is)
 			return MAELYS_DATALOG_STATUS_OK;
@@ -529,6 +539,25 @@ dl_p_record_term(struct dl_parser *p, struct dl_ast_term *t)
 static maelys_datalog_status_t
 dl_p_type_name(struct dl_parser *p, maelys_datalog_column_type_t *out);
 
+/* Whether a record or ADT type called name is declared so far. */
+static bool
+dl_p_record_type_declared(const struct dl_parser *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name != NULL && i < p->ast->nrtypes; i++)
+		if (strcmp(p->ast->rtypes[i].name, name) == 0)
+			return true;
+	/* or an alias of one (.type A = R) */
+	for (i = 0; name != NULL && i < p->ast->ntypes; i++)
+		if (p->ast->types[i].base == MAELYS_DATALOG_COLUMN_RECORD &&
+		    p->ast->types[i].name_len == strlen(name) &&
+		    memcmp(p->ast->types[i].name, name,
+			   p->ast->types[i].name_len) == 0)
+			return true;
+	return false;
+}
+
 /* A functor call at p->tok (dl_functor.h): name "(" [term {"," term}] ")",
  * as(term, Type) naming a type; *is is false, and nothing read, when
  * p->tok is not a functor's name followed by '('.  Its arguments nest
@@ -563,7 +592,20 @@ dl_p_functor_at(struct dl_parser *p, struct dl_ast_term *t, bool *is)
 					  "%s with more than %d arguments",
 					  sig->name, DL_FUNCTOR_ARGS_MAX);
 		if (f == DL_FN_AS && n == 1) {
+			struct dl_pos tpos = p->tok.pos;
+
 			DL_TRY(dl_p_type_name(p, &as_type));
+			/* a record type named in as() must be declared
+			 * before it: the name is not kept for the checker */
+			if (as_type == MAELYS_DATALOG_COLUMN_RECORD &&
+			    !dl_p_record_type_declared(p, p->record_type))
+				return dl_fail_at(
+				    p->diag, MAELYS_DATALOG_STATUS_PARSE,
+				    p->source_name, tpos,
+				    "unknown type '%s' in as() (a record or "
+				    "ADT type is declared before its use "
+				    "there)",
+				    p->record_type);
 		} else {
 			DL_TRY(dl_p_term(p, &args[nterms]));
 			size += args[nterms].kind == DL_TERM_EXPR
@@ -814,10 +856,14 @@ dl_p_literal_body(struct dl_parser *p, struct dl_ast_lit *lit)
 	}
 	if (p->tok.kind == DL_TOK_IDENT) {
 		enum dl_arith_op aop;
-		bool unary;
+		bool unary, agg;
 
 		bool fcmp = false;
 
+		/* count : { ... } = N: a comparison */
+		DL_TRY(dl_p_agg_starts(p, &agg));
+		if (agg)
+			goto comparison;
 		DL_TRY(dl_p_unary_word(p, &aop, &unary));
 		DL_TRY(dl_p_peek(p, &nx));
 		if (nx->kind == DL_TOK_LPAREN && !unary)
@@ -838,6 +884,7 @@ dl_p_literal_body(struct dl_parser *p, struct dl_ast_lit *lit)
 			return dl_p_atom(p, &lit->atom, false);
 		}
 	}
+comparison:
 	lit->kind = DL_LIT_CMP;
 	DL_TRY(dl_p_term(p, &lit->lhs));
 	if (!dl_is_cmp(p->tok.kind, &lit->op))
@@ -854,6 +901,109 @@ dl_p_literal(struct dl_parser *p, struct dl_ast_lit *lit)
 	DL_TRY(dl_p_literal_body(p, lit));
 	lit->start = start;
 	lit->end = p->prev_end;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/*
+ * Aggregates (dl_agg.h): `count : body`, `sum T : body`, `min T : body`,
+ * `max T : body`, `mean T : body`, where body is `{ literal, ... }` or a
+ * single atom.  The word begins one when what follows cannot follow a
+ * variable or symbol of that name: `:` after count, an operand after the
+ * others (but `min(`/`max(`, the functors of two arguments).
+ */
+static maelys_datalog_status_t
+dl_p_agg_starts(struct dl_parser *p, bool *is)
+{
+	const struct dl_token *nx;
+	enum dl_agg_op op;
+
+	*is = false;
+	if (p->tok.kind != DL_TOK_IDENT ||
+	    !dl_agg_from_word(p->tok.text, p->tok.len, &op))
+		return MAELYS_DATALOG_STATUS_OK;
+	DL_TRY(dl_p_peek(p, &nx));
+	if (op == DL_AGG_COUNT)
+		*is = nx->kind == DL_TOK_COLON;
+	else
+		*is =
+		    dl_p_starts_operand(nx->kind) && nx->kind != DL_TOK_LPAREN;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static bool
+dl_p_is_brace(const struct dl_token *t, char c)
+{
+	return t->kind == DL_TOK_OTHER && t->len == 1 && t->text[0] == c;
+}
+
+static maelys_datalog_status_t
+dl_p_agg(struct dl_parser *p, struct dl_ast_term *t)
+{
+	struct dl_ast_lit body[DL_BODY_MAX];
+	struct dl_ast_agg *a;
+	size_t start = p->tok.start, n = 0;
+	struct dl_pos pos = p->tok.pos;
+
+	if (++p->agg_depth > DL_AGG_DEPTH_MAX)
+		return dl_fail_at(
+		    p->diag, MAELYS_DATALOG_STATUS_LIMIT, p->source_name, pos,
+		    "aggregates nested deeper than %d", DL_AGG_DEPTH_MAX);
+	a = dl_arena_alloc(&p->ast->arena, sizeof *a);
+	if (a == NULL)
+		return dl_p_nomem(p);
+	memset(a, 0, sizeof *a);
+	a->pos = pos;
+	(void)dl_agg_from_word(p->tok.text, p->tok.len, &a->op);
+	DL_TRY(dl_p_advance(p));
+	if (a->op != DL_AGG_COUNT) {
+		a->has_value = true;
+		DL_TRY(dl_p_term(p, &a->value));
+	}
+	DL_TRY(dl_p_expect(p, DL_TOK_COLON));
+	if (dl_p_is_brace(&p->tok, '{')) {
+		DL_TRY(dl_p_advance(p));
+		for (;;) {
+			if (n == DL_BODY_MAX)
+				return dl_fail_at(
+				    p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				    p->source_name, p->tok.pos,
+				    "aggregate body longer than %zu literals",
+				    DL_BODY_MAX);
+			DL_TRY(dl_p_literal(p, &body[n]));
+			n++;
+			if (p->tok.kind != DL_TOK_COMMA)
+				break;
+			DL_TRY(dl_p_advance(p));
+		}
+		if (!dl_p_is_brace(&p->tok, '}'))
+			return dl_p_error(p,
+					  "',' or '}' in the aggregate's body");
+		DL_TRY(dl_p_advance(p));
+	} else {
+		size_t lstart = p->tok.start;
+
+		memset(&body[0], 0, sizeof body[0]);
+		body[0].pos = p->tok.pos;
+		if (p->tok.kind != DL_TOK_IDENT)
+			return dl_p_error(p, "'{' or an atom after the "
+					     "aggregate's ':'");
+		DL_TRY(dl_p_atom_or_call(p, &body[0]));
+		body[0].start = lstart;
+		body[0].end = p->prev_end;
+		n = 1;
+	}
+	a->body = dl_arena_alloc(&p->ast->arena, n * sizeof *body);
+	if (a->body == NULL)
+		return dl_p_nomem(p);
+	memcpy(a->body, body, n * sizeof *body);
+	a->nbody = n;
+	p->agg_depth--;
+	memset(t, 0, sizeof *t);
+	t->kind = DL_TERM_AGG;
+	t->agg = a;
+	t->pos = pos;
+	t->start = start;
+	t->end = p->prev_end;
 	return MAELYS_DATALOG_STATUS_OK;
 }
 

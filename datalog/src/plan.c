@@ -27,6 +27,12 @@ struct dl_planner {
 	struct dl_op *ops;
 	uint32_t nops;
 	struct dl_plan *plan;
+	/* the literals being ordered: the rule's body, or an aggregate's
+	 * (then scope is the aggregate, else DL_NONE) */
+	const struct dl_clit *lits;
+	uint32_t nlits;
+	uint32_t scope;
+	bool aplaced[DL_AGGS_MAX];
 };
 
 static maelys_datalog_status_t
@@ -72,7 +78,9 @@ dl_plan_new_op(struct dl_planner *pl, enum dl_op_kind kind,
 	op->lit = DL_OP_NO_LIT;
 	if (l != NULL) {
 		op->pos = l->pos;
-		op->lit = (uint8_t)(l - pl->rule->body);
+		/* provenance notes rows by literal of the rule's own body */
+		if (pl->scope == DL_NONE)
+			op->lit = (uint8_t)(l - pl->rule->body);
 	}
 	return op;
 }
@@ -81,7 +89,7 @@ dl_plan_new_op(struct dl_planner *pl, enum dl_op_kind kind,
 static maelys_datalog_status_t
 dl_plan_atom(struct dl_planner *pl, uint32_t i, enum dl_range range)
 {
-	const struct dl_clit *l = &pl->rule->body[i];
+	const struct dl_clit *l = &pl->lits[i];
 	bool seen[DL_VARS_MAX];
 	struct dl_op *op;
 	uint32_t mask = 0, all, k;
@@ -140,7 +148,8 @@ dl_plan_atom(struct dl_planner *pl, uint32_t i, enum dl_range range)
 		if (l->args[k].kind == DL_CT_VAR)
 			pl->bound[l->args[k].v] = true;
 	pl->placed[i] = true;
-	if (pl->plan->nneed < DL_BODY_MAX) {
+	/* an aggregate's body may be empty: count is then 0 */
+	if (pl->scope == DL_NONE && pl->plan->nneed < DL_BODY_MAX) {
 		pl->plan->need_pred[pl->plan->nneed] = l->pred;
 		pl->plan->need_range[pl->plan->nneed] = (uint8_t)range;
 		pl->plan->nneed++;
@@ -152,7 +161,7 @@ dl_plan_atom(struct dl_planner *pl, uint32_t i, enum dl_range range)
 static maelys_datalog_status_t
 dl_plan_absent(struct dl_planner *pl, uint32_t i)
 {
-	const struct dl_clit *l = &pl->rule->body[i];
+	const struct dl_clit *l = &pl->lits[i];
 	struct dl_op *op;
 	uint32_t mask = 0, all, k;
 
@@ -248,6 +257,9 @@ dl_plan_all_placed(const struct dl_planner *pl, uint32_t self)
 	return true;
 }
 
+static maelys_datalog_status_t dl_plan_aggs(struct dl_planner *pl,
+					    bool *progress);
+
 /* Places every filter that is ready; returns whether it placed any. */
 static maelys_datalog_status_t
 dl_plan_filters(struct dl_planner *pl, bool *progress)
@@ -256,8 +268,8 @@ dl_plan_filters(struct dl_planner *pl, bool *progress)
 	uint32_t i, k;
 
 	*progress = false;
-	for (i = 0; i < r->nbody; i++) {
-		const struct dl_clit *l = &r->body[i];
+	for (i = 0; i < pl->nlits; i++) {
+		const struct dl_clit *l = &pl->lits[i];
 		bool ready = true;
 
 		if (pl->placed[i] || (l->kind == DL_LIT_ATOM && !l->negated))
@@ -317,7 +329,10 @@ dl_plan_filters(struct dl_planner *pl, bool *progress)
 		const struct dl_cexpr *x = &r->exprs[i];
 		struct dl_op *op;
 
-		if (pl->xplaced[i] || (x->impure && !dl_plan_all_placed(pl, i)))
+		if (pl->xplaced[i] ||
+		    (x->impure && !dl_plan_all_placed(pl, i)) ||
+		    (r->expr_scope != NULL ? r->expr_scope[i] : DL_NONE) !=
+			pl->scope)
 			continue;
 		for (k = 0; k < x->ncode; k++)
 			if (x->code[k].kind == DL_X_VAR &&
@@ -335,7 +350,7 @@ dl_plan_filters(struct dl_planner *pl, bool *progress)
 		*progress = true;
 	}
 	dl_plan_records(pl, progress);
-	return MAELYS_DATALOG_STATUS_OK;
+	return dl_plan_aggs(pl, progress);
 }
 
 /* Whether an op after an arithmetic term reads variable v (the emit
@@ -396,59 +411,41 @@ dl_lit_recursive(const struct dl_program *prog, const struct dl_rule *r,
 static enum dl_range
 dl_plan_range(const struct dl_planner *pl, uint32_t i, uint32_t delta)
 {
-	if (!dl_lit_recursive(pl->prog, pl->rule, &pl->rule->body[i]))
+	if (!dl_lit_recursive(pl->prog, pl->rule, &pl->lits[i]))
 		return DL_RANGE_ALL;
 	if (i == delta)
 		return DL_RANGE_DELTA;
 	return i < delta ? DL_RANGE_OLD : DL_RANGE_FULL;
 }
 
+/* Orders pl->lits: every filter once it is ready, then the positive
+ * literal with the most bound columns, until none is left. */
 static maelys_datalog_status_t
-dl_plan_one(struct dl_program *prog, const struct dl_rule *r, uint32_t delta,
-	    struct dl_plan *plan, maelys_datalog_diagnostic_t *diag)
+dl_plan_body(struct dl_planner *pl, uint32_t delta)
 {
-	struct dl_planner pl;
 	maelys_datalog_status_t st;
 	bool progress;
 	uint32_t i, k;
-	struct dl_op *emit;
 
-	memset(&pl, 0, sizeof pl);
-	pl.prog = prog;
-	pl.rule = r;
-	pl.diag = diag;
-	pl.plan = plan;
-	memset(plan, 0, sizeof *plan);
-	/* one op per literal and arithmetic term, plus the emit */
-	plan->ops = dl_calloc(r->nbody + r->nexprs + r->nrecs + 1,
-			      sizeof *plan->ops);
-	if (plan->ops == NULL)
-		return dl_fail(diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
-			       "out of memory while planning");
-	pl.ops = plan->ops;
-	if (delta != DL_NONE &&
-	    (st = dl_plan_atom(&pl, delta, DL_RANGE_DELTA)) !=
-		MAELYS_DATALOG_STATUS_OK)
-		return st;
 	for (;;) {
 		uint32_t best = DL_NONE, best_score = 0;
 
 		/* until no filter is ready: a binding X = Y can make the
 		 * filter before it in the body ready */
 		do {
-			if ((st = dl_plan_filters(&pl, &progress)) !=
+			if ((st = dl_plan_filters(pl, &progress)) !=
 			    MAELYS_DATALOG_STATUS_OK)
 				return st;
 		} while (progress);
-		for (i = 0; i < r->nbody; i++) {
-			const struct dl_clit *l = &r->body[i];
+		for (i = 0; i < pl->nlits; i++) {
+			const struct dl_clit *l = &pl->lits[i];
 			uint32_t score = 1;
 
-			if (pl.placed[i] || l->kind != DL_LIT_ATOM ||
+			if (pl->placed[i] || l->kind != DL_LIT_ATOM ||
 			    l->negated)
 				continue;
 			for (k = 0; k < l->nargs; k++)
-				if (dl_term_bound(&pl, &l->args[k]))
+				if (dl_term_bound(pl, &l->args[k]))
 					score++;
 			if (best == DL_NONE || score > best_score) {
 				best = i;
@@ -457,11 +454,49 @@ dl_plan_one(struct dl_program *prog, const struct dl_rule *r, uint32_t delta,
 		}
 		if (best == DL_NONE)
 			break;
-		if ((st = dl_plan_atom(&pl, best,
-				       dl_plan_range(&pl, best, delta))) !=
+		if ((st = dl_plan_atom(pl, best,
+				       dl_plan_range(pl, best, delta))) !=
 		    MAELYS_DATALOG_STATUS_OK)
 			return st;
 	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+static maelys_datalog_status_t
+dl_plan_one(struct dl_program *prog, const struct dl_rule *r, uint32_t delta,
+	    struct dl_plan *plan, maelys_datalog_diagnostic_t *diag)
+{
+	struct dl_planner pl;
+	maelys_datalog_status_t st;
+	uint32_t i, k, nops;
+	struct dl_op *emit;
+
+	memset(&pl, 0, sizeof pl);
+	pl.prog = prog;
+	pl.rule = r;
+	pl.diag = diag;
+	pl.plan = plan;
+	memset(plan, 0, sizeof *plan);
+	/* one op per literal, arithmetic term and record term, plus the
+	 * emit, and for each aggregate one per literal of its body, plus
+	 * two */
+	nops = r->nbody + r->nexprs + r->nrecs + 1;
+	for (i = 0; i < r->naggs; i++)
+		nops += r->aggs[i].nbody + 2;
+	plan->ops = dl_calloc(nops, sizeof *plan->ops);
+	if (plan->ops == NULL)
+		return dl_fail(diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+			       "out of memory while planning");
+	pl.ops = plan->ops;
+	pl.lits = r->body;
+	pl.nlits = r->nbody;
+	pl.scope = DL_NONE;
+	if (delta != DL_NONE &&
+	    (st = dl_plan_atom(&pl, delta, DL_RANGE_DELTA)) !=
+		MAELYS_DATALOG_STATUS_OK)
+		return st;
+	if ((st = dl_plan_body(&pl, delta)) != MAELYS_DATALOG_STATUS_OK)
+		return st;
 	for (i = 0; i < r->nbody; i++) {
 		if (!pl.placed[i])
 			/* the checker's safety analysis makes this unreachable
@@ -557,6 +592,90 @@ dl_plan_program(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 			if (st != MAELYS_DATALOG_STATUS_OK)
 				return st;
 		}
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/*
+ * Aggregates (dl_agg.h): one is placed, in the scope it is written in, once
+ * its grouping parameters are bound: an AGG op, its body ordered as a rule's
+ * is (with the bindings of the scope around it), and an AGG_END op that
+ * folds its term.  What its body binds is unbound again after it; its
+ * result is bound.
+ */
+static maelys_datalog_status_t
+dl_plan_agg(struct dl_planner *pl, uint32_t ai)
+{
+	const struct dl_cagg *a = &pl->rule->aggs[ai];
+	bool bound[DL_VARS_MAX], placed[DL_BODY_MAX];
+	const struct dl_clit *lits = pl->lits;
+	uint32_t nlits = pl->nlits, scope = pl->scope, first, i;
+	maelys_datalog_status_t st;
+	struct dl_op *op;
+
+	pl->aplaced[ai] = true;
+	first = pl->nops;
+	op = dl_plan_new_op(pl, DL_OP_AGG, NULL);
+	op->pos = a->pos;
+	op->agg = ai;
+	op->cmp = (uint8_t)a->op;
+	op->var = a->target;
+	op->check = pl->bound[a->target];
+	memcpy(bound, pl->bound, sizeof bound);
+	memcpy(placed, pl->placed, sizeof placed);
+	memset(pl->placed, 0, sizeof pl->placed);
+	pl->lits = a->body;
+	pl->nlits = a->nbody;
+	pl->scope = ai;
+	st = dl_plan_body(pl, DL_NONE);
+	for (i = 0; st == MAELYS_DATALOG_STATUS_OK && i < a->nbody; i++)
+		if (!pl->placed[i])
+			/* the checker's safety analysis makes this
+			 * unreachable */
+			st = dl_fail_at(pl->diag, MAELYS_DATALOG_STATUS_UNSAFE,
+					pl->prog->source_name, a->body[i].pos,
+					"literal of an aggregate cannot be "
+					"ordered: a variable is never bound");
+	if (st != MAELYS_DATALOG_STATUS_OK)
+		return st;
+	op = dl_plan_new_op(pl, DL_OP_AGG_END, NULL);
+	op->pos = a->pos;
+	op->agg = ai;
+	if (a->has_value) {
+		op->key[0] = a->value;
+		op->nkey = 1;
+	}
+	pl->ops[first].skip = pl->nops - first;
+	pl->lits = lits;
+	pl->nlits = nlits;
+	pl->scope = scope;
+	memcpy(pl->placed, placed, sizeof placed);
+	memcpy(pl->bound, bound, sizeof bound);
+	pl->bound[a->target] = true;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* Places every aggregate of the current scope that is ready. */
+static maelys_datalog_status_t
+dl_plan_aggs(struct dl_planner *pl, bool *progress)
+{
+	const struct dl_rule *r = pl->rule;
+	uint32_t i, k;
+
+	for (i = 0; i < r->naggs; i++) {
+		const struct dl_cagg *a = &r->aggs[i];
+		maelys_datalog_status_t st;
+
+		if (pl->aplaced[i] || a->parent != pl->scope)
+			continue;
+		for (k = 0; k < a->nneeds; k++)
+			if (!pl->bound[a->needs[k]])
+				break;
+		if (k < a->nneeds)
+			continue;
+		if ((st = dl_plan_agg(pl, i)) != MAELYS_DATALOG_STATUS_OK)
+			return st;
+		*progress = true;
 	}
 	return MAELYS_DATALOG_STATUS_OK;
 }

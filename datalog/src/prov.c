@@ -178,6 +178,9 @@ dl_prov_bind(const struct dl_rule *rule, const uint32_t *rows,
 	uint32_t i, k, j = 0;
 
 	memset(bound, 0, rule->nvars * sizeof *bound);
+	/* a variable nothing here binds (an aggregate's result, not computed
+	 * here) reads as 0, never as what the stack held */
+	memset(regs, 0, rule->nvars * sizeof *regs);
 	for (i = 0; i < rule->nbody; i++) {
 		const struct dl_clit *l = &rule->body[i];
 		const uint32_t *t;

@@ -62,7 +62,15 @@ dl_inl_find(const struct dl_inl *s, const char *name, size_t len)
 	return SIZE_MAX;
 }
 
-/* A copy of t with its variables renamed "$u<n>_name" (n = s->renames). */
+static maelys_datalog_status_t
+dl_inl_terms(struct dl_inl *s, const struct dl_ast_term *in, size_t n,
+	     struct dl_ast_term **out);
+static maelys_datalog_status_t dl_inl_lit(struct dl_inl *s,
+					  const struct dl_ast_lit *l,
+					  struct dl_ast_lit *out);
+
+/* A copy of t with its variables renamed "$u<n>_name" (n = s->renames),
+ * inside functor calls, records and aggregates too. */
 static maelys_datalog_status_t
 dl_inl_term(struct dl_inl *s, const struct dl_ast_term *t,
 	    struct dl_ast_term *out)
@@ -94,7 +102,69 @@ dl_inl_term(struct dl_inl *s, const struct dl_ast_term *t,
 		    (st = dl_inl_term(s, &t->expr->rhs, &e->rhs)) !=
 			MAELYS_DATALOG_STATUS_OK)
 			return st;
+		/* a functor's arguments (dl_functor.h) */
+		if ((st = dl_inl_terms(s, t->expr->args, t->expr->nargs,
+				       &e->args)) != MAELYS_DATALOG_STATUS_OK)
+			return st;
 		out->expr = e;
+	}
+	if (t->kind == DL_TERM_RECORD || t->kind == DL_TERM_ADT) {
+		struct dl_ast_rec *r = dl_arena_alloc(&s->ast->arena, sizeof *r);
+		maelys_datalog_status_t st;
+
+		if (r == NULL)
+			return dl_inl_nomem(s);
+		*r = *t->rec;
+		if ((st = dl_inl_terms(s, t->rec->args, t->rec->nargs,
+				       &r->args)) != MAELYS_DATALOG_STATUS_OK)
+			return st;
+		out->rec = r;
+	}
+	if (t->kind == DL_TERM_AGG) {
+		struct dl_ast_agg *a = dl_arena_alloc(&s->ast->arena, sizeof *a);
+		maelys_datalog_status_t st;
+		size_t k;
+
+		if (a == NULL)
+			return dl_inl_nomem(s);
+		*a = *t->agg;
+		if (a->has_value &&
+		    (st = dl_inl_term(s, &t->agg->value, &a->value)) !=
+			MAELYS_DATALOG_STATUS_OK)
+			return st;
+		a->body = dl_arena_alloc(&s->ast->arena,
+					 (a->nbody > 0 ? a->nbody : 1) *
+					     sizeof *a->body);
+		if (a->body == NULL)
+			return dl_inl_nomem(s);
+		for (k = 0; k < a->nbody; k++)
+			if ((st = dl_inl_lit(s, &t->agg->body[k],
+					     &a->body[k])) !=
+			    MAELYS_DATALOG_STATUS_OK)
+				return st;
+		out->agg = a;
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* Copies of n terms, renamed, into a new array *out (NULL when n is 0). */
+static maelys_datalog_status_t
+dl_inl_terms(struct dl_inl *s, const struct dl_ast_term *in, size_t n,
+	     struct dl_ast_term **out)
+{
+	size_t k;
+
+	*out = NULL;
+	if (n == 0)
+		return MAELYS_DATALOG_STATUS_OK;
+	*out = dl_arena_alloc(&s->ast->arena, n * sizeof **out);
+	if (*out == NULL)
+		return dl_inl_nomem(s);
+	for (k = 0; k < n; k++) {
+		maelys_datalog_status_t st = dl_inl_term(s, &in[k], &(*out)[k]);
+
+		if (st != MAELYS_DATALOG_STATUS_OK)
+			return st;
 	}
 	return MAELYS_DATALOG_STATUS_OK;
 }

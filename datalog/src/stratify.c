@@ -18,6 +18,9 @@ struct dl_edge {
 	uint32_t to;
 	bool negated;
 	uint32_t rule, lit; /* where the edge comes from, for diagnostics */
+	/* an atom of an aggregate's body (dl_agg.h): like a negated one, its
+	 * relation must be complete, so in a lower stratum */
+	const struct dl_cagg *agg;
 };
 
 struct dl_graph {
@@ -25,6 +28,50 @@ struct dl_graph {
 	struct dl_edge *edges;
 	size_t nedges;
 };
+
+/* The atoms of a rule's aggregates' bodies: calls f for each. */
+static void
+dl_agg_atoms(const struct dl_rule *rule,
+	     void (*f)(void *ctx, const struct dl_cagg *a,
+		       const struct dl_clit *l),
+	     void *ctx)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < rule->naggs; i++)
+		for (k = 0; k < rule->aggs[i].nbody; k++)
+			if (rule->aggs[i].body[k].kind == DL_LIT_ATOM)
+				f(ctx, &rule->aggs[i], &rule->aggs[i].body[k]);
+}
+
+struct dl_agg_fill {
+	struct dl_graph *g;
+	uint32_t *fill;
+	uint32_t head, rule;
+	size_t count;
+};
+
+static void
+dl_agg_count_atom(void *ctx, const struct dl_cagg *a, const struct dl_clit *l)
+{
+	(void)a;
+	(void)l;
+	((struct dl_agg_fill *)ctx)->count++;
+}
+
+static void
+dl_agg_add_edge(void *ctx, const struct dl_cagg *a, const struct dl_clit *l)
+{
+	struct dl_agg_fill *c = ctx;
+	struct dl_edge *e =
+	    &c->g->edges[c->g->first[c->head] + c->fill[c->head]++];
+
+	e->to = l->pred;
+	e->negated = true;
+	e->agg = a;
+	e->rule = c->rule;
+	e->lit = (uint32_t)(l - a->body);
+}
 
 static int
 dl_graph_build(const struct dl_program *prog, struct dl_graph *g)
@@ -38,11 +85,16 @@ dl_graph_build(const struct dl_program *prog, struct dl_graph *g)
 	for (r = 0; r < prog->nrules; r++) {
 		const struct dl_rule *rule = &prog->rules[r];
 
+		struct dl_agg_fill c = {g, NULL, 0, 0, 0};
+
 		for (i = 0; i < rule->nbody; i++)
 			if (rule->body[i].kind == DL_LIT_ATOM) {
 				g->first[rule->head_pred + 1]++;
 				total++;
 			}
+		dl_agg_atoms(rule, dl_agg_count_atom, &c);
+		g->first[rule->head_pred + 1] += (uint32_t)c.count;
+		total += c.count;
 	}
 	for (i = 0; i < n; i++)
 		g->first[i + 1] += g->first[i];
@@ -68,6 +120,12 @@ dl_graph_build(const struct dl_program *prog, struct dl_graph *g)
 			e->negated = l->negated;
 			e->rule = (uint32_t)r;
 			e->lit = (uint32_t)i;
+		}
+		{
+			struct dl_agg_fill c = {g, fill, rule->head_pred,
+						(uint32_t)r, 0};
+
+			dl_agg_atoms(rule, dl_agg_add_edge, &c);
 		}
 	}
 	dl_free(fill);
@@ -246,6 +304,27 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 			goto out;
 		}
 	}
+	for (i = 0; i < g.nedges; i++) {
+		const struct dl_edge *e = &g.edges[i];
+		uint32_t from = prog->rules[e->rule].head_pred;
+		char cycle[400];
+		size_t skip;
+
+		if (e->agg == NULL || scc[e->to] != scc[from])
+			continue;
+		dl_name_cycle(prog, &g, scc, from, e->to, cycle, sizeof cycle);
+		/* the cycle reads "head -> not p -> ...": the edge is the
+		 * aggregate's, named as such */
+		skip = strlen(prog->preds[from].name) + strlen(" -> not ") +
+		       strlen(prog->preds[e->to].name);
+		st = dl_fail_at(diag, MAELYS_DATALOG_STATUS_NEGATION_CYCLE,
+				prog->source_name, e->agg->body[e->lit].pos,
+				"recursion through an aggregate: %s -> %s %s%s",
+				prog->preds[from].name, dl_agg_name(e->agg->op),
+				prog->preds[e->to].name,
+				skip < strlen(cycle) ? cycle + skip : "");
+		goto out;
+	}
 	prog->strata = dl_calloc((size_t)ncomp + 1, sizeof *prog->strata);
 	npreds = dl_calloc((size_t)ncomp + 1, sizeof *npreds);
 	nrules = dl_calloc((size_t)ncomp + 1, sizeof *nrules);
@@ -309,6 +388,12 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 				    prog->strata[scc[l->pred]].runtime)
 					s->runtime = true;
 			}
+			/* and an aggregate over input facts */
+			for (i = 0; i < g.nedges; i++)
+				if (g.edges[i].rule == s->rules[r] &&
+				    g.edges[i].agg != NULL &&
+				    prog->strata[scc[g.edges[i].to]].runtime)
+					s->runtime = true;
 		}
 		for (i = 0; i < s->npreds; i++)
 			prog->preds[s->preds[i]].runtime = s->runtime;

@@ -301,6 +301,33 @@ dl_whynot_next(struct dl_whynot *w, struct dl_whynot_frame *fr, uint32_t i,
 	w->poisoned -= poison;
 }
 
+/* Whether variable v is the result of one of the rule's aggregates. */
+static bool
+dl_whynot_is_agg(const struct dl_rule *r, uint32_t v)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->naggs; i++)
+		if (r->aggs[i].target == v)
+			return true;
+	return false;
+}
+
+/* Whether literal l reads the result of one of the rule's aggregates: the
+ * search does not compute aggregates (dl_agg.h), so it stops there. */
+static bool
+dl_whynot_reads_agg(const struct dl_rule *r, const struct dl_clit *l)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < r->naggs; i++)
+		for (k = 0; k < l->nargs; k++)
+			if (l->args[k].kind == DL_CT_VAR &&
+			    l->args[k].v == r->aggs[i].target)
+				return true;
+	return false;
+}
+
 static void
 dl_whynot_search(struct dl_whynot *w, struct dl_whynot_frame *fr, uint32_t i)
 {
@@ -322,6 +349,8 @@ dl_whynot_search(struct dl_whynot *w, struct dl_whynot_frame *fr, uint32_t i)
 	if (!dl_whynot_step(w))
 		return;
 	l = &w->rule->body[i];
+	if (dl_whynot_reads_agg(w->rule, l))
+		return;
 	if (l->kind != DL_LIT_ATOM || l->negated) {
 		int v;
 
@@ -412,6 +441,8 @@ maelys_datalog_result_why_not(const maelys_datalog_result_t *result,
 
 		if (h->kind == DL_CT_ANON)
 			continue;
+		if (h->kind == DL_CT_VAR && dl_whynot_is_agg(w.rule, h->v))
+			continue; /* not computed here: left unbound */
 		if (h->kind == DL_CT_CONST ||
 		    (h->kind == DL_CT_VAR && fr[0].bound[h->v])) {
 			if (dl_whynot_value(&fr[0], h) != vals[k])

@@ -620,6 +620,58 @@ df_gen_func(struct df_case *c, struct df_scope *sc, const struct df_rule *r,
 	return true;
 }
 
+/* res = agg : p(...) over a predicate of a lower group (complete when the
+ * rule runs), grouped by variables bound before it.  Only in a rule that
+ * reads input facts, as arithmetic is: a sum beyond the inline range is a
+ * limit in a rule evaluated once per session. */
+static bool
+df_gen_agg(struct df_case *c, struct df_scope *sc, const struct df_rule *r,
+	   struct df_lit *l)
+{
+	int np = df_pick_neg_pred(c, r->head), v;
+	const struct df_pred *p;
+	unsigned k, i;
+	bool input = false;
+
+	for (i = 0; i < r->nbody; i++)
+		if (r->body[i].kind == DF_L_POS &&
+		    c->preds[r->body[i].pred].input)
+			input = true;
+	if (np < 0 || !input || c->all_text)
+		return false;
+	p = &c->preds[np];
+	if (p->arity == 0)
+		return false;
+	l->kind = DF_L_AGG;
+	l->pred = (uint8_t)np;
+	l->builtin = (uint8_t)df_below(&c->rng, DF_NAGG);
+	l->col = (uint8_t)df_below(&c->rng, p->arity);
+	if (l->builtin != DF_AG_COUNT && p->type[l->col] != DF_TY_INT)
+		l->builtin = DF_AG_COUNT;
+	for (k = 0; k < p->arity; k++) {
+		unsigned r2 = df_below(&c->rng, 100);
+
+		v = df_pick_var(c, sc, p->type[k], DF_USE_NEG);
+		if (k == l->col)
+			l->a[k] = df_anon_term();
+		else if (v >= 0 && r2 < 50)
+			l->a[k] = df_var_term((unsigned)v);
+		else if (r2 < 65)
+			l->a[k] = df_const_term(c, p->type[k]);
+		else
+			l->a[k] = df_anon_term();
+	}
+	/* mostly a new variable; now and then a bound one: a test */
+	v = df_pick_var(c, sc, DF_TY_INT, DF_USE_EXACT);
+	if (sc->nvars < DF_MAX_VARS && (v < 0 || df_chance(&c->rng, 85)))
+		l->res = df_new_var(sc, DF_TY_INT);
+	else if (v >= 0)
+		l->res = df_var_term((unsigned)v);
+	else
+		return false;
+	return true;
+}
+
 static unsigned
 df_weighted(struct df_case *c, unsigned p0, unsigned p1)
 {
@@ -677,6 +729,9 @@ df_rule_steps(struct df_case *c, struct df_rule *r, struct df_scope *sc,
 		case DF_L_FUNC:
 			ok = df_gen_func(c, sc, r, l);
 			break;
+		case DF_L_AGG:
+			ok = df_gen_agg(c, sc, r, l);
+			break;
 		default:
 			ok = df_gen_call(c, sc, l);
 			break;
@@ -709,6 +764,11 @@ df_filter_steps(struct df_case *c, uint8_t *steps, unsigned n, bool few)
 	for (i = few ? df_chance(&c->rng, 15) : df_weighted(c, 60, 30);
 	     i > 0 && n < DF_MAX_BODY; i--)
 		steps[n++] = DF_L_FUNC;
+	/* the steps above fill DF_MAX_BODY at most: an aggregate where room
+	 * is left */
+	for (i = few ? df_chance(&c->rng, 10) : df_weighted(c, 70, 25);
+	     i > 0 && n < DF_MAX_BODY; i--)
+		steps[n++] = DF_L_AGG;
 	return n;
 }
 

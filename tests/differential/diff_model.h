@@ -176,6 +176,7 @@ enum df_lit_kind {
 	DF_L_CALL = 3,
 	DF_L_ARITH = 4, /* a[0] = a[1] op a[2], numbers only */
 	DF_L_FUNC = 5,  /* a[0] = functor(a[1], a[2]): enum df_func */
+	DF_L_AGG = 6,   /* res = agg : pred(a...), a[col] the folded one */
 };
 /* The functors generated (Souffle's, in the native dialect): each gives a
  * number or a string of the pool, or is compared with a bound string, so
@@ -195,6 +196,10 @@ enum df_func {
 /* substr's i and n, each -1 .. 6, packed in df_lit.pattern */
 #define DF_SUB_I(l) ((int64_t)((l)->pattern & 7u) - 1)
 #define DF_SUB_N(l) ((int64_t)(((l)->pattern >> 3) & 7u) - 1)
+
+/* The aggregates generated, over one atom of a lower group: count, or
+ * sum, min, max of an integer column. */
+enum df_agg { DF_AG_COUNT = 0, DF_AG_SUM, DF_AG_MIN, DF_AG_MAX, DF_NAGG };
 /* The arithmetic operators generated: none of them can fail on the
  * operands the generator gives it (a divisor, a shift count, an exponent
  * is a constant in range), so every case has one answer. */
@@ -238,6 +243,11 @@ struct df_lit {
 	 * a[1]) (re_match: a[1] unused, the pattern is constant); ARITH:
 	 * a[0] = a[1] op a[2] */
 	struct df_term a[DF_MAX_ARITY];
+	/* AGG: builtin is the enum df_agg; a[] the atom's arguments (the
+	 * grouping ones bound before it), a[col] written as the aggregate's
+	 * own variable (sum, min, max) or _ (count); res the result */
+	uint8_t col;
+	struct df_term res;
 };
 
 struct df_rule {

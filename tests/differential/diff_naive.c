@@ -710,6 +710,56 @@ df_eval_body(struct df_naive *nv, const struct df_case *c,
 		df_eval_body(nv, c, r, k + 1, &e);
 		return;
 	}
+	case DF_L_AGG: {
+		/* the relation is a lower group's: complete here */
+		const struct df_rel *rel = &nv->rel[l->pred];
+		unsigned arity = c->preds[l->pred].arity;
+		struct df_val v = {DF_INT, 0};
+		bool any = false;
+
+		for (i = 0; i < rel->n; i++) {
+			int64_t x;
+
+			nv->work++;
+			e = *env;
+			if (!df_match(l, arity, &rel->t[i], &e))
+				continue;
+			x = rel->t[i].v[l->col].x;
+			if (l->builtin != DF_AG_COUNT &&
+			    rel->t[i].v[l->col].kind != DF_INT)
+				ck_abort_msg("differential: sum of a string");
+			switch (l->builtin) {
+			case DF_AG_COUNT:
+				v.x++;
+				break;
+			case DF_AG_SUM:
+				v.x = (int64_t)((uint64_t)v.x + (uint64_t)x);
+				break;
+			case DF_AG_MIN:
+				if (!any || x < v.x)
+					v.x = x;
+				break;
+			default:
+				if (!any || x > v.x)
+					v.x = x;
+				break;
+			}
+			any = true;
+		}
+		if (!any &&
+		    (l->builtin == DF_AG_MIN || l->builtin == DF_AG_MAX))
+			return;
+		e = *env;
+		if (e.bound[l->res.var]) {
+			if (!df_val_eq(e.v[l->res.var], v))
+				return;
+		} else {
+			e.v[l->res.var] = v;
+			e.bound[l->res.var] = true;
+		}
+		df_eval_body(nv, c, r, k + 1, &e);
+		return;
+	}
 	default:
 		return;
 	}

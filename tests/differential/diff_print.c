@@ -198,6 +198,32 @@ df_put_lit(struct df_buf *b, struct df_case *c, const struct df_lit *l)
 		}
 		break;
 	}
+	case DF_L_AGG: {
+		/* R = agg T : p(...), or in braces; the folded column is the
+		 * aggregate's own variable, a name no generated one has */
+		static const char *const names[] = {"count", "sum", "min",
+						    "max"};
+		const struct df_pred *p = &c->preds[l->pred];
+		bool braces = (l->style & 16u) != 0;
+		unsigned k;
+
+		df_put_term(b, c, &l->res);
+		df_buf_printf(b, " = %s ", names[l->builtin]);
+		if (l->builtin != DF_AG_COUNT)
+			df_buf_printf(b, "Zagg ");
+		df_buf_printf(b, braces ? ": { %s(" : ": %s(", p->name);
+		for (k = 0; k < p->arity; k++) {
+			if (k > 0)
+				df_buf_printf(b, ", ");
+			if (k == l->col && l->builtin != DF_AG_COUNT)
+				df_buf_printf(b, "Zagg");
+			else
+				df_put_term(b, c, &l->a[k]);
+		}
+		df_buf_printf(b, ")");
+		df_buf_printf(b, braces ? " }" : "");
+		break;
+	}
 	default:
 		if (l->negated)
 			df_buf_printf(b, bang ? "!" : "not(");

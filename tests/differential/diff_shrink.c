@@ -83,6 +83,12 @@ df_rule_ordered(const struct df_rule *r, const struct df_case *c)
 				return false;
 			bound[l->a[0].var] = true;
 			break;
+		case DF_L_AGG:
+			for (k = 0; k < c->preds[l->pred].arity; k++)
+				if (!DF_BOUND(l->a[k]))
+					return false;
+			bound[l->res.var] = true;
+			break;
 		default:
 			if (!DF_BOUND(l->a[0]) ||
 			    (l->builtin != DF_RE_MATCH && !DF_BOUND(l->a[1])))
@@ -130,7 +136,8 @@ df_pred_used(const struct df_case *c, unsigned p)
 			return true;
 		for (k = 0; k < r->nbody; k++)
 			if ((r->body[k].kind == DF_L_POS ||
-			     r->body[k].kind == DF_L_NEG) &&
+			     r->body[k].kind == DF_L_NEG ||
+			     r->body[k].kind == DF_L_AGG) &&
 			    r->body[k].pred == p)
 				return true;
 	}
