@@ -276,15 +276,23 @@ dl_rel_prefetch_slot(const struct dl_rel *r, uint32_t h)
 static inline void
 dl_rel_prefetch_row(const struct dl_rel *r, uint32_t h)
 {
-	size_t mask;
+	size_t mask, pos, k;
 	uint32_t e;
 
 	if (r->set_slots == 0 || dl_rel_packed(r))
 		return; /* a packed set needs no row to compare */
 	mask = r->set_slots - 1;
-	e = r->set[(size_t)h & mask];
-	if (dl_set_hash_match(e, h, mask))
-		__builtin_prefetch(dl_rel_row(r, dl_set_row(e, mask)));
+	/* the tuple may sit a few slots past its home: look as far as the
+	 * probe would, within a few slots (one or two cache lines) */
+	for (pos = (size_t)h & mask, k = 0; k < 8; k++, pos = (pos + 1) & mask) {
+		e = r->set[pos];
+		if (e == 0)
+			return;
+		if (dl_set_hash_match(e, h, mask)) {
+			__builtin_prefetch(dl_rel_row(r, dl_set_row(e, mask)));
+			return;
+		}
+	}
 }
 
 static inline uint32_t

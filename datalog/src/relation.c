@@ -225,6 +225,8 @@ dl_table_full(size_t used, size_t slots)
 
 /* The largest set: row + 1 must fit in the bits of its mask. */
 #define DL_SET_SLOTS_MAX ((size_t)1 << 31)
+/* How many rows ahead a rebuild asks for the slot it will write. */
+#define DL_SET_REBUILD_AHEAD 16u
 
 /*
  * Gives the set room for one more row: a new table, the smallest that holds
@@ -237,7 +239,7 @@ dl_table_full(size_t used, size_t slots)
  * slot), and the next growth rebuilds it: a failed insert leaves no stale
  * table behind.
  */
-static int
+__attribute__((noinline)) static int
 dl_set_grow(struct dl_rel *r, struct dl_membudget *mb)
 {
 	size_t n = 16, mask, pos, avail;
@@ -265,6 +267,16 @@ dl_set_grow(struct dl_rel *r, struct dl_membudget *mb)
 	for (row = 0; row < r->count; row++) {
 		const uint32_t *t = dl_rel_row(r, row);
 
+		/* the rows are read in order, the slots written at random: ask
+		 * for the slot of a row further on before it is needed, so the
+		 * misses overlap */
+		if (row + DL_SET_REBUILD_AHEAD < r->count) {
+			const uint32_t *a =
+			    dl_rel_row(r, row + DL_SET_REBUILD_AHEAD);
+
+			__builtin_prefetch(
+			    &set[(size_t)dl_tuple_hash(a, r->arity) & mask], 1);
+		}
 		h = dl_tuple_hash(t, r->arity);
 		e = dl_rel_packed(r) ? t[0] ^ DL_PACK_EMPTY
 				     : dl_set_entry(h, row, mask);
