@@ -31,6 +31,9 @@
 #            When the runner refuses a workload's program (exit 1: a construct
 #            it does not read yet), the row says `refused` with the runner's
 #            first line of error instead of figures, and the run goes on.
+#   ours-before  OURS_BEFORE='path/to/maelys-datalog' (optional): another build
+#            of ours, timed the same way in the same run (a change's before
+#            and after beside the same peers).
 # Machine noise: compare ratios taken in one run of this script, not across runs.
 # shellcheck disable=SC2086 # $stats and $facts are split into words on purpose
 set -u
@@ -104,19 +107,21 @@ for wl in "${WLS[@]}"; do
       fi
     fi
   fi
-  if [ -n "$OURS" ]; then
+  for pair in "ours-before:${OURS_BEFORE:-}" "ours:$OURS"; do
+    name="${pair%%:*}" bin="${pair#*:}"
+    [ -n "$bin" ] || continue
     # one run first: a program the runner refuses (exit 1) is reported, not
     # timed (a refusal's figures would be those of a parse error)
-    "$OURS" run --souffle "$d/prog.souffle.dl" -F "$d" -D "$TMP" >/dev/null 2>"$TMP/ours.err"
+    "$bin" run --souffle "$d/prog.souffle.dl" -F "$d" -D "$TMP" >/dev/null 2>"$TMP/ours.err"
     rc=$?
     if [ "$rc" = 0 ]; then
-      measure ours "$wl" "" -- "$OURS" run --souffle "$d/prog.souffle.dl" -F "$d" -D "$TMP"
+      measure "$name" "$wl" "" -- "$bin" run --souffle "$d/prog.souffle.dl" -F "$d" -D "$TMP"
     else
       what="refused (not yet)"; [ "$rc" = 1 ] || what="FAILED (exit $rc)"
-      printf '| %-10s | %-13s | %s: %s |\n' ours "$wl" "$what" \
+      printf '| %-10s | %-13s | %s: %s |\n' "$name" "$wl" "$what" \
         "$(head -1 "$TMP/ours.err" | tr '|' '/')"
     fi
-  fi
+  done
   echo "| expected   | $wl | $(cut -d' ' -f2 "$d/expected.txt") | | | | |"
 done
 measure true-floor "-" "" -- /bin/true
