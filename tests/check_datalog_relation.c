@@ -28,9 +28,9 @@ tuple_of(uint32_t k, uint32_t arity, uint32_t *t)
 	uint32_t c;
 
 	for (c = 0; c < arity; c++)
-		t[c] = c == 0 ? dl_value_make_inline_int((int64_t)(k / 7))
-			      : c == 1 ? k % 7 + 1000u * (k % 3)
-				       : k * 31u + c;
+		t[c] = c == 0   ? dl_value_make_inline_int((int64_t)(k / 7))
+		       : c == 1 ? k % 7 + 1000u * (k % 3)
+				: k * 31u + c;
 	if (arity == 1)
 		t[0] = dl_value_make_inline_int((int64_t)k * 3);
 }
@@ -178,9 +178,8 @@ maelys_check_suite(void)
 	Suite *s = suite_create("datalog");
 	TCase *tc = tcase_create("relation");
 
-	tcase_add_loop_test(tc,
-			    test_relation_set_finds_each_tuple_through_growth,
-			    0, 3);
+	tcase_add_loop_test(
+	    tc, test_relation_set_finds_each_tuple_through_growth, 0, 3);
 	tcase_add_test(tc, test_relation_cleared_set_forgets_and_refills);
 	tcase_add_test(tc, test_relation_growth_over_budget_keeps_the_relation);
 #ifdef DL_TESTING

@@ -11,9 +11,9 @@
  * A relation has an open-addressed set of row ids (duplicate elimination,
  * lookups with every column bound) and the hash indexes its plans probe, one
  * per set of bound columns.  The set's slots are 32 bits: it is the largest
- * table of a large relation, larger than its rows.  An index maps a key to a chain of row ids linked
- * in insertion order, so a probe restricted to rows below a bound stops at
- * the first row past it.
+ * table of a large relation, larger than its rows.  An index maps a key to a
+ * chain of row ids linked in insertion order, so a probe restricted to rows
+ * below a bound stops at the first row past it.
  */
 #ifndef DL_RELATION_H
 #define DL_RELATION_H
@@ -284,7 +284,8 @@ dl_rel_prefetch_row(const struct dl_rel *r, uint32_t h)
 	mask = r->set_slots - 1;
 	/* the tuple may sit a few slots past its home: look as far as the
 	 * probe would, within a few slots (one or two cache lines) */
-	for (pos = (size_t)h & mask, k = 0; k < 8; k++, pos = (pos + 1) & mask) {
+	for (pos = (size_t)h & mask, k = 0; k < 8;
+	     k++, pos = (pos + 1) & mask) {
 		e = r->set[pos];
 		if (e == 0)
 			return;

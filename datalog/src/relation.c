@@ -224,7 +224,7 @@ dl_table_full(size_t used, size_t slots)
 }
 
 /* The largest set: row + 1 must fit in the bits of its mask. */
-#define DL_SET_SLOTS_MAX ((size_t)1 << 31)
+#define DL_SET_SLOTS_MAX     ((size_t)1 << 31)
 /* How many rows ahead a rebuild asks for the slot it will write. */
 #define DL_SET_REBUILD_AHEAD 16u
 
@@ -252,7 +252,8 @@ dl_set_grow(struct dl_rel *r, struct dl_membudget *mb)
 		n *= 2;
 	}
 	if (mb != NULL) {
-		avail = mb->limit - (mb->used < mb->limit ? mb->used : mb->limit);
+		avail =
+		    mb->limit - (mb->used < mb->limit ? mb->used : mb->limit);
 		if (dl_set_bytes(n) > avail + dl_set_bytes(r->set_slots))
 			return DL_REL_OVER_BUDGET;
 	}
