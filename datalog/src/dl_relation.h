@@ -10,8 +10,8 @@
  *
  * A relation has an open-addressed set of row ids (duplicate elimination,
  * lookups with every column bound) and the hash indexes its plans probe, one
- * per set of bound columns.  The set's slots are 32 bits: it is the largest
- * table of a large relation, larger than its rows.  An index maps a key to a
+ * per set of bound columns.  The set's slots are 32 bits: with the rows it
+ * is most of a large relation's memory.  An index maps a key to a
  * chain of row ids linked in insertion order, so a probe restricted to rows
  * below a bound stops at the first row past it.
  */

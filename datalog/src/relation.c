@@ -254,7 +254,8 @@ dl_set_grow(struct dl_rel *r, struct dl_membudget *mb)
 	if (mb != NULL) {
 		avail =
 		    mb->limit - (mb->used < mb->limit ? mb->used : mb->limit);
-		if (dl_set_bytes(n) > avail + dl_set_bytes(r->set_slots))
+		/* n is larger than the old table: this cannot wrap */
+		if (dl_set_bytes(n) - dl_set_bytes(r->set_slots) > avail)
 			return DL_REL_OVER_BUDGET;
 	}
 	dl_rel_release(mb, r->set, dl_set_bytes(r->set_slots));
