@@ -5,7 +5,8 @@
 #   bash bench/run_peers.sh [-n RUNS] [WORKLOAD ...]
 #
 # Workloads: tc_chain1000 tc_chain2000 tc_rand1000 sg_tree4096 policy tiny_l1
-# (default: all).  Every engine/workload pair gets 1 unmeasured warm-up run and
+# sp_hops300 deg_hub20k (default: all; the last two use arithmetic and
+# aggregates).  Every engine/workload pair gets 1 unmeasured warm-up run and
 # RUNS measured runs (default 5); the table shows the MEDIAN wall time and the
 # median peak RSS of the whole process (start-up, parse and load included), the
 # count of the key relation each engine printed, and - where the engine can say
@@ -27,6 +28,12 @@
 #   ours     maelys-datalog from PATH (or OURS='path/to/maelys-datalog'),
 #            run as: $OURS run --souffle prog.souffle.dl -F DIR -D OUT -- the
 #            same program file Souffle runs; `.printsize rel` prints "rel<TAB>N".
+#            When the runner refuses a workload's program (exit 1: a construct
+#            it does not read yet), the row says `refused` with the runner's
+#            first line of error instead of figures, and the run goes on.
+#   ours-before  OURS_BEFORE='path/to/maelys-datalog' (optional): another build
+#            of ours, timed the same way in the same run (a change's before
+#            and after beside the same peers).
 # Machine noise: compare ratios taken in one run of this script, not across runs.
 # shellcheck disable=SC2086 # $stats and $facts are split into words on purpose
 set -u
@@ -34,10 +41,13 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 RUNS=5
 if [ "${1:-}" = "-n" ]; then RUNS="$2"; shift 2; fi
 WLS=("$@")
-[ ${#WLS[@]} -eq 0 ] && WLS=(tiny_l1 policy tc_chain1000 tc_rand1000 sg_tree4096 tc_chain2000)
+[ ${#WLS[@]} -eq 0 ] && WLS=(tiny_l1 policy tc_chain1000 tc_rand1000 sg_tree4096 tc_chain2000 sp_hops300 deg_hub20k)
 # generated workloads live outside the (possibly read-only) folder of this script
 DATA="${BENCH_DATA:-${XDG_CACHE_HOME:-$HOME/.cache}/maelys-bench}"
-[ -d "$DATA/tiny_l1" ] || python3 "$HERE/gen.py" "$DATA" >/dev/null
+# (generated again when a workload added since is missing)
+missing_wl=0
+for wl in "${WLS[@]}"; do [ -d "$DATA/$wl" ] || missing_wl=1; done
+[ "$missing_wl" = 0 ] || python3 "$HERE/gen.py" "$DATA" >/dev/null
 SOUFFLE="${SOUFFLE:-$(command -v souffle || true)}"
 OURS="${OURS:-$(command -v maelys-datalog || true)}"
 [ -z "$SOUFFLE" ] && [ -x /tmp/souffle/build/src/souffle ] && SOUFFLE=/tmp/souffle/build/src/souffle
@@ -51,7 +61,7 @@ measure() {
   local out="$TMP/out" stats
   stats="$(python3 "$HERE/engines/timecmd.py" "$RUNS" 1 "$out" -- "$@")"
   local count
-  count="$(grep -aoE '(count\(|path\s|sg\s|allow\s)[0-9]+' "$out" | grep -oE '[0-9]+' | tail -1)"
+  count="$(grep -aoE '(count\(|path\s|sg\s|allow\s|far\s|hub\s)[0-9]+' "$out" | grep -oE '[0-9]+' | tail -1)"
   [ -z "$count" ] && count="$(grep -aoE '[0-9]+' "$out" | tail -1)"
   local ev=""
   [ -n "$evalcmd" ] && ev="$(cd "$DATA/$wl" && eval "$evalcmd" 2>&1 | tail -1)"
@@ -97,9 +107,21 @@ for wl in "${WLS[@]}"; do
       fi
     fi
   fi
-  if [ -n "$OURS" ]; then
-    measure ours "$wl" "" -- "$OURS" run --souffle "$d/prog.souffle.dl" -F "$d" -D "$TMP"
-  fi
+  for pair in "ours-before:${OURS_BEFORE:-}" "ours:$OURS"; do
+    name="${pair%%:*}" bin="${pair#*:}"
+    [ -n "$bin" ] || continue
+    # one run first: a program the runner refuses (exit 1) is reported, not
+    # timed (a refusal's figures would be those of a parse error)
+    "$bin" run --souffle "$d/prog.souffle.dl" -F "$d" -D "$TMP" >/dev/null 2>"$TMP/ours.err"
+    rc=$?
+    if [ "$rc" = 0 ]; then
+      measure "$name" "$wl" "" -- "$bin" run --souffle "$d/prog.souffle.dl" -F "$d" -D "$TMP"
+    else
+      what="refused (not yet)"; [ "$rc" = 1 ] || what="FAILED (exit $rc)"
+      printf '| %-10s | %-13s | %s: %s |\n' "$name" "$wl" "$what" \
+        "$(head -1 "$TMP/ours.err" | tr '|' '/')"
+    fi
+  done
   echo "| expected   | $wl | $(cut -d' ' -f2 "$d/expected.txt") | | | | |"
 done
 measure true-floor "-" "" -- /bin/true

@@ -23,7 +23,7 @@ static void dl_session_destroy(maelys_datalog_session_t *s);
 
 /*
  * A PROVENANCE session finds the row of any tuple (premises, result_find):
- * a relation of one or two columns keeps tuples, not rows, in its set
+ * a relation of one column keeps values, not rows, in its set
  * (dl_relation.h), so it gets an index on all its columns, unless a plan
  * already probes one.  Other sessions' relations are what their plans need.
  */
@@ -43,7 +43,7 @@ dl_session_find_indexes(maelys_datalog_session_t *s)
 		uint32_t all = dl_cols_all(p->arity);
 
 		s->find_index[i] = DL_NONE;
-		if (p->arity != 1 && p->arity != 2)
+		if (p->arity != 1)
 			continue;
 		for (k = 0; k < p->nindexes; k++)
 			if (p->index_masks[k] == all)

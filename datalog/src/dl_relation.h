@@ -10,9 +10,10 @@
  *
  * A relation has an open-addressed set of row ids (duplicate elimination,
  * lookups with every column bound) and the hash indexes its plans probe, one
- * per set of bound columns.  An index maps a key to a chain of row ids linked
- * in insertion order, so a probe restricted to rows below a bound stops at
- * the first row past it.
+ * per set of bound columns.  The set's slots are 32 bits: with the rows it
+ * is most of a large relation's memory.  An index maps a key to a
+ * chain of row ids linked in insertion order, so a probe restricted to rows
+ * below a bound stops at the first row past it.
  */
 #ifndef DL_RELATION_H
 #define DL_RELATION_H
@@ -63,9 +64,10 @@ struct dl_rel {
 	uint32_t db, de;
 	uint32_t nblocks;
 	uint32_t *blocks[DL_MAX_BLOCKS];
-	/* arity > 2: hash << 32 | (row + 1); arity 1, 2: the packed tuple
-	 * XOR DL_PACK_EMPTY (dl_rel_packed); 0 = empty either way */
-	uint64_t *set;
+	/* arity > 1: the hash's bits above the slot mask, then row + 1 in
+	 * the bits of the mask (dl_set_entry); arity 1: the value XOR
+	 * DL_PACK_EMPTY (dl_rel_packed); 0 = empty either way */
+	uint32_t *set;
 	size_t set_slots, set_used;
 	struct dl_index *idx;
 	uint32_t nidx;
@@ -136,40 +138,46 @@ dl_tuple_eq(const uint32_t *a, const uint32_t *b, uint32_t n)
 }
 
 /*
- * Relations of one or two columns keep the tuple itself in their set, not a
- * row id: recognising a duplicate then costs one memory access, not two.
- * The value 0x7fffffff is never a column (not an inline integer, above the
- * largest symbol id), so a tuple XOR DL_PACK_EMPTY is never 0, the empty
- * slot.  Such a relation cannot say in which row a tuple is: the planner
- * probes an all-columns index instead where a row matters (plan.c).
+ * A relation of one column keeps the value itself in its set, not a row id:
+ * recognising a duplicate then costs one memory access, not two.  The value
+ * 0x7fffffff is never a column (not an inline integer, above the largest
+ * symbol id), so a value XOR DL_PACK_EMPTY is never 0, the empty slot.  Such
+ * a relation cannot say in which row a value is: the planner probes an
+ * all-columns index instead where a row matters (plan.c).
  */
-#define DL_PACK_EMPTY UINT64_C(0x7fffffff7fffffff)
+#define DL_PACK_EMPTY UINT32_C(0x7fffffff)
 
 static inline bool
 dl_rel_packed(const struct dl_rel *r)
 {
-	return r->arity == 1 || r->arity == 2;
+	return r->arity == 1;
 }
 
-static inline uint64_t
-dl_pack(const uint32_t *t, uint32_t arity)
+/*
+ * A slot of a larger relation's set holds row + 1 in the bits of the slot
+ * mask (a set is never more than 3/4 full, so every row id fits) and the
+ * tuple's hash in the bits above: the slot's position already says the
+ * hash's low bits, so the rest tells a foreign tuple from the one sought
+ * without reading its row (one row in 2^(32 - log2 slots) is read in vain).
+ * Growing rebuilds the set from the rows, in row order.
+ */
+static inline uint32_t
+dl_set_entry(uint32_t h, uint32_t row, size_t mask)
 {
-	uint64_t v = arity == 2 ? (uint64_t)t[0] << 32 | t[1] : t[0];
-
-	return v ^ (arity == 2 ? DL_PACK_EMPTY : UINT64_C(0x7fffffff));
+	return (h & ~(uint32_t)mask) | (row + 1);
 }
 
-static inline void
-dl_unpack(uint64_t slot, uint32_t arity, uint32_t *t)
+/* Whether entry `e` may be the tuple of hash `h` (not empty, same bits). */
+static inline bool
+dl_set_hash_match(uint32_t e, uint32_t h, size_t mask)
 {
-	uint64_t v = slot ^ (arity == 2 ? DL_PACK_EMPTY : UINT64_C(0x7fffffff));
+	return e != 0 && ((e ^ h) & ~(uint32_t)mask) == 0;
+}
 
-	if (arity == 2) {
-		t[0] = (uint32_t)(v >> 32);
-		t[1] = (uint32_t)v;
-	} else {
-		t[0] = (uint32_t)v;
-	}
+static inline uint32_t
+dl_set_row(uint32_t e, size_t mask)
+{
+	return (e & (uint32_t)mask) - 1;
 }
 
 static inline uint32_t dl_rel_find(const struct dl_rel *r,
@@ -180,7 +188,7 @@ static inline bool
 dl_rel_contains(const struct dl_rel *r, const uint32_t *tuple)
 {
 	size_t mask, pos;
-	uint64_t key;
+	uint32_t key;
 
 	if (r->arity == 0)
 		return r->count > 0;
@@ -188,8 +196,8 @@ dl_rel_contains(const struct dl_rel *r, const uint32_t *tuple)
 		return false;
 	mask = r->set_slots - 1;
 	if (dl_rel_packed(r)) {
-		key = dl_pack(tuple, r->arity);
-		for (pos = (size_t)dl_tuple_hash(tuple, r->arity) & mask;;
+		key = tuple[0] ^ DL_PACK_EMPTY;
+		for (pos = (size_t)dl_tuple_hash(tuple, 1) & mask;;
 		     pos = (pos + 1) & mask) {
 			if (r->set[pos] == key)
 				return true;
@@ -215,14 +223,13 @@ dl_rel_find(const struct dl_rel *r, const uint32_t *tuple)
 	h = dl_tuple_hash(tuple, r->arity);
 	mask = r->set_slots - 1;
 	for (pos = (size_t)h & mask;; pos = (pos + 1) & mask) {
-		uint64_t e = r->set[pos];
-		uint32_t row;
+		uint32_t e = r->set[pos], row;
 
 		if (e == 0)
 			return DL_ROW_NONE;
-		if ((uint32_t)(e >> 32) != h)
+		if (!dl_set_hash_match(e, h, mask))
 			continue;
-		row = (uint32_t)e - 1;
+		row = dl_set_row(e, mask);
 		if (dl_tuple_eq(dl_rel_row(r, row), tuple, r->arity))
 			return row;
 	}
@@ -269,13 +276,24 @@ dl_rel_prefetch_slot(const struct dl_rel *r, uint32_t h)
 static inline void
 dl_rel_prefetch_row(const struct dl_rel *r, uint32_t h)
 {
-	uint64_t e;
+	size_t mask, pos, k;
+	uint32_t e;
 
 	if (r->set_slots == 0 || dl_rel_packed(r))
 		return; /* a packed set needs no row to compare */
-	e = r->set[(size_t)h & (r->set_slots - 1)];
-	if (e != 0 && (uint32_t)(e >> 32) == h)
-		__builtin_prefetch(dl_rel_row(r, (uint32_t)e - 1));
+	mask = r->set_slots - 1;
+	/* the tuple may sit a few slots past its home: look as far as the
+	 * probe would, within a few slots (one or two cache lines) */
+	for (pos = (size_t)h & mask, k = 0; k < 8;
+	     k++, pos = (pos + 1) & mask) {
+		e = r->set[pos];
+		if (e == 0)
+			return;
+		if (dl_set_hash_match(e, h, mask)) {
+			__builtin_prefetch(dl_rel_row(r, dl_set_row(e, mask)));
+			return;
+		}
+	}
 }
 
 static inline uint32_t

@@ -102,13 +102,13 @@ dl_plan_atom(struct dl_planner *pl, uint32_t i, enum dl_range range)
 				mask |= UINT32_C(1) << k;
 	}
 	/* all columns bound is a set lookup - but the set of a relation of
-	 * one or two columns holds tuples, not rows (dl_relation.h), so
+	 * one column holds values, not rows (dl_relation.h), so
 	 * where the rows visible matter (own stratum, semi-naive ranges)
 	 * it is a probe of an index on every column */
 	op = dl_plan_new_op(pl,
 			    mask == 0 ? DL_OP_SCAN
 			    : mask == all &&
-				    (range == DL_RANGE_ALL || l->nargs > 2)
+				    (range == DL_RANGE_ALL || l->nargs > 1)
 				? DL_OP_LOOKUP
 				: DL_OP_PROBE,
 			    l);

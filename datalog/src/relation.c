@@ -3,7 +3,7 @@
  * Relation storage: row blocks, the duplicate-eliminating set and the hash
  * indexes of dl_relation.h, with every allocation charged to the solve's
  * memory budget.  Tables are open-addressed with linear probing and kept at
- * most half full.
+ * most 3/4 full.
  */
 #include "dl_relation.h"
 
@@ -79,7 +79,7 @@ dl_rel_init(struct dl_rel *r, uint32_t arity, const uint32_t *masks,
 static size_t
 dl_set_bytes(size_t slots)
 {
-	return slots * sizeof(uint64_t);
+	return slots * sizeof(uint32_t);
 }
 
 static size_t
@@ -223,38 +223,73 @@ dl_table_full(size_t used, size_t slots)
 	return used + 1 > slots - slots / 4;
 }
 
-static int
+/* The largest set: row + 1 must fit in the bits of its mask. */
+#define DL_SET_SLOTS_MAX     ((size_t)1 << 31)
+/* How many rows ahead a rebuild asks for the slot it will write. */
+#define DL_SET_REBUILD_AHEAD 16u
+
+/*
+ * Gives the set room for one more row: a new table, the smallest that holds
+ * count + 1 rows, filled again from the rows in row order (the order they
+ * were first inserted in, so the table is the one inserting them would have
+ * made).  The old table is freed before the new one is taken, so the two
+ * never hold memory together: at the last growth of a large relation that
+ * was half again the set's final size, and the peak of the whole solve.
+ * When the new table cannot be had the set is left empty (count rows, no
+ * slot), and the next growth rebuilds it: a failed insert leaves no stale
+ * table behind.
+ */
+__attribute__((noinline)) static int
 dl_set_grow(struct dl_rel *r, struct dl_membudget *mb)
 {
-	size_t n = r->set_slots == 0 ? 16 : r->set_slots * 2, mask = n - 1, i;
-	uint64_t *set;
+	size_t n = 16, mask, pos, avail;
+	uint32_t row, e, h, *set;
 	bool over;
 
+	while (dl_table_full(r->count, n)) {
+		if (n >= DL_SET_SLOTS_MAX)
+			return DL_REL_TOO_BIG;
+		n *= 2;
+	}
+	if (mb != NULL) {
+		avail =
+		    mb->limit - (mb->used < mb->limit ? mb->used : mb->limit);
+		/* n is larger than the old table: this cannot wrap */
+		if (dl_set_bytes(n) - dl_set_bytes(r->set_slots) > avail)
+			return DL_REL_OVER_BUDGET;
+	}
+	dl_rel_release(mb, r->set, dl_set_bytes(r->set_slots));
+	r->set = NULL;
+	r->set_slots = 0;
+	r->set_used = 0;
 	set = dl_rel_alloc_z(mb, dl_set_bytes(n), true, &over);
 	if (set == NULL)
 		return dl_fail_code(over);
-	for (i = 0; i < r->set_slots; i++) {
-		uint64_t e = r->set[i];
-		size_t pos;
+	mask = n - 1;
+	for (row = 0; row < r->count; row++) {
+		const uint32_t *t = dl_rel_row(r, row);
 
-		if (e == 0)
-			continue;
-		if (dl_rel_packed(r)) {
-			uint32_t t[2];
+		/* the rows are read in order, the slots written at random: ask
+		 * for the slot of a row further on before it is needed, so the
+		 * misses overlap */
+		if (row + DL_SET_REBUILD_AHEAD < r->count) {
+			const uint32_t *a =
+			    dl_rel_row(r, row + DL_SET_REBUILD_AHEAD);
 
-			/* a hash costs less than the cache miss it replaces */
-			dl_unpack(e, r->arity, t);
-			pos = (size_t)dl_tuple_hash(t, r->arity) & mask;
-		} else {
-			pos = (size_t)(e >> 32) & mask;
+			__builtin_prefetch(
+			    &set[(size_t)dl_tuple_hash(a, r->arity) & mask], 1);
 		}
-		while (set[pos] != 0)
-			pos = (pos + 1) & mask;
+		h = dl_tuple_hash(t, r->arity);
+		e = dl_rel_packed(r) ? t[0] ^ DL_PACK_EMPTY
+				     : dl_set_entry(h, row, mask);
+		for (pos = (size_t)h & mask; set[pos] != 0;
+		     pos = (pos + 1) & mask)
+			;
 		set[pos] = e;
 	}
-	dl_rel_release(mb, r->set, dl_set_bytes(r->set_slots));
 	r->set = set;
 	r->set_slots = n;
+	r->set_used = r->count;
 	return 0;
 }
 
@@ -345,8 +380,7 @@ dl_rel_insert_hashed(struct dl_rel *r, const uint32_t *tuple, uint32_t h,
 		     struct dl_membudget *mb)
 {
 	size_t mask, pos;
-	uint32_t i, row;
-	uint64_t key;
+	uint32_t i, row, key;
 	int rc;
 
 	if (r->arity == 0) {
@@ -368,7 +402,7 @@ dl_rel_insert_hashed(struct dl_rel *r, const uint32_t *tuple, uint32_t h,
 		return rc;
 	mask = r->set_slots - 1;
 	if (dl_rel_packed(r)) {
-		key = dl_pack(tuple, r->arity);
+		key = tuple[0] ^ DL_PACK_EMPTY;
 		for (pos = (size_t)h & mask;; pos = (pos + 1) & mask) {
 			if (r->set[pos] == key)
 				return DL_REL_DUPLICATE;
@@ -377,16 +411,16 @@ dl_rel_insert_hashed(struct dl_rel *r, const uint32_t *tuple, uint32_t h,
 		}
 	} else {
 		for (pos = (size_t)h & mask;; pos = (pos + 1) & mask) {
-			uint64_t e = r->set[pos];
+			uint32_t e = r->set[pos];
 
 			if (e == 0)
 				break;
-			if ((uint32_t)(e >> 32) == h &&
-			    dl_tuple_eq(dl_rel_row(r, (uint32_t)e - 1), tuple,
-					r->arity))
+			if (dl_set_hash_match(e, h, mask) &&
+			    dl_tuple_eq(dl_rel_row(r, dl_set_row(e, mask)),
+					tuple, r->arity))
 				return DL_REL_DUPLICATE;
 		}
-		key = (uint64_t)h << 32 | (uint64_t)(r->count + 1);
+		key = dl_set_entry(h, r->count, mask);
 	}
 	if ((rc = dl_rel_reserve_row(r, mb)) != 0)
 		return rc;
