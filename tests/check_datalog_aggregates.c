@@ -229,6 +229,14 @@ static const struct {
      MAELYS_DATALOG_STATUS_UNSAFE,
      "witness problem: variable X is grounded only inside the "
      "aggregate count"},
+    /* each aggregate grounds (in its body) a variable the other reads
+     * ungrounded: Souffle's "mutually dependent aggregate" */
+    {".decl r(i:number, j:number, h:number)\nr(1, 2, 3).\n"
+     ".decl s(i:number, j:number)\n"
+     "s(I, J) :- r(I, J, H),\n"
+     "  0 = count : { r(X, J, Z), X < I, Z > H },\n"
+     "  0 = count : { r(I, Y, Z), Y < J, Z > H }.\n",
+     MAELYS_DATALOG_STATUS_UNSAFE, "mutually dependent aggregates"},
     {".decl c(x:number)\nc(1).\n.decl a(y:number)\n"
      "a(Y) :- Y = min X : { X != 2 }.\n",
      MAELYS_DATALOG_STATUS_UNSAFE,

@@ -1452,6 +1452,8 @@ static maelys_datalog_status_t dl_ck_agg_types(struct dl_checker *ck,
 static maelys_datalog_status_t
 dl_ck_agg_witnesses(struct dl_checker *ck, const struct dl_ast_clause **c,
 		    struct dl_ast_clause *wc);
+static maelys_datalog_status_t dl_ck_agg_mutual(struct dl_checker *ck,
+						const struct dl_ast_clause *c);
 
 static maelys_datalog_status_t
 dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
@@ -1482,6 +1484,7 @@ dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 		    "'%s' is a POLICY_FACT predicate: it may only "
 		    "have ground facts, not rules",
 		    p->name);
+	DL_TRY(dl_ck_agg_mutual(ck, c));
 	DL_TRY(dl_ck_agg_witnesses(ck, &c, &wc));
 	memset(&r, 0, sizeof r);
 	r.head_pred = pid;
@@ -2594,6 +2597,181 @@ dl_ast_lits_mention(const struct dl_ast_lit *lits, size_t n, const char *text,
 				return true;
 	}
 	return false;
+}
+
+/*
+ * Souffle's "mutually dependent aggregate": each literal holding an
+ * aggregate is looked at on its own (as a clause of that literal alone);
+ * two such literals are mutually dependent when each writes a variable
+ * that the other writes too and grounds while it does not.  Such a rule
+ * is refused, as Souffle refuses it: which binding one aggregate sees
+ * would depend on the other's.
+ */
+
+/* Adds to g every variable written in t, inside aggregates too. */
+static void
+dl_ast_term_all_vars(const struct dl_ast_term *t, struct dl_names *g);
+
+static void
+dl_ast_lit_all_vars(const struct dl_ast_lit *l, struct dl_names *g)
+{
+	size_t k;
+
+	if (l->kind == DL_LIT_CMP) {
+		dl_ast_term_all_vars(&l->lhs, g);
+		dl_ast_term_all_vars(&l->rhs, g);
+		return;
+	}
+	for (k = 0; k < l->atom.nargs; k++)
+		dl_ast_term_all_vars(&l->atom.args[k], g);
+}
+
+static void
+dl_ast_term_all_vars(const struct dl_ast_term *t, struct dl_names *g)
+{
+	const struct dl_ast_term *subs[DL_AST_SUBTERMS_MAX];
+	size_t n, k;
+
+	if (t->kind == DL_TERM_VAR) {
+		(void)dl_names_add(g, t->text, t->len);
+		return;
+	}
+	if (t->kind == DL_TERM_AGG) {
+		if (t->agg->has_value)
+			dl_ast_term_all_vars(&t->agg->value, g);
+		for (k = 0; k < t->agg->nbody; k++)
+			dl_ast_lit_all_vars(&t->agg->body[k], g);
+		return;
+	}
+	n = dl_ast_subterms(t, subs, DL_AST_SUBTERMS_MAX);
+	for (k = 0; k < n; k++)
+		dl_ast_term_all_vars(subs[k], g);
+}
+
+/* The variables the literal grounds on its own: its aggregates' bodies'
+ * (nested ones too), then the literal's, an aggregate counting as
+ * ground. */
+static void
+dl_ast_agg_grounds(const struct dl_ast_term *t, struct dl_names *g)
+{
+	const struct dl_ast_term *subs[DL_AST_SUBTERMS_MAX];
+	size_t n, k;
+
+	if (t->kind == DL_TERM_AGG) {
+		for (k = 0; k < t->agg->nbody; k++) {
+			const struct dl_ast_lit *l = &t->agg->body[k];
+
+			if (l->kind == DL_LIT_CMP) {
+				dl_ast_agg_grounds(&l->lhs, g);
+				dl_ast_agg_grounds(&l->rhs, g);
+			} else {
+				for (n = 0; n < l->atom.nargs; n++)
+					dl_ast_agg_grounds(&l->atom.args[n],
+							   g);
+			}
+		}
+		dl_ast_ground(t->agg->body, t->agg->nbody, NULL, g);
+		return;
+	}
+	n = dl_ast_subterms(t, subs, DL_AST_SUBTERMS_MAX);
+	for (k = 0; k < n; k++)
+		dl_ast_agg_grounds(subs[k], g);
+}
+
+static void
+dl_ast_lit_grounds(const struct dl_ast_lit *l, struct dl_names *g)
+{
+	size_t k;
+
+	g->n = 0;
+	if (l->kind == DL_LIT_CMP) {
+		dl_ast_agg_grounds(&l->lhs, g);
+		dl_ast_agg_grounds(&l->rhs, g);
+	} else {
+		for (k = 0; k < l->atom.nargs; k++)
+			dl_ast_agg_grounds(&l->atom.args[k], g);
+	}
+	dl_ast_ground(l, 1, NULL, g);
+}
+
+static bool
+dl_ast_lit_has_agg(const struct dl_ast_lit *l)
+{
+	size_t k;
+
+	if (l->kind == DL_LIT_CMP)
+		return dl_ast_term_has_agg(&l->lhs) ||
+		       dl_ast_term_has_agg(&l->rhs);
+	for (k = 0; k < l->atom.nargs; k++)
+		if (dl_ast_term_has_agg(&l->atom.args[k]))
+			return true;
+	return false;
+}
+
+/* Whether a variable written in both is grounded by b and not by a. */
+static bool
+dl_ast_agg_dependent(const struct dl_names *vars_a, const struct dl_names *ga,
+		     const struct dl_names *vars_b, const struct dl_names *gb)
+{
+	uint32_t i;
+
+	for (i = 0; i < vars_a->n; i++)
+		if (dl_names_has(vars_b, vars_a->text[i], vars_a->len[i]) &&
+		    !dl_names_has(ga, vars_a->text[i], vars_a->len[i]) &&
+		    dl_names_has(gb, vars_a->text[i], vars_a->len[i]))
+			return true;
+	return false;
+}
+
+static maelys_datalog_status_t
+dl_ck_agg_mutual(struct dl_checker *ck, const struct dl_ast_clause *c)
+{
+	/* the head as a literal of its own, then the body's */
+	struct dl_ast_lit head;
+	const struct dl_ast_lit *lits[DL_BODY_MAX + 1];
+	struct dl_names *va, *vb, *ga, *gb;
+	size_t n = 0, i, j;
+	maelys_datalog_status_t st = MAELYS_DATALOG_STATUS_OK;
+
+	memset(&head, 0, sizeof head);
+	head.kind = DL_LIT_ATOM;
+	head.atom = c->head;
+	head.pos = c->head.pos;
+	if (dl_ast_lit_has_agg(&head))
+		lits[n++] = &head;
+	for (i = 0; i < c->nbody && n <= DL_BODY_MAX; i++)
+		if (dl_ast_lit_has_agg(&c->body[i]))
+			lits[n++] = &c->body[i];
+	if (n < 2)
+		return MAELYS_DATALOG_STATUS_OK;
+	va = dl_alloc(4 * sizeof *va);
+	if (va == NULL)
+		return dl_ck_nomem(ck);
+	vb = va + 1;
+	ga = va + 2;
+	gb = va + 3;
+	for (i = 0; i < n && st == MAELYS_DATALOG_STATUS_OK; i++) {
+		va->n = 0;
+		dl_ast_lit_all_vars(lits[i], va);
+		dl_ast_lit_grounds(lits[i], ga);
+		for (j = i + 1; j < n; j++) {
+			vb->n = 0;
+			dl_ast_lit_all_vars(lits[j], vb);
+			dl_ast_lit_grounds(lits[j], gb);
+			if (dl_ast_agg_dependent(va, ga, vb, gb) &&
+			    dl_ast_agg_dependent(vb, gb, va, ga)) {
+				st = dl_fail_at(
+				    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
+				    ck->source, lits[i]->pos,
+				    "mutually dependent aggregates: each "
+				    "grounds a variable the other reads "
+				    "ungrounded (Souffle refuses it)");
+				break;
+			}
+		}
+	}
+	dl_free(va);
+	return st;
 }
 
 static maelys_datalog_status_t

@@ -4,7 +4,7 @@
  * printing them as Souffle prints them, and reading them back from the text
  * of an input fact.  Both directions go by the type the value carries, field
  * by field: a number in decimal, a symbol as its bytes (unquoted, as Souffle
- * writes a symbol inside a record), a record or branch recursively, nil as
+ * writes a symbol inside a record; read in quotes too, as Souffle reads it), a record or branch recursively, nil as
  * "nil", a branch as "$Name" or "$Name(f, ...)".
  */
 #include "dl_record.h"
@@ -252,6 +252,48 @@ static maelys_datalog_status_t dl_rr_value(struct dl_rr *r,
 					   uint32_t rtype, unsigned depth,
 					   dl_value *out);
 
+/* A symbol field in quotes, as Souffle reads one: "..." with \" for a
+ * quote and \\ for a backslash (any other backslash kept as written),
+ * then the blanks after it. */
+static maelys_datalog_status_t
+dl_rr_quoted(struct dl_rr *r, dl_value *out)
+{
+	size_t at = r->i, n = 0;
+	char *buf;
+	int rc;
+
+	r->i++; /* the opening quote */
+	buf = dl_alloc(r->n - r->i + 1);
+	if (buf == NULL)
+		return dl_fail(r->diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+			       "out of memory reading a record");
+	while (r->i < r->n && r->s[r->i] != '"') {
+		if (r->s[r->i] == '\\' && r->i + 1 < r->n &&
+		    (r->s[r->i + 1] == '"' || r->s[r->i + 1] == '\\'))
+			r->i++;
+		buf[n++] = r->s[r->i++];
+	}
+	if (r->i == r->n) {
+		dl_free(buf);
+		r->i = at;
+		return dl_rr_fail(r, "a closing '\"'");
+	}
+	r->i++;
+	dl_rr_space(r);
+	if (n > DL_SYMBOL_LEN_MAX) {
+		dl_free(buf);
+		return dl_fail(r->diag, MAELYS_DATALOG_STATUS_LIMIT,
+			       "symbol in a record longer than %zu bytes",
+			       DL_SYMBOL_LEN_MAX);
+	}
+	rc = dl_rr_str(r, buf, n, out);
+	dl_free(buf);
+	if (rc != 0)
+		return dl_fail(r->diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+			       "out of memory reading a record");
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 /* A number or symbol field: its text runs to the next ',' or the closing
  * bracket of its record (Souffle's reader does the same: a symbol inside a
  * record cannot hold those). */
@@ -262,6 +304,9 @@ dl_rr_atom(struct dl_rr *r, maelys_datalog_column_type_t base, char close,
 	size_t start, end;
 
 	dl_rr_space(r);
+	if (base != MAELYS_DATALOG_COLUMN_NUMBER && r->i < r->n &&
+	    r->s[r->i] == '"')
+		return dl_rr_quoted(r, out);
 	start = r->i;
 	while (r->i < r->n && r->s[r->i] != ',' && r->s[r->i] != close)
 		r->i++;

@@ -187,6 +187,23 @@ check_directives(const struct options *o, const maelys_datalog_policy_t *policy)
 				d.predicate);
 			return RUN_ERROR;
 		}
+		/* Souffle quotes and unquotes the symbols inside a record
+		 * of an rfc4180 file; the record reader and printer here do
+		 * not (yet): refused rather than read or written otherwise */
+		for (size_t k = 0; d.rfc4180 && k < d.arity; k++) {
+			if (d.columns[k] != MAELYS_DATALOG_COLUMN_RECORD)
+				continue;
+			fprintf(stderr,
+				PROGRAM_NAME ": %s: %s %s: rfc4180=true with a "
+				"record or ADT column (column %zu) is not "
+				"supported\n",
+				o->program,
+				d.kind == MAELYS_DATALOG_DIRECTIVE_INPUT
+				    ? ".input"
+				    : ".output",
+				d.predicate, k + 1);
+			return RUN_ERROR;
+		}
 		if (d.kind == MAELYS_DATALOG_DIRECTIVE_OUTPUT && !d.to_stdout &&
 		    (d.filename == NULL || d.filename[0] != '/'))
 			files_out = true;
