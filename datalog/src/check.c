@@ -14,6 +14,8 @@
 #include "dl_builtins.h"
 #include "dl_lexer.h"
 #include "dl_limits.h"
+#include "dl_numeric.h"
+#include "dl_types.h"
 
 #include <string.h>
 
@@ -32,6 +34,10 @@ struct dl_checker {
 	/* arithmetic terms of the clause being compiled */
 	struct dl_cexpr exprs[DL_EXPRS_MAX];
 	uint32_t nexprs;
+	/* the program's types, and the typing of the clause being compiled
+	 * (types.c, check_types.c) */
+	struct dl_typeenv *types;
+	struct dl_rule_types *rt;
 };
 
 #define DL_TRY(expr)                                                           \
@@ -249,6 +255,65 @@ static maelys_datalog_status_t dl_ck_text(struct dl_checker *ck, size_t start,
 					  size_t end, const char **out,
 					  size_t *len);
 
+/* A numeric literal's value in its place: a plain 5 in a float column is
+ * 5.0 (the kinds are check_types.c's). */
+static maelys_datalog_status_t
+dl_ck_literal_value(struct dl_checker *ck, const struct dl_ast_term *t,
+		    int64_t *out)
+{
+	const char *why = NULL;
+
+	if (dl_types_literal(t->integer, t->numkind,
+			     dl_rule_types_kind(ck->rt, t), out,
+			     &why) != MAELYS_DATALOG_STATUS_OK)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				  ck->source, t->pos, "%s", why);
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* The numeric kind (enum dl_numkind) an operator of term t works on, and
+ * for to_float, to_number and to_unsigned the conversion they are over
+ * their operand's kind; TYPE when the kind lacks the operator. */
+static maelys_datalog_status_t
+dl_ck_expr_op(struct dl_checker *ck, const struct dl_ast_term *t,
+	      const char *whole, struct dl_xins *in)
+{
+	enum dl_arith_op op = t->expr->op;
+	maelys_datalog_column_type_t k = dl_rule_types_kind(
+	    ck->rt, op >= DL_ARITH_ITOF ? &t->expr->lhs : t);
+	unsigned num = k == MAELYS_DATALOG_COLUMN_FLOAT	     ? DL_NUM_FLOAT
+		       : k == MAELYS_DATALOG_COLUMN_UNSIGNED ? DL_NUM_UNSIGNED
+							     : DL_NUM_POLY;
+
+	if (k == MAELYS_DATALOG_COLUMN_SYMBOL)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				  ck->source, t->pos,
+				  "%s of a symbol in the arithmetic term %s "
+				  "(not supported)",
+				  dl_arith_name(op), whole);
+	if (op == DL_ARITH_TO_FLOAT)
+		op = num == DL_NUM_POLY	      ? DL_ARITH_ITOF
+		     : num == DL_NUM_UNSIGNED ? DL_ARITH_UTOF
+					      : op;
+	else if (op == DL_ARITH_TO_NUMBER)
+		op = num == DL_NUM_FLOAT      ? DL_ARITH_FTOI
+		     : num == DL_NUM_UNSIGNED ? DL_ARITH_UTOI
+					      : op;
+	else if (op == DL_ARITH_TO_UNSIGNED)
+		op = num == DL_NUM_FLOAT  ? DL_ARITH_FTOU
+		     : num == DL_NUM_POLY ? DL_ARITH_ITOU
+					  : op;
+	if (!dl_arith_kind_has(op, num))
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				  ck->source, t->pos,
+				  "'%s' does not apply to a float (in the "
+				  "arithmetic term %s)",
+				  dl_arith_name(op), whole);
+	in->op = (uint8_t)op;
+	in->num = (uint8_t)num;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 /* Compiles the operands of an arithmetic term, then its operator, into
  * code[*n ..] (postfix).  `whole` is the term as written, for messages. */
 static maelys_datalog_status_t
@@ -286,12 +351,10 @@ dl_ck_expr_code(struct dl_checker *ck, const struct dl_ast_term *t,
 	switch (t->kind) {
 	case DL_TERM_EXPR:
 		in->kind = DL_X_OP;
-		in->op = (uint8_t)t->expr->op;
-		return MAELYS_DATALOG_STATUS_OK;
+		return dl_ck_expr_op(ck, t, whole, in);
 	case DL_TERM_INT:
 		in->kind = DL_X_CONST;
-		in->k = t->integer;
-		return MAELYS_DATALOG_STATUS_OK;
+		return dl_ck_literal_value(ck, t, &in->k);
 	case DL_TERM_VAR:
 		in->kind = DL_X_VAR;
 		return dl_ck_var(ck, t, &in->v);
@@ -356,9 +419,13 @@ dl_ck_term(struct dl_checker *ck, const struct dl_ast_term *t,
 	case DL_TERM_SYMBOL:
 		out->kind = DL_CT_CONST;
 		return dl_ck_symbol(ck, t->text, t->len, t->pos, true, &out->v);
-	case DL_TERM_INT:
+	case DL_TERM_INT: {
+		int64_t v;
+
 		out->kind = DL_CT_CONST;
-		return dl_ck_integer(ck, t->integer, &out->v);
+		DL_TRY(dl_ck_literal_value(ck, t, &v));
+		return dl_ck_integer(ck, v, &out->v);
+	}
 	case DL_TERM_EXPR:
 		return dl_ck_expr(ck, t, out);
 	}
@@ -439,6 +506,7 @@ dl_ck_literal(struct dl_checker *ck, const struct dl_ast_lit *l,
 			    "'_' in a comparison never has a "
 			    "value");
 		DL_TRY(dl_ck_term(ck, &l->lhs, &out->args[0]));
+		out->cmp_kind = (uint8_t)dl_rule_types_kind(ck->rt, &l->lhs);
 		return dl_ck_term(ck, &l->rhs, &out->args[1]);
 	case DL_LIT_CALL:
 		out->builtin = l->builtin;
@@ -862,6 +930,43 @@ dl_ck_domain(struct dl_checker *ck)
 
 static const char *dl_ck_copy(struct dl_checker *ck, const char *s);
 
+/* Resolves the column types of .decl d (predicate pid): their kinds into
+ * the predicate, their type ids into the type environment. */
+static maelys_datalog_status_t
+dl_ck_decl_types(struct dl_checker *ck, const struct dl_ast_decl *d,
+		 uint32_t pid)
+{
+	uint16_t ids[MAELYS_DATALOG_MAX_ARITY];
+	size_t k;
+
+	for (k = 0; k < d->arity; k++) {
+		ids[k] = DL_TY_NONE;
+		if (d->type_names[k] == NULL)
+			continue;
+		DL_TRY(dl_types_lookup(ck->types, d->type_names[k], ck->source,
+				       d->type_pos[k], &ids[k],
+				       &ck->prog->preds[pid].columns[k],
+				       ck->diag));
+	}
+	return dl_types_set_pred(ck->types, pid, ids, d->arity, ck->diag);
+}
+
+/* A clause, typed first (check_types.c): the typing lives as long as the
+ * clause is compiled. */
+static maelys_datalog_status_t
+dl_ck_clause_typed(struct dl_checker *ck, const struct dl_ast_clause *c)
+{
+	maelys_datalog_status_t st;
+
+	st = dl_rule_types_infer(ck->types, ck->prog, c, ck->source, &ck->rt,
+				 ck->diag);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_ck_clause(ck, c);
+	dl_rule_types_free(ck->rt);
+	ck->rt = NULL;
+	return st;
+}
+
 static maelys_datalog_status_t
 dl_ck_decls(struct dl_checker *ck, const struct dl_ast *ast)
 {
@@ -910,6 +1015,7 @@ dl_ck_decls(struct dl_checker *ck, const struct dl_ast *ast)
 				      false, d->pos, &id));
 		memcpy(ck->prog->preds[id].columns, d->columns,
 		       sizeof d->columns);
+		DL_TRY(dl_ck_decl_types(ck, d, id));
 		for (size_t k = 0; k < d->arity; k++) {
 			ck->prog->preds[id].names[k] = dl_ck_copy(ck, d->names[k]);
 			if (d->names[k] != NULL &&
@@ -1070,6 +1176,8 @@ dl_program_compile(const struct dl_ast *ast,
 	ck.source = prog->source_name;
 	if (prog->source_name == NULL)
 		st = dl_ck_nomem(&ck);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_types_build(ast, ck.source, &ck.types, diag);
 	if (st == MAELYS_DATALOG_STATUS_OK && domain != NULL)
 		st = dl_ck_domain(&ck);
 	if (st == MAELYS_DATALOG_STATUS_OK)
@@ -1077,7 +1185,7 @@ dl_program_compile(const struct dl_ast *ast,
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_ck_directives(&ck, ast);
 	for (i = 0; st == MAELYS_DATALOG_STATUS_OK && i < ast->nclauses; i++)
-		st = dl_ck_clause(&ck, &ast->clauses[i]);
+		st = dl_ck_clause_typed(&ck, &ast->clauses[i]);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_stratify(prog, diag);
 	if (st == MAELYS_DATALOG_STATUS_OK)
@@ -1085,6 +1193,7 @@ dl_program_compile(const struct dl_ast *ast,
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_warn_program(prog, ast, diag);
 	dl_symtab_free(&ck.vocab);
+	dl_types_free(ck.types);
 	if (st != MAELYS_DATALOG_STATUS_OK) {
 		dl_program_free(prog);
 		return st;

@@ -39,6 +39,9 @@ struct dl_ast_term {
 	bool bare;
 	struct dl_ast_expr *expr; /* EXPR */
 	size_t start, end;        /* EXPR: its bytes in the source */
+	/* INT: enum dl_numkind, as written (5, 5u, 5.0: then `integer`
+	 * holds the double's bits) */
+	uint8_t numkind;
 };
 
 /* op lhs rhs, or op lhs for a unary one (dl_arith.h) */
@@ -108,6 +111,10 @@ struct dl_ast_decl {
 	/* the columns' names as declared (in the arena) */
 	const char *names[MAELYS_DATALOG_MAX_ARITY];
 	struct dl_pos pos;
+	/* the columns' type names as written (NULL: untyped), resolved by
+	 * the checker (types.c), since a .type may come after its use */
+	const char *type_names[MAELYS_DATALOG_MAX_ARITY];
+	struct dl_pos type_pos[MAELYS_DATALOG_MAX_ARITY];
 };
 
 struct dl_ast_directive {
@@ -120,11 +127,23 @@ struct dl_ast_directive {
 	struct dl_pos pos;
 };
 
+/* How a .type defines its name (types.c gives each its meaning). */
+enum dl_type_form {
+	DL_TYPE_SUBSET, /* .type A <: B, and the old .number_type A */
+	DL_TYPE_ALIAS,  /* .type A = B: the same type under a new name */
+	DL_TYPE_UNION,  /* .type A = B | C | ... */
+};
+
 struct dl_ast_type {
 	const char *name;
 	size_t name_len;
-	maelys_datalog_column_type_t base;
+	maelys_datalog_column_type_t base; /* unused: see form, of */
 	struct dl_pos pos; /* of its name */
+	enum dl_type_form form;
+	/* the types it is made of, by name (in the arena): SUBSET and ALIAS
+	 * one, UNION one or more */
+	const char **of;
+	size_t nof;
 };
 
 /* A construct accepted and ignored (a .pragma): warned of at load. */

@@ -71,6 +71,7 @@ struct dl_op {
 	bool defer;
 	const struct dl_cexpr *expr; /* EXPR */
 	struct dl_pos pos;
+	uint8_t cmp_kind; /* CMP: the clit's cmp_kind */
 };
 
 struct dl_plan {

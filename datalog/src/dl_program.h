@@ -75,6 +75,9 @@ struct dl_clit {
 	/* CMP: a side is a lower-case name, which the native dialect reads
 	 * as a string (for the warning on comparing two constants) */
 	bool bare;
+	/* CMP: the static type of its sides (maelys_datalog_column_type_t):
+	 * unsigned and float order differently (check_types.c) */
+	uint8_t cmp_kind;
 };
 
 struct dl_plan;

@@ -230,9 +230,10 @@ DL_RUN(run)(struct dl_eval *ev, const struct dl_op *op)
 	case DL_OP_CMP:
 		return DL_RUN(run_test)(
 		    ev, op,
-		    dl_builtin_compare(&ev->syms, (enum dl_cmp_op)op->cmp,
-				       dl_term_value(ev, &op->key[0]),
-				       dl_term_value(ev, &op->key[1])));
+		    dl_builtin_compare_kind(&ev->syms, (enum dl_cmp_op)op->cmp,
+					    op->cmp_kind,
+					    dl_term_value(ev, &op->key[0]),
+					    dl_term_value(ev, &op->key[1])));
 	case DL_OP_CALL: {
 		const void *re = NULL;
 

@@ -235,6 +235,7 @@ dl_plan_filters(struct dl_planner *pl, bool *progress)
 			op->key[1] = l->args[1];
 			op->nkey = 2;
 			op->cmp = (uint8_t)l->op;
+			op->cmp_kind = l->cmp_kind;
 			op->builtin = (uint8_t)l->builtin;
 			op->negated = l->negated;
 			op->regex = l->regex;

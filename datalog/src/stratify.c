@@ -297,6 +297,12 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 		for (r = 0; r < s->nrules && !s->runtime; r++) {
 			const struct dl_rule *rule = &prog->rules[s->rules[r]];
 
+			/* a standalone program solves once: evaluated with
+			 * the solve, an arithmetic result of any size (a
+			 * float's bits, a large unsigned) has the solve's
+			 * overlay to be held in */
+			if (prog->standalone && rule->nexprs > 0)
+				s->runtime = true;
 			for (i = 0; i < rule->nbody; i++) {
 				const struct dl_clit *l = &rule->body[i];
 

@@ -28,8 +28,9 @@
 /*
  * Reads the facts of `d->predicate` (arity d->arity, column types
  * d->columns, delimiter d->delimiter or a tab) from the file at `path` and
- * adds them to `edb`.  Column types: NUMBER is a decimal int64; SYMBOL is the
- * raw text; ANY is an integer when the text is a canonical decimal int64 and
+ * adds them to `edb`.  Column types: NUMBER is a decimal int64; UNSIGNED a
+ * decimal uint64; FLOAT a decimal float ("1.5", "2", "-3e4", "inf"), held
+ * as its bits; SYMBOL is the raw text; ANY is an integer when the text is a canonical decimal int64 and
  * a symbol otherwise.  A trailing "\r" is stripped and the last line may lack
  * its "\n".  A relation of arity 0 is true when the file has a line (which
  * must be empty or "()").
@@ -50,5 +51,16 @@ int facts_io_read(maelys_datalog_input_edb_t *edb, const char *path,
 int facts_io_write(FILE *out, const maelys_datalog_result_t *result,
 		   const char *predicate, size_t arity, const char *delimiter,
 		   char *err, size_t errlen);
+
+/*
+ * facts_io_write with the relation's column types (`arity` of them, or
+ * NULL): an UNSIGNED column's integers are written and sorted as unsigned
+ * 64-bit values, a FLOAT column's as the doubles their bits are (written
+ * as Souffle writes them, "%g": 0.5, 3, -1.5e+20, inf).
+ */
+int facts_io_write_typed(FILE *out, const maelys_datalog_result_t *result,
+			 const char *predicate, size_t arity,
+			 const maelys_datalog_column_type_t *columns,
+			 const char *delimiter, char *err, size_t errlen);
 
 #endif /* MAELYS_FACTS_IO_H */

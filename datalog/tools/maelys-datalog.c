@@ -286,8 +286,9 @@ write_stdout(const maelys_datalog_result_t *res,
 							  : "");
 	}
 	fputs("\n===============\n", stdout);
-	if (facts_io_write(stdout, res, d->predicate, d->arity, d->delimiter,
-			   err, sizeof err) != 0)
+	if (facts_io_write_typed(stdout, res, d->predicate, d->arity,
+				 d->columns, d->delimiter, err,
+				 sizeof err) != 0)
 		return runner_report_error(err);
 	fputs("===============\n", stdout);
 	return 0;
@@ -311,8 +312,8 @@ write_file(const struct options *o, const maelys_datalog_result_t *res,
 		free(path);
 		return RUN_ERROR;
 	}
-	if (facts_io_write(f, res, d->predicate, d->arity, d->delimiter, err,
-			   sizeof err) != 0) {
+	if (facts_io_write_typed(f, res, d->predicate, d->arity, d->columns,
+				 d->delimiter, err, sizeof err) != 0) {
 		(void)fclose(f);
 		runner_report_error(err);
 		goto out;
