@@ -956,12 +956,24 @@ dl_ck_decl_types(struct dl_checker *ck, const struct dl_ast_decl *d,
 static maelys_datalog_status_t
 dl_ck_clause_typed(struct dl_checker *ck, const struct dl_ast_clause *c)
 {
-	maelys_datalog_status_t st;
+	maelys_datalog_diagnostic_t saved = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	maelys_datalog_status_t st, typed;
 
-	st = dl_rule_types_infer(ck->types, ck->prog, c, ck->source, &ck->rt,
-				 ck->diag);
-	if (st == MAELYS_DATALOG_STATUS_OK)
+	typed = dl_rule_types_infer(ck->types, ck->prog, c, ck->ast->souffle,
+				    ck->source, &ck->rt, ck->diag);
+	if (typed == MAELYS_DATALOG_STATUS_TYPE && ck->diag != NULL)
+		saved = *ck->diag;
+	st = typed;
+	/* a type error waits for the clause's other checks, whose messages
+	 * say more (a string in an arithmetic term, an unknown predicate) */
+	if (ck->rt != NULL)
 		st = dl_ck_clause(ck, c);
+	if (st == MAELYS_DATALOG_STATUS_OK &&
+	    typed == MAELYS_DATALOG_STATUS_TYPE) {
+		st = typed;
+		if (ck->diag != NULL)
+			*ck->diag = saved;
+	}
 	dl_rule_types_free(ck->rt);
 	ck->rt = NULL;
 	return st;

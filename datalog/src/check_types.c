@@ -39,6 +39,7 @@ struct dl_rule_types {
 	const struct dl_ast_term **keys;
 	uint32_t *vals;
 	uint32_t nkeys; /* a power of two */
+	uint32_t nused; /* keys set, at most half of nkeys */
 	/* variables by name */
 	const char *var_names[DL_VARS_MAX];
 	size_t var_lens[DL_VARS_MAX];
@@ -47,6 +48,7 @@ struct dl_rule_types {
 };
 
 struct dl_tyck {
+	bool souffle; /* Souffle's syntax: comparisons unify their sides */
 	const struct dl_typeenv *env;
 	const struct dl_program *prog;
 	const struct dl_ast_clause *c;
@@ -103,7 +105,10 @@ dl_tc_map(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t slot)
 	struct dl_rule_types *rt = tc->rt;
 	size_t h;
 
-	if (rt->nslots * 2 >= rt->nkeys) {
+	if (rt->nused >= UINT32_MAX / 4)
+		return dl_fail(tc->diag, MAELYS_DATALOG_STATUS_LIMIT,
+			       "a rule too large to type");
+	if ((rt->nused + 1) * 2 > rt->nkeys) {
 		uint32_t n = rt->nkeys == 0 ? 64 : rt->nkeys * 2, i;
 		const struct dl_ast_term **keys = dl_calloc(n, sizeof *keys);
 		uint32_t *vals = dl_calloc(n, sizeof *vals);
@@ -131,6 +136,8 @@ dl_tc_map(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t slot)
 	h = dl_tc_hash(t, rt->nkeys);
 	while (rt->keys[h] != NULL && rt->keys[h] != t)
 		h = (h + 1) & (rt->nkeys - 1);
+	if (rt->keys[h] == NULL)
+		rt->nused++;
 	rt->keys[h] = t;
 	rt->vals[h] = slot;
 	return MAELYS_DATALOG_STATUS_OK;
@@ -381,6 +388,34 @@ dl_tc_atom(struct dl_tyck *tc, const struct dl_ast_atom *a)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* Whether the classes of a and b may be one (no two kinds). */
+static bool
+dl_tc_compatible(struct dl_rule_types *rt, uint32_t a, uint32_t b)
+{
+	const struct dl_slot *x = &rt->slots[dl_tc_find(rt, a)];
+	const struct dl_slot *y = &rt->slots[dl_tc_find(rt, b)];
+	unsigned k = x->kind != MAELYS_DATALOG_COLUMN_ANY ? x->kind : y->kind;
+
+	if (x->kind != MAELYS_DATALOG_COLUMN_ANY &&
+	    y->kind != MAELYS_DATALOG_COLUMN_ANY && x->kind != y->kind)
+		return false;
+	return !((x->numeric || y->numeric) &&
+		 k == MAELYS_DATALOG_COLUMN_SYMBOL);
+}
+
+/* The native dialect's comparison: its sides share a kind when neither is
+ * a symbol (a string compared with a number is merely false there). */
+static bool
+dl_tc_numeric_pair(struct dl_rule_types *rt, uint32_t a, uint32_t b)
+{
+	const struct dl_slot *x = &rt->slots[dl_tc_find(rt, a)];
+	const struct dl_slot *y = &rt->slots[dl_tc_find(rt, b)];
+
+	return x->kind != MAELYS_DATALOG_COLUMN_SYMBOL &&
+	       y->kind != MAELYS_DATALOG_COLUMN_SYMBOL &&
+	       dl_tc_compatible(rt, a, b);
+}
+
 /* The kinds of every term of the clause. */
 static maelys_datalog_status_t
 dl_tc_kinds(struct dl_tyck *tc)
@@ -397,7 +432,11 @@ dl_tc_kinds(struct dl_tyck *tc)
 		} else if (l->kind == DL_LIT_CMP) {
 			DL_TRY_TC(dl_tc_term(tc, &l->lhs, &a));
 			DL_TRY_TC(dl_tc_term(tc, &l->rhs, &b));
-			DL_TRY_TC(dl_tc_unify(tc, a, b, &l->rhs));
+			/* the native dialect compares any two values (a
+			 * string never equals a number): its sides share a
+			 * type only when they can */
+			if (tc->souffle || dl_tc_numeric_pair(tc->rt, a, b))
+				DL_TRY_TC(dl_tc_unify(tc, a, b, &l->rhs));
 		} else {
 			size_t k;
 
@@ -615,14 +654,16 @@ dl_tc_subtypes(struct dl_tyck *tc)
 
 maelys_datalog_status_t
 dl_rule_types_infer(const struct dl_typeenv *env, const struct dl_program *prog,
-		    const struct dl_ast_clause *c, const char *source,
-		    struct dl_rule_types **out, maelys_datalog_diagnostic_t *diag)
+		    const struct dl_ast_clause *c, bool souffle,
+		    const char *source, struct dl_rule_types **out,
+		    maelys_datalog_diagnostic_t *diag)
 {
 	struct dl_tyck tc;
 	maelys_datalog_status_t st;
 
 	*out = NULL;
 	memset(&tc, 0, sizeof tc);
+	tc.souffle = souffle;
 	tc.env = env;
 	tc.prog = prog;
 	tc.c = c;
@@ -632,14 +673,17 @@ dl_rule_types_infer(const struct dl_typeenv *env, const struct dl_program *prog,
 	if (tc.rt == NULL)
 		return dl_tc_nomem(&tc);
 	st = dl_tc_kinds(&tc);
-	if (st == MAELYS_DATALOG_STATUS_OK && env != NULL)
+	/* without .type declarations, the kinds decide everything */
+	if (st == MAELYS_DATALOG_STATUS_OK && env != NULL &&
+	    dl_types_count(env) > DL_TY_USER)
 		st = dl_tc_subtypes(&tc);
-	if (st != MAELYS_DATALOG_STATUS_OK) {
+	if (st != MAELYS_DATALOG_STATUS_OK &&
+	    st != MAELYS_DATALOG_STATUS_TYPE) {
 		dl_rule_types_free(tc.rt);
 		return st;
 	}
 	*out = tc.rt;
-	return MAELYS_DATALOG_STATUS_OK;
+	return st;
 }
 
 void

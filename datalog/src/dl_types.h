@@ -88,6 +88,8 @@ void dl_types_meet_set(const struct dl_typeenv *env, struct dl_tyset *a,
 		       const struct dl_tyset *b);
 /* The root (constant) type of a kind. */
 uint16_t dl_types_root(maelys_datalog_column_type_t kind);
+/* The number of types (DL_TY_USER when no .type is declared). */
+size_t dl_types_count(const struct dl_typeenv *env);
 /* A type's name, for messages. */
 const char *dl_types_name(const struct dl_typeenv *env, uint16_t t);
 /* Whether t is one of the four constant types. */
@@ -98,12 +100,13 @@ struct dl_rule_types;
 struct dl_program;
 
 /* Types clause c (its kinds and, when types are declared, Souffle's subtype
- * checks).  Returns OK with *out (free with dl_rule_types_free), TYPE,
- * LIMIT or NO_MEMORY. */
+ * checks; `souffle`: Souffle's syntax, where a comparison's two sides have
+ * one type).  Returns OK with *out (free with dl_rule_types_free), TYPE
+ * with *out too (the kinds found before the error), LIMIT or NO_MEMORY. */
 maelys_datalog_status_t dl_rule_types_infer(const struct dl_typeenv *env,
 					    const struct dl_program *prog,
 					    const struct dl_ast_clause *c,
-					    const char *source,
+					    bool souffle, const char *source,
 					    struct dl_rule_types **out,
 					    maelys_datalog_diagnostic_t *diag);
 void dl_rule_types_free(struct dl_rule_types *rt);

@@ -244,6 +244,12 @@ dl_types_is_root(uint16_t t)
 	return t < DL_TY_NUMBER;
 }
 
+size_t
+dl_types_count(const struct dl_typeenv *env)
+{
+	return env->n;
+}
+
 const char *
 dl_types_name(const struct dl_typeenv *env, uint16_t t)
 {
@@ -440,7 +446,7 @@ dl_types_lookup(const struct dl_typeenv *env, const char *name,
 		maelys_datalog_diagnostic_t *diag)
 {
 	if (!dl_ty_named(env, name, id))
-		return dl_fail_at(diag, MAELYS_DATALOG_STATUS_UNDECLARED,
+		return dl_fail_at(diag, MAELYS_DATALOG_STATUS_PARSE,
 				  source, pos,
 				  "unknown type '%s' (symbol, number, unsigned, "
 				  "float or a .type)",
