@@ -766,7 +766,8 @@ dl_p_literal_body(struct dl_parser *p, struct dl_ast_lit *lit)
 
 		DL_TRY(dl_p_unary_word(p, &aop, &unary));
 		DL_TRY(dl_p_peek(p, &nx));
-		if (nx->kind == DL_TOK_LPAREN && !unary)
+		if (nx->kind == DL_TOK_LPAREN && !unary &&
+		    dl_p_conversion(&p->tok) == DL_CONV_NONE)
 			return dl_p_atom_or_call(p, lit);
 		if (!unary && !dl_is_cmp(nx->kind, &op) &&
 		    dl_p_binop(nx, p->ast->souffle, &aop) == 0) {
@@ -1083,21 +1084,11 @@ dl_p_type(struct dl_parser *p)
 		return dl_p_error(p, "a type name (record and ADT types are "
 				     "not supported)");
 	for (;;) {
-		const struct dl_token *nx;
-
 		if (n == DL_UNION_MAX)
 			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
 					  p->source_name, p->tok.pos,
 					  "a union of more than %d types",
 					  DL_UNION_MAX);
-		DL_TRY(dl_p_peek(p, &nx));
-		if (p->tok.kind == DL_TOK_IDENT && nx->kind == DL_TOK_OTHER &&
-		    nx->len == 1 && nx->text[0] == '{')
-			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
-					  p->source_name, nx->pos,
-					  "expected a declaration, found '{' "
-					  "(algebraic data types are not "
-					  "supported)");
 		DL_TRY(dl_p_type_name(p, &names[n], &at));
 		n++;
 		if (p->tok.kind != DL_TOK_OTHER || p->tok.len != 1 ||

@@ -207,21 +207,34 @@ facts_io_parse_int(const char *s, size_t n, bool canonical, int64_t *out)
 	return true;
 }
 
-/* A decimal uint64: digits only. */
+/* A uint64 in decimal, or in hexadecimal (0x1F) or binary (0b101) as
+ * Souffle reads an unsigned column. */
 static bool
 facts_io_parse_uint(const char *s, size_t n, uint64_t *out)
 {
 	uint64_t v = 0;
-	size_t i;
+	unsigned radix = 10;
+	size_t i = 0;
 
-	if (n == 0)
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		radix = 16;
+		i = 2;
+	} else if (n > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) {
+		radix = 2;
+		i = 2;
+	}
+	if (i == n)
 		return false;
-	for (i = 0; i < n; i++) {
-		unsigned d = (unsigned)((unsigned char)s[i] - '0');
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		unsigned d = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
+			     : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+			     : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
+						    : 99u;
 
-		if (d > 9 || v > (UINT64_MAX - d) / 10)
+		if (d >= radix || v > (UINT64_MAX - d) / radix)
 			return false;
-		v = v * 10 + d;
+		v = v * radix + d;
 	}
 	*out = v;
 	return true;
@@ -331,8 +344,8 @@ facts_io_line(struct facts_ctx *c, size_t lineno, const char *text, size_t len)
 				facts_io_fail(
 				    c->err, c->errlen,
 				    "%s:%zu: column %zu: '%s' is not an "
-				    "unsigned (a decimal 64-bit unsigned "
-				    "integer)",
+				    "unsigned (a 64-bit unsigned integer: "
+				    "decimal, 0x hexadecimal or 0b binary)",
 				    c->path, lineno, k + 1,
 				    facts_io_quote(field[k], flen[k], q,
 						   sizeof q));
