@@ -770,7 +770,8 @@ dl_p_literal_body(struct dl_parser *p, struct dl_ast_lit *lit)
 		    dl_p_conversion(&p->tok) == DL_CONV_NONE)
 			return dl_p_atom_or_call(p, lit);
 		if (!unary && !dl_is_cmp(nx->kind, &op) &&
-		    dl_p_binop(nx, p->ast->souffle, &aop) == 0) {
+		    dl_p_binop(nx, p->ast->souffle, &aop) == 0 &&
+		    dl_p_conversion(&p->tok) == DL_CONV_NONE) {
 			if (p->ast->souffle || dl_is_upper_start(&p->tok))
 				return dl_fail_at(
 				    p->diag, MAELYS_DATALOG_STATUS_PARSE,
