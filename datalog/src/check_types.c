@@ -716,11 +716,6 @@ dl_types_literal(int64_t v, uint8_t numkind, maelys_datalog_column_type_t kind,
 			*why = "a float literal where an unsigned is expected";
 			return MAELYS_DATALOG_STATUS_TYPE;
 		}
-		if (numkind == DL_NUM_POLY && v < 0) {
-			*why = "a negative literal where an unsigned is "
-			       "expected";
-			return MAELYS_DATALOG_STATUS_TYPE;
-		}
 		return MAELYS_DATALOG_STATUS_OK;
 	case MAELYS_DATALOG_COLUMN_SYMBOL:
 		*why = "a numeric literal where a symbol is expected";
