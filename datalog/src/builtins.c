@@ -166,10 +166,11 @@ dl_builtin_compare_kind(const struct dl_symview *syms, enum dl_cmp_op op,
 
 	if (num == DL_NUM_POLY)
 		return dl_builtin_compare(syms, op, a, b);
+	/* a string (the native dialect compares any two values): as
+	 * untyped values */
 	if (!dl_symview_value_int(syms, a, &ia) ||
 	    !dl_symview_value_int(syms, b, &ib))
-		return dl_test_error(MAELYS_DATALOG_STATUS_TYPE,
-				     "numeric comparison of a string");
+		return dl_builtin_compare(syms, op, a, b);
 	c = dl_arith_kind_compare(num, ia, ib);
 	switch (op) {
 	case DL_CMP_EQ:
