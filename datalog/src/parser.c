@@ -365,20 +365,6 @@ dl_p_unary_word(struct dl_parser *p, enum dl_arith_op *op, bool *is)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-/* Whether op over these literals folds at parse time: arithmetic on
- * literals of one kind (or polymorphic ones, which take the other's kind);
- * a conversion only when its operand's kind is written (5.0, 5u), since
- * the kind of a plain 5 is the context's, which the checker knows. */
-static bool
-dl_p_foldable(enum dl_arith_op op, const struct dl_ast_term *lhs,
-	      const struct dl_ast_term *rhs)
-{
-	(void)lhs;
-	(void)rhs;
-	(void)op;
-	return true;
-}
-
 /* to_float, to_number, to_unsigned of a literal: the conversion from the
  * literal's kind (a plain 5 is a number), or op itself when the literal
  * already has the kind asked for. */
@@ -428,8 +414,9 @@ dl_p_conv_kinds(enum dl_arith_op op, uint8_t *in, uint8_t *out)
 	return false;
 }
 
-/* t := op lhs [rhs], folded when every operand is an integer; the term is
- * at `pos`, its operator at `at`. */
+/* t := op lhs [rhs], folded when every operand is a numeric literal (a
+ * plain one taking the other's kind: 1 + 0.5 is the float 1.5); the term
+ * is at `pos`, its operator at `at`. */
 static maelys_datalog_status_t
 dl_p_node(struct dl_parser *p, struct dl_ast_term *t, enum dl_arith_op op,
 	  const struct dl_ast_term *lhs, const struct dl_ast_term *rhs,
@@ -439,8 +426,7 @@ dl_p_node(struct dl_parser *p, struct dl_ast_term *t, enum dl_arith_op op,
 	uint32_t size;
 
 	if (lhs->kind == DL_TERM_INT &&
-	    (rhs == NULL || rhs->kind == DL_TERM_INT) &&
-	    dl_p_foldable(op, lhs, rhs)) {
+	    (rhs == NULL || rhs->kind == DL_TERM_INT)) {
 		const char *why = NULL;
 		uint8_t num = lhs->numkind, res;
 		int64_t v, a = lhs->integer, b = 0;
