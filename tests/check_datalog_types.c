@@ -117,7 +117,8 @@ START_TEST(test_types_conversions)
 {
 	static const char src[] =
 	    ".decl n(x:number)\nn(-3). n(7).\n"
-	    ".decl back(x:number)\nback(to_number(to_float(x) / 2.0)) :- n(x).\n"
+	    ".decl back(x:number)\nback(to_number(to_float(x) / 2.0)) :- "
+	    "n(x).\n"
 	    ".decl u(x:unsigned)\nu(itou(x)) :- n(x), x > 0.\n"
 	    ".decl c(x:number)\nc(ftoi(-3.7)). c(to_number(2.9)). "
 	    "c(utoi(4294967296u)).\n";
@@ -197,7 +198,8 @@ START_TEST(test_types_refusals)
 	    /* a variable of a number column in a symbol column */
 	    {".decl foo(a:number, b:number)\n.decl bar(a:symbol, b:number)\n"
 	     "foo(1, 2).\nbar(a, b) :- foo(a, b).\n",
-	     MAELYS_DATALOG_STATUS_TYPE, "unable to deduce the type of variable"},
+	     MAELYS_DATALOG_STATUS_TYPE,
+	     "unable to deduce the type of variable"},
 	    /* a subtype into a column of its own subtype */
 	    {".type A <: symbol\n.type B <: A\n.decl r(a: A, b: B)\n"
 	     "r(\"x\", \"y\").\nr(a, a) :- r(a, _).\n",

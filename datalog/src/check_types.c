@@ -27,8 +27,8 @@
 
 struct dl_slot {
 	uint32_t parent;
-	uint8_t kind;    /* maelys_datalog_column_type_t; ANY: open */
-	bool numeric;    /* must be number, unsigned or float */
+	uint8_t kind; /* maelys_datalog_column_type_t; ANY: open */
+	bool numeric; /* must be number, unsigned or float */
 	const struct dl_ast_term *term; /* a term of the class, for messages */
 };
 
@@ -205,14 +205,16 @@ dl_tc_unify(struct dl_tyck *tc, uint32_t a, uint32_t b,
 	if (x->kind != MAELYS_DATALOG_COLUMN_ANY &&
 	    y->kind != MAELYS_DATALOG_COLUMN_ANY && x->kind != y->kind)
 		return dl_tc_conflict(
-		    tc, x->term != NULL && x->term->kind == DL_TERM_VAR ? x->term
-									: at,
+		    tc,
+		    x->term != NULL && x->term->kind == DL_TERM_VAR ? x->term
+								    : at,
 		    x->kind, y->kind);
 	k = x->kind != MAELYS_DATALOG_COLUMN_ANY ? x->kind : y->kind;
 	if ((x->numeric || y->numeric) && k == MAELYS_DATALOG_COLUMN_SYMBOL)
 		return dl_tc_conflict(
-		    tc, x->term != NULL && x->term->kind == DL_TERM_VAR ? x->term
-									: at,
+		    tc,
+		    x->term != NULL && x->term->kind == DL_TERM_VAR ? x->term
+								    : at,
 		    MAELYS_DATALOG_COLUMN_SYMBOL, MAELYS_DATALOG_COLUMN_NUMBER);
 	y->parent = a;
 	x->kind = (uint8_t)k;
@@ -249,10 +251,9 @@ dl_tc_var(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t *out)
 		}
 	}
 	if (rt->nvars == DL_VARS_MAX)
-		return dl_fail_at(tc->diag, MAELYS_DATALOG_STATUS_LIMIT,
-				  tc->source, t->pos,
-				  "more than %zu variables in one rule",
-				  DL_VARS_MAX);
+		return dl_fail_at(
+		    tc->diag, MAELYS_DATALOG_STATUS_LIMIT, tc->source, t->pos,
+		    "more than %zu variables in one rule", DL_VARS_MAX);
 	DL_TRY_TC(dl_tc_new(tc, t, MAELYS_DATALOG_COLUMN_ANY, false, out));
 	rt->var_names[rt->nvars] = t->text;
 	rt->var_lens[rt->nvars] = t->len;
@@ -354,8 +355,8 @@ dl_tc_term(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t *out)
 			DL_TRY_TC(dl_tc_new(tc, t, res, true, out));
 			break;
 		}
-		DL_TRY_TC(dl_tc_new(tc, t, MAELYS_DATALOG_COLUMN_ANY, true,
-				    out));
+		DL_TRY_TC(
+		    dl_tc_new(tc, t, MAELYS_DATALOG_COLUMN_ANY, true, out));
 		DL_TRY_TC(dl_tc_unify(tc, *out, a, &t->expr->lhs));
 		if (!dl_arith_unary(op)) {
 			DL_TRY_TC(dl_tc_term(tc, &t->expr->rhs, &b));
@@ -526,10 +527,9 @@ dl_tc_narrow_atom(struct dl_tyck *tc, struct dl_tc_sets *ts,
 		if (v < 0)
 			continue;
 		before = ts->set[v];
-		dl_types_meet(tc->env, &ts->set[v],
-			      sink ? dl_types_root(tc->prog->preds[pid]
-						       .columns[k])
-				   : t);
+		dl_types_meet(
+		    tc->env, &ts->set[v],
+		    sink ? dl_types_root(tc->prog->preds[pid].columns[k]) : t);
 		if (memcmp(&before, &ts->set[v], sizeof before) != 0)
 			changed = true;
 	}

@@ -138,7 +138,7 @@ struct dl_ast_type {
 	const char *name;
 	size_t name_len;
 	maelys_datalog_column_type_t base; /* unused: see form, of */
-	struct dl_pos pos; /* of its name */
+	struct dl_pos pos;                 /* of its name */
 	enum dl_type_form form;
 	/* the types it is made of, by name (in the arena): SUBSET and ALIAS
 	 * one, UNION one or more */

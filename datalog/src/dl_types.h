@@ -70,13 +70,11 @@ maelys_datalog_status_t dl_types_lookup(const struct dl_typeenv *env,
 
 /* Records predicate pid's column types (ids, DL_TY_NONE untyped).
  * Returns OK or NO_MEMORY. */
-maelys_datalog_status_t dl_types_set_pred(struct dl_typeenv *env,
-					  uint32_t pid, const uint16_t *ids,
-					  size_t arity,
+maelys_datalog_status_t dl_types_set_pred(struct dl_typeenv *env, uint32_t pid,
+					  const uint16_t *ids, size_t arity,
 					  maelys_datalog_diagnostic_t *diag);
 /* Column k of predicate pid's type id, DL_TY_NONE when untyped. */
-uint16_t dl_types_column(const struct dl_typeenv *env, uint32_t pid,
-			 size_t k);
+uint16_t dl_types_column(const struct dl_typeenv *env, uint32_t pid, size_t k);
 
 /* Whether a <: b (Souffle's isSubtypeOf, equivalences seen through). */
 bool dl_types_subtype(const struct dl_typeenv *env, uint16_t a, uint16_t b);
@@ -112,8 +110,8 @@ maelys_datalog_status_t dl_rule_types_infer(const struct dl_typeenv *env,
 void dl_rule_types_free(struct dl_rule_types *rt);
 /* The kind of term t of the clause typed (ANY: not numeric nor symbol by
  * any constraint; a numeric literal there is a number). */
-maelys_datalog_column_type_t
-dl_rule_types_kind(const struct dl_rule_types *rt, const struct dl_ast_term *t);
+maelys_datalog_column_type_t dl_rule_types_kind(const struct dl_rule_types *rt,
+						const struct dl_ast_term *t);
 
 /* The value a literal of kind numkind (enum dl_numkind) holds in a place
  * of kind `kind`: a plain 5 in a float column is 5.0.  Returns OK, or TYPE

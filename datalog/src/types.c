@@ -10,8 +10,12 @@
 
 #include <string.h>
 
-enum dl_ty_form { DL_TY_FORM_ROOT, DL_TY_FORM_SUBSET, DL_TY_FORM_ALIAS,
-		  DL_TY_FORM_UNION };
+enum dl_ty_form {
+	DL_TY_FORM_ROOT,
+	DL_TY_FORM_SUBSET,
+	DL_TY_FORM_ALIAS,
+	DL_TY_FORM_UNION
+};
 
 struct dl_ty {
 	const char *name; /* the AST's, or a static string */
@@ -35,8 +39,14 @@ struct dl_typeenv {
 };
 
 static const char *const dl_ty_builtin[DL_TY_USER] = {
-    "__numberConstant", "__unsignedConstant", "__floatConstant",
-    "__symbolConstant", "number", "unsigned", "float", "symbol",
+    "__numberConstant",
+    "__unsignedConstant",
+    "__floatConstant",
+    "__symbolConstant",
+    "number",
+    "unsigned",
+    "float",
+    "symbol",
 };
 
 static const maelys_datalog_column_type_t dl_ty_builtin_kind[4] = {
@@ -257,7 +267,7 @@ dl_types_name(const struct dl_typeenv *env, uint16_t t)
 }
 
 /* dl_fail_at with two string arguments, the format checked. */
-#define dl_ty_fail(source, pos, diag, st, fmt, a, b)                          \
+#define dl_ty_fail(source, pos, diag, st, fmt, a, b)                           \
 	dl_fail_at(diag, st, source, pos, fmt, a, b)
 
 /* Resolves the names a .type is made of, and checks what Souffle checks
@@ -272,8 +282,8 @@ dl_ty_resolve(struct dl_typeenv *env, const struct dl_ast *ast,
 		const struct dl_ast_type *a = &ast->types[i];
 		struct dl_ty *t = &env->ty[DL_TY_USER + i];
 
-		if (env->nmembers + a->nof > sizeof env->members /
-						 sizeof *env->members)
+		if (env->nmembers + a->nof >
+		    sizeof env->members / sizeof *env->members)
 			return dl_fail(diag, MAELYS_DATALOG_STATUS_LIMIT,
 				       "too many types in unions");
 		t->of = &env->members[env->nmembers];
@@ -312,13 +322,12 @@ dl_ty_kinds(struct dl_typeenv *env, uint16_t t, const char *source,
 			return st;
 		k = dl_ty_kind(env, x->of[i]);
 		if (i > 0 && k != x->kind)
-			return dl_ty_fail(source, x->pos, diag,
-					  MAELYS_DATALOG_STATUS_TYPE,
-					  "union type %s mixes primitive types "
-					  "(%s and another)",
-					  x->name,
-					  dl_ty_builtin[DL_TY_NUMBER +
-							dl_types_root(k)]);
+			return dl_ty_fail(
+			    source, x->pos, diag, MAELYS_DATALOG_STATUS_TYPE,
+			    "union type %s mixes primitive types "
+			    "(%s and another)",
+			    x->name,
+			    dl_ty_builtin[DL_TY_NUMBER + dl_types_root(k)]);
 		x->kind = k;
 	}
 	return MAELYS_DATALOG_STATUS_OK;
@@ -336,8 +345,7 @@ dl_types_build(const struct dl_ast *ast, const char *source,
 	*out = NULL;
 	if (ast->ntypes > DL_TYPES_MAX)
 		return dl_fail(diag, MAELYS_DATALOG_STATUS_LIMIT,
-			       "more than %d .type declarations",
-			       DL_TYPES_MAX);
+			       "more than %d .type declarations", DL_TYPES_MAX);
 	env = dl_calloc(1, sizeof *env);
 	if (env == NULL)
 		return dl_fail(diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
@@ -346,7 +354,8 @@ dl_types_build(const struct dl_ast *ast, const char *source,
 		struct dl_ty *t = &env->ty[i];
 
 		t->name = dl_ty_builtin[i];
-		t->form = i < DL_TY_NUMBER ? DL_TY_FORM_ROOT : DL_TY_FORM_SUBSET;
+		t->form =
+		    i < DL_TY_NUMBER ? DL_TY_FORM_ROOT : DL_TY_FORM_SUBSET;
 		t->kind = dl_ty_builtin_kind[i % 4];
 		if (i >= DL_TY_NUMBER) {
 			t->of = &env->canon[i - DL_TY_NUMBER]; /* 0..3 */
@@ -446,11 +455,11 @@ dl_types_lookup(const struct dl_typeenv *env, const char *name,
 		maelys_datalog_diagnostic_t *diag)
 {
 	if (!dl_ty_named(env, name, id))
-		return dl_fail_at(diag, MAELYS_DATALOG_STATUS_PARSE,
-				  source, pos,
-				  "unknown type '%s' (symbol, number, unsigned, "
-				  "float or a .type)",
-				  name);
+		return dl_fail_at(
+		    diag, MAELYS_DATALOG_STATUS_PARSE, source, pos,
+		    "unknown type '%s' (symbol, number, unsigned, "
+		    "float or a .type)",
+		    name);
 	*kind = env->ty[*id].kind;
 	return MAELYS_DATALOG_STATUS_OK;
 }
