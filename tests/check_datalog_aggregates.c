@@ -246,7 +246,7 @@ static const struct {
      MAELYS_DATALOG_STATUS_UNSAFE, "the term of the aggregate"},
     {".decl c(x:number)\nc(1).\n.decl a(y:number)\n"
      "a(Y) :- Y = mean X : c(X).\n",
-     MAELYS_DATALOG_STATUS_TYPE, "mean gives a float"},
+     MAELYS_DATALOG_STATUS_TYPE, "mean of numbers"},
     {".decl c(x:symbol)\nc(\"s\").\n.decl a(y:number)\n"
      "a(Y) :- Y = sum X : c(X).\n",
      MAELYS_DATALOG_STATUS_TYPE, "sum over variable X, a symbol"},

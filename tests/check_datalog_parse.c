@@ -408,7 +408,7 @@ START_TEST(test_parse_decl_with_and_without_types)
 	ck_assert_uint_eq(d.arity, 3);
 	ck_assert_int_eq(d.columns[0], MAELYS_DATALOG_COLUMN_SYMBOL);
 	ck_assert_int_eq(d.columns[1], MAELYS_DATALOG_COLUMN_NUMBER);
-	ck_assert_int_eq(d.columns[2], MAELYS_DATALOG_COLUMN_NUMBER);
+	ck_assert_int_eq(d.columns[2], MAELYS_DATALOG_COLUMN_UNSIGNED);
 	dltest_assert_rows(r.result, "plain", 2, "x,#1");
 	dltest_assert_rows(r.result, "typed", 3, "y,#2,#3");
 	run_free(&r);

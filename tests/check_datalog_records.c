@@ -400,10 +400,11 @@ static const struct {
     {".type P = [a: Nope]\n.decl p(r: P)\n", MAELYS_DATALOG_STATUS_PARSE,
      "unknown type 'Nope'"},
     {".decl p(r: Nope)\n", MAELYS_DATALOG_STATUS_PARSE, "unknown type 'Nope'"},
+    /* types.c's refusals of any .type (s14types) */
     {".type A = B\n.type B = A\n.decl p(x: number)\n",
-     MAELYS_DATALOG_STATUS_PARSE, "cycle of aliases"},
-    {".type A <: Nope\n.decl p(x: number)\n", MAELYS_DATALOG_STATUS_PARSE,
-     "type 'A' names an unknown type"},
+     MAELYS_DATALOG_STATUS_TYPE, "infinite descent"},
+    {".type A <: Nope\n.decl p(x: number)\n",
+     MAELYS_DATALOG_STATUS_UNDECLARED, "undefined type Nope"},
     {".type P = [a: number]\n.decl p(r: P)\n.decl q(x: number)\n"
      "q(1).\np(r) :- q(x), r = [x + [1]].\n",
      MAELYS_DATALOG_STATUS_TYPE, "a record in the arithmetic term"},

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What an aggregate computes (dl_agg.h): the fold of count, sum, min and
- * max over 64-bit numbers, and the type of a result.
+ * What an aggregate computes (dl_agg.h): the fold of count, sum, min, max
+ * and mean over 64-bit values of a numeric kind, and the type of a result.
  */
 #include "dl_agg.h"
+
+#include "dl_arith.h"
+#include "dl_numeric.h"
 
 #include <string.h>
 
@@ -42,11 +45,14 @@ dl_agg_result_type(enum dl_agg_op op, maelys_datalog_column_type_t t)
 }
 
 void
-dl_agg_begin(struct dl_agg_acc *acc, enum dl_agg_op op, uint32_t level)
+dl_agg_begin(struct dl_agg_acc *acc, enum dl_agg_op op, unsigned num,
+	     uint32_t level)
 {
 	acc->op = (uint8_t)op;
+	acc->num = (uint8_t)num;
 	acc->any = false;
 	acc->value = 0;
+	acc->fsum = 0.0;
 	acc->level = level;
 }
 
@@ -59,19 +65,28 @@ dl_agg_fold(struct dl_agg_acc *acc, int64_t v)
 		acc->value++;
 		break;
 	case DL_AGG_SUM:
-		/* wraps modulo 2^64, as + does (dl_arith.h) */
-		acc->value = (int64_t)((uint64_t)acc->value + (uint64_t)v);
+		if (acc->num == DL_NUM_FLOAT)
+			acc->value = dl_float_bits(dl_bits_float(acc->value) +
+						   dl_bits_float(v));
+		else /* wraps modulo 2^64, as + does (dl_arith.h) */
+			acc->value =
+			    (int64_t)((uint64_t)acc->value + (uint64_t)v);
 		break;
 	case DL_AGG_MIN:
-		if (!acc->any || v < acc->value)
+		/* a NaN (unordered: 2) never replaces a value */
+		if (!acc->any || dl_arith_kind_compare(acc->num, v,
+						       acc->value) == -1)
 			acc->value = v;
 		break;
 	case DL_AGG_MAX:
-		if (!acc->any || v > acc->value)
+		if (!acc->any ||
+		    dl_arith_kind_compare(acc->num, v, acc->value) == 1)
 			acc->value = v;
 		break;
 	case DL_AGG_MEAN:
-		/* refused at load: no float values yet */
+		/* Souffle's mean: the sum and the count, then one division */
+		acc->fsum += dl_bits_float(v);
+		acc->value++;
 		break;
 	}
 	acc->any = true;
@@ -89,7 +104,10 @@ dl_agg_result(const struct dl_agg_acc *acc, int64_t *out)
 	case DL_AGG_MAX:
 		return acc->any;
 	case DL_AGG_MEAN:
-		return false;
+		if (acc->value == 0)
+			return false;
+		*out = dl_float_bits(acc->fsum / (double)acc->value);
+		return true;
 	}
 	return false;
 }

@@ -137,6 +137,12 @@ dl_arith_name(enum dl_arith_op op)
 	    [DL_ARITH_BSHL] = "bshl",   [DL_ARITH_BSHR] = "bshr",
 	    [DL_ARITH_BSHRU] = "bshru", [DL_ARITH_LAND] = "land",
 	    [DL_ARITH_LOR] = "lor",     [DL_ARITH_LXOR] = "lxor",
+	    [DL_ARITH_ITOF] = "itof",   [DL_ARITH_ITOU] = "itou",
+	    [DL_ARITH_UTOI] = "utoi",   [DL_ARITH_UTOF] = "utof",
+	    [DL_ARITH_FTOI] = "ftoi",   [DL_ARITH_FTOU] = "ftou",
+	    [DL_ARITH_TO_FLOAT] = "to_float",
+	    [DL_ARITH_TO_NUMBER] = "to_number",
+	    [DL_ARITH_TO_UNSIGNED] = "to_unsigned",
 	};
 
 	if ((unsigned)op < sizeof names / sizeof *names)
@@ -188,8 +194,9 @@ dl_expr_exec(const struct dl_cexpr *x, const struct dl_symview *syms,
 			if (!dl_arith_unary((enum dl_arith_op)in->op))
 				b = stack[--sp];
 			a = stack[--sp];
-			st = dl_arith_apply((enum dl_arith_op)in->op, a, b,
-					    &stack[sp], why);
+			st = dl_arith_apply_kind((enum dl_arith_op)in->op,
+						 in->num, a, b, &stack[sp],
+						 why);
 			if (st != MAELYS_DATALOG_STATUS_OK)
 				return st;
 			sp++;

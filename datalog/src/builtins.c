@@ -8,6 +8,9 @@
  */
 #include "dl_builtins.h"
 
+#include "dl_arith.h"
+#include "dl_numeric.h"
+
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
@@ -150,6 +153,42 @@ dl_builtin_compare(const struct dl_symview *syms, enum dl_cmp_op op, dl_value a,
 	case DL_CMP_EQ:
 	case DL_CMP_NE:
 		break;
+	}
+	return dl_test_value(false);
+}
+
+struct dl_test
+dl_builtin_compare_kind(const struct dl_symview *syms, enum dl_cmp_op op,
+			unsigned kind, dl_value a, dl_value b)
+{
+	unsigned num = kind == MAELYS_DATALOG_COLUMN_FLOAT ? DL_NUM_FLOAT
+		       : kind == MAELYS_DATALOG_COLUMN_UNSIGNED
+			   ? DL_NUM_UNSIGNED
+			   : DL_NUM_POLY;
+	int64_t ia, ib;
+	int c;
+
+	if (num == DL_NUM_POLY)
+		return dl_builtin_compare(syms, op, a, b);
+	/* a string (the native dialect compares any two values): as
+	 * untyped values */
+	if (!dl_symview_value_int(syms, a, &ia) ||
+	    !dl_symview_value_int(syms, b, &ib))
+		return dl_builtin_compare(syms, op, a, b);
+	c = dl_arith_kind_compare(num, ia, ib);
+	switch (op) {
+	case DL_CMP_EQ:
+		return dl_test_value(c == 0);
+	case DL_CMP_NE:
+		return dl_test_value(c != 0);
+	case DL_CMP_LT:
+		return dl_test_value(c == -1);
+	case DL_CMP_LE:
+		return dl_test_value(c == -1 || c == 0);
+	case DL_CMP_GT:
+		return dl_test_value(c == 1);
+	case DL_CMP_GE:
+		return dl_test_value(c == 1 || c == 0);
 	}
 	return dl_test_value(false);
 }

@@ -17,6 +17,8 @@
 #include "dl_lexer.h"
 #include "dl_limits.h"
 #include "dl_record.h"
+#include "dl_numeric.h"
+#include "dl_types.h"
 
 #include <string.h>
 
@@ -58,6 +60,10 @@ struct dl_checker {
 	uint32_t expr_scope[DL_EXPRS_MAX];
 	/* the clause's literals as written, before the witnesses' */
 	size_t ground_nbody;
+	/* the program's types, and the typing of the clause being compiled
+	 * (types.c, check_types.c) */
+	struct dl_typeenv *types;
+	struct dl_rule_types *rt;
 };
 
 #define DL_TRY(expr)                                                           \
@@ -291,6 +297,65 @@ static maelys_datalog_status_t
 dl_ck_string_code(struct dl_checker *ck, const struct dl_ast_term *t,
 		  const char *whole, struct dl_xins *code, uint32_t *n);
 
+/* A numeric literal's value in its place: a plain 5 in a float column is
+ * 5.0 (the kinds are check_types.c's). */
+static maelys_datalog_status_t
+dl_ck_literal_value(struct dl_checker *ck, const struct dl_ast_term *t,
+		    int64_t *out)
+{
+	const char *why = NULL;
+
+	if (dl_types_literal(t->integer, t->numkind,
+			     dl_rule_types_kind(ck->rt, t), out,
+			     &why) != MAELYS_DATALOG_STATUS_OK)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				  ck->source, t->pos, "%s", why);
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* The numeric kind (enum dl_numkind) an operator of term t works on, and
+ * for to_float, to_number and to_unsigned the conversion they are over
+ * their operand's kind; TYPE when the kind lacks the operator. */
+static maelys_datalog_status_t
+dl_ck_expr_op(struct dl_checker *ck, const struct dl_ast_term *t,
+	      const char *whole, struct dl_xins *in)
+{
+	enum dl_arith_op op = t->expr->op;
+	maelys_datalog_column_type_t k = dl_rule_types_kind(
+	    ck->rt, op >= DL_ARITH_ITOF ? &t->expr->lhs : t);
+	unsigned num = k == MAELYS_DATALOG_COLUMN_FLOAT	     ? DL_NUM_FLOAT
+		       : k == MAELYS_DATALOG_COLUMN_UNSIGNED ? DL_NUM_UNSIGNED
+							     : DL_NUM_POLY;
+
+	if (k == MAELYS_DATALOG_COLUMN_SYMBOL)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				  ck->source, t->pos,
+				  "%s of a symbol in the arithmetic term %s "
+				  "(not supported)",
+				  dl_arith_name(op), whole);
+	if (op == DL_ARITH_TO_FLOAT)
+		op = num == DL_NUM_POLY	      ? DL_ARITH_ITOF
+		     : num == DL_NUM_UNSIGNED ? DL_ARITH_UTOF
+					      : op;
+	else if (op == DL_ARITH_TO_NUMBER)
+		op = num == DL_NUM_FLOAT      ? DL_ARITH_FTOI
+		     : num == DL_NUM_UNSIGNED ? DL_ARITH_UTOI
+					      : op;
+	else if (op == DL_ARITH_TO_UNSIGNED)
+		op = num == DL_NUM_FLOAT  ? DL_ARITH_FTOU
+		     : num == DL_NUM_POLY ? DL_ARITH_ITOU
+					  : op;
+	if (!dl_arith_kind_has(op, num))
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				  ck->source, t->pos,
+				  "'%s' does not apply to a float (in the "
+				  "arithmetic term %s)",
+				  dl_arith_name(op), whole);
+	in->op = (uint8_t)op;
+	in->num = (uint8_t)num;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 /* Compiles the operands of an arithmetic term, then its operator, into
  * code[*n ..] (postfix).  `whole` is the term as written, for messages.
  * `want` is the kind (enum dl_fn_kind) the term's place expects (ANY: the
@@ -347,12 +412,10 @@ dl_ck_expr_code(struct dl_checker *ck, const struct dl_ast_term *t,
 	switch (t->kind) {
 	case DL_TERM_EXPR:
 		in->kind = DL_X_OP;
-		in->op = (uint8_t)t->expr->op;
-		return MAELYS_DATALOG_STATUS_OK;
+		return dl_ck_expr_op(ck, t, whole, in);
 	case DL_TERM_INT:
 		in->kind = DL_X_CONST;
-		in->k = t->integer;
-		return MAELYS_DATALOG_STATUS_OK;
+		return dl_ck_literal_value(ck, t, &in->k);
 	case DL_TERM_VAR:
 		in->kind = DL_X_VAR;
 		return dl_ck_var(ck, t, &in->v);
@@ -659,6 +722,51 @@ dl_ck_string_code(struct dl_checker *ck, const struct dl_ast_term *t,
 }
 
 /* A functor call: its arguments by its signature, then DL_X_FUNC. */
+/* to_number(x): of a string, the functor that reads its digits; of a
+ * number, the number; of an unsigned or a float, the conversion (utoi,
+ * ftoi), as Souffle's polymorphic to_number.  The operand's kind is the
+ * typing's (check_types.c), else the checker's own (a native variable
+ * nothing types is read as a string, as before). */
+static maelys_datalog_status_t
+dl_ck_to_number_code(struct dl_checker *ck, const struct dl_ast_term *t,
+		     const char *whole, struct dl_xins *code, uint32_t *n,
+		     uint8_t want, uint8_t *got)
+{
+	const struct dl_ast_term *arg = &t->expr->args[0];
+	maelys_datalog_column_type_t k = dl_rule_types_kind(ck->rt, arg);
+	struct dl_xins *in = NULL;
+	uint8_t sub;
+
+	if (want == DL_FK_STRING)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				  ck->source, t->pos,
+				  "to_number gives a number where a string is "
+				  "expected in %s",
+				  whole);
+	*got = DL_FK_NUMBER;
+	if (k == MAELYS_DATALOG_COLUMN_SYMBOL ||
+	    (k == MAELYS_DATALOG_COLUMN_ANY &&
+	     dl_ck_term_kind(ck, arg, 0) != DL_FK_NUMBER)) {
+		DL_TRY(dl_ck_string_code(ck, arg, whole, code, n));
+		DL_TRY(dl_ck_push(ck, t, whole, code, n, &in));
+		in->kind = DL_X_FUNC;
+		in->op = (uint8_t)DL_FN_TO_NUMBER;
+		in->v = 1;
+		return MAELYS_DATALOG_STATUS_OK;
+	}
+	DL_TRY(dl_ck_expr_code(ck, arg, whole, code, n, DL_FK_NUMBER, &sub));
+	if (k != MAELYS_DATALOG_COLUMN_FLOAT &&
+	    k != MAELYS_DATALOG_COLUMN_UNSIGNED)
+		return MAELYS_DATALOG_STATUS_OK; /* a number already */
+	DL_TRY(dl_ck_push(ck, t, whole, code, n, &in));
+	in->kind = DL_X_OP;
+	in->op = k == MAELYS_DATALOG_COLUMN_FLOAT ? (uint8_t)DL_ARITH_FTOI
+						  : (uint8_t)DL_ARITH_UTOI;
+	in->num = k == MAELYS_DATALOG_COLUMN_FLOAT ? (uint8_t)DL_NUM_FLOAT
+						   : (uint8_t)DL_NUM_UNSIGNED;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 static maelys_datalog_status_t
 dl_ck_call_code(struct dl_checker *ck, const struct dl_ast_term *t,
 		const char *whole, struct dl_xins *code, uint32_t *n,
@@ -677,6 +785,24 @@ dl_ck_call_code(struct dl_checker *ck, const struct dl_ast_term *t,
 		    "range is a generator: it stands alone, as in "
 		    "x = range(a, b), not inside %s",
 		    whole);
+	if (f == DL_FN_TO_NUMBER)
+		return dl_ck_to_number_code(ck, t, whole, code, n, want, got);
+	if (result == DL_FK_SAME) {
+		maelys_datalog_column_type_t k = dl_rule_types_kind(ck->rt, t);
+
+		/* the functors compute on int64 and symbols only */
+		if (k == MAELYS_DATALOG_COLUMN_FLOAT ||
+		    k == MAELYS_DATALOG_COLUMN_UNSIGNED)
+			return dl_fail_at(
+			    ck->diag, MAELYS_DATALOG_STATUS_TYPE, ck->source,
+			    t->pos,
+			    "%s of %s values in %s (not supported: min and "
+			    "max functors take numbers or symbols)",
+			    sig->name,
+			    k == MAELYS_DATALOG_COLUMN_FLOAT ? "float"
+							     : "unsigned",
+			    whole);
+	}
 	if (f == DL_FN_AS) {
 		/* as changes the type, not the value: a symbol stays a
 		 * symbol, a number a number */
@@ -773,9 +899,13 @@ dl_ck_term(struct dl_checker *ck, const struct dl_ast_term *t,
 	case DL_TERM_SYMBOL:
 		out->kind = DL_CT_CONST;
 		return dl_ck_symbol(ck, t->text, t->len, t->pos, true, &out->v);
-	case DL_TERM_INT:
+	case DL_TERM_INT: {
+		int64_t v;
+
 		out->kind = DL_CT_CONST;
-		return dl_ck_integer(ck, t->integer, &out->v);
+		DL_TRY(dl_ck_literal_value(ck, t, &v));
+		return dl_ck_integer(ck, v, &out->v);
+	}
 	case DL_TERM_EXPR:
 		return dl_ck_expr(ck, t, out);
 	case DL_TERM_RECORD:
@@ -895,6 +1025,7 @@ dl_ck_literal(struct dl_checker *ck, const struct dl_ast_lit *l,
 			    "'_' in a comparison never has a "
 			    "value");
 		DL_TRY(dl_ck_term(ck, &l->lhs, &out->args[0]));
+		out->cmp_kind = (uint8_t)dl_rule_types_kind(ck->rt, &l->lhs);
 		return dl_ck_term(ck, &l->rhs, &out->args[1]);
 	case DL_LIT_CALL:
 		out->builtin = l->builtin;
@@ -1591,6 +1722,85 @@ dl_ck_domain(struct dl_checker *ck)
 
 static const char *dl_ck_copy(struct dl_checker *ck, const char *s);
 
+/* Resolves the column types of .decl d (predicate pid): their kinds into
+ * the predicate, their type ids into the type environment. */
+static maelys_datalog_status_t
+dl_ck_decl_types(struct dl_checker *ck, const struct dl_ast_decl *d,
+		 uint32_t pid)
+{
+	uint16_t ids[MAELYS_DATALOG_MAX_ARITY], clash;
+	size_t k;
+
+	/* Souffle keeps one namespace for types and relations (.type
+	 * alone, now read, made this reachable) */
+	if (dl_types_find(ck->types, d->name, &clash) && clash >= DL_TY_USER)
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_REDECLARED,
+				  ck->source, d->pos,
+				  "name clash: relation '%s' has the name of "
+				  "a type",
+				  d->name);
+	for (k = 0; k < d->arity; k++) {
+		ids[k] = DL_TY_NONE;
+		if (d->type_names[k] == NULL)
+			continue;
+		DL_TRY(dl_types_lookup(ck->types, d->type_names[k], ck->source,
+				       d->type_pos[k], &ids[k],
+				       &ck->prog->preds[pid].columns[k],
+				       ck->diag));
+		/* a subtype (<:): a functor's plain symbol is not of it
+		 * (dl_functor.h) */
+		if (dl_types_is_subset(ck->types, ids[k])) {
+			ck->prog->preds[pid].subtype[k] =
+			    dl_ck_copy(ck, d->type_names[k]);
+			if (ck->prog->preds[pid].subtype[k] == NULL)
+				return dl_ck_nomem(ck);
+		}
+	}
+	/* known only now that the types are (declared in any order) */
+	if ((d->quals & DL_QUAL_EQREL) != 0 && d->arity == 2 &&
+	    (ck->prog->preds[pid].columns[0] !=
+		 ck->prog->preds[pid].columns[1] ||
+	     (ids[0] != ids[1] &&
+	      (ids[0] == DL_TY_NONE || ids[1] == DL_TY_NONE ||
+	       !dl_types_subtype(ck->types, ids[0], ids[1]) ||
+	       !dl_types_subtype(ck->types, ids[1], ids[0])))))
+		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				  ck->source, d->pos,
+				  "eqrel relation '%s' has columns of two "
+				  "types: an equivalence relation relates "
+				  "values of one type",
+				  d->name);
+	return dl_types_set_pred(ck->types, pid, ids, d->arity, ck->diag);
+}
+
+/* A clause, typed first (check_types.c): the typing lives as long as the
+ * clause is compiled. */
+static maelys_datalog_status_t
+dl_ck_clause_typed(struct dl_checker *ck, const struct dl_ast_clause *c)
+{
+	maelys_datalog_diagnostic_t saved = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	maelys_datalog_status_t st, typed;
+
+	typed = dl_rule_types_infer(ck->types, ck->prog, c, ck->ast->souffle,
+				    ck->source, &ck->rt, ck->diag);
+	if (typed == MAELYS_DATALOG_STATUS_TYPE && ck->diag != NULL)
+		saved = *ck->diag;
+	st = typed;
+	/* a type error waits for the clause's other checks, whose messages
+	 * say more (a string in an arithmetic term, an unknown predicate) */
+	if (ck->rt != NULL)
+		st = dl_ck_clause(ck, c);
+	if (st == MAELYS_DATALOG_STATUS_OK &&
+	    typed == MAELYS_DATALOG_STATUS_TYPE) {
+		st = typed;
+		if (ck->diag != NULL)
+			*ck->diag = saved;
+	}
+	dl_rule_types_free(ck->rt);
+	ck->rt = NULL;
+	return st;
+}
+
 static maelys_datalog_status_t
 dl_ck_decls(struct dl_checker *ck, const struct dl_ast *ast)
 {
@@ -1639,13 +1849,7 @@ dl_ck_decls(struct dl_checker *ck, const struct dl_ast *ast)
 				      false, d->pos, &id));
 		memcpy(ck->prog->preds[id].columns, d->columns,
 		       sizeof d->columns);
-		for (size_t k = 0; k < d->arity; k++) {
-			ck->prog->preds[id].subtype[k] =
-			    dl_ck_copy(ck, d->subtype[k]);
-			if (d->subtype[k] != NULL &&
-			    ck->prog->preds[id].subtype[k] == NULL)
-				return dl_ck_nomem(ck);
-		}
+		DL_TRY(dl_ck_decl_types(ck, d, id));
 		for (size_t k = 0; k < d->arity; k++) {
 			ck->prog->preds[id].names[k] = dl_ck_copy(ck, d->names[k]);
 			if (d->names[k] != NULL &&
@@ -1809,6 +2013,8 @@ dl_program_compile(const struct dl_ast *ast,
 	ck.source = prog->source_name;
 	if (prog->source_name == NULL)
 		st = dl_ck_nomem(&ck);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_types_build(ast, ck.source, &ck.types, diag);
 	if (st == MAELYS_DATALOG_STATUS_OK && domain != NULL)
 		st = dl_ck_domain(&ck);
 	if (st == MAELYS_DATALOG_STATUS_OK)
@@ -1818,7 +2024,7 @@ dl_program_compile(const struct dl_ast *ast,
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_ck_directives(&ck, ast);
 	for (i = 0; st == MAELYS_DATALOG_STATUS_OK && i < ast->nclauses; i++)
-		st = dl_ck_clause(&ck, &ast->clauses[i]);
+		st = dl_ck_clause_typed(&ck, &ast->clauses[i]);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_stratify(prog, diag);
 	if (st == MAELYS_DATALOG_STATUS_OK)
@@ -1832,6 +2038,7 @@ dl_program_compile(const struct dl_ast *ast,
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_warn_program(prog, ast, diag);
 	dl_symtab_free(&ck.vocab);
+	dl_types_free(ck.types);
 	if (st != MAELYS_DATALOG_STATUS_OK) {
 		dl_program_free(prog);
 		return st;
@@ -2163,13 +2370,18 @@ dl_ck_agg(struct dl_checker *ck, const struct dl_ast_term *t,
 	struct dl_names *g;
 	const char *text = "";
 	size_t len = 0, k;
+	maelys_datalog_column_type_t vk;
 
-	if (aa->op == DL_AGG_MEAN)
+	vk = aa->has_value ? dl_rule_types_kind(ck->rt, &aa->value)
+			   : MAELYS_DATALOG_COLUMN_NUMBER;
+	if (aa->op == DL_AGG_MEAN && vk != MAELYS_DATALOG_COLUMN_FLOAT)
 		return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
 				  ck->source, t->pos,
-				  "the aggregate mean gives a float, and this "
-				  "engine has no float values yet (count, sum, "
-				  "min and max give numbers)");
+				  "the aggregate mean of %s (not supported: "
+				  "mean folds floats; to_float converts)",
+				  vk == MAELYS_DATALOG_COLUMN_UNSIGNED
+				      ? "unsigned values"
+				      : "numbers");
 	if (i == DL_AGGS_MAX)
 		return dl_fail_at(
 		    ck->diag, MAELYS_DATALOG_STATUS_LIMIT, ck->source, t->pos,
@@ -2200,6 +2412,17 @@ dl_ck_agg(struct dl_checker *ck, const struct dl_ast_term *t,
 	a->parent = parent;
 	a->pos = t->pos;
 	a->has_value = aa->has_value;
+	a->num = vk == MAELYS_DATALOG_COLUMN_FLOAT	? DL_NUM_FLOAT
+		 : vk == MAELYS_DATALOG_COLUMN_UNSIGNED ? DL_NUM_UNSIGNED
+							: DL_NUM_POLY;
+	/* the result's type, by the typing (a sum of floats is a float);
+	 * ANY: dl_ck_agg_keep finds it by the folded term's column */
+	a->type = aa->op == DL_AGG_COUNT  ? MAELYS_DATALOG_COLUMN_NUMBER
+		  : aa->op == DL_AGG_MEAN ? MAELYS_DATALOG_COLUMN_FLOAT
+		  : vk == MAELYS_DATALOG_COLUMN_FLOAT ||
+			  vk == MAELYS_DATALOG_COLUMN_UNSIGNED
+		      ? vk
+		      : MAELYS_DATALOG_COLUMN_ANY;
 	ck->agg_ast[i] = aa;
 	ck->ground[i] = g;
 	a->body = dl_arena_alloc(&ck->prog->arena, aa->nbody * sizeof *a->body);
@@ -2262,8 +2485,10 @@ dl_ck_agg_keep(struct dl_checker *ck, struct dl_rule *r)
 	if (ck->naggs == 0)
 		return MAELYS_DATALOG_STATUS_OK;
 	for (i = 0; i < ck->naggs; i++)
-		ck->aggs[i].type = dl_agg_result_type(
-		    ck->aggs[i].op, dl_ck_agg_value_type(ck, &ck->aggs[i]));
+		if (ck->aggs[i].type == MAELYS_DATALOG_COLUMN_ANY)
+			ck->aggs[i].type = dl_agg_result_type(
+			    ck->aggs[i].op,
+			    dl_ck_agg_value_type(ck, &ck->aggs[i]));
 	r->aggs = dl_arena_alloc(&prog->arena, ck->naggs * sizeof *r->aggs);
 	if (r->aggs == NULL)
 		return dl_ck_nomem(ck);

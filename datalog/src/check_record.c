@@ -53,9 +53,10 @@ dl_rc_resolve(const struct dl_ast *ast, const char *name,
 	for (hops = 0; hops < DL_RECORD_ALIAS_MAX; hops++) {
 		if (strcmp(name, "number") == 0 ||
 		    strcmp(name, "unsigned") == 0) {
-			/* unsigned reads as number until its own column type
-			 * (MAELYS_DATALOG_COLUMN_UNSIGNED) comes: the hook
-			 * for it and for float is here and in record.c */
+			/* an unsigned field reads and prints as a number
+			 * (record.c knows no other integer yet): the same
+			 * for the values below 2^63, as before unsigned
+			 * columns came */
 			*base = MAELYS_DATALOG_COLUMN_NUMBER;
 			return true;
 		}
@@ -63,21 +64,27 @@ dl_rc_resolve(const struct dl_ast *ast, const char *name,
 			*base = MAELYS_DATALOG_COLUMN_SYMBOL;
 			return true;
 		}
+		if (strcmp(name, "float") == 0) {
+			/* a float field is not read nor printed as one by
+			 * record.c: refused below */
+			*base = MAELYS_DATALOG_COLUMN_FLOAT;
+			return true;
+		}
 		for (i = 0; i < ast->ntypes; i++)
 			if (strcmp(ast->types[i].name, name) == 0)
 				break;
 		if (i == ast->ntypes)
 			return false;
-		if (ast->types[i].base != MAELYS_DATALOG_COLUMN_RECORD) {
-			*base = ast->types[i].base;
-			return true;
-		}
-		if (ast->types[i].alias == NULL) {
+		if (ast->types[i].form == DL_TYPE_RECORD) {
 			*base = MAELYS_DATALOG_COLUMN_RECORD;
 			*rtype = dl_rc_rtype_index(ast, name);
 			return *rtype != DL_NONE;
 		}
-		name = ast->types[i].alias;
+		/* a subtype, an equivalence or a union (whose members share
+		 * one kind, types.c) is of its first type's kind */
+		if (ast->types[i].nof == 0)
+			return false;
+		name = ast->types[i].of[0];
 	}
 	return false;
 }
@@ -215,22 +222,16 @@ dl_record_check_types(struct dl_program *prog, const struct dl_ast *ast,
 					    "unknown type '%s' of field '%s' "
 					    "(symbol, number or a .type)",
 					    af->type, af->name);
+				if (tf->base == MAELYS_DATALOG_COLUMN_FLOAT)
+					return dl_fail_at(
+					    diag, MAELYS_DATALOG_STATUS_TYPE,
+					    source, af->pos,
+					    "field '%s' of type '%s' is a float "
+					    "(records of floats are not "
+					    "supported)",
+					    af->name, af->type);
 			}
 		}
-	}
-	/* a .type naming a type not declared anywhere (the parser let it
-	 * through, as it may be declared further on) */
-	for (d = 0; d < ast->ntypes; d++) {
-		const struct dl_ast_type *a = &ast->types[d];
-		maelys_datalog_column_type_t base;
-
-		if (a->base == MAELYS_DATALOG_COLUMN_RECORD &&
-		    !dl_rc_resolve(ast, a->name, &base, &rt))
-			return dl_fail_at(diag, MAELYS_DATALOG_STATUS_PARSE,
-					  source, a->pos,
-					  "type '%s' names an unknown type "
-					  "(or a cycle of aliases)",
-					  a->name);
 	}
 	/* the record columns of the declared relations (and the columns
 	 * whose type is declared after the relation) */
@@ -247,17 +248,20 @@ dl_record_check_types(struct dl_program *prog, const struct dl_ast *ast,
 		for (k = 0; k < a->arity && k < p->arity; k++) {
 			maelys_datalog_column_type_t base;
 
+			/* types.c resolved every name (and refused the
+			 * unknown ones) before: only the record type of a
+			 * RECORD column is left to find */
 			if (a->type_names[k] == NULL ||
-			    a->columns[k] != MAELYS_DATALOG_COLUMN_RECORD)
+			    p->columns[k] != MAELYS_DATALOG_COLUMN_RECORD)
 				continue;
-			if (!dl_rc_resolve(ast, a->type_names[k], &base, &rt))
+			if (!dl_rc_resolve(ast, a->type_names[k], &base, &rt) ||
+			    base != MAELYS_DATALOG_COLUMN_RECORD)
 				return dl_fail_at(
 				    diag, MAELYS_DATALOG_STATUS_PARSE, source,
 				    a->type_pos[k],
 				    "unknown type '%s' of column %zu of '%s' "
 				    "(symbol, number or a .type)",
 				    a->type_names[k], k + 1, a->name);
-			p->columns[k] = base;
 			p->rtypes[k] = rt;
 		}
 	}
@@ -282,6 +286,10 @@ dl_rc_base_name(maelys_datalog_column_type_t base)
 		return "a symbol";
 	case MAELYS_DATALOG_COLUMN_RECORD:
 		return "a record";
+	case MAELYS_DATALOG_COLUMN_UNSIGNED:
+		return "an unsigned";
+	case MAELYS_DATALOG_COLUMN_FLOAT:
+		return "a float";
 	case MAELYS_DATALOG_COLUMN_ANY:
 		break;
 	}

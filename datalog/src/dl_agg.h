@@ -37,9 +37,11 @@ enum dl_agg_op {
 
 /* The running fold of one aggregate op. */
 struct dl_agg_acc {
-	uint8_t op; /* enum dl_agg_op */
-	bool any;   /* a binding was folded */
-	int64_t value;
+	uint8_t op;  /* enum dl_agg_op */
+	uint8_t num; /* enum dl_numkind of the values folded */
+	bool any;    /* a binding was folded */
+	int64_t value; /* count: the bindings folded */
+	double fsum;   /* mean: the sum of the (float) values */
 	/* ev->poisoned when the aggregate began: a binding of the body that
 	 * reaches AGG_END more poisoned than that is an error */
 	uint32_t level;
@@ -57,10 +59,15 @@ bool dl_agg_from_word(const char *word, size_t len, enum dl_agg_op *out);
 maelys_datalog_column_type_t dl_agg_result_type(enum dl_agg_op op,
 						maelys_datalog_column_type_t t);
 
-void dl_agg_begin(struct dl_agg_acc *acc, enum dl_agg_op op, uint32_t level);
+/* Begins a fold of op over values of numeric kind num (enum dl_numkind:
+ * unsigned and float add and order as theirs; mean folds floats only, the
+ * checker refuses it of another kind). */
+void dl_agg_begin(struct dl_agg_acc *acc, enum dl_agg_op op, unsigned num,
+		  uint32_t level);
 /* Folds one binding's value (unused for count). */
 void dl_agg_fold(struct dl_agg_acc *acc, int64_t v);
-/* The result; false when it has none (min or max of an empty body). */
+/* The result; false when it has none (min, max or mean of an empty
+ * body). */
 bool dl_agg_result(const struct dl_agg_acc *acc, int64_t *out);
 
 #endif /* DL_AGG_H */

@@ -53,12 +53,24 @@ enum dl_arith_op {
 	/* a functor call (dl_functor.h): never applied by dl_arith_apply;
 	 * the parser's node for it, the checker's DL_X_FUNC */
 	DL_ARITH_CALL,
+	/* numeric conversions (unary; arith_kind.c): itof and friends, and
+	 * to_float, to_number, to_unsigned, which the checker turns into one
+	 * of them (or nothing) by the operand's type */
+	DL_ARITH_ITOF,
+	DL_ARITH_ITOU,
+	DL_ARITH_UTOI,
+	DL_ARITH_UTOF,
+	DL_ARITH_FTOI,
+	DL_ARITH_FTOU,
+	DL_ARITH_TO_FLOAT,
+	DL_ARITH_TO_NUMBER,
+	DL_ARITH_TO_UNSIGNED,
 };
 
 static inline bool
 dl_arith_unary(enum dl_arith_op op)
 {
-	return op <= DL_ARITH_LNOT;
+	return op <= DL_ARITH_LNOT || op >= DL_ARITH_ITOF;
 }
 
 /* Applies op (b unused for a unary one).  Returns OK with *out, or
@@ -89,6 +101,7 @@ struct dl_xins {
 	uint8_t op;   /* DL_X_OP: enum dl_arith_op; DL_X_VAR: DL_XV_* */
 	uint32_t v;   /* DL_X_VAR; DL_X_FUNC: its arguments */
 	int64_t k;    /* DL_X_CONST */
+	uint8_t num;  /* DL_X_OP: enum dl_numkind of the operands */
 };
 
 /* The most instructions of one expression (the parser bounds its nesting
@@ -132,5 +145,22 @@ maelys_datalog_status_t dl_expr_exec(const struct dl_cexpr *x,
 				     struct dl_fnctx *ctx, const dl_value *regs,
 				     uint32_t ncode, int64_t *stack,
 				     uint32_t *sp, const char **why);
+
+/* arith_kind.c: op over operands of numeric kind `num` (enum dl_numkind:
+ * POLY is number, UNSIGNED wraps modulo 2^64, FLOAT is IEEE-754), each
+ * operand and the result as 64 bits (dl_numeric.h).  Returns OK, or
+ * ARITHMETIC with *why a static sentence (division by zero on integers, a
+ * float out of the target's range, an operator the kind does not have). */
+maelys_datalog_status_t dl_arith_apply_kind(enum dl_arith_op op, unsigned num,
+					    int64_t a, int64_t b, int64_t *out,
+					    const char **why);
+
+/* Whether operator op applies to kind num (no bitwise or logical operator
+ * and no % on float, as in Souffle). */
+bool dl_arith_kind_has(enum dl_arith_op op, unsigned num);
+
+/* The order of a and b as values of kind num: -1, 0, 1; 2 when unordered
+ * (a float NaN). */
+int dl_arith_kind_compare(unsigned num, int64_t a, int64_t b);
 
 #endif /* DL_ARITH_H */

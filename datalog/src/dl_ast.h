@@ -54,6 +54,9 @@ struct dl_ast_term {
 	size_t start, end;        /* EXPR: its bytes in the source */
 	struct dl_ast_rec *rec;   /* RECORD, ADT (start, end as EXPR's) */
 	struct dl_ast_agg *agg;   /* AGG; start, end are its bytes too */
+	/* INT: enum dl_numkind, as written (5, 5u, 5.0: then `integer`
+	 * holds the double's bits) */
+	uint8_t numkind;
 };
 
 /* op lhs rhs, or op lhs for a unary one (dl_arith.h) */
@@ -155,12 +158,11 @@ struct dl_ast_decl {
 	/* `choice-domain`: the column masks of its keys (relq.c) */
 	uint32_t choice_masks[DL_CHOICE_KEYS_MAX];
 	size_t nchoice;
-	/* a RECORD column's type name as written (in the arena), where */
+	/* the columns' type names as written (NULL: untyped), resolved by
+	 * the checker (types.c; a record or ADT column's record type by
+	 * check_record.c), since a .type may come after its use */
 	const char *type_names[MAELYS_DATALOG_MAX_ARITY];
 	struct dl_pos type_pos[MAELYS_DATALOG_MAX_ARITY];
-	/* the column's type when it is a subtype (.type T <: ...), else
-	 * NULL: a functor's string is of it only when its operands are */
-	const char *subtype[MAELYS_DATALOG_MAX_ARITY];
 };
 
 struct dl_ast_directive {
@@ -175,14 +177,26 @@ struct dl_ast_directive {
 	bool rfc4180; /* rfc4180=true */
 };
 
+/* How a .type defines its name (types.c gives each its meaning). */
+enum dl_type_form {
+	DL_TYPE_SUBSET, /* .type A <: B, and the old .number_type A */
+	DL_TYPE_ALIAS,  /* .type A = B: the same type under a new name */
+	DL_TYPE_UNION,  /* .type A = B | C | ... */
+	/* .type A = [...] or A = B {...} | ...: a type of its own, its
+	 * fields in dl_ast.rtypes (check_record.c) */
+	DL_TYPE_RECORD,
+};
+
 struct dl_ast_type {
 	const char *name;
 	size_t name_len;
-	maelys_datalog_column_type_t base;
-	struct dl_pos pos; /* of its name */
-	/* base RECORD: the record or ADT type it renames */
-	const char *alias;
-	bool subtype;      /* declared with <: (not =) */
+	maelys_datalog_column_type_t base; /* unused: see form, of */
+	struct dl_pos pos;                 /* of its name */
+	enum dl_type_form form;
+	/* the types it is made of, by name (in the arena): SUBSET and ALIAS
+	 * one, UNION one or more, RECORD none (its fields are in rtypes) */
+	const char **of;
+	size_t nof;
 };
 
 /* A record type `.type T = [a: A, ...]`, or an algebraic data type

@@ -49,6 +49,13 @@ struct dl_test {
 
 struct dl_test dl_builtin_compare(const struct dl_symview *syms,
 				  enum dl_cmp_op op, dl_value a, dl_value b);
+/* The comparison of two values of static type `kind`
+ * (maelys_datalog_column_type_t): unsigned and float values order as
+ * such, float equality is IEEE's (0.0 = -0.0, NaN equals nothing); others
+ * as dl_builtin_compare. */
+struct dl_test dl_builtin_compare_kind(const struct dl_symview *syms,
+				       enum dl_cmp_op op, unsigned kind,
+				       dl_value a, dl_value b);
 struct dl_test dl_builtin_call(const struct dl_symview *syms,
 			       struct dl_matcher *m, const void *regex,
 			       enum dl_builtin builtin, dl_value text,

@@ -52,6 +52,9 @@ struct dl_token {
 	struct dl_pos pos;
 	size_t start,
 	    end; /* bytes [start, end) of the source it was read from */
+	/* INTEGER: enum dl_numkind, how it was written (5, 5u, 5.0); a
+	 * float's integer holds the double's bits (dl_numeric.h) */
+	uint8_t numkind;
 };
 
 struct dl_lexer {

@@ -66,6 +66,11 @@
 #define DL_COMP_PARAMS_MAX    64
 /* Input facts in one input EDB (beyond the session's budget, a hard cap). */
 #define DL_EDB_FACTS_MAX  ((size_t)100000000)
+/* .type declarations of one program (the checker's type sets are bitsets
+ * over them and the 8 built-in types: types.c). */
+#define DL_TYPES_MAX      248
+/* Types in one union (.type U = A | B | ...). */
+#define DL_UNION_MAX      64
 
 /* A set of columns is a 32-bit mask (index masks, plans): the widest
  * predicate must fit in one. */

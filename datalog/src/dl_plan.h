@@ -86,6 +86,9 @@ struct dl_op {
 	uint32_t agg;  /* AGG, AGG_END: the rule's aggregate (AGG: cmp
 			* holds its enum dl_agg_op) */
 	uint32_t skip; /* AGG: ops from it to the op after its AGG_END */
+	/* CMP: the clit's cmp_kind; AGG: the folded term's enum dl_numkind
+	 * (dl_cagg.num) */
+	uint8_t cmp_kind;
 };
 
 struct dl_plan {

@@ -86,6 +86,9 @@ struct dl_clit {
 	bool bare;
 	/* CALL re_*: the pattern (enum dl_pattern_kind) */
 	uint8_t pattern;
+	/* CMP: the static type of its sides (maelys_datalog_column_type_t):
+	 * unsigned and float order differently (check_types.c) */
+	uint8_t cmp_kind;
 };
 
 enum dl_pattern_kind {
@@ -119,6 +122,9 @@ struct dl_cagg {
 	/* the result's type (dl_agg_result_type): count's is a number, the
 	 * others' the folded term's */
 	maelys_datalog_column_type_t type;
+	/* the folded term's numeric kind (enum dl_numkind, check_types.c):
+	 * unsigned and float values add and order as theirs */
+	uint8_t num;
 };
 
 struct dl_rule {

@@ -311,7 +311,7 @@ DL_RUN(run_agg)(struct dl_eval *ev, const struct dl_op *op)
 	int64_t r;
 	int rc;
 
-	dl_agg_begin(acc, (enum dl_agg_op)op->cmp, ev->poisoned);
+	dl_agg_begin(acc, (enum dl_agg_op)op->cmp, op->cmp_kind, ev->poisoned);
 	if ((st = DL_RUN(run)(ev, op + 1)) != MAELYS_DATALOG_STATUS_OK)
 		return st;
 	if (!dl_agg_result(acc, &r))
@@ -398,9 +398,10 @@ DL_RUN(run)(struct dl_eval *ev, const struct dl_op *op)
 	case DL_OP_CMP:
 		return DL_RUN(run_test)(
 		    ev, op,
-		    dl_builtin_compare(&ev->syms, (enum dl_cmp_op)op->cmp,
-				       dl_term_value(ev, &op->key[0]),
-				       dl_term_value(ev, &op->key[1])));
+		    dl_builtin_compare_kind(&ev->syms, (enum dl_cmp_op)op->cmp,
+					    op->cmp_kind,
+					    dl_term_value(ev, &op->key[0]),
+					    dl_term_value(ev, &op->key[1])));
 	case DL_OP_CALL: {
 		const void *re = NULL;
 

@@ -7,6 +7,7 @@
 #include "dl_lexer.h"
 
 #include "dl_limits.h"
+#include "dl_numeric.h"
 
 #include <string.h>
 
@@ -224,6 +225,60 @@ dl_lex_radix(struct dl_lexer *lx, struct dl_token *tok, bool neg)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* The decimal digits at the lexer's position. */
+static size_t
+dl_lex_digits(const struct dl_lexer *lx)
+{
+	size_t n = 0;
+
+	while (dl_peek(lx, n) >= 0 && dl_is_digit((unsigned char)dl_peek(lx, n)))
+		n++;
+	return n;
+}
+
+/* A 'u' `ahead` bytes on that ends the literal (5u, 0xffu): unsigned. */
+static bool
+dl_lex_unsigned_suffix(const struct dl_lexer *lx, size_t ahead)
+{
+	int c = dl_peek(lx, ahead + 1);
+
+	return dl_peek(lx, ahead) == 'u' &&
+	       !(c >= 0 && (dl_is_alpha((unsigned char)c) ||
+			    dl_is_digit((unsigned char)c)));
+}
+
+/* The length of a float literal at the lexer's position, or 0. */
+static size_t
+dl_lex_float_span(const struct dl_lexer *lx)
+{
+	return dl_float_span(lx->src + lx->off, lx->len - lx->off);
+}
+
+/* 1.5, 2.0e-3 (after an optional '-', already consumed when neg): the
+ * double's bits in tok->integer. */
+static maelys_datalog_status_t
+dl_lex_float(struct dl_lexer *lx, struct dl_token *tok, bool neg)
+{
+	size_t n = dl_lex_float_span(lx);
+	double d;
+
+	if (!dl_float_read(lx->src + lx->off, n, &d))
+		return dl_fail_at(lx->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  lx->source_name, tok->pos,
+				  "float literal out of range or longer than "
+				  "%d bytes",
+				  DL_FLOAT_TEXT_MAX);
+	dl_advance(lx, n);
+	if (dl_peek(lx, 0) >= 0 && dl_is_alpha((unsigned char)dl_peek(lx, 0)))
+		return dl_lex_error(lx, tok->pos,
+				    "a number runs into a name (write a space "
+				    "between them)");
+	tok->kind = DL_TOK_INTEGER;
+	tok->numkind = DL_NUM_FLOAT;
+	tok->integer = dl_float_bits(neg ? -d : d);
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 static maelys_datalog_status_t
 dl_lex_integer(struct dl_lexer *lx, struct dl_token *tok)
 {
@@ -246,6 +301,10 @@ dl_lex_integer(struct dl_lexer *lx, struct dl_token *tok)
 
 		if (st != MAELYS_DATALOG_STATUS_OK)
 			return st;
+		if (!neg && dl_lex_unsigned_suffix(lx, 0)) {
+			tok->numkind = DL_NUM_UNSIGNED;
+			dl_advance(lx, 1);
+		}
 		if (dl_peek(lx, 0) >= 0 &&
 		    (dl_is_alpha((unsigned char)dl_peek(lx, 0)) ||
 		     dl_is_digit((unsigned char)dl_peek(lx, 0))))
@@ -254,7 +313,14 @@ dl_lex_integer(struct dl_lexer *lx, struct dl_token *tok)
 					    "a space between them)");
 		return MAELYS_DATALOG_STATUS_OK;
 	}
+	if (dl_lex_float_span(lx) > 0)
+		return dl_lex_float(lx, tok, neg);
 	limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	if (!neg && dl_lex_unsigned_suffix(lx, dl_lex_digits(lx))) {
+		/* 5u: an unsigned literal, up to 2^64 - 1 */
+		limit = UINT64_MAX;
+		tok->numkind = DL_NUM_UNSIGNED;
+	}
 	while (dl_peek(lx, 0) >= 0 &&
 	       dl_is_digit((unsigned char)dl_peek(lx, 0))) {
 		unsigned d = (unsigned)(dl_peek(lx, 0) - '0');
@@ -266,6 +332,8 @@ dl_lex_integer(struct dl_lexer *lx, struct dl_token *tok)
 		v = v * 10 + d;
 		dl_advance(lx, 1);
 	}
+	if (tok->numkind == DL_NUM_UNSIGNED)
+		dl_advance(lx, 1); /* the u */
 	if (dl_peek(lx, 0) >= 0 && dl_is_alpha((unsigned char)dl_peek(lx, 0)))
 		return dl_lex_error(lx, tok->pos,
 				    "a number runs into a name (write a space "
@@ -322,6 +390,8 @@ static const char *const dl_directive_names[] = {
     "output",
     "printsize",
     "type",
+    "number_type",
+    "symbol_type",
     /* known to Souffle, refused by the parser with a clear message */
     "comp",
     "init",

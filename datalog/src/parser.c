@@ -33,6 +33,7 @@
 #include "dl_limits.h"
 #include "dl_relq.h"
 #include "dl_record.h"
+#include "dl_numeric.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -48,9 +49,6 @@ struct dl_parser {
 	maelys_datalog_diagnostic_t *diag;
 	unsigned depth; /* of the arithmetic term being read */
 	unsigned bdepth; /* of the body group being read (dl_dnf.h) */
-	/* the last type name dl_p_type_name read, when it is a record or ADT
-	 * type or not declared yet (the checker resolves it) */
-	const char *record_type;
 	/* the component body being parsed for an instance; NULL at the
 	 * program's top (dl_components.h) */
 	struct dl_comp_scope *comp;
@@ -163,6 +161,94 @@ static maelys_datalog_status_t dl_p_agg_starts(struct dl_parser *p, bool *is);
 static maelys_datalog_status_t dl_p_agg(struct dl_parser *p,
 					struct dl_ast_term *t);
 
+static maelys_datalog_status_t
+dl_p_node(struct dl_parser *p, struct dl_ast_term *t, enum dl_arith_op op,
+	  const struct dl_ast_term *lhs, const struct dl_ast_term *rhs,
+	  struct dl_pos pos, struct dl_pos at, size_t start);
+
+/* Not a conversion functor. */
+#define DL_CONV_NONE DL_ARITH_NEG
+
+/* The numeric conversion functor a name is (to_float, itou, ...), or
+ * DL_CONV_NONE. */
+static enum dl_arith_op
+dl_p_conversion(const struct dl_token *tok)
+{
+	static const struct {
+		const char *name;
+		enum dl_arith_op op;
+	} table[] = {
+	    {"to_float", DL_ARITH_TO_FLOAT},
+	    {"to_unsigned", DL_ARITH_TO_UNSIGNED},
+	    {"itof", DL_ARITH_ITOF},
+	    {"itou", DL_ARITH_ITOU},
+	    {"utoi", DL_ARITH_UTOI},
+	    {"utof", DL_ARITH_UTOF},
+	    {"ftoi", DL_ARITH_FTOI},
+	    {"ftou", DL_ARITH_FTOU},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof table / sizeof *table; i++)
+		if (dl_tok_is(tok, table[i].name))
+			return table[i].op;
+	return DL_CONV_NONE;
+}
+
+/* name "(" term ")": a conversion functor, a unary operator of its own
+ * (arith_kind.c); p->tok is the name, followed by '('. */
+static maelys_datalog_status_t
+dl_p_convert(struct dl_parser *p, struct dl_ast_term *t)
+{
+	enum dl_arith_op op = dl_p_conversion(&p->tok);
+	struct dl_pos pos = p->tok.pos;
+	size_t start = p->tok.start;
+	const struct dl_token *nx;
+	struct dl_ast_term arg;
+
+	DL_TRY(dl_p_peek(p, &nx));
+	if (nx->kind != DL_TOK_LPAREN)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
+				  p->source_name, pos,
+				  "'%.*s' is a conversion functor: expected "
+				  "'(' after it",
+				  (int)p->tok.len, p->tok.text);
+	DL_TRY(dl_p_advance(p));
+	DL_TRY(dl_p_advance(p));
+	DL_TRY(dl_p_expr(p, &arg, 0));
+	if (p->tok.kind == DL_TOK_COMMA)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_PARSE,
+				  p->source_name, p->tok.pos,
+				  "%s takes one argument", dl_arith_name(op));
+	DL_TRY(dl_p_expect(p, DL_TOK_RPAREN));
+	return dl_p_node(p, t, op, &arg, NULL, pos, pos, start);
+}
+
+/* -x of a literal of kind numkind: a float's sign bit, else two's
+ * complement. */
+static int64_t
+dl_p_negate(int64_t v, uint8_t numkind)
+{
+	if (numkind == DL_NUM_FLOAT)
+		return (int64_t)((uint64_t)v ^ (UINT64_C(1) << 63));
+	return (int64_t)(0u - (uint64_t)v);
+}
+
+/* A literal of kind `from` as a value of kind `to` (a polymorphic 5 as
+ * the float 5.0); true when the two mix in one operation. */
+static bool
+dl_p_lift(int64_t v, uint8_t from, uint8_t to, int64_t *out)
+{
+	*out = v;
+	if (from == to)
+		return true;
+	if (from != DL_NUM_POLY)
+		return false;
+	if (to == DL_NUM_FLOAT)
+		*out = dl_float_bits((double)v);
+	return true;
+}
+
 /* A term without operators: variable, _, string, integer, symbol, or an
  * arithmetic term in parentheses. */
 static maelys_datalog_status_t
@@ -181,6 +267,8 @@ dl_p_primary(struct dl_parser *p, struct dl_ast_term *t)
 		DL_TRY(dl_p_agg_starts(p, &agg));
 		if (agg)
 			return dl_p_agg(p, t);
+		if (dl_p_conversion(&p->tok) != DL_CONV_NONE)
+			return dl_p_convert(p, t);
 		DL_TRY(dl_p_functor_at(p, t, &is));
 		if (is)
 			return MAELYS_DATALOG_STATUS_OK;
@@ -217,6 +305,7 @@ dl_p_primary(struct dl_parser *p, struct dl_ast_term *t)
 	case DL_TOK_INTEGER:
 		t->kind = DL_TERM_INT;
 		t->integer = p->tok.integer;
+		t->numkind = p->tok.numkind;
 		break;
 	case DL_TOK_LPAREN: {
 		size_t start = p->tok.start;
@@ -319,8 +408,58 @@ dl_p_unary_word(struct dl_parser *p, enum dl_arith_op *op, bool *is)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-/* t := op lhs [rhs], folded when every operand is an integer; the term is
- * at `pos`, its operator at `at`. */
+/* to_float, to_number, to_unsigned of a literal: the conversion from the
+ * literal's kind (a plain 5 is a number), or op itself when the literal
+ * already has the kind asked for. */
+static enum dl_arith_op
+dl_p_to_kind(enum dl_arith_op op, uint8_t numkind)
+{
+	static const enum dl_arith_op table[3][3] = {
+	    /* from POLY, UNSIGNED, FLOAT */
+	    {DL_ARITH_ITOF, DL_ARITH_UTOF, DL_ARITH_TO_FLOAT},
+	    {DL_ARITH_TO_NUMBER, DL_ARITH_UTOI, DL_ARITH_FTOI},
+	    {DL_ARITH_ITOU, DL_ARITH_TO_UNSIGNED, DL_ARITH_FTOU},
+	};
+	size_t row = op == DL_ARITH_TO_FLOAT	? 0
+		     : op == DL_ARITH_TO_NUMBER ? 1
+		     : op == DL_ARITH_TO_UNSIGNED ? 2
+						  : 3;
+
+	if (row == 3 || numkind > DL_NUM_FLOAT)
+		return op;
+	return table[row][numkind];
+}
+
+/* A conversion's operand kind and result kind; false for another op. */
+static bool
+dl_p_conv_kinds(enum dl_arith_op op, uint8_t *in, uint8_t *out)
+{
+	static const struct {
+		enum dl_arith_op op;
+		uint8_t in, out;
+	} table[] = {
+	    {DL_ARITH_ITOF, DL_NUM_POLY, DL_NUM_FLOAT},
+	    {DL_ARITH_ITOU, DL_NUM_POLY, DL_NUM_UNSIGNED},
+	    {DL_ARITH_UTOI, DL_NUM_UNSIGNED, DL_NUM_POLY},
+	    {DL_ARITH_UTOF, DL_NUM_UNSIGNED, DL_NUM_FLOAT},
+	    {DL_ARITH_FTOI, DL_NUM_FLOAT, DL_NUM_POLY},
+	    {DL_ARITH_FTOU, DL_NUM_FLOAT, DL_NUM_UNSIGNED},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof table / sizeof *table; i++) {
+		if (table[i].op == op) {
+			*in = table[i].in;
+			*out = table[i].out;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* t := op lhs [rhs], folded when every operand is a numeric literal (a
+ * plain one taking the other's kind: 1 + 0.5 is the float 1.5); the term
+ * is at `pos`, its operator at `at`. */
 static maelys_datalog_status_t
 dl_p_node(struct dl_parser *p, struct dl_ast_term *t, enum dl_arith_op op,
 	  const struct dl_ast_term *lhs, const struct dl_ast_term *rhs,
@@ -332,17 +471,51 @@ dl_p_node(struct dl_parser *p, struct dl_ast_term *t, enum dl_arith_op op,
 	if (lhs->kind == DL_TERM_INT &&
 	    (rhs == NULL || rhs->kind == DL_TERM_INT)) {
 		const char *why = NULL;
-		int64_t v;
+		uint8_t num = lhs->numkind, res;
+		int64_t v, a = lhs->integer, b = 0;
+		bool conv;
 
-		if (dl_arith_apply(op, lhs->integer,
-				   rhs == NULL ? 0 : rhs->integer, &v,
-				   &why) != MAELYS_DATALOG_STATUS_OK)
+		op = dl_p_to_kind(op, lhs->numkind);
+		conv = dl_p_conv_kinds(op, &num, &res);
+		if (op == DL_ARITH_TO_FLOAT || op == DL_ARITH_TO_NUMBER ||
+		    op == DL_ARITH_TO_UNSIGNED) {
+			*t = *lhs; /* already of that kind */
+			t->pos = pos;
+			return MAELYS_DATALOG_STATUS_OK;
+		}
+
+		if (rhs != NULL && rhs->numkind != DL_NUM_POLY)
+			num = rhs->numkind;
+		if (conv && lhs->numkind != DL_NUM_POLY &&
+		    lhs->numkind != num)
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_TYPE,
+					  p->source_name, at,
+					  "%s of a literal of another type",
+					  dl_arith_name(op));
+		if (!conv)
+			res = num;
+		if (!dl_p_lift(lhs->integer, lhs->numkind, num, &a) ||
+		    (rhs != NULL &&
+		     !dl_p_lift(rhs->integer, rhs->numkind, num, &b)))
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_TYPE,
+					  p->source_name, at,
+					  "an unsigned and a float in one "
+					  "arithmetic term (convert one with "
+					  "utof or ftou)");
+		if (!dl_arith_kind_has(op, num))
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_TYPE,
+					  p->source_name, at,
+					  "'%s' does not apply to a float",
+					  dl_arith_name(op));
+		if (dl_arith_apply_kind(op, num, a, b, &v, &why) !=
+		    MAELYS_DATALOG_STATUS_OK)
 			return dl_fail_at(p->diag,
 					  MAELYS_DATALOG_STATUS_ARITHMETIC,
 					  p->source_name, at, "%s", why);
 		memset(t, 0, sizeof *t);
 		t->kind = DL_TERM_INT;
 		t->integer = v;
+		t->numkind = res;
 		t->pos = pos;
 		return MAELYS_DATALOG_STATUS_OK;
 	}
@@ -392,7 +565,7 @@ dl_p_unary(struct dl_parser *p, struct dl_ast_term *t)
 		} else {
 			/* -2: minus and the literal 2, so -2^2 is -(2^2) */
 			p->tok.integer =
-			    (int64_t)(0u - (uint64_t)p->tok.integer);
+			    dl_p_negate(p->tok.integer, p->tok.numkind);
 			p->tok.kind = DL_TOK_INTEGER;
 			p->tok.text++;
 			DL_TRY(dl_p_expr(p, &operand, 10));
@@ -434,7 +607,7 @@ dl_p_expr(struct dl_parser *p, struct dl_ast_term *t, int min_prec)
 		if (p->tok.kind == DL_TOK_INTEGER) {
 			/* X -1: the minus is the operator, 1 the operand */
 			p->tok.integer =
-			    (int64_t)(0u - (uint64_t)p->tok.integer);
+			    dl_p_negate(p->tok.integer, p->tok.numkind);
 			p->tok.text++;
 		} else if ((st = dl_p_advance(p)) != MAELYS_DATALOG_STATUS_OK) {
 			break;
@@ -537,24 +710,51 @@ dl_p_record_term(struct dl_parser *p, struct dl_ast_term *t)
 }
 
 static maelys_datalog_status_t
-dl_p_type_name(struct dl_parser *p, maelys_datalog_column_type_t *out);
+dl_p_type_name(struct dl_parser *p, const char **out, struct dl_pos *pos);
 
-/* Whether a record or ADT type called name is declared so far. */
+/* The most .type names followed from one name by dl_p_type_kind. */
+#define DL_P_TYPE_HOPS 64
+
+/* The kind of the type called name, among the primitives and the types
+ * declared so far (through subtypes, equivalences and unions, whose
+ * members share one kind: types.c checks it); false if none is. */
 static bool
-dl_p_record_type_declared(const struct dl_parser *p, const char *name)
+dl_p_type_kind(const struct dl_parser *p, const char *name,
+	       maelys_datalog_column_type_t *kind)
 {
+	unsigned hops;
 	size_t i;
 
-	for (i = 0; name != NULL && i < p->ast->nrtypes; i++)
-		if (strcmp(p->ast->rtypes[i].name, name) == 0)
+	for (hops = 0; hops < DL_P_TYPE_HOPS; hops++) {
+		if (strcmp(name, "symbol") == 0) {
+			*kind = MAELYS_DATALOG_COLUMN_SYMBOL;
 			return true;
-	/* or an alias of one (.type A = R) */
-	for (i = 0; name != NULL && i < p->ast->ntypes; i++)
-		if (p->ast->types[i].base == MAELYS_DATALOG_COLUMN_RECORD &&
-		    p->ast->types[i].name_len == strlen(name) &&
-		    memcmp(p->ast->types[i].name, name,
-			   p->ast->types[i].name_len) == 0)
+		}
+		if (strcmp(name, "number") == 0) {
+			*kind = MAELYS_DATALOG_COLUMN_NUMBER;
 			return true;
+		}
+		if (strcmp(name, "unsigned") == 0) {
+			*kind = MAELYS_DATALOG_COLUMN_UNSIGNED;
+			return true;
+		}
+		if (strcmp(name, "float") == 0) {
+			*kind = MAELYS_DATALOG_COLUMN_FLOAT;
+			return true;
+		}
+		for (i = 0; i < p->ast->ntypes; i++)
+			if (strcmp(p->ast->types[i].name, name) == 0)
+				break;
+		if (i == p->ast->ntypes)
+			return false;
+		if (p->ast->types[i].form == DL_TYPE_RECORD) {
+			*kind = MAELYS_DATALOG_COLUMN_RECORD;
+			return true;
+		}
+		if (p->ast->types[i].nof == 0)
+			return false;
+		name = p->ast->types[i].of[0];
+	}
 	return false;
 }
 
@@ -592,20 +792,19 @@ dl_p_functor_at(struct dl_parser *p, struct dl_ast_term *t, bool *is)
 					  "%s with more than %d arguments",
 					  sig->name, DL_FUNCTOR_ARGS_MAX);
 		if (f == DL_FN_AS && n == 1) {
-			struct dl_pos tpos = p->tok.pos;
+			struct dl_pos tpos;
+			const char *name;
 
-			DL_TRY(dl_p_type_name(p, &as_type));
-			/* a record type named in as() must be declared
-			 * before it: the name is not kept for the checker */
-			if (as_type == MAELYS_DATALOG_COLUMN_RECORD &&
-			    !dl_p_record_type_declared(p, p->record_type))
+			DL_TRY(dl_p_type_name(p, &name, &tpos));
+			/* the type named in as() must be declared before
+			 * it: the name is not kept for the checker */
+			if (!dl_p_type_kind(p, name, &as_type))
 				return dl_fail_at(
 				    p->diag, MAELYS_DATALOG_STATUS_PARSE,
 				    p->source_name, tpos,
-				    "unknown type '%s' in as() (a record or "
-				    "ADT type is declared before its use "
-				    "there)",
-				    p->record_type);
+				    "unknown type '%s' in as() (a type is "
+				    "declared before its use there)",
+				    name);
 		} else {
 			DL_TRY(dl_p_term(p, &args[nterms]));
 			size += args[nterms].kind == DL_TERM_EXPR
@@ -866,12 +1065,15 @@ dl_p_literal_body(struct dl_parser *p, struct dl_ast_lit *lit)
 			goto comparison;
 		DL_TRY(dl_p_unary_word(p, &aop, &unary));
 		DL_TRY(dl_p_peek(p, &nx));
-		if (nx->kind == DL_TOK_LPAREN && !unary)
+		if (nx->kind == DL_TOK_LPAREN && !unary &&
+		    dl_p_conversion(&p->tok) == DL_CONV_NONE)
 			DL_TRY(dl_p_functor_literal(p, &fcmp));
-		if (nx->kind == DL_TOK_LPAREN && !unary && !fcmp)
+		if (nx->kind == DL_TOK_LPAREN && !unary && !fcmp &&
+		    dl_p_conversion(&p->tok) == DL_CONV_NONE)
 			return dl_p_atom_or_call(p, lit);
 		if (!unary && !fcmp && !dl_is_cmp(nx->kind, &op) &&
-		    dl_p_binop(nx, p->ast->souffle, &aop) == 0) {
+		    dl_p_binop(nx, p->ast->souffle, &aop) == 0 &&
+		    dl_p_conversion(&p->tok) == DL_CONV_NONE) {
 			if (p->ast->souffle || dl_is_upper_start(&p->tok))
 				return dl_fail_at(
 				    p->diag, MAELYS_DATALOG_STATUS_PARSE,
@@ -1384,48 +1586,17 @@ dl_p_clause(struct dl_parser *p)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-/* Keeps the type name at p->tok as p->record_type, and goes past it. */
+/* A type's name (a primitive or a .type, declared anywhere: the checker
+ * resolves it, types.c), copied into the arena. */
 static maelys_datalog_status_t
-dl_p_record_type_ref(struct dl_parser *p)
+dl_p_type_name(struct dl_parser *p, const char **out, struct dl_pos *pos)
 {
-	DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &p->record_type));
-	return dl_p_advance(p);
-}
-
-/* A column type: symbol, number, or a .type alias declared before. */
-static maelys_datalog_status_t
-dl_p_type_name(struct dl_parser *p, maelys_datalog_column_type_t *out)
-{
-	size_t i;
-
-	p->record_type = NULL;
 	if (p->tok.kind != DL_TOK_IDENT)
 		return dl_p_error(p, "a type name");
 	DL_TRY(dl_comp_map(p->comp, DL_COMP_TYPE, &p->ast->arena, &p->tok.text,
 			   &p->tok.len, p->tok.pos, p->diag));
-	if (dl_tok_is(&p->tok, "symbol")) {
-		*out = MAELYS_DATALOG_COLUMN_SYMBOL;
-	} else if (dl_tok_is(&p->tok, "number") ||
-		   dl_tok_is(&p->tok, "unsigned")) {
-		*out = MAELYS_DATALOG_COLUMN_NUMBER;
-	} else {
-		for (i = 0; i < p->ast->ntypes; i++) {
-			const struct dl_ast_type *t = &p->ast->types[i];
-
-			if (t->name_len == p->tok.len &&
-			    memcmp(t->name, p->tok.text, p->tok.len) == 0)
-				break;
-		}
-		if (i == p->ast->ntypes) {
-			/* maybe a record or ADT type declared further on:
-			 * the checker resolves it (check_record.c) */
-			*out = MAELYS_DATALOG_COLUMN_RECORD;
-			return dl_p_record_type_ref(p);
-		}
-		*out = p->ast->types[i].base;
-		if (*out == MAELYS_DATALOG_COLUMN_RECORD)
-			return dl_p_record_type_ref(p);
-	}
+	*pos = p->tok.pos;
+	DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, out));
 	return dl_p_advance(p);
 }
 
@@ -1517,22 +1688,6 @@ dl_p_choice(struct dl_parser *p, struct dl_ast_decl *d,
 	}
 }
 
-/* Whether p->tok names a type declared with <: (not an alias: =). */
-static bool
-dl_p_is_subtype(const struct dl_parser *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->ast->ntypes; i++) {
-		const struct dl_ast_type *t = &p->ast->types[i];
-
-		if (t->name_len == p->tok.len &&
-		    memcmp(t->name, p->tok.text, p->tok.len) == 0)
-			return t->subtype;
-	}
-	return false;
-}
-
 static maelys_datalog_status_t
 dl_p_decl(struct dl_parser *p)
 {
@@ -1595,15 +1750,9 @@ dl_p_decl(struct dl_parser *p)
 			d.columns[d.arity] = MAELYS_DATALOG_COLUMN_ANY;
 			if (p->tok.kind == DL_TOK_COLON) {
 				DL_TRY(dl_p_advance(p));
-				d.type_pos[d.arity] = p->tok.pos;
-				/* a subtype (<:): a functor's plain symbol
-				 * is not of it (dl_functor.h) */
-				if (dl_p_is_subtype(p))
-					DL_TRY(dl_p_strdup(
-					    p, p->tok.text, p->tok.len,
-					    &d.subtype[d.arity]));
-				DL_TRY(dl_p_type_name(p, &d.columns[d.arity]));
-				d.type_names[d.arity] = p->record_type;
+				DL_TRY(dl_p_type_name(p,
+						      &d.type_names[d.arity],
+						      &d.type_pos[d.arity]));
 			}
 			d.arity++;
 			if (p->tok.kind != DL_TOK_COMMA)
@@ -1826,80 +1975,133 @@ dl_p_record_type(struct dl_parser *p, const struct dl_ast_type *t)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-/* Whether the name at p->tok is a record or ADT type declared before. */
-static bool
-dl_p_names_record_type(const struct dl_parser *p)
+/* Adds `.type` t (its name checked for a second declaration). */
+static maelys_datalog_status_t
+dl_p_add_type(struct dl_parser *p, const struct dl_ast_type *t)
 {
 	size_t i;
 
 	for (i = 0; i < p->ast->ntypes; i++) {
-		const struct dl_ast_type *t = &p->ast->types[i];
+		const struct dl_ast_type *old = &p->ast->types[i];
 
-		if (t->name_len == p->tok.len &&
-		    memcmp(t->name, p->tok.text, p->tok.len) == 0)
-			return t->base == MAELYS_DATALOG_COLUMN_RECORD &&
-			       t->alias == NULL;
+		if (old->name_len == t->name_len &&
+		    memcmp(old->name, t->name, t->name_len) == 0)
+			return dl_fail_at(p->diag,
+					  MAELYS_DATALOG_STATUS_REDECLARED,
+					  p->source_name, t->pos,
+					  "type '%s' is already declared at "
+					  "line %zu",
+					  t->name, old->pos.line);
 	}
-	return false;
+	if (p->ast->ntypes == DL_TYPES_MAX)
+		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  p->source_name, t->pos,
+				  "more than %d .type declarations",
+				  DL_TYPES_MAX);
+	if (dl_vec_reserve((void **)&p->ast->types, &p->ast->cap_types,
+			   p->ast->ntypes + 1, sizeof *t) != 0)
+		return dl_p_nomem(p);
+	p->ast->types[p->ast->ntypes++] = *t;
+	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* A one-element list of type names: `of` of a SUBSET or an ALIAS. */
+static maelys_datalog_status_t
+dl_p_type_of1(struct dl_parser *p, struct dl_ast_type *t, const char *name)
+{
+	t->of = dl_arena_alloc(&p->ast->arena, sizeof *t->of);
+	if (t->of == NULL)
+		return dl_p_nomem(p);
+	t->of[0] = name;
+	t->nof = 1;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* .type Name <: Base | .type Name = A [| B ...] | .type Name (the old
+ * form of a symbol subtype); the names may be declared anywhere. */
 static maelys_datalog_status_t
 dl_p_type(struct dl_parser *p)
 {
+	const char *names[DL_UNION_MAX];
 	struct dl_ast_type t;
-	bool subtype;
-	size_t i;
+	struct dl_pos at;
+	size_t n = 0;
 
+	memset(&t, 0, sizeof t);
 	if (p->tok.kind != DL_TOK_IDENT)
 		return dl_p_error(p, "a type name after .type");
 	DL_TRY(dl_comp_map(p->comp, DL_COMP_TYPE, &p->ast->arena, &p->tok.text,
 			   &p->tok.len, p->tok.pos, p->diag));
-	for (i = 0; i < p->ast->ntypes; i++) {
-		const struct dl_ast_type *old = &p->ast->types[i];
-
-		if (old->name_len == p->tok.len &&
-		    memcmp(old->name, p->tok.text, p->tok.len) == 0)
-			return dl_fail_at(p->diag,
-					  MAELYS_DATALOG_STATUS_REDECLARED,
-					  p->source_name, p->tok.pos,
-					  "type '%.*s' is already declared at "
-					  "line %zu",
-					  (int)p->tok.len, p->tok.text,
-					  old->pos.line);
-	}
 	t.pos = p->tok.pos;
 	DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &t.name));
 	t.name_len = p->tok.len;
 	DL_TRY(dl_p_advance(p));
-	if (p->tok.kind != DL_TOK_SUBTYPE && p->tok.kind != DL_TOK_EQ)
-		return dl_p_error(p, "'<:' or '='");
-	subtype = t.subtype = p->tok.kind == DL_TOK_SUBTYPE;
+	if (p->tok.kind != DL_TOK_SUBTYPE && p->tok.kind != DL_TOK_EQ) {
+		/* `.type Name` alone: Souffle's old symbol type (a
+		 * component's body may end right after it) */
+		if (p->tok.kind != DL_TOK_DIRECTIVE &&
+		    p->tok.kind != DL_TOK_EOF &&
+		    !(p->comp != NULL && dl_tok_other(&p->tok, '}')))
+			return dl_p_error(p, "'<:' or '='");
+		t.form = DL_TYPE_SUBSET;
+		DL_TRY(dl_p_type_of1(p, &t, "symbol"));
+		return dl_p_add_type(p, &t);
+	}
+	t.form = p->tok.kind == DL_TOK_SUBTYPE ? DL_TYPE_SUBSET : DL_TYPE_ALIAS;
 	DL_TRY(dl_p_advance(p));
-	if (subtype && p->tok.kind == DL_TOK_IDENT &&
-	    dl_p_names_record_type(p))
-		return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_TYPE,
-				  p->source_name, t.pos,
-				  "subtype '%s' of the record or ADT type "
-				  "'%.*s' (Souffle has no subtypes of those)",
-				  t.name, (int)p->tok.len, p->tok.text);
-	if (dl_p_is_record_type(p)) {
-		t.base = MAELYS_DATALOG_COLUMN_RECORD;
-		t.alias = NULL;
+	/* a subtype of a record or ADT type is refused by types.c, which
+	 * knows the types declared after this one too */
+	if (t.form == DL_TYPE_ALIAS && dl_p_is_record_type(p)) {
+		t.form = DL_TYPE_RECORD;
 		DL_TRY(dl_p_record_type(p, &t));
-	} else {
-		DL_TRY(dl_p_type_name(p, &t.base));
-		t.alias = p->record_type;
+		return dl_p_add_type(p, &t);
+	}
+	if (p->tok.kind == DL_TOK_OTHER)
+		return dl_p_error(p, "a type name");
+	for (;;) {
+		if (n == DL_UNION_MAX)
+			return dl_fail_at(p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+					  p->source_name, p->tok.pos,
+					  "a union of more than %d types",
+					  DL_UNION_MAX);
+		DL_TRY(dl_p_type_name(p, &names[n], &at));
+		n++;
+		if (p->tok.kind != DL_TOK_OTHER || p->tok.len != 1 ||
+		    p->tok.text[0] != '|' || t.form == DL_TYPE_SUBSET)
+			break;
+		DL_TRY(dl_p_advance(p));
 	}
 	/* (a component's body ends at the '}' after its last type) */
 	if (p->tok.kind == DL_TOK_OTHER &&
-	    !(p->comp != NULL && p->tok.len == 1 && p->tok.text[0] == '}'))
-		return dl_p_error(p, "a declaration (union, record and ADT "
-				     "types are not supported)");
-	if (dl_vec_reserve((void **)&p->ast->types, &p->ast->cap_types,
-			   p->ast->ntypes + 1, sizeof t) != 0)
+	    !(p->comp != NULL && dl_tok_other(&p->tok, '}')))
+		return dl_p_error(p, "a declaration");
+	if (n > 1)
+		t.form = DL_TYPE_UNION;
+	t.of = dl_arena_alloc(&p->ast->arena, n * sizeof *t.of);
+	if (t.of == NULL)
 		return dl_p_nomem(p);
-	p->ast->types[p->ast->ntypes++] = t;
-	return MAELYS_DATALOG_STATUS_OK;
+	memcpy(t.of, names, n * sizeof *names);
+	t.nof = n;
+	return dl_p_add_type(p, &t);
+}
+
+/* .number_type A, .symbol_type A: Souffle's old forms of A <: number and
+ * A <: symbol. */
+static maelys_datalog_status_t
+dl_p_old_type(struct dl_parser *p, const char *base)
+{
+	struct dl_ast_type t;
+
+	memset(&t, 0, sizeof t);
+	if (p->tok.kind != DL_TOK_IDENT)
+		return dl_p_error(p, "a type name");
+	t.pos = p->tok.pos;
+	DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &t.name));
+	t.name_len = p->tok.len;
+	t.form = DL_TYPE_SUBSET;
+	DL_TRY(dl_p_type_of1(p, &t, base));
+	DL_TRY(dl_p_advance(p));
+	return dl_p_add_type(p, &t);
 }
 
 /*
@@ -2103,6 +2305,10 @@ dl_p_directive(struct dl_parser *p)
 		return dl_p_decl(p);
 	if (d.len == 4 && memcmp(d.text, "type", 4) == 0)
 		return dl_p_type(p);
+	if (d.len == 11 && memcmp(d.text, "number_type", 11) == 0)
+		return dl_p_old_type(p, "number");
+	if (d.len == 11 && memcmp(d.text, "symbol_type", 11) == 0)
+		return dl_p_old_type(p, "symbol");
 	if (d.len == 5 && memcmp(d.text, "input", 5) == 0)
 		return dl_p_io(p, MAELYS_DATALOG_DIRECTIVE_INPUT);
 	if (d.len == 6 && memcmp(d.text, "output", 6) == 0)

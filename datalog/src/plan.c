@@ -260,6 +260,31 @@ dl_plan_all_placed(const struct dl_planner *pl, uint32_t self)
 static maelys_datalog_status_t dl_plan_aggs(struct dl_planner *pl,
 					    bool *progress);
 
+/* A float equality X = 0.0 binds X to one of the two zeros' bits; while a
+ * positive atom still to be placed would bind X, it waits for it and is
+ * then a comparison (-0.0 = 0.0 holds, as in Souffle). */
+static bool
+dl_plan_float_wait(const struct dl_planner *pl, const struct dl_cterm *dst,
+		   uint8_t kind)
+{
+	const struct dl_rule *r = pl->rule;
+	uint32_t i, k;
+
+	if (kind != MAELYS_DATALOG_COLUMN_FLOAT || dst->kind != DL_CT_VAR)
+		return false;
+	for (i = 0; i < r->nbody; i++) {
+		const struct dl_clit *l = &r->body[i];
+
+		if (pl->placed[i] || l->kind != DL_LIT_ATOM || l->negated)
+			continue;
+		for (k = 0; k < l->nargs; k++)
+			if (l->args[k].kind == DL_CT_VAR &&
+			    l->args[k].v == dst->v)
+				return true;
+	}
+	return false;
+}
+
 /* Places every filter that is ready; returns whether it placed any. */
 static maelys_datalog_status_t
 dl_plan_filters(struct dl_planner *pl, bool *progress)
@@ -279,7 +304,9 @@ dl_plan_filters(struct dl_planner *pl, bool *progress)
 			bool a = dl_term_bound(pl, &l->args[0]);
 			bool b = dl_term_bound(pl, &l->args[1]);
 
-			if (a != b) {
+			if (a != b && !dl_plan_float_wait(
+					  pl, a ? &l->args[1] : &l->args[0],
+					  l->cmp_kind)) {
 				struct dl_op *op =
 				    dl_plan_new_op(pl, DL_OP_BIND, l);
 				const struct dl_cterm *src =
@@ -315,6 +342,7 @@ dl_plan_filters(struct dl_planner *pl, bool *progress)
 			op->key[1] = l->args[1];
 			op->nkey = 2;
 			op->cmp = (uint8_t)l->op;
+			op->cmp_kind = l->cmp_kind;
 			op->builtin = (uint8_t)l->builtin;
 			op->negated = l->negated;
 			op->regex = l->regex;
@@ -619,6 +647,7 @@ dl_plan_agg(struct dl_planner *pl, uint32_t ai)
 	op->pos = a->pos;
 	op->agg = ai;
 	op->cmp = (uint8_t)a->op;
+	op->cmp_kind = a->num;
 	op->var = a->target;
 	op->check = pl->bound[a->target];
 	memcpy(bound, pl->bound, sizeof bound);

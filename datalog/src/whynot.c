@@ -116,7 +116,8 @@ dl_whynot_filter(struct dl_whynot *w, const struct dl_whynot_frame *f,
 		return 1;
 	}
 	if (l->kind == DL_LIT_CMP) {
-		t = dl_builtin_compare(&w->syms, l->op, a, b);
+		t = dl_builtin_compare_kind(&w->syms, l->op, l->cmp_kind, a,
+					    b);
 	} else {
 		const void *re = NULL;
 

@@ -41,6 +41,9 @@
 #define FACTS_IO_RECORD_MAX                                                    \
 	((size_t)MAELYS_DATALOG_MAX_ARITY * (FACTS_IO_LINE_MAX + 1u))
 
+/* The longest text of a float in a facts file. */
+#define FACTS_IO_FLOAT_MAX 128
+
 static void facts_io_fail(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -231,6 +234,63 @@ facts_io_parse_int(const char *s, size_t n, bool canonical, int64_t *out)
 		*out = INT64_MIN;
 	else
 		*out = -(int64_t)v;
+	return true;
+}
+
+/* A uint64 in decimal, or in hexadecimal (0x1F) or binary (0b101) as
+ * Souffle reads an unsigned column. */
+static bool
+facts_io_parse_uint(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned radix = 10;
+	size_t i = 0;
+
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		radix = 16;
+		i = 2;
+	} else if (n > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) {
+		radix = 2;
+		i = 2;
+	}
+	if (i == n)
+		return false;
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		unsigned d = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
+			     : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+			     : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
+						    : 99u;
+
+		if (d >= radix || v > (UINT64_MAX - d) / radix)
+			return false;
+		v = v * radix + d;
+	}
+	*out = v;
+	return true;
+}
+
+/* A float as strtod reads it ("1.5", "2", "-3e4", "inf"), the whole field
+ * and nothing around it; its bits in *out.  The runner never sets a
+ * locale, so the point is '.'. */
+static bool
+facts_io_parse_float(const char *s, size_t n, int64_t *out)
+{
+	char buf[FACTS_IO_FLOAT_MAX + 1];
+	char *end = NULL;
+	double d;
+	uint64_t u;
+
+	if (n == 0 || n > FACTS_IO_FLOAT_MAX || s[0] == ' ' || s[0] == '\t')
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	d = strtod(buf, &end);
+	if (end != buf + n)
+		return false;
+	memcpy(&u, &d, sizeof u);
+	*out = (int64_t)u;
 	return true;
 }
 
@@ -454,6 +514,35 @@ facts_io_line(struct facts_ctx *c, size_t lineno, const char *text, size_t len)
 				    c->err, c->errlen,
 				    "%s:%zu: column %zu: '%s' is not a "
 				    "number (a decimal 64-bit integer)",
+				    c->path, lineno, k + 1,
+				    facts_io_quote(field[k], flen[k], q,
+						   sizeof q));
+				return -1;
+			}
+			args[k] = maelys_datalog_arg_integer(v);
+			break;
+		case MAELYS_DATALOG_COLUMN_UNSIGNED: {
+			uint64_t u;
+
+			if (!facts_io_parse_uint(field[k], flen[k], &u)) {
+				facts_io_fail(
+				    c->err, c->errlen,
+				    "%s:%zu: column %zu: '%s' is not an "
+				    "unsigned (a 64-bit unsigned integer: "
+				    "decimal, 0x hexadecimal or 0b binary)",
+				    c->path, lineno, k + 1,
+				    facts_io_quote(field[k], flen[k], q,
+						   sizeof q));
+				return -1;
+			}
+			args[k] = maelys_datalog_arg_integer((int64_t)u);
+			break;
+		}
+		case MAELYS_DATALOG_COLUMN_FLOAT:
+			if (!facts_io_parse_float(field[k], flen[k], &v)) {
+				facts_io_fail(
+				    c->err, c->errlen,
+				    "%s:%zu: column %zu: '%s' is not a float",
 				    c->path, lineno, k + 1,
 				    facts_io_quote(field[k], flen[k], q,
 						   sizeof q));
@@ -861,12 +950,74 @@ facts_out_int(struct facts_out *o, int64_t v)
 	facts_out_put(o, tmp + k, sizeof tmp - k);
 }
 
+/* An integer's sort key in a column of type col: unsigned as is, a
+ * float's bits mapped to an order-preserving key (negative floats have
+ * every bit flipped, others the sign bit), a number with its sign bit
+ * flipped. */
+static uint64_t
+facts_io_key(maelys_datalog_column_type_t col, int64_t v)
+{
+	uint64_t u = (uint64_t)v;
+
+	if (col == MAELYS_DATALOG_COLUMN_UNSIGNED)
+		return u;
+	if (col == MAELYS_DATALOG_COLUMN_FLOAT)
+		return (u >> 63) != 0 ? ~u : u ^ FACTS_IO_INT_BIAS;
+	return u ^ FACTS_IO_INT_BIAS;
+}
+
+static int64_t
+facts_io_unkey(maelys_datalog_column_type_t col, uint64_t k)
+{
+	if (col == MAELYS_DATALOG_COLUMN_UNSIGNED)
+		return (int64_t)k;
+	if (col == MAELYS_DATALOG_COLUMN_FLOAT)
+		return (int64_t)((k >> 63) != 0 ? k ^ FACTS_IO_INT_BIAS : ~k);
+	return (int64_t)(k ^ FACTS_IO_INT_BIAS);
+}
+
+static void
+facts_out_uint(struct facts_out *o, uint64_t u)
+{
+	char tmp[24];
+	size_t k = sizeof tmp;
+
+	do {
+		tmp[--k] = (char)('0' + (int)(u % 10u));
+		u /= 10u;
+	} while (u != 0);
+	facts_out_put(o, tmp + k, sizeof tmp - k);
+}
+
+/* A float as Souffle's streams write it (the %g style: 0.5, 3, 1e+20),
+ * with the fewest significant digits that read back as the same double, so
+ * 0.1 is "0.1" and 2^-10 is "0.0009765625". */
+static void
+facts_out_float(struct facts_out *o, int64_t bits)
+{
+	char tmp[48];
+	uint64_t u = (uint64_t)bits;
+	double d;
+	int n = 0, prec;
+
+	memcpy(&d, &u, sizeof d);
+	for (prec = 6; prec <= 17; prec++) {
+		n = snprintf(tmp, sizeof tmp, "%.*g", prec, d);
+		if (n <= 0 || (size_t)n >= sizeof tmp)
+			return;
+		if (d != d || strtod(tmp, NULL) == d)
+			break; /* NaN never reads back equal */
+	}
+	facts_out_put(o, tmp, (size_t)n);
+}
+
 /* Fetches every row of the relation into rows[] (width words each),
  * symbols as dense indexes into set->syms. */
 static int
 facts_io_fetch(const maelys_datalog_result_t *result, const char *predicate,
-	       size_t arity, size_t count, uint64_t *rows,
-	       struct facts_symset *set, char *err, size_t errlen)
+	       size_t arity, const maelys_datalog_column_type_t *columns,
+	       size_t count, uint64_t *rows, struct facts_symset *set,
+	       char *err, size_t errlen)
 {
 	maelys_datalog_fact_view_t *page;
 	size_t width = arity + 1, off = 0;
@@ -908,8 +1059,11 @@ facts_io_fetch(const maelys_datalog_result_t *result, const char *predicate,
 				uint32_t ix;
 
 				if (t->kind == MAELYS_DATALOG_TERM_INTEGER) {
-					row[k + 1] = (uint64_t)t->as.integer ^
-						     FACTS_IO_INT_BIAS;
+					row[k + 1] = facts_io_key(
+					    columns != NULL
+						? columns[k]
+						: MAELYS_DATALOG_COLUMN_NUMBER,
+					    t->as.integer);
 					continue;
 				}
 				if (facts_symset_index(set, t->as.symbol_id,
@@ -1043,6 +1197,9 @@ facts_io_write(FILE *out, const maelys_datalog_result_t *result,
 		   *delimiter = facts_io_delimiter(d);
 	size_t arity = d->arity;
 	bool quote = d->rfc4180 != 0;
+	/* an UNSIGNED column's integers sort and print as unsigned, a
+	 * FLOAT column's as the doubles their bits are */
+	const maelys_datalog_column_type_t *columns = d->columns;
 	struct facts_symset set;
 	struct facts_out *o = NULL;
 	uint64_t *rows = NULL;
@@ -1074,8 +1231,8 @@ facts_io_write(FILE *out, const maelys_datalog_result_t *result,
 	rows = malloc(count * width * sizeof *rows);
 	if (rows == NULL)
 		goto nomem;
-	if (facts_io_fetch(result, predicate, arity, count, rows, &set, err,
-			   errlen) != 0 ||
+	if (facts_io_fetch(result, predicate, arity, columns, count, rows, &set,
+			   err, errlen) != 0 ||
 	    facts_io_rank(result, arity, count, rows, &set, err, errlen) != 0)
 		goto out;
 	if (count > 1)
@@ -1095,8 +1252,18 @@ facts_io_write(FILE *out, const maelys_datalog_result_t *result,
 				else
 					facts_out_put(o, s->text, s->len);
 			} else {
-				facts_out_int(o, (int64_t)(row[k + 1] ^
-							   FACTS_IO_INT_BIAS));
+				maelys_datalog_column_type_t col =
+				    columns != NULL
+					? columns[k]
+					: MAELYS_DATALOG_COLUMN_NUMBER;
+				int64_t v = facts_io_unkey(col, row[k + 1]);
+
+				if (col == MAELYS_DATALOG_COLUMN_UNSIGNED)
+					facts_out_uint(o, (uint64_t)v);
+				else if (col == MAELYS_DATALOG_COLUMN_FLOAT)
+					facts_out_float(o, v);
+				else
+					facts_out_int(o, v);
 			}
 		}
 		facts_out_put(o, "\n", 1);

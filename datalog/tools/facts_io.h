@@ -40,14 +40,15 @@ const char *facts_io_delimiter(const maelys_datalog_directive_t *d);
  * Reads the facts of `d->predicate` (arity d->arity, column types
  * d->columns, delimiter facts_io_delimiter(d)) from the file at `path` and
  * adds them to `edb`, as Souffle reads a .facts file.  Column types: NUMBER
- * is a decimal int64; SYMBOL is the raw text; ANY is an integer when the
- * text is a canonical decimal int64 and a symbol otherwise.  A trailing "\r"
- * is stripped and the last line may lack its "\n".  A line must have
- * d->arity columns; with FACTS_IO_SOUFFLE in `flags`, any after them are
- * ignored.  d->headers: the first line is skipped.  d->rfc4180: a field may
- * be quoted ("a,b", "" for a quote, line ends inside the quotes).  A
- * relation of arity 0 is true when the file has a line (which must be
- * empty or "()").
+ * is a decimal int64; UNSIGNED a decimal uint64; FLOAT a decimal float
+ * ("1.5", "2", "-3e4", "inf"), held as its bits; SYMBOL is the raw text;
+ * ANY is an integer when the text is a canonical decimal int64 and a
+ * symbol otherwise.  A trailing "\r" is stripped and the last line may lack
+ * its "\n".  A line must have d->arity columns; with FACTS_IO_SOUFFLE in
+ * `flags`, any after them are ignored.  d->headers: the first line is
+ * skipped.  d->rfc4180: a field may be quoted ("a,b", "" for a quote, line
+ * ends inside the quotes).  A relation of arity 0 is true when the file has
+ * a line (which must be empty or "()").
  * Returns 0, or -1 with `err` set to "PATH: ..." or "PATH:LINE: ...".
  */
 int facts_io_read(maelys_datalog_input_edb_t *edb, const char *path,
@@ -67,7 +68,9 @@ void facts_io_write_header(FILE *out, const maelys_datalog_directive_t *d);
 /*
  * Writes every fact of d->predicate/d->arity of `result` to `out`, one per
  * line, columns separated by facts_io_delimiter(d), sorted column by column:
- * integers (numerically) before symbols (bytewise); with d->rfc4180 every
+ * integers (numerically; an UNSIGNED column's as unsigned, a FLOAT column's
+ * as the doubles their bits are, written "%g" as Souffle writes them: 0.5,
+ * 3, -1.5e+20, inf) before symbols (bytewise); with d->rfc4180 every
  * symbol in double quotes, a quote in it doubled.  A true relation of
  * arity 0 is the line "()" (as Souffle writes it).  Nothing is flushed:
  * the caller checks `out` for write errors.

@@ -531,6 +531,8 @@ df_gen_arith(struct df_case *c, struct df_scope *sc, const struct df_rule *r,
 	switch (op) {
 	case DF_A_DIV:
 	case DF_A_MOD:
+	case DF_A_UDIV:
+	case DF_A_UMOD:
 		l->a[2].c.x = divisors[df_below(&c->rng, 7)];
 		break;
 	case DF_A_POW:
@@ -539,6 +541,7 @@ df_gen_arith(struct df_case *c, struct df_scope *sc, const struct df_rule *r,
 	case DF_A_BSHL:
 	case DF_A_BSHR:
 	case DF_A_BSHRU:
+	case DF_A_UBSHR:
 		l->a[2].c.x = df_below(&c->rng, 64);
 		break;
 	default:

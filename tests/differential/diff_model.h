@@ -219,6 +219,10 @@ enum df_arith {
 	DF_A_LAND,
 	DF_A_LOR,
 	DF_A_LXOR,
+	/* on the operands' 64 bits as unsigned: utoi(itou(A) / itou(B)) */
+	DF_A_UDIV,
+	DF_A_UMOD,
+	DF_A_UBSHR,
 	DF_NARITH
 };
 enum df_op { DF_EQ = 0, DF_NE, DF_LT, DF_LE, DF_GT, DF_GE, DF_NOPS };

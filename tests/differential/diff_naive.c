@@ -510,6 +510,12 @@ df_arith(enum df_arith op, int64_t a, int64_t b)
 		return a != 0 || b != 0 ? 1 : 0;
 	case DF_A_LXOR:
 		return (a != 0) != (b != 0) ? 1 : 0;
+	case DF_A_UDIV: /* b != 0 */
+		return (int64_t)(ua / ub);
+	case DF_A_UMOD:
+		return (int64_t)(ua % ub);
+	case DF_A_UBSHR: /* 0 <= b <= 63: zeros fill in */
+		return (int64_t)(ua >> b);
 	default:
 		ck_abort_msg("differential: arithmetic operator %d", (int)op);
 	}

@@ -18,7 +18,8 @@ static const char *const df_builtin_text[DF_NBUILTINS] = {
 /* the native dialect's spellings (% begins a comment there: mod) */
 static const char *const df_arith_text[DF_NARITH] = {
     "+",    "-",   "*",    "/",    "mod",   "^",    "band", "bor",
-    "bxor", "bshl", "bshr", "bshru", "land", "lor", "lxor"};
+    "bxor", "bshl", "bshr", "bshru", "land", "lor", "lxor",
+    "/",    "mod", "bshr"};
 /* each functor's text up to its first argument */
 static const char *const df_func_text[DF_NFUNC] = {
     "strlen(",     "min(", "max(",           "min(",   "max(",
@@ -162,9 +163,17 @@ df_put_lit(struct df_buf *b, struct df_case *c, const struct df_lit *l)
 			df_buf_printf(b, " = ");
 		}
 		df_buf_printf(b, "%s", paren ? "(" : "");
-		df_put_term(b, c, &l->a[1]);
-		df_buf_printf(b, " %s ", df_arith_text[l->builtin]);
-		df_put_term(b, c, &l->a[2]);
+		if (l->builtin >= DF_A_UDIV) { /* unsigned: converted */
+			df_buf_printf(b, "utoi(itou(");
+			df_put_term(b, c, &l->a[1]);
+			df_buf_printf(b, ") %s itou(", df_arith_text[l->builtin]);
+			df_put_term(b, c, &l->a[2]);
+			df_buf_printf(b, "))");
+		} else {
+			df_put_term(b, c, &l->a[1]);
+			df_buf_printf(b, " %s ", df_arith_text[l->builtin]);
+			df_put_term(b, c, &l->a[2]);
+		}
 		df_buf_printf(b, "%s", paren ? ")" : "");
 		if (swap) {
 			df_buf_printf(b, " = ");

@@ -352,6 +352,11 @@ typedef enum maelys_datalog_column_type {
 	MAELYS_DATALOG_COLUMN_ANY = 0, /* untyped column */
 	MAELYS_DATALOG_COLUMN_SYMBOL = 1,
 	MAELYS_DATALOG_COLUMN_NUMBER = 2,
+	/* a 64-bit unsigned integer, held as an integer value with the same
+	 * 64 bits (printed and read as unsigned) */
+	MAELYS_DATALOG_COLUMN_UNSIGNED = 3,
+	/* an IEEE-754 double, held as an integer value with its 64 bits */
+	MAELYS_DATALOG_COLUMN_FLOAT = 4,
 	/* a record or algebraic data type (.type T = [...] or A {} | ...):
 	 * input facts give it as text, such as "[1, [2, nil]]" or "$A(1)",
 	 * and result_record_text prints it so */
