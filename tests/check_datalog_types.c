@@ -254,6 +254,64 @@ START_TEST(test_types_old_declarations)
 }
 END_TEST
 
+START_TEST(test_types_with_records_and_aggregates)
+{
+	/* a record type declared after its use, an equivalence of it, a
+	 * field of a subtype; sum, min and max of floats and unsigned values
+	 * add and order as theirs, mean of floats: 0.5 + 1.5 - 2.0 = 0.0
+	 * (bits 0), min -2.0 (0xC000000000000000), mean of 1.0 and 2.0 1.5
+	 * (0x3FF8000000000000), max of 1u and 2^64-1 (shown as -1) */
+	static const char src[] =
+	    ".decl r(p: Q)\n.type Q = P\n"
+	    ".type P = [name: symbol, age: Age]\n.type Age <: number\n"
+	    "r([\"a\", 3]).\n.decl o(a: Age)\no(x) :- r([_, x]).\n"
+	    ".decl f(x:float)\nf(0.5). f(1.5). f(-2.0).\n"
+	    ".decl s(x:float)\ns(y) :- y = sum x : f(x).\n"
+	    ".decl lo(x:float)\nlo(y) :- y = min x : f(x).\n"
+	    ".decl g(x:float)\ng(1.0). g(2.0).\n"
+	    ".decl m(x:float)\nm(y) :- y = mean x : g(x).\n"
+	    ".decl u(x:unsigned)\nu(1u). u(0xffffffffffffffff).\n"
+	    ".decl hi(x:unsigned)\nhi(y) :- y = max x : u(x).\n";
+
+	expect_rows(src, true, "o", 1, "#3");
+	expect_rows(src, true, "s", 1, "#0");
+	expect_rows(src, true, "lo", 1, "#-4611686018427387904");
+	expect_rows(src, true, "m", 1, "#4609434218613702656");
+	expect_rows(src, true, "hi", 1, "#-1");
+}
+END_TEST
+
+START_TEST(test_types_refusals_of_the_other_features)
+{
+	static const struct {
+		const char *src;
+		maelys_datalog_status_t want;
+		const char *what;
+	} cases[] = {
+	    {".type S <: L\n.type L = [h: number]\n",
+	     MAELYS_DATALOG_STATUS_TYPE, "subtype 'S' of the record"},
+	    {".type L = [h: number]\n.type U = L | number\n",
+	     MAELYS_DATALOG_STATUS_TYPE, "record or ADT type among"},
+	    {".type L = [h: float]\n.decl r(x: L)\n",
+	     MAELYS_DATALOG_STATUS_TYPE, "records of floats"},
+	    {".decl n(x:number)\n.decl m(x:float)\nm(y) :- y = mean x : "
+	     "n(x).\n",
+	     MAELYS_DATALOG_STATUS_TYPE, "mean of numbers"},
+	    {".decl f(x:float)\n.decl g(x:float)\ng(min(x, 1.0)) :- f(x).\n",
+	     MAELYS_DATALOG_STATUS_TYPE, "min of float values"},
+	    {".decl f(x:float)\n.decl g(x:symbol)\ng(to_string(x)) :- "
+	     "f(x).\n",
+	     MAELYS_DATALOG_STATUS_TYPE, "unable to deduce"},
+	    {".type t <: symbol\n.decl t(x: number)\n",
+	     MAELYS_DATALOG_STATUS_REDECLARED, "name clash"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof *cases; i++)
+		expect_refused(cases[i].src, cases[i].want, cases[i].what);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -268,6 +326,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_types_native_dialect_has_them);
 	tcase_add_test(tc, test_types_refusals);
 	tcase_add_test(tc, test_types_old_declarations);
+	tcase_add_test(tc, test_types_with_records_and_aggregates);
+	tcase_add_test(tc, test_types_refusals_of_the_other_features);
 	suite_add_tcase(s, tc);
 	return s;
 }

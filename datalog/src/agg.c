@@ -74,8 +74,8 @@ dl_agg_fold(struct dl_agg_acc *acc, int64_t v)
 		break;
 	case DL_AGG_MIN:
 		/* a NaN (unordered: 2) never replaces a value */
-		if (!acc->any || dl_arith_kind_compare(acc->num, v,
-						       acc->value) == -1)
+		if (!acc->any ||
+		    dl_arith_kind_compare(acc->num, v, acc->value) == -1)
 			acc->value = v;
 		break;
 	case DL_AGG_MAX:

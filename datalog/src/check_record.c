@@ -226,7 +226,8 @@ dl_record_check_types(struct dl_program *prog, const struct dl_ast *ast,
 					return dl_fail_at(
 					    diag, MAELYS_DATALOG_STATUS_TYPE,
 					    source, af->pos,
-					    "field '%s' of type '%s' is a float "
+					    "field '%s' of type '%s' is a "
+					    "float "
 					    "(records of floats are not "
 					    "supported)",
 					    af->name, af->type);

@@ -328,9 +328,8 @@ dl_tc_is_conversion(enum dl_arith_op op)
 	return op >= DL_ARITH_ITOF;
 }
 
-static maelys_datalog_status_t dl_tc_term(struct dl_tyck *tc,
-					  const struct dl_ast_term *t,
-					  uint32_t *out);
+static maelys_datalog_status_t
+dl_tc_term(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t *out);
 static maelys_datalog_status_t dl_tc_lit(struct dl_tyck *tc,
 					 const struct dl_ast_lit *l);
 
@@ -373,8 +372,8 @@ dl_tc_agg(struct dl_tyck *tc, const struct dl_ast_agg *g, uint32_t *out)
 		return dl_tc_new(tc, NULL, MAELYS_DATALOG_COLUMN_FLOAT, true,
 				 out);
 	}
-	DL_TRY_TC(dl_tc_new(tc, &g->value, MAELYS_DATALOG_COLUMN_ANY, true,
-			    out));
+	DL_TRY_TC(
+	    dl_tc_new(tc, &g->value, MAELYS_DATALOG_COLUMN_ANY, true, out));
 	return dl_tc_unify(tc, *out, a, &g->value);
 }
 
@@ -674,12 +673,12 @@ dl_tc_narrow_atom(struct dl_tyck *tc, struct dl_tc_sets *ts,
 			continue;
 		before = ts->set[v];
 		/* a record or ADT type has no root but itself */
-		dl_types_meet(tc->env, &ts->set[v],
-			      sink && tc->prog->preds[pid].columns[k] !=
-					  MAELYS_DATALOG_COLUMN_RECORD
-				  ? dl_types_root(
-					tc->prog->preds[pid].columns[k])
-				  : t);
+		dl_types_meet(
+		    tc->env, &ts->set[v],
+		    sink && tc->prog->preds[pid].columns[k] !=
+				MAELYS_DATALOG_COLUMN_RECORD
+			? dl_types_root(tc->prog->preds[pid].columns[k])
+			: t);
 		if (memcmp(&before, &ts->set[v], sizeof before) != 0)
 			changed = true;
 	}

@@ -37,9 +37,9 @@ enum dl_agg_op {
 
 /* The running fold of one aggregate op. */
 struct dl_agg_acc {
-	uint8_t op;  /* enum dl_agg_op */
-	uint8_t num; /* enum dl_numkind of the values folded */
-	bool any;    /* a binding was folded */
+	uint8_t op;    /* enum dl_agg_op */
+	uint8_t num;   /* enum dl_numkind of the values folded */
+	bool any;      /* a binding was folded */
 	int64_t value; /* count: the bindings folded */
 	double fsum;   /* mean: the sum of the (float) values */
 	/* ev->poisoned when the aggregate began: a binding of the body that

@@ -453,7 +453,7 @@ dl_types_build(const struct dl_ast *ast, const char *source,
 					"type among its members%s",
 					t->name, "");
 		else if (t->form == DL_TY_FORM_SUBSET &&
-		    env->ty[env->canon[t->of[0]]].form == DL_TY_FORM_UNION)
+			 env->ty[env->canon[t->of[0]]].form == DL_TY_FORM_UNION)
 			st = dl_ty_fail(source, t->pos, diag,
 					MAELYS_DATALOG_STATUS_TYPE,
 					"subtype %s cannot be derived from the "
