@@ -3074,6 +3074,32 @@ dl_ck_agg_witnesses(struct dl_checker *ck, const struct dl_ast_clause **c,
 		}
 		if (w == NULL)
 			continue;
+		/* the copy of a body holding an aggregate gave wrong rows
+		 * (Souffle's evaluation/aggregates_nested, its W: none where
+		 * Souffle has one): refused until the copy is right */
+		for (j = 0; j < a->nbody; j++) {
+			const struct dl_ast_lit *l = &a->body[j];
+			struct dl_agg_terms nested = {{NULL}, 0};
+
+			if (l->kind == DL_LIT_CMP) {
+				dl_ast_aggs_of(&l->lhs, &nested);
+				dl_ast_aggs_of(&l->rhs, &nested);
+			} else {
+				for (k = 0; k < l->atom.nargs; k++)
+					dl_ast_aggs_of(&l->atom.args[k],
+						       &nested);
+			}
+			if (nested.n > 0) {
+				st = dl_fail_at(
+				    ck->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				    ck->source, w->pos,
+				    "a witness of %s whose body holds another "
+				    "aggregate (not supported: bind the "
+				    "variable outside the aggregate)",
+				    dl_agg_name(a->op));
+				goto out;
+			}
+		}
 		/* the aggregate's body, then term = aggregate */
 		if (n + a->nbody + 1 > DL_BODY_MAX) {
 			st = dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_LIMIT,

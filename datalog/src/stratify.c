@@ -379,11 +379,12 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 			/* a rule with record terms may build records, which
 			 * only a solve's overlay can hold (dl_record.h); a
 			 * standalone program solves once: evaluated with the
-			 * solve, an arithmetic result of any size (a float's
-			 * bits, a large unsigned) has the solve's overlay to
-			 * be held in */
+			 * solve, an arithmetic or aggregate result of any
+			 * size (a float's bits, a large unsigned) has the
+			 * solve's overlay to be held in */
 			if (rule->nrecs > 0 || rule->solve_time ||
-			    (prog->standalone && rule->nexprs > 0))
+			    (prog->standalone &&
+			     (rule->nexprs > 0 || rule->naggs > 0)))
 				s->runtime = true;
 
 			for (i = 0; i < rule->nbody; i++) {
