@@ -343,6 +343,57 @@ as_written:
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* Whether term t mentions relation `name` in an aggregate's body, at any
+ * depth (an aggregate's literals are inside terms: a relation used only
+ * there is used).  The depth is bounded by the parser's term and
+ * aggregate nesting limits. */
+static bool dl_inl_lit_uses(const struct dl_ast_lit *l, const char *name,
+			    size_t len);
+
+static bool
+dl_inl_term_uses(const struct dl_ast_term *t, const char *name, size_t len)
+{
+	size_t k;
+
+	if (t->kind == DL_TERM_EXPR) {
+		if (dl_inl_term_uses(&t->expr->lhs, name, len) ||
+		    dl_inl_term_uses(&t->expr->rhs, name, len))
+			return true;
+		for (k = 0; k < t->expr->nargs; k++)
+			if (dl_inl_term_uses(&t->expr->args[k], name, len))
+				return true;
+	}
+	if (t->kind == DL_TERM_RECORD || t->kind == DL_TERM_ADT)
+		for (k = 0; k < t->rec->nargs; k++)
+			if (dl_inl_term_uses(&t->rec->args[k], name, len))
+				return true;
+	if (t->kind == DL_TERM_AGG) {
+		if (t->agg->has_value &&
+		    dl_inl_term_uses(&t->agg->value, name, len))
+			return true;
+		for (k = 0; k < t->agg->nbody; k++)
+			if (dl_inl_lit_uses(&t->agg->body[k], name, len))
+				return true;
+	}
+	return false;
+}
+
+static bool
+dl_inl_lit_uses(const struct dl_ast_lit *l, const char *name, size_t len)
+{
+	size_t k;
+
+	if (l->kind == DL_LIT_CMP)
+		return dl_inl_term_uses(&l->lhs, name, len) ||
+		       dl_inl_term_uses(&l->rhs, name, len);
+	if (l->atom.name_len == len && memcmp(l->atom.name, name, len) == 0)
+		return true;
+	for (k = 0; k < l->atom.nargs; k++)
+		if (dl_inl_term_uses(&l->atom.args[k], name, len))
+			return true;
+	return false;
+}
+
 /* Drops the clauses of inlined relations that no other clause uses (a
  * relation used only by its own clauses is unused), until none is left to
  * drop. */
@@ -367,11 +418,9 @@ dl_inl_drop_unused(struct dl_inl *s, struct dl_ast_clause *cl, size_t *n)
 
 				has |= own;
 				for (k = 0; k < cl[j].nbody && !own; k++)
-					if (cl[j].body[k].kind != DL_LIT_CMP &&
-					    cl[j].body[k].atom.name_len ==
-						d->name_len &&
-					    memcmp(cl[j].body[k].atom.name,
-						   d->name, d->name_len) == 0)
+					if (dl_inl_lit_uses(&cl[j].body[k],
+							    d->name,
+							    d->name_len))
 						used = true;
 			}
 			if (used || !has)

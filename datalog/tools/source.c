@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -599,6 +600,10 @@ out:
 	return rc;
 }
 
+/* Address space (bytes) and CPU seconds the C preprocessor may use. */
+#define SOURCE_CPP_AS_MAX  ((rlim_t)1 << 30)
+#define SOURCE_CPP_CPU_MAX ((rlim_t)60)
+
 /* Runs `cpp -x c -DRAM_DOMAIN_SIZE=32 [-I DIR]... PROGRAM` (no shell) and
  * returns its output, at most max_bytes. */
 static int
@@ -646,8 +651,16 @@ source_cpp(struct source_ctx *cx, char **out, size_t *outlen)
 	}
 	if (pid == 0) {
 		int devnull = open("/dev/null", O_RDONLY);
+		/* cpp's own memory and time are bounded too: a macro that
+		 * doubles itself forty times grows cc1 by gigabytes before
+		 * it writes a byte of the output bounded above. */
+		const struct rlimit mem = {SOURCE_CPP_AS_MAX, SOURCE_CPP_AS_MAX};
+		const struct rlimit cpu = {SOURCE_CPP_CPU_MAX,
+					   SOURCE_CPP_CPU_MAX};
 
-		if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(fds[1], 1) < 0)
+		if (devnull < 0 || dup2(devnull, 0) < 0 ||
+		    dup2(fds[1], 1) < 0 || setrlimit(RLIMIT_AS, &mem) != 0 ||
+		    setrlimit(RLIMIT_CPU, &cpu) != 0)
 			_exit(127);
 		execvp("cpp", (char *const *)argv);
 		_exit(127);
