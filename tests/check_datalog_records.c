@@ -400,7 +400,7 @@ static const struct {
     {".type P = [a: Nope]\n.decl p(r: P)\n", MAELYS_DATALOG_STATUS_PARSE,
      "unknown type 'Nope'"},
     {".decl p(r: Nope)\n", MAELYS_DATALOG_STATUS_PARSE, "unknown type 'Nope'"},
-    /* types.c's refusals of any .type (s14types) */
+    /* types.c's refusals of any .type */
     {".type A = B\n.type B = A\n.decl p(x: number)\n",
      MAELYS_DATALOG_STATUS_TYPE, "infinite descent"},
     {".type A <: Nope\n.decl p(x: number)\n",
