@@ -457,6 +457,21 @@ dl_p_conv_kinds(enum dl_arith_op op, uint8_t *in, uint8_t *out)
 	return false;
 }
 
+/* t := the expression e, written from `start` (at `pos`) to the token
+ * just read: an operator's node and a functor call alike. */
+static maelys_datalog_status_t
+dl_p_expr_term(const struct dl_parser *p, struct dl_ast_term *t,
+	       struct dl_ast_expr *e, struct dl_pos pos, size_t start)
+{
+	memset(t, 0, sizeof *t);
+	t->kind = DL_TERM_EXPR;
+	t->expr = e;
+	t->pos = pos;
+	t->start = start;
+	t->end = p->prev_end;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 /* t := op lhs [rhs], folded when every operand is a numeric literal (a
  * plain one taking the other's kind: 1 + 0.5 is the float 1.5); the term
  * is at `pos`, its operator at `at`. */
@@ -537,13 +552,7 @@ dl_p_node(struct dl_parser *p, struct dl_ast_term *t, enum dl_arith_op op,
 	e->lhs = *lhs;
 	if (rhs != NULL)
 		e->rhs = *rhs;
-	memset(t, 0, sizeof *t);
-	t->kind = DL_TERM_EXPR;
-	t->expr = e;
-	t->pos = pos;
-	t->start = start;
-	t->end = p->prev_end;
-	return MAELYS_DATALOG_STATUS_OK;
+	return dl_p_expr_term(p, t, e, pos, start);
 }
 
 /* A unary operator and its operand, or a primary; then any ^ chain, which
@@ -846,13 +855,7 @@ dl_p_functor_at(struct dl_parser *p, struct dl_ast_term *t, bool *is)
 			return dl_p_nomem(p);
 		memcpy(e->args, args, nterms * sizeof *args);
 	}
-	memset(t, 0, sizeof *t);
-	t->kind = DL_TERM_EXPR;
-	t->expr = e;
-	t->pos = pos;
-	t->start = start;
-	t->end = p->prev_end;
-	return MAELYS_DATALOG_STATUS_OK;
+	return dl_p_expr_term(p, t, e, pos, start);
 }
 
 static maelys_datalog_status_t
