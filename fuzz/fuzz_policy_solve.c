@@ -262,8 +262,11 @@ read_row(const maelys_datalog_result_t *res, const char *name,
 					len = 0;
 					rec[0] = '\0';
 				} else if (rs != MAELYS_DATALOG_STATUS_OK ||
-					 rec[len] != '\0' ||
-					 strlen(rec) != len)
+					 len >= sizeof rec ||
+					 rec[len] != '\0')
+					/* a symbol field may hold a NUL, so
+					 * the text is read by its length,
+					 * never by strlen (datalog.h) */
 					abort();
 				text = rec;
 				query = false;

@@ -365,6 +365,43 @@ START_TEST(test_records_text_buffer)
 }
 END_TEST
 
+/* A symbol field holding a NUL is copied into the record's text byte for
+ * byte: the text is read by its length, and the NUL is inside it. */
+START_TEST(test_records_text_keeps_a_nul_of_a_symbol)
+{
+	static const char src[] = ".type R = [s: symbol, n: number]\n"
+				  ".decl in(s: symbol)\n.input in\n"
+				  ".decl out(r: R)\nout([s, 7]) :- in(s).\n";
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
+	maelys_datalog_fact_view_t row;
+	maelys_datalog_result_t *res;
+	maelys_datalog_arg_t arg;
+	struct dltest_prog p;
+	char buf[32];
+	size_t n = 0, len = 0;
+
+	open_prog(&p, src, true);
+	arg.kind = MAELYS_DATALOG_TERM_SYMBOL;
+	arg.as.symbol.text = "a\0b";
+	arg.as.symbol.length = 3;
+	dltest_add_args(edb, "in", &arg, 1);
+	res = dltest_prog_solve(&p, edb);
+	ck_assert_status(
+	    maelys_datalog_result_enumerate(res, "out", 1, &row, 1, &n),
+	    MAELYS_DATALOG_STATUS_OK);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_status(
+	    maelys_datalog_result_record_text(res, row.terms[0].as.symbol_id,
+					      buf, sizeof buf, &len),
+	    MAELYS_DATALOG_STATUS_OK);
+	ck_assert_uint_eq(len, 8);
+	ck_assert_int_eq(memcmp(buf, "[a\0b, 7]", 9), 0);
+	(void)maelys_datalog_result_free(res);
+	(void)maelys_datalog_input_edb_free(edb);
+	dltest_prog_close(&p);
+}
+END_TEST
+
 static const struct {
 	const char *src;
 	maelys_datalog_status_t want;
@@ -530,6 +567,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_records_read_from_input_facts);
 	tcase_add_test(tc, test_records_native_dialect);
 	tcase_add_test(tc, test_records_text_buffer);
+	tcase_add_test(tc, test_records_text_keeps_a_nul_of_a_symbol);
 	tcase_add_loop_test(
 	    tc, test_records_invalid_programs_refused, 0,
 	    (int)(sizeof invalid_cases / sizeof *invalid_cases));

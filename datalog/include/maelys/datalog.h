@@ -759,9 +759,11 @@ maelys_datalog_result_symbol_text(const maelys_datalog_result_t *result,
 
 /* The text of a value of a record or algebraic data type (a term of kind
  * SYMBOL whose symbol_text is refused), as Souffle prints it: "[1, [2,
- * nil]]", "nil", "$A(1, $B)"; symbols inside it unquoted.  Writes it to buf
- * (capacity bytes, NUL-terminated when capacity > 0) and its length to
- * *length (may be NULL).  Returns OK; LIMIT when it does not fit (*length is
+ * nil]]", "nil", "$A(1, $B)"; symbols inside it unquoted and copied byte
+ * for byte, so a symbol holding a NUL puts that NUL inside the text: read
+ * `*length` bytes, not up to the first NUL.  Writes it to buf (capacity
+ * bytes, NUL-terminated when capacity > 0) and its length to *length (may
+ * be NULL).  Returns OK; LIMIT when it does not fit (*length is
  * then the length needed: call again with more room) or is nested deeper
  * than 256 or longer than 1 MiB; INVALID_ARGUMENT (NULL result, NULL buf
  * with a capacity, or an id that is no record of this result). */
