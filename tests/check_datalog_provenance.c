@@ -499,6 +499,41 @@ why(const maelys_datalog_result_t *res, size_t rule, const char *pred,
 			      rule, pred, (long long)a, lit, want_lit);
 }
 
+/* A body longer than 64 literals, with a comparison past the 64th that
+ * waits for a later literal to bind its variable. */
+START_TEST(test_prov_why_not_in_a_body_past_64_literals)
+{
+	char src[2048];
+	size_t k, n;
+	maelys_datalog_policy_t *policy;
+	maelys_datalog_session_t *s;
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
+	maelys_datalog_result_t *res;
+
+	n = (size_t)snprintf(src, sizeof src,
+			     ".decl e(x, y)\n.input e\n.decl f(x)\n.input f\n"
+			     ".decl w(x)\nw(X) :- ");
+	for (k = 0; k < 70; k++)
+		n += (size_t)snprintf(src + n, sizeof src - n, "f(X), ");
+	n += (size_t)snprintf(src + n, sizeof src - n, "Z < 5, e(X, Z).\n");
+	ck_assert_uint_lt(n, sizeof src);
+	policy = dltest_load(NULL, SOURCE, src);
+	s = dltest_new_session_flags(policy, PROV);
+	dltest_add_i(edb, "f", 12);
+	dltest_add_ii(edb, "e", 12, 7); /* Z < 5 fails once e binds Z */
+	dltest_add_i(edb, "f", 3);
+	dltest_add_ii(edb, "e", 3, 4); /* w(3) holds */
+	res = dltest_solve(s, edb);
+	why(res, 0, "w", 12, 0, 1, 1, 71);
+	why(res, 0, "w", 3, 0, 1, 1, 72);
+	why(res, 0, "w", 5, 0, 1, 1, 0);
+	(void)maelys_datalog_result_free(res);
+	(void)maelys_datalog_input_edb_free(edb);
+	(void)maelys_datalog_session_free(s);
+	(void)maelys_datalog_policy_free(policy);
+}
+END_TEST
+
 START_TEST(test_prov_why_not_names_the_first_failing_literal)
 {
 	maelys_datalog_policy_t *policy = dltest_load(NULL, SOURCE, why_src);
@@ -807,6 +842,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_prov_origins_of_facts);
 	tcase_add_test(tc, test_prov_only_records_what_was_asked);
 	tcase_add_test(tc, test_prov_why_not_names_the_first_failing_literal);
+	tcase_add_test(tc, test_prov_why_not_in_a_body_past_64_literals);
 	tcase_add_test(tc, test_prov_rule_fired_even_without_a_new_tuple);
 	tcase_add_test(tc, test_prov_bad_handles_are_refused);
 	tcase_add_test(tc, test_prov_memory_counts_against_the_budget);

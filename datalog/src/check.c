@@ -80,15 +80,18 @@ dl_ck_nomem(struct dl_checker *ck)
 		       "out of memory while checking the policy");
 }
 
-/* Names a built-in or the language keeps for itself. */
+/* Names a built-in or the language keeps for itself.  Souffle keeps only
+ * its built-in tests `match` and `contains`: `not`, `prefix` and the rest
+ * are ordinary relation names there (C++ keywords too: a program may
+ * declare `not` or `and`). */
 static bool
-dl_is_reserved(const char *name, size_t len)
+dl_is_reserved(const char *name, size_t len, bool souffle)
 {
-	static const char *const words[] = {"not",    "re_match", "prefix",
-					    "suffix", "contains", "match"};
-	size_t i;
+	static const char *const words[] = {"contains", "match",  "not",
+					    "re_match", "prefix", "suffix"};
+	size_t i, n = souffle ? 2 : sizeof words / sizeof *words;
 
-	for (i = 0; i < sizeof words / sizeof *words; i++) {
+	for (i = 0; i < n; i++) {
 		if (strlen(words[i]) == len && memcmp(words[i], name, len) == 0)
 			return true;
 	}
@@ -1814,7 +1817,7 @@ dl_ck_decls(struct dl_checker *ck, const struct dl_ast *ast)
 		const struct dl_ast_decl *d = &ast->decls[i];
 		uint32_t old;
 
-		if (dl_is_reserved(d->name, d->name_len))
+		if (dl_is_reserved(d->name, d->name_len, ast->souffle))
 			return dl_fail_at(ck->diag,
 					  MAELYS_DATALOG_STATUS_REDECLARED,
 					  ck->source, d->pos,

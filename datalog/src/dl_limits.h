@@ -19,7 +19,7 @@
 /* Bytes of an identifier (predicate, variable, type). */
 #define DL_IDENT_MAX      ((size_t)255)
 /* Literals in one rule body. */
-#define DL_BODY_MAX       ((size_t)64)
+#define DL_BODY_MAX       ((size_t)128)
 /* Distinct variables in one rule. */
 #define DL_VARS_MAX       ((size_t)256)
 /* arithmetic terms in one rule */

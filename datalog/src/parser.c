@@ -1046,7 +1046,9 @@ dl_p_literal_body(struct dl_parser *p, struct dl_ast_lit *lit)
 		lit->negated = true;
 		return dl_p_atom_or_call(p, lit);
 	}
-	if (dl_tok_is(&p->tok, "not")) {
+	/* `not(atom)` negates in the native dialect only: Souffle writes `!`,
+	 * and `not` is an ordinary relation name there */
+	if (!p->ast->souffle && dl_tok_is(&p->tok, "not")) {
 		DL_TRY(dl_p_peek(p, &nx));
 		if (nx->kind == DL_TOK_LPAREN) {
 			DL_TRY(dl_p_advance(p));

@@ -26,6 +26,8 @@
 /* A value of the question that no layer of the result knows: it is in no
  * relation, equal to nothing else, and no built-in can read it. */
 #define DL_WHY_UNKNOWN UINT32_C(0x7fffffff)
+/* 64-bit words of a frame's set of waiting literals */
+#define DL_WAITING_WORDS ((DL_BODY_MAX + 63) / 64)
 
 struct dl_whynot {
 	const maelys_datalog_result_t *res;
@@ -45,10 +47,23 @@ struct dl_whynot {
 struct dl_whynot_frame {
 	uint32_t regs[DL_VARS_MAX];
 	bool bound[DL_VARS_MAX];
-	uint64_t waiting; /* bit i: literal i not yet evaluable */
+	/* bit i: literal i not yet evaluable (a body has up to DL_BODY_MAX) */
+	uint64_t waiting[DL_WAITING_WORDS];
 	uint64_t xwaiting; /* bit i: arithmetic term i not yet computed */
 	uint64_t rwaiting; /* bit i: record term i not yet settled */
 };
+
+/* Whether some literal of the frame is still waiting. */
+static bool
+dl_whynot_any_waiting(const struct dl_whynot_frame *f)
+{
+	size_t k;
+
+	for (k = 0; k < DL_WAITING_WORDS; k++)
+		if (f->waiting[k] != 0)
+			return true;
+	return false;
+}
 
 static bool
 dl_whynot_step(struct dl_whynot *w)
@@ -218,7 +233,8 @@ dl_whynot_settle(struct dl_whynot *w, struct dl_whynot_frame *f,
 	uint32_t i;
 
 	while (progress &&
-	       (f->waiting != 0 || f->xwaiting != 0 || f->rwaiting != 0)) {
+	       (dl_whynot_any_waiting(f) || f->xwaiting != 0 ||
+		f->rwaiting != 0)) {
 		progress = false;
 		/* a record term: built or taken apart once it can be; a
 		 * value of another branch or a field that differs refutes */
@@ -261,16 +277,16 @@ dl_whynot_settle(struct dl_whynot *w, struct dl_whynot_frame *f,
 			const struct dl_clit *l = &w->rule->body[i];
 			int v;
 
-			if (((f->waiting >> i) & 1u) == 0)
+			if (((f->waiting[i / 64] >> (i % 64)) & 1u) == 0)
 				continue;
 			if (dl_whynot_bind_eq(f, l)) {
-				f->waiting &= ~(UINT64_C(1) << i);
+				f->waiting[i / 64] &= ~(UINT64_C(1) << (i % 64));
 				progress = true;
 				continue;
 			}
 			if (!dl_whynot_ready(f, l))
 				continue;
-			f->waiting &= ~(UINT64_C(1) << i);
+			f->waiting[i / 64] &= ~(UINT64_C(1) << (i % 64));
 			progress = true;
 			v = dl_whynot_filter(w, f, l);
 			if (v < 0 || v == 0)
@@ -361,7 +377,7 @@ dl_whynot_search(struct dl_whynot *w, struct dl_whynot_frame *fr, uint32_t i)
 			return;
 		}
 		if (!dl_whynot_ready(next, l)) {
-			next->waiting |= UINT64_C(1) << i;
+			next->waiting[i / 64] |= UINT64_C(1) << (i % 64);
 			dl_whynot_next(w, fr, i + 1, 0);
 			return;
 		}

@@ -604,7 +604,7 @@ out:
 #define SOURCE_CPP_AS_MAX  ((rlim_t)1 << 30)
 #define SOURCE_CPP_CPU_MAX ((rlim_t)60)
 
-/* Runs `cpp -x c -DRAM_DOMAIN_SIZE=32 [-I DIR]... PROGRAM` (no shell) and
+/* Runs `cpp -x c -DRAM_DOMAIN_SIZE=64 [-I DIR]... PROGRAM` (no shell) and
  * returns its output, at most max_bytes. */
 static int
 source_cpp(struct source_ctx *cx, char **out, size_t *outlen)
@@ -629,7 +629,7 @@ source_cpp(struct source_ctx *cx, char **out, size_t *outlen)
 	argv[a++] = "cpp";
 	argv[a++] = "-x";
 	argv[a++] = "c";
-	argv[a++] = "-DRAM_DOMAIN_SIZE=32";
+	argv[a++] = "-DRAM_DOMAIN_SIZE=64";
 	for (i = 0; i < o->nincdirs; i++) {
 		argv[a++] = "-I";
 		argv[a++] = o->incdirs[i];
