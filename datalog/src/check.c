@@ -1589,11 +1589,14 @@ dl_ck_agg_witnesses(struct dl_checker *ck, const struct dl_ast_clause **c,
 static maelys_datalog_status_t dl_ck_agg_mutual(struct dl_checker *ck,
 						const struct dl_ast_clause *c);
 
+static bool dl_ast_head_has_agg(const struct dl_ast_clause *c);
+
 static maelys_datalog_status_t
 dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 {
 	struct dl_program *prog = ck->prog;
-	struct dl_ast_clause wc;
+	struct dl_ast_clause wc, fc;
+	struct dl_ast_lit truth;
 	struct dl_rule r;
 	uint32_t pid;
 	const struct dl_pred *p;
@@ -1609,6 +1612,21 @@ dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 				  p->name,
 				  c->nbody == 0 ? "fact of the policy"
 						: "rule head");
+	/* Souffle evaluates a fact whose head takes an aggregate
+	 * (`e(count : { a(_) }).`) as a rule that always fires: it becomes
+	 * `e(...) :- 0 = 0.` */
+	if (c->nbody == 0 && ck->ast->souffle && dl_ast_head_has_agg(c)) {
+		memset(&truth, 0, sizeof truth);
+		truth.kind = DL_LIT_CMP;
+		truth.op = DL_CMP_EQ;
+		truth.lhs.kind = truth.rhs.kind = DL_TERM_INT;
+		truth.pos = truth.lhs.pos = truth.rhs.pos = c->pos;
+		truth.start = truth.end = c->end;
+		fc = *c;
+		fc.body = &truth;
+		fc.nbody = 1;
+		c = &fc;
+	}
 	if (c->nbody == 0)
 		return dl_ck_fact(ck, c, pid);
 	if ((p->role & MAELYS_DATALOG_PREDICATE_POLICY_FACT) != 0)
@@ -2802,6 +2820,18 @@ dl_ast_aggs_of(const struct dl_ast_term *t, struct dl_agg_terms *out)
 	n = dl_ast_subterms(t, subs, DL_AST_SUBTERMS_MAX);
 	for (k = 0; k < n; k++)
 		dl_ast_aggs_of(subs[k], out);
+}
+
+/* Whether the clause's head takes an aggregate. */
+static bool
+dl_ast_head_has_agg(const struct dl_ast_clause *c)
+{
+	struct dl_agg_terms aggs = {{NULL}, 0};
+	size_t k;
+
+	for (k = 0; k < c->head.nargs; k++)
+		dl_ast_aggs_of(&c->head.args[k], &aggs);
+	return aggs.n > 0;
 }
 
 /* Whether name is written in lits (not inside an aggregate). */

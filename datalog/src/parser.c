@@ -1118,6 +1118,37 @@ dl_p_literal(struct dl_parser *p, struct dl_ast_lit *lit)
  * variable or symbol of that name: `:` after count, an operand after the
  * others (but `min(`/`max(`, the functors of two arguments).
  */
+/* Tokens looked at past `max (` to tell an aggregate from a functor. */
+#define DL_AGG_LOOKAHEAD_MAX 4096
+
+/* With `(` peeked after the current token: whether a `:` follows its
+ * matching `)`, as in the aggregate `max (d / t) : body` rather than the
+ * functor call `max(a, b)`.  Reads ahead on a copy of the lexer, which
+ * reports nothing: a text that does not lex is no aggregate here, and the
+ * parser meets the error again where it reads it.  Past
+ * DL_AGG_LOOKAHEAD_MAX tokens the answer is no (a functor call). */
+static bool
+dl_p_colon_after_parens(const struct dl_parser *p)
+{
+	struct dl_lexer lx = p->lx;
+	struct dl_token t;
+	size_t depth = 1, n;
+
+	lx.diag = NULL;
+	for (n = 0; n < DL_AGG_LOOKAHEAD_MAX; n++) {
+		if (dl_lexer_next(&lx, &t) != MAELYS_DATALOG_STATUS_OK ||
+		    t.kind == DL_TOK_EOF)
+			return false;
+		if (depth == 0)
+			return t.kind == DL_TOK_COLON;
+		if (t.kind == DL_TOK_LPAREN)
+			depth++;
+		else if (t.kind == DL_TOK_RPAREN)
+			depth--;
+	}
+	return false;
+}
+
 static maelys_datalog_status_t
 dl_p_agg_starts(struct dl_parser *p, bool *is)
 {
@@ -1131,9 +1162,10 @@ dl_p_agg_starts(struct dl_parser *p, bool *is)
 	DL_TRY(dl_p_peek(p, &nx));
 	if (op == DL_AGG_COUNT)
 		*is = nx->kind == DL_TOK_COLON;
+	else if (nx->kind == DL_TOK_LPAREN)
+		*is = dl_p_colon_after_parens(p);
 	else
-		*is =
-		    dl_p_starts_operand(nx->kind) && nx->kind != DL_TOK_LPAREN;
+		*is = dl_p_starts_operand(nx->kind);
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
@@ -1141,6 +1173,34 @@ static bool
 dl_p_is_brace(const struct dl_token *t, char c)
 {
 	return t->kind == DL_TOK_OTHER && t->len == 1 && t->text[0] == c;
+}
+
+/* A literal of an aggregate's braced body.  An aggregate's body is a flat
+ * conjunction, so Souffle's `true` and `false` (Souffle's syntax only: see
+ * dl_p_boolean for a rule's body) are read as the constant comparisons
+ * 0 = 0 and 0 = 1: `count : { false }` counts nothing, `count : { true }`
+ * counts the one empty binding, as in Souffle. */
+static maelys_datalog_status_t
+dl_p_agg_literal(struct dl_parser *p, struct dl_ast_lit *lit)
+{
+	const struct dl_token *nx;
+	bool t = dl_tok_is(&p->tok, "true"), f = dl_tok_is(&p->tok, "false");
+
+	if (!p->ast->souffle || (!t && !f))
+		return dl_p_literal(p, lit);
+	DL_TRY(dl_p_peek(p, &nx));
+	if (nx->kind != DL_TOK_COMMA && !dl_p_is_brace(nx, '}'))
+		return dl_p_literal(p, lit);
+	memset(lit, 0, sizeof *lit);
+	lit->kind = DL_LIT_CMP;
+	lit->op = DL_CMP_EQ;
+	lit->pos = lit->lhs.pos = lit->rhs.pos = p->tok.pos;
+	lit->lhs.kind = lit->rhs.kind = DL_TERM_INT;
+	lit->lhs.integer = 0;
+	lit->rhs.integer = t ? 0 : 1;
+	lit->start = p->tok.start;
+	lit->end = p->tok.start + p->tok.len;
+	return dl_p_advance(p);
 }
 
 static maelys_datalog_status_t
@@ -1176,7 +1236,7 @@ dl_p_agg(struct dl_parser *p, struct dl_ast_term *t)
 				    p->source_name, p->tok.pos,
 				    "aggregate body longer than %zu literals",
 				    DL_BODY_MAX);
-			DL_TRY(dl_p_literal(p, &body[n]));
+			DL_TRY(dl_p_agg_literal(p, &body[n]));
 			n++;
 			if (p->tok.kind != DL_TOK_COMMA)
 				break;
