@@ -239,6 +239,17 @@ static const struct refusal refusals[] = {
      ".decl a(x:number)\n.decl c(x:number)\na(1).\n"
      "c(X) :- a(X). .plan (1)\n",
      MAELYS_DATALOG_STATUS_PARSE, "expected a number"},
+    {".limitsize of an undeclared relation",
+     ".decl a(x:number)\n.limitsize b(n=3)\n",
+     MAELYS_DATALOG_STATUS_UNDECLARED, "undeclared relation 'b'"},
+    {".limitsize twice", ".decl a(x:number)\n.limitsize a(n=3)\n"
+     ".limitsize a(n=4)\n",
+     MAELYS_DATALOG_STATUS_REDECLARED, ".limitsize of 'a' again"},
+    {".limitsize of a negative size", ".decl a(x:number)\n"
+     ".limitsize a(n=-1)\n",
+     MAELYS_DATALOG_STATUS_PARSE, "a size"},
+    {".limitsize without n=", ".decl a(x:number)\n.limitsize a(3)\n",
+     MAELYS_DATALOG_STATUS_PARSE, "n=SIZE"},
 };
 
 START_TEST(test_qualifiers_refusals_name_the_construct)
@@ -380,6 +391,35 @@ START_TEST(test_qualifiers_choice_domain_in_recursion)
 END_TEST
 
 /* ------------------------------------------------------------------ */
+/* .limitsize                                                          */
+
+/* A limited relation takes no tuple once it holds N: a recursion that
+ * adds one per iteration stops at N, facts past N are not inserted, N = 0
+ * keeps it empty, and what reads it sees the N it holds. */
+START_TEST(test_qualifiers_limitsize_stops_a_relation_at_n)
+{
+	static const char src[] =
+	    ".decl a(x:number)\na(1).\na(x + 1) :- a(x), x < 1000.\n"
+	    ".limitsize a(n=47)\n"
+	    ".decl f(x:number)\nf(1). f(2). f(3).\n.limitsize f(n=2)\n"
+	    ".decl z(x:number)\nz(X) :- a(X).\n.limitsize z(n=0)\n"
+	    ".decl b(x:number)\nb(x) :- a(x).\n";
+	struct dltest_prog p;
+	maelys_datalog_result_t *res = run_souffle(&p, src);
+
+	ck_assert_uint_eq(count_of(res, "a", 1), 47);
+	ck_assert_int_eq(dltest_query_i(res, "a", 47), 1);
+	ck_assert_int_eq(dltest_query_i(res, "a", 48), 0);
+	ck_assert_uint_eq(count_of(res, "f", 1), 2);
+	ck_assert_int_eq(dltest_query_i(res, "f", 3), 0);
+	ck_assert_uint_eq(count_of(res, "z", 1), 0);
+	ck_assert_uint_eq(count_of(res, "b", 1), 47);
+	(void)maelys_datalog_result_free(res);
+	dltest_prog_close(&p);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
 /* Subsumption                                                         */
 
 START_TEST(test_qualifiers_subsumption_removes_dominated_tuples)
@@ -514,6 +554,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc,
 		       test_qualifiers_choice_domain_keeps_the_first_per_key);
 	tcase_add_test(tc, test_qualifiers_choice_domain_in_recursion);
+	tcase_add_test(tc, test_qualifiers_limitsize_stops_a_relation_at_n);
 	tcase_add_test(tc,
 		       test_qualifiers_subsumption_removes_dominated_tuples);
 	tcase_add_test(tc,

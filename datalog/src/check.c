@@ -1915,6 +1915,54 @@ dl_ck_printsize_once(struct dl_checker *ck, const struct dl_ast *ast,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* The relation a directive names: UNDECLARED, with a suggestion, when the
+ * program has none of that name. */
+static maelys_datalog_status_t
+dl_ck_directive_pred(struct dl_checker *ck, const char *name, size_t len,
+		     struct dl_pos pos, uint32_t *id)
+{
+	const struct dl_program *prog = ck->prog;
+	uint32_t near;
+
+	*id = dl_program_find_pred(prog, name, len);
+	if (*id != DL_NONE)
+		return MAELYS_DATALOG_STATUS_OK;
+	near = dl_ck_suggest(ck, name, len);
+	return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNDECLARED,
+			  ck->source, pos,
+			  "undeclared relation '%.*s' in a directive%s%s%s",
+			  (int)len, name,
+			  near != DL_NONE ? " (did you mean '" : "",
+			  near != DL_NONE ? prog->preds[near].name : "",
+			  near != DL_NONE ? "'?)" : "");
+}
+
+/* `.limitsize rel(n=N)`: sets the relation's size limit; a relation is
+ * limited once. */
+static maelys_datalog_status_t
+dl_ck_limits(struct dl_checker *ck, const struct dl_ast *ast)
+{
+	size_t i;
+
+	for (i = 0; i < ast->nlimits; i++) {
+		const struct dl_ast_limit *l = &ast->limits[i];
+		struct dl_pred *p;
+		uint32_t id;
+
+		DL_TRY(dl_ck_directive_pred(ck, l->name, l->name_len, l->pos,
+					    &id));
+		p = &ck->prog->preds[id];
+		if (p->has_size_limit)
+			return dl_fail_at(ck->diag,
+					  MAELYS_DATALOG_STATUS_REDECLARED,
+					  ck->source, l->pos,
+					  ".limitsize of '%s' again", p->name);
+		p->has_size_limit = true;
+		p->size_limit = l->n;
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 static maelys_datalog_status_t
 dl_ck_directives(struct dl_checker *ck, const struct dl_ast *ast)
 {
@@ -1937,20 +1985,11 @@ dl_ck_directives(struct dl_checker *ck, const struct dl_ast *ast)
 	for (i = 0; i < ast->ndirectives; i++) {
 		const struct dl_ast_directive *d = &ast->directives[i];
 		maelys_datalog_directive_t *out = &prog->directives[i];
-		uint32_t id = dl_program_find_pred(prog, d->name, d->name_len);
+		uint32_t id;
 		struct dl_pred *p;
 
-		if (id == DL_NONE) {
-			uint32_t near = dl_ck_suggest(ck, d->name, d->name_len);
-
-			return dl_fail_at(
-			    ck->diag, MAELYS_DATALOG_STATUS_UNDECLARED,
-			    ck->source, d->pos,
-			    "undeclared relation '%s' in a directive%s%s%s",
-			    d->name, near != DL_NONE ? " (did you mean '" : "",
-			    near != DL_NONE ? prog->preds[near].name : "",
-			    near != DL_NONE ? "'?)" : "");
-		}
+		DL_TRY(dl_ck_directive_pred(ck, d->name, d->name_len, d->pos,
+					    &id));
 		p = &prog->preds[id];
 		DL_TRY(dl_ck_printsize_once(ck, ast, i));
 		if (d->kind == MAELYS_DATALOG_DIRECTIVE_INPUT)
@@ -2044,6 +2083,8 @@ dl_program_compile(const struct dl_ast *ast,
 		st = dl_record_check_types(prog, ast, ck.source, diag);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_ck_directives(&ck, ast);
+	if (st == MAELYS_DATALOG_STATUS_OK)
+		st = dl_ck_limits(&ck, ast);
 	for (i = 0; st == MAELYS_DATALOG_STATUS_OK && i < ast->nclauses; i++)
 		st = dl_ck_clause_typed(&ck, &ast->clauses[i]);
 	if (st == MAELYS_DATALOG_STATUS_OK)

@@ -177,6 +177,15 @@ struct dl_ast_directive {
 	bool rfc4180; /* rfc4180=true */
 };
 
+/* Souffle's `.limitsize rel(n=N)`: rel takes no new tuple once it holds
+ * N (the checker sets dl_pred.size_limit). */
+struct dl_ast_limit {
+	const char *name; /* in the arena */
+	size_t name_len;
+	uint64_t n;
+	struct dl_pos pos;
+};
+
 /* How a .type defines its name (types.c gives each its meaning). */
 enum dl_type_form {
 	DL_TYPE_SUBSET, /* .type A <: B, and the old .number_type A */
@@ -243,6 +252,8 @@ struct dl_ast {
 	size_t ndecls, cap_decls;
 	struct dl_ast_directive *directives;
 	size_t ndirectives, cap_directives;
+	struct dl_ast_limit *limits;
+	size_t nlimits, cap_limits;
 	struct dl_ast_type *types;
 	size_t ntypes, cap_types;
 	struct dl_ast_ignored *ignored;

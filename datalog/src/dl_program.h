@@ -49,6 +49,10 @@ struct dl_pred {
 	 * row already has is not inserted (dl_choice.h) */
 	uint32_t choice_index[DL_CHOICE_KEYS_MAX];
 	uint32_t nchoice;
+	/* .limitsize: a derived tuple or fact of the program is not inserted
+	 * once the relation holds size_limit rows */
+	bool has_size_limit;
+	uint64_t size_limit;
 	/* a RECORD column's type (prog->rtypes), else DL_NONE */
 	uint32_t rtypes[MAELYS_DATALOG_MAX_ARITY];
 	/* the column's type when it is a subtype (dl_ast_decl), in the

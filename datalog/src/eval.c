@@ -127,6 +127,19 @@ dl_tuples_exceeded(struct dl_eval *ev, const struct dl_op *op)
 			  ev->prog->preds[op->pred].name);
 }
 
+/* Whether a new tuple of pred goes into r: not when a choice-domain key
+ * of it is taken (dl_choice.h), nor once a `.limitsize` relation is full
+ * (Souffle stops inserting there, so the relation holds the first N
+ * tuples derived). */
+static inline bool
+dl_insert_blocked(const struct dl_pred *p, const struct dl_rel *r,
+		  const uint32_t *tuple)
+{
+	if (p->has_size_limit && r->count >= p->size_limit)
+		return true;
+	return p->nchoice > 0 && dl_choice_blocked(p, r, tuple);
+}
+
 /* Inserts the tuples a plan has emitted so far.  Each insert is a random
  * access into a large table; prefetching every slot of the batch first,
  * then every row a slot points at, lets those misses overlap instead of
@@ -148,8 +161,7 @@ dl_flush(struct dl_eval *ev)
 	for (i = 0; i < n; i++) {
 		int rc;
 
-		if (ev->prog->preds[op->pred].nchoice > 0 &&
-		    dl_choice_blocked(&ev->prog->preds[op->pred], r,
+		if (dl_insert_blocked(&ev->prog->preds[op->pred], r,
 				      &ev->pending[i * arity]))
 			continue;
 		rc = dl_rel_insert_hashed(r, &ev->pending[i * arity],
@@ -276,8 +288,7 @@ dl_emit_prov(struct dl_eval *ev, const struct dl_op *op)
 	for (k = 0; k < op->nkey; k++)
 		t[k] = dl_term_value(ev, &op->key[k]);
 	ev->prov->fired[ev->rule] = 1;
-	if (ev->prog->preds[op->pred].nchoice > 0 &&
-	    dl_choice_blocked(&ev->prog->preds[op->pred], r, t))
+	if (dl_insert_blocked(&ev->prog->preds[op->pred], r, t))
 		return MAELYS_DATALOG_STATUS_OK;
 	if (recorded &&
 	    (rc = dl_prov_reserve(ev->prov, op->pred, 1,
@@ -332,13 +343,13 @@ dl_insert_facts(struct dl_eval *ev, uint32_t pid)
 	for (i = 0; i < p->nfacts; i++) {
 		/* a fact of arity 0 has no values: facts is NULL, and even
 		 * NULL + 0 is undefined in C */
+		const dl_value *t = p->arity > 0 ? p->facts + i * p->arity
+						 : NULL;
 		int rc;
 
-		if (p->nchoice > 0 &&
-		    dl_choice_blocked(p, r, p->facts + i * p->arity))
+		if (dl_insert_blocked(p, r, t))
 			continue;
-		rc = dl_rel_insert(
-		    r, p->arity > 0 ? p->facts + i * p->arity : NULL, ev->mb);
+		rc = dl_rel_insert(r, t, ev->mb);
 
 		if (rc < 0)
 			return dl_eval_insert_failed(ev, rc, p);

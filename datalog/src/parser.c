@@ -2279,6 +2279,40 @@ dl_p_io(struct dl_parser *p, maelys_datalog_directive_kind_t kind)
 	}
 }
 
+/* .limitsize rel(n=N): Souffle's bound on a relation's size, N a
+ * non-negative integer. */
+static maelys_datalog_status_t
+dl_p_limitsize(struct dl_parser *p)
+{
+	struct dl_ast_limit l;
+
+	memset(&l, 0, sizeof l);
+	if (p->tok.kind != DL_TOK_IDENT)
+		return dl_p_error(p, "a relation name");
+	DL_TRY(dl_comp_map(p->comp, DL_COMP_RELATION, &p->ast->arena,
+			   &p->tok.text, &p->tok.len, p->tok.pos, p->diag));
+	l.pos = p->tok.pos;
+	DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &l.name));
+	l.name_len = p->tok.len;
+	DL_TRY(dl_p_advance(p));
+	DL_TRY(dl_p_expect(p, DL_TOK_LPAREN));
+	if (!dl_tok_is(&p->tok, "n"))
+		return dl_p_error(p, "n=SIZE");
+	DL_TRY(dl_p_advance(p));
+	DL_TRY(dl_p_expect(p, DL_TOK_EQ));
+	if (p->tok.kind != DL_TOK_INTEGER || p->tok.numkind == DL_NUM_FLOAT ||
+	    p->tok.integer < 0)
+		return dl_p_error(p, "a size (an integer, 0 or more)");
+	l.n = (uint64_t)p->tok.integer;
+	DL_TRY(dl_p_advance(p));
+	DL_TRY(dl_p_expect(p, DL_TOK_RPAREN));
+	if (dl_vec_reserve((void **)&p->ast->limits, &p->ast->cap_limits,
+			   p->ast->nlimits + 1, sizeof l) != 0)
+		return dl_p_nomem(p);
+	p->ast->limits[p->ast->nlimits++] = l;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 /* .pragma "key" ["value"]: Souffle's settings of its own evaluation
  * (magic-transform, provenance, jobs, profile, ...).  None changes the
  * answers of a program run here; each is kept to be warned of, and
@@ -2382,6 +2416,8 @@ dl_p_directive(struct dl_parser *p)
 		return dl_p_io(p, MAELYS_DATALOG_DIRECTIVE_PRINTSIZE);
 	if (d.len == 6 && memcmp(d.text, "pragma", 6) == 0)
 		return dl_p_pragma(p, d.pos);
+	if (d.len == 9 && memcmp(d.text, "limitsize", 9) == 0)
+		return dl_p_limitsize(p);
 	if ((d.len == 4 && (memcmp(d.text, "comp", 4) == 0 ||
 			    memcmp(d.text, "init", 4) == 0)) ||
 	    (d.len == 8 && memcmp(d.text, "override", 8) == 0))
@@ -2461,6 +2497,7 @@ dl_ast_free(struct dl_ast *ast)
 	dl_free(ast->clauses);
 	dl_free(ast->decls);
 	dl_free(ast->directives);
+	dl_free(ast->limits);
 	dl_free(ast->types);
 	dl_free(ast->ignored);
 	dl_free(ast->rtypes);
