@@ -13,8 +13,9 @@
  *   byte 3: the delimiter, from a small table (the default among them)
  *
  * The file is read from a memory file through facts_io_read_fd, as the
- * runner reads one from disk.  It reads, or is refused with a message
- * naming the file; it never adds more facts than the file has lines.
+ * runner reads one from disk; one that starts with gzip's magic bytes is
+ * read through zlib.  It reads, or is refused with a message naming the
+ * file; it never adds more facts than the file (decompressed) has lines.
  */
 #define _GNU_SOURCE /* memfd_create */
 
@@ -26,6 +27,30 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include <zlib.h>
+
+/* The lines of the gzip-compressed file fd holds, decompressed as far as
+ * zlib reads it (the reader cannot add a fact past that). */
+static size_t
+gzip_lines(int fd)
+{
+	static char buf[65536];
+	int zfd = dup(fd);
+	gzFile gz = zfd < 0 ? NULL : gzdopen(zfd, "rb");
+	size_t lines = 1;
+	int n, k;
+
+	if (gz == NULL)
+		abort();
+	while ((n = gzread(gz, buf, sizeof buf)) > 0)
+		for (k = 0; k < n; k++)
+			lines += buf[k] == '\n';
+	(void)gzclose(gz);
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		abort();
+	return lines;
+}
 
 static const char *const delimiters[] = {NULL,   ",",  ", ", "BOB",
 					 "\t\t", "\"", "|"};
@@ -69,6 +94,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (lseek(fd, 0, SEEK_SET) != 0 ||
 	    maelys_datalog_input_edb_create(&edb) != MAELYS_DATALOG_STATUS_OK)
 		abort();
+	if (size >= 6 && data[4] == 0x1f && data[5] == 0x8b)
+		lines = gzip_lines(fd);
 	err[0] = '\0';
 	rc = facts_io_read_fd(edb, fd, "fuzz.facts", &d,
 			      (data[0] & 4u) ? FACTS_IO_SOUFFLE : 0u, err,

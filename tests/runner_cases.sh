@@ -158,6 +158,23 @@ echo 1 >"$gen/line_over_limit/expected_status"
 echo 's.facts:2: line longer than 65535 bytes' \
 	>"$gen/line_over_limit/expected_stderr_contains"
 
+# gzip-compressed facts of several members (gzip concatenated) are read
+# whole; one cut short is an error naming the file, not a silent half.
+mkdir -p "$gen/gzip_members/expected" "$gen/err_gzip_truncated"
+gz_prog='.decl e(a:number, b:symbol)
+.input e
+.output e'
+printf '%s\n' "$gz_prog" >"$gen/gzip_members/prog.dl"
+printf '%s\n' "$gz_prog" >"$gen/err_gzip_truncated/prog.dl"
+{ printf '2\tb\n' | gzip -c; printf '1\ta\n' | gzip -c; } \
+	>"$gen/gzip_members/e.facts"
+printf '1\ta\n2\tb\n' >"$gen/gzip_members/expected/e.csv"
+awk 'BEGIN { for (i = 1; i <= 20000; i++) print i "\tx" i }' | gzip -c |
+	head -c 2000 >"$gen/err_gzip_truncated/e.facts"
+echo 1 >"$gen/err_gzip_truncated/expected_status"
+echo 'the gzip-compressed facts of .input e are corrupt or cut short' \
+	>"$gen/err_gzip_truncated/expected_stderr_contains"
+
 # CRLF line ends are stripped and the last line may lack its newline.
 mkdir -p "$gen/crlf_no_final_newline/expected"
 printf '.decl e(a:number, b:symbol)\n.input e\n.output e\n' \

@@ -22,6 +22,8 @@
 
 #include <maelys/datalog_builders.h>
 
+#include <zlib.h>
+
 /* Bytes read at a time.  The buffer also holds a partial line of up to
  * FACTS_IO_LINE_MAX bytes and its "\r", so a refill always has a chunk's
  * room after moving that partial line to the front. */
@@ -88,10 +90,14 @@ enum facts_line_status {
 	FACTS_LINE_EOF,
 	FACTS_LINE_TOO_LONG,
 	FACTS_LINE_READ_ERROR, /* errno is set */
+	FACTS_LINE_GZIP_ERROR, /* a gzip stream that is corrupt or cut */
 };
 
 struct facts_reader {
 	int fd;
+	/* a gzip-compressed file (Souffle reads them as they are): its
+	 * bytes come through zlib; NULL for a plain one */
+	gzFile gz;
 	char *buf;    /* FACTS_IO_BUF bytes */
 	size_t start; /* first byte not yet returned */
 	size_t end;   /* one past the last byte read */
@@ -135,7 +141,21 @@ facts_reader_next(struct facts_reader *r, const char **text, size_t *len)
 			r->end -= r->start;
 			r->start = 0;
 		}
-		got = read(r->fd, r->buf + r->end, FACTS_IO_BUF - r->end);
+		if (r->gz != NULL) {
+			int zerr = Z_OK;
+
+			got = gzread(r->gz, r->buf + r->end,
+				     (unsigned)(FACTS_IO_BUF - r->end));
+			/* a stream cut short reads as an end of file, with
+			 * Z_BUF_ERROR left for gzerror */
+			if (got < 0 ||
+			    (got == 0 &&
+			     (gzerror(r->gz, &zerr), zerr != Z_OK)))
+				return FACTS_LINE_GZIP_ERROR;
+		} else {
+			got = read(r->fd, r->buf + r->end,
+				   FACTS_IO_BUF - r->end);
+		}
 		if (got < 0) {
 			if (errno == EINTR)
 				continue;
@@ -587,6 +607,21 @@ facts_io_delimiter(const maelys_datalog_directive_t *d)
 	return d->rfc4180 ? "," : "\t";
 }
 
+/* Whether the file fd reads (at its start) is gzip-compressed: its first
+ * two bytes are gzip's magic.  Read with pread, which leaves the offset
+ * as it is; a pipe cannot be asked (ESPIPE) and reads as plain. */
+static bool
+facts_io_is_gzip(int fd)
+{
+	unsigned char magic[2];
+	ssize_t n;
+
+	do
+		n = pread(fd, magic, sizeof magic, 0);
+	while (n < 0 && errno == EINTR);
+	return n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+}
+
 int
 facts_io_read_fd(maelys_datalog_input_edb_t *edb, int fd, const char *path,
 		 const maelys_datalog_directive_t *d, unsigned flags, char *err,
@@ -629,18 +664,36 @@ facts_io_read_fd(maelys_datalog_input_edb_t *edb, int fd, const char *path,
 		facts_io_fail(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
+	if (facts_io_is_gzip(fd)) {
+		int zfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+
+		/* gzdopen owns its descriptor (gzclose closes it): a copy,
+		 * so that the caller's stays the caller's */
+		r.gz = zfd < 0 ? NULL : gzdopen(zfd, "rb");
+		if (r.gz == NULL) {
+			if (zfd >= 0)
+				(void)close(zfd);
+			facts_io_fail(err, errlen,
+				      "%s: cannot read the gzip-compressed "
+				      "facts of .input %s",
+				      path, d->predicate);
+			goto out;
+		}
+	}
 	for (;;) {
 		switch (facts_reader_next(&r, &text, &len)) {
 		case FACTS_LINE_OK:
 			if (r.line == 1 && len >= 2 &&
 			    memcmp(text, "\x1f\x8b", 2) == 0) {
-				/* Souffle reads gzip transparently; a line of
-				 * its compressed bytes would be a confusing
+				/* gzip from a pipe, where it cannot be
+				 * told before it is read: a line of its
+				 * compressed bytes would be a confusing
 				 * column error */
 				facts_io_fail(err, errlen,
-					      "%s: a gzip-compressed file (the "
-					      "facts of .input %s): not read "
-					      "here; decompress it first",
+					      "%s: a gzip-compressed stream "
+					      "that is not a file (the facts "
+					      "of .input %s): decompress it "
+					      "first",
 					      path, d->predicate);
 				goto out;
 			}
@@ -665,9 +718,23 @@ facts_io_read_fd(maelys_datalog_input_edb_t *edb, int fd, const char *path,
 			facts_io_fail(err, errlen, "%s: read error: %s", path,
 				      strerror(errno));
 			goto out;
+		case FACTS_LINE_GZIP_ERROR: {
+			int zerr = Z_OK;
+			const char *why = gzerror(r.gz, &zerr);
+
+			facts_io_fail(err, errlen,
+				      "%s:%zu: the gzip-compressed facts of "
+				      ".input %s are corrupt or cut short "
+				      "(%s)",
+				      path, r.line + 1, d->predicate,
+				      zerr == Z_ERRNO ? strerror(errno) : why);
+			goto out;
+		}
 		}
 	}
 out:
+	if (r.gz != NULL)
+		(void)gzclose(r.gz);
 	free(r.buf);
 	free(c.rec);
 	return rc;
