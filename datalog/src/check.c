@@ -790,6 +790,28 @@ dl_ck_call_code(struct dl_checker *ck, const struct dl_ast_term *t,
 		    whole);
 	if (f == DL_FN_TO_NUMBER)
 		return dl_ck_to_number_code(ck, t, whole, code, n, want, got);
+	if (f == DL_FN_TO_STRING && want != DL_FK_NUMBER &&
+	    (dl_rule_types_kind(ck->rt, &e->args[0]) ==
+		 MAELYS_DATALOG_COLUMN_SYMBOL ||
+	     dl_ck_term_kind(ck, &e->args[0], 0) == DL_FK_STRING)) {
+		/* to_string of a string is that string, as Souffle's
+		 * polymorphic to_string gives it: no code of its own */
+		DL_TRY(dl_ck_expr_code(ck, &e->args[0], whole, code, n,
+				       DL_FK_STRING, &sub));
+		*got = sub;
+		return MAELYS_DATALOG_STATUS_OK;
+	}
+	if (f == DL_FN_TO_STRING) {
+		/* of a float or an unsigned: their own text, not the bits'
+		 * as a number's */
+		maelys_datalog_column_type_t k =
+		    dl_rule_types_kind(ck->rt, &e->args[0]);
+
+		if (k == MAELYS_DATALOG_COLUMN_FLOAT)
+			f = DL_FN_FTOSTRING;
+		else if (k == MAELYS_DATALOG_COLUMN_UNSIGNED)
+			f = DL_FN_UTOSTRING;
+	}
 	if (result == DL_FK_SAME) {
 		maelys_datalog_column_type_t k = dl_rule_types_kind(ck->rt, t);
 

@@ -400,8 +400,18 @@ dl_tc_call(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t *out)
 	uint32_t i, a;
 
 	if (f == DL_FN_AS) {
-		for (i = 0; i < e->nargs; i++)
+		for (i = 0; i < e->nargs; i++) {
 			DL_TRY_TC(dl_tc_term(tc, &e->args[i], &a));
+			/* a plain numeric literal takes the type it is cast
+			 * to: as(2, float) is 2.0, as in Souffle */
+			if (e->args[i].kind == DL_TERM_INT &&
+			    e->args[i].numkind == DL_NUM_POLY &&
+			    (e->as_type == MAELYS_DATALOG_COLUMN_FLOAT ||
+			     e->as_type == MAELYS_DATALOG_COLUMN_UNSIGNED ||
+			     e->as_type == MAELYS_DATALOG_COLUMN_NUMBER))
+				DL_TRY_TC(dl_tc_kind(tc, a, e->as_type,
+						     &e->args[i]));
+		}
 		return dl_tc_new(tc, t, e->as_type,
 				 e->as_type != MAELYS_DATALOG_COLUMN_SYMBOL &&
 				     e->as_type !=
@@ -409,11 +419,17 @@ dl_tc_call(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t *out)
 				     e->as_type != MAELYS_DATALOG_COLUMN_ANY,
 				 out);
 	}
-	if (f == DL_FN_TO_NUMBER) {
+	if (f == DL_FN_TO_NUMBER || f == DL_FN_TO_STRING) {
+		/* polymorphic in their operand, as Souffle's: to_number of
+		 * a string reads it, of a number is it; to_string of a string
+		 * is it, of a number writes it */
 		for (i = 0; i < e->nargs; i++)
 			DL_TRY_TC(dl_tc_term(tc, &e->args[i], &a));
-		return dl_tc_new(tc, t, MAELYS_DATALOG_COLUMN_NUMBER, true,
-				 out);
+		return f == DL_FN_TO_NUMBER
+			   ? dl_tc_new(tc, t, MAELYS_DATALOG_COLUMN_NUMBER,
+				       true, out)
+			   : dl_tc_new(tc, t, MAELYS_DATALOG_COLUMN_SYMBOL,
+				       false, out);
 	}
 	if (sig->result == DL_FK_SAME) {
 		DL_TRY_TC(

@@ -46,6 +46,8 @@ enum dl_functor {
 	DL_FN_AS,        /* as(x, Type): x, typed as Type */
 	DL_FN_SMIN,      /* min of symbols (the checker's choice) */
 	DL_FN_SMAX,      /* max of symbols */
+	DL_FN_FTOSTRING, /* to_string of a float: "%f", as Souffle's */
+	DL_FN_UTOSTRING, /* to_string of an unsigned: decimal */
 	DL_FN_COUNT_
 };
 

@@ -13,6 +13,10 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+
+/* Bytes of "%f" of any double: a sign, 309 digits, a point, six digits,
+ * the NUL, and room to spare. */
+#define DL_FLOAT_FIXED_MAX 330
 #include <string.h>
 
 static const struct dl_functor_sig dl_sigs[DL_FN_COUNT_] = {
@@ -37,6 +41,10 @@ static const struct dl_functor_sig dl_sigs[DL_FN_COUNT_] = {
 		    DL_FK_STRING},
     [DL_FN_SMAX] = {"max", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_STRING, DL_FK_STRING,
 		    DL_FK_STRING},
+    [DL_FN_FTOSTRING] = {"to_string", 1, 1, DL_FK_NUMBER, DL_FK_STRING,
+			 DL_FK_NUMBER},
+    [DL_FN_UTOSTRING] = {"to_string", 1, 1, DL_FK_NUMBER, DL_FK_STRING,
+			 DL_FK_NUMBER},
 };
 
 bool
@@ -44,8 +52,8 @@ dl_functor_find(const char *name, size_t len, enum dl_functor *out)
 {
 	int f;
 
-	/* the symbol versions of min and max are the checker's choice, not
-	 * names of their own */
+	/* the symbol versions of min and max, and to_string's of a float or
+	 * an unsigned, are the checker's choice, not names of their own */
 	for (f = 0; f < DL_FN_SMIN; f++) {
 		if (strlen(dl_sigs[f].name) == len &&
 		    memcmp(dl_sigs[f].name, name, len) == 0) {
@@ -73,6 +81,8 @@ dl_functor_needs_solve(enum dl_functor f)
 	case DL_FN_AUTOINC:
 	case DL_FN_SMIN:
 	case DL_FN_SMAX:
+	case DL_FN_FTOSTRING:
+	case DL_FN_UTOSTRING:
 		return true;
 	default:
 		return false;
@@ -260,6 +270,26 @@ dl_fn_minmax(const struct dl_symview *syms, enum dl_functor f,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* to_string of a float (its 64 bits): C's "%f", which Souffle's
+ * std::to_string gives (2.000000, -0.500000, inf, nan); 1e308 is 309
+ * digits and six more, so the text has room for any double. */
+static maelys_datalog_status_t
+dl_fn_float_string(const struct dl_symview *syms, struct dl_fnctx *ctx,
+		   int64_t bits, int64_t *out, const char **why)
+{
+	char text[DL_FLOAT_FIXED_MAX];
+	double d;
+	int len;
+
+	memcpy(&d, &bits, sizeof d);
+	len = snprintf(text, sizeof text, "%f", d);
+	if (len < 0 || (size_t)len >= sizeof text) {
+		*why = "to_string of a float longer than its room";
+		return MAELYS_DATALOG_STATUS_LIMIT;
+	}
+	return dl_fn_intern(syms, ctx, text, (size_t)len, out, why);
+}
+
 maelys_datalog_status_t
 dl_functor_apply(enum dl_functor f, const struct dl_symview *syms,
 		 struct dl_fnctx *ctx, const int64_t *args, uint32_t n,
@@ -297,6 +327,11 @@ dl_functor_apply(enum dl_functor f, const struct dl_symview *syms,
 	case DL_FN_TO_STRING:
 		len = snprintf(num, sizeof num, "%" PRId64, args[0]);
 		return dl_fn_intern(syms, ctx, num, (size_t)len, out, why);
+	case DL_FN_UTOSTRING:
+		len = snprintf(num, sizeof num, "%" PRIu64, (uint64_t)args[0]);
+		return dl_fn_intern(syms, ctx, num, (size_t)len, out, why);
+	case DL_FN_FTOSTRING:
+		return dl_fn_float_string(syms, ctx, args[0], out, why);
 	case DL_FN_MIN:
 	case DL_FN_MAX:
 	case DL_FN_SMIN:
