@@ -292,8 +292,10 @@ START_TEST(test_types_refusals_of_the_other_features)
 	     MAELYS_DATALOG_STATUS_TYPE, "subtype 'S' of the record"},
 	    {".type L = [h: number]\n.type U = L | number\n",
 	     MAELYS_DATALOG_STATUS_TYPE, "record or ADT type among"},
-	    {".type L = [h: float]\n.decl r(x: L)\n",
-	     MAELYS_DATALOG_STATUS_TYPE, "records of floats"},
+	    /* a record whose type only the record inference sees: its 1
+	     * was typed a number, not the float of its field */
+	    {".type L = [h: float]\n.decl r(x: L)\nr(y) :- y = [1].\n",
+	     MAELYS_DATALOG_STATUS_TYPE, "typed as a number, not as a float"},
 	    {".decl n(x:number)\n.decl m(x:float)\nm(y) :- y = mean x : "
 	     "n(x).\n",
 	     MAELYS_DATALOG_STATUS_TYPE, "mean of numbers"},

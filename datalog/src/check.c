@@ -553,6 +553,12 @@ dl_ck_record_term(struct dl_checker *ck, const struct dl_ast_term *t,
 		if (x->args == NULL)
 			return dl_ck_nomem(ck);
 		memcpy(x->args, args, rec->nargs * sizeof *x->args);
+		x->kinds = dl_arena_alloc(&ck->prog->arena, rec->nargs);
+		if (x->kinds == NULL)
+			return dl_ck_nomem(ck);
+		for (k = 0; k < rec->nargs; k++)
+			x->kinds[k] = (uint8_t)dl_rule_types_kind(
+			    ck->rt, &rec->args[k]);
 	}
 	ck->var_names[ck->nvars] = text;
 	ck->var_lens[ck->nvars] = len;
