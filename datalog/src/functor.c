@@ -9,6 +9,7 @@
 #include "dl_builtins.h"
 #include "dl_limits.h"
 #include "dl_mem.h"
+#include "dl_numeric.h"
 #include "dl_relation.h"
 
 #include <inttypes.h>
@@ -37,6 +38,16 @@ static const struct dl_functor_sig dl_sigs[DL_FN_COUNT_] = {
 		    DL_FK_STRING},
     [DL_FN_SMAX] = {"max", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_STRING, DL_FK_STRING,
 		    DL_FK_STRING},
+    /* an unsigned's or a float's 64 bits sit in a number slot: only the
+     * order differs */
+    [DL_FN_UMIN] = {"min", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_NUMBER, DL_FK_NUMBER,
+		    DL_FK_NUMBER},
+    [DL_FN_UMAX] = {"max", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_NUMBER, DL_FK_NUMBER,
+		    DL_FK_NUMBER},
+    [DL_FN_FMIN] = {"min", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_NUMBER, DL_FK_NUMBER,
+		    DL_FK_NUMBER},
+    [DL_FN_FMAX] = {"max", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_NUMBER, DL_FK_NUMBER,
+		    DL_FK_NUMBER},
 };
 
 bool
@@ -44,8 +55,8 @@ dl_functor_find(const char *name, size_t len, enum dl_functor *out)
 {
 	int f;
 
-	/* the symbol versions of min and max are the checker's choice, not
-	 * names of their own */
+	/* the symbol, unsigned and float versions of min and max are the
+	 * checker's choice, not names of their own */
 	for (f = 0; f < DL_FN_SMIN; f++) {
 		if (strlen(dl_sigs[f].name) == len &&
 		    memcmp(dl_sigs[f].name, name, len) == 0) {
@@ -231,7 +242,8 @@ dl_fn_minmax(const struct dl_symview *syms, enum dl_functor f,
 	     const int64_t *args, uint32_t n, int64_t *out, const char **why)
 {
 	bool strings = f == DL_FN_SMIN || f == DL_FN_SMAX;
-	bool want_max = f == DL_FN_MAX || f == DL_FN_SMAX;
+	bool want_max = f == DL_FN_MAX || f == DL_FN_SMAX ||
+			f == DL_FN_UMAX || f == DL_FN_FMAX;
 	uint32_t i, best = 0;
 
 	for (i = 0; i < n; i++) {
@@ -250,6 +262,16 @@ dl_fn_minmax(const struct dl_symview *syms, enum dl_functor f,
 			c = m == 0 ? 0 : memcmp(a->text, b->text, m);
 			if (c == 0)
 				c = a->len < b->len ? -1 : a->len > b->len;
+		} else if (f == DL_FN_UMIN || f == DL_FN_UMAX) {
+			uint64_t a = (uint64_t)args[i], b = (uint64_t)args[best];
+
+			c = a < b ? -1 : a > b;
+		} else if (f == DL_FN_FMIN || f == DL_FN_FMAX) {
+			/* a NaN is neither less nor more: the first kept */
+			double a = dl_bits_float(args[i]);
+			double b = dl_bits_float(args[best]);
+
+			c = a < b ? -1 : a > b;
 		} else {
 			c = args[i] < args[best] ? -1 : args[i] > args[best];
 		}
@@ -301,6 +323,10 @@ dl_functor_apply(enum dl_functor f, const struct dl_symview *syms,
 	case DL_FN_MAX:
 	case DL_FN_SMIN:
 	case DL_FN_SMAX:
+	case DL_FN_UMIN:
+	case DL_FN_UMAX:
+	case DL_FN_FMIN:
+	case DL_FN_FMAX:
 		return dl_fn_minmax(syms, f, args, n, out, why);
 	case DL_FN_AUTOINC:
 		if (ctx == NULL || ctx->counter == NULL) {
