@@ -506,8 +506,8 @@ dl_tc_term_in(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t rtype,
 	case DL_TERM_RECORD:
 	case DL_TERM_ADT:
 	case DL_TERM_NIL:
-		/* the fields' kinds are check_record.c's: here the fields are
-		 * typed for their own terms, the record is a record */
+		/* the record is a record; its fields of their field's kind
+		 * when its type is seen (dl_tc_record) */
 		DL_TRY_TC(dl_tc_record(tc, t, rtype, out));
 		break;
 	case DL_TERM_AGG:
