@@ -402,11 +402,147 @@ START_TEST(test_records_text_keeps_a_nul_of_a_symbol)
 }
 END_TEST
 
+/* Unsigned and float fields, as Souffle has them: built in a rule, matched
+ * with a bound (a constant) and an unbound field, compared and computed
+ * on as their kind (x < 1 as floats, u > 10 as unsigned), printed as
+ * Souffle prints them (a float by maelys_datalog_float_text: 2.0 is "2");
+ * a plain 1 in a float field is 1.0. */
+START_TEST(test_records_unsigned_and_float_fields)
+{
+	static const char src[] =
+	    ".type R = [f: float, u: unsigned, n: number]\n"
+	    ".type H = [h: float]\n"
+	    ".type T = F {x: float} | U {y: unsigned}\n"
+	    ".decl fl(x: float)\nfl(1.5). fl(-0.25). fl(2).\n"
+	    ".decl un(x: unsigned)\nun(7u). un(0xffffffffffffffff).\n"
+	    ".decl r(v: R)\nr([x, u, -1]) :- fl(x), un(u).\n"
+	    ".decl bound(v: R)\nbound([1.5, u, n]) :- r([1.5, u, n]).\n"
+	    ".decl half(v: H)\nhalf([x / 2.0]) :- r([x, _, _]).\n"
+	    ".decl small(v: H)\nsmall([x]) :- r([x, _, _]), x < 1.\n"
+	    ".decl big(v: T)\nbig($U(u)) :- r([_, u, _]), u > 10.\n"
+	    ".decl t(v: T)\nt($F(1)). t($U(3)). t(v) :- big(v).\n"
+	    ".decl one(v: T)\none(v) :- t(v), v = $F(1.0).\n";
+
+	expect_rows(src, true, "r", 1,
+		    "[-0.25, 18446744073709551615, -1]\n[-0.25, 7, -1]\n"
+		    "[1.5, 18446744073709551615, -1]\n[1.5, 7, -1]\n"
+		    "[2, 18446744073709551615, -1]\n[2, 7, -1]");
+	expect_rows(src, true, "bound", 1,
+		    "[1.5, 18446744073709551615, -1]\n[1.5, 7, -1]");
+	expect_rows(src, true, "half", 1, "[-0.125]\n[0.75]\n[1]");
+	expect_rows(src, true, "small", 1, "[-0.25]");
+	expect_rows(src, true, "big", 1, "$U(18446744073709551615)");
+	expect_rows(src, true, "t", 1, "$F(1)\n$U(18446744073709551615)\n$U(3)");
+	expect_rows(src, true, "one", 1, "$F(1)");
+}
+END_TEST
+
+/* An input fact's record text with unsigned and float fields, as Souffle
+ * prints them ("3", "1e+20") or as a literal is written ("3.0"); a query
+ * finds the value whichever way it is written; text of the wrong kind is
+ * refused. */
+START_TEST(test_records_unsigned_and_float_fields_read)
+{
+	static const char src[] =
+	    ".type R = [f: float, u: unsigned, n: number]\n"
+	    ".decl in(v: R)\n.input in\n"
+	    ".decl fs(v: R)\nfs([f * 2.0, u + 1, n]) :- in([f, u, n]).\n";
+	static const char *const bad[] = {
+	    "[x, 1, 1]", "[1.0, -1, 1]", "[1.0, 1.5, 1]", "[inf, 1, 1]",
+	    "[1.0, 18446744073709551616, 1]", "[1e999, 1, 1]", "[1.0, 1, 1.0]",
+	};
+	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
+	maelys_datalog_result_t *res = NULL;
+	maelys_datalog_arg_t arg;
+	struct dltest_prog p;
+	int found = -1;
+	size_t i;
+
+	open_prog(&p, src, true);
+	arg = maelys_datalog_arg_symbol("[0.1, 18446744073709551615, -3]");
+	dltest_add_args(edb, "in", &arg, 1);
+	arg = maelys_datalog_arg_symbol("[ 1e+20 , 0 , 0 ]");
+	dltest_add_args(edb, "in", &arg, 1);
+	arg = maelys_datalog_arg_symbol("[-3, 1, 2]");
+	dltest_add_args(edb, "in", &arg, 1);
+	res = dltest_prog_solve(&p, edb);
+	assert_rows(res, "in", 1,
+		    "[-3, 1, 2]\n[0.1, 18446744073709551615, -3]\n"
+		    "[1e+20, 0, 0]");
+	assert_rows(res, "fs", 1,
+		    "[-6, 2, 2]\n[0.2, 0, -3]\n[2e+20, 1, 0]");
+	arg = maelys_datalog_arg_symbol("[-3.0, 1, 2]");
+	ck_assert_status(maelys_datalog_result_query(res, "in", &arg, 1, &found),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(found, 1);
+	(void)maelys_datalog_result_free(res);
+	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+		maelys_datalog_status_t st;
+
+		ck_assert_status(maelys_datalog_input_edb_clear(edb),
+				 MAELYS_DATALOG_STATUS_OK);
+		arg = maelys_datalog_arg_symbol(bad[i]);
+		dltest_add_args(edb, "in", &arg, 1);
+		res = NULL;
+		st = maelys_datalog_session_solve_edb(p.session, edb, &res,
+						      &diag);
+		ck_assert_msg(st == MAELYS_DATALOG_STATUS_PARSE,
+			      "%s: got %s (%s)", bad[i],
+			      maelys_datalog_status_name(st), diag.message);
+		ck_assert_ptr_null(res);
+		ck_assert_ptr_nonnull(strstr(diag.message, "record text"));
+	}
+	(void)maelys_datalog_input_edb_free(edb);
+	dltest_prog_close(&p);
+}
+END_TEST
+
+/* The one printer of a float: Souffle's %g style with the fewest digits
+ * that read back, '.' as the point, truncated to the buffer. */
+START_TEST(test_records_float_text)
+{
+	static const struct {
+		double d;
+		const char *text;
+	} cases[] = {
+	    {0.1, "0.1"},	  {3.0, "3"},	       {-1.5, "-1.5"},
+	    {1e20, "1e+20"},	  {0.0009765625, "0.0009765625"},
+	    {1.0 / 3.0, "0.3333333333333333"},
+	    {-2.2250738585072014e-308, "-2.2250738585072014e-308"},
+	};
+	char buf[MAELYS_DATALOG_FLOAT_TEXT_MAX];
+	size_t i, n;
+
+	for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+		n = maelys_datalog_float_text(cases[i].d, buf, sizeof buf);
+		ck_assert_str_eq(buf, cases[i].text);
+		ck_assert_uint_eq(n, strlen(cases[i].text));
+	}
+	n = maelys_datalog_float_text(-1.5, buf, 3);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_str_eq(buf, "-1");
+	ck_assert_uint_eq(maelys_datalog_float_text(0.25, NULL, 0), 4);
+}
+END_TEST
+
 static const struct {
 	const char *src;
 	maelys_datalog_status_t want;
 	const char *what;
 } invalid_cases[] = {
+    {".type P = [a: number]\n.decl p(r: P)\np([1.5]).\n",
+     MAELYS_DATALOG_STATUS_TYPE, "a float literal where a number is"},
+    {".type P = [a: unsigned]\n.decl p(r: P)\np([1.5]).\n",
+     MAELYS_DATALOG_STATUS_TYPE, "a float literal where an unsigned is"},
+    {".type P = [a: number]\n.type Q = [a: float]\n.decl p(r: P)\n"
+     ".decl q(r: Q)\np([1]).\nq([x]) :- p([x]).\n",
+     MAELYS_DATALOG_STATUS_TYPE, "x is a number and a float"},
+    /* the field's kind seen only by the record inference: refused, not
+     * computed on as a number */
+    {".type P = [a: float]\n.decl p(r: P)\n.decl q(r: P)\n"
+     "p([1.5]).\nq(r) :- p(r), r = [x], x < 2.\n",
+     MAELYS_DATALOG_STATUS_TYPE, "typed as a number, not as a float"},
     {".type P = [a: number, b: number]\n.decl p(r: P)\np([1]).\n",
      MAELYS_DATALOG_STATUS_ARITY, "has 2 fields, not 1"},
     {".type P = [a: number, b: number]\n.decl p(r: P)\n.decl q(x: number)\n"
@@ -568,6 +704,9 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_records_native_dialect);
 	tcase_add_test(tc, test_records_text_buffer);
 	tcase_add_test(tc, test_records_text_keeps_a_nul_of_a_symbol);
+	tcase_add_test(tc, test_records_unsigned_and_float_fields);
+	tcase_add_test(tc, test_records_unsigned_and_float_fields_read);
+	tcase_add_test(tc, test_records_float_text);
 	tcase_add_loop_test(
 	    tc, test_records_invalid_programs_refused, 0,
 	    (int)(sizeof invalid_cases / sizeof *invalid_cases));

@@ -556,6 +556,12 @@ dl_ck_record_term(struct dl_checker *ck, const struct dl_ast_term *t,
 		if (x->args == NULL)
 			return dl_ck_nomem(ck);
 		memcpy(x->args, args, rec->nargs * sizeof *x->args);
+		x->kinds = dl_arena_alloc(&ck->prog->arena, rec->nargs);
+		if (x->kinds == NULL)
+			return dl_ck_nomem(ck);
+		for (k = 0; k < rec->nargs; k++)
+			x->kinds[k] = (uint8_t)dl_rule_types_kind(
+			    ck->rt, &rec->args[k]);
 	}
 	ck->var_names[ck->nvars] = text;
 	ck->var_lens[ck->nvars] = len;
@@ -779,6 +785,7 @@ dl_ck_call_code(struct dl_checker *ck, const struct dl_ast_term *t,
 	enum dl_functor f = (enum dl_functor)e->functor;
 	const struct dl_functor_sig *sig = dl_functor_sig(f);
 	uint8_t arg = sig->arg, result = sig->result, sub;
+	maelys_datalog_column_type_t k = MAELYS_DATALOG_COLUMN_ANY;
 	struct dl_xins *in = NULL;
 	uint32_t i;
 
@@ -804,29 +811,45 @@ dl_ck_call_code(struct dl_checker *ck, const struct dl_ast_term *t,
 	if (f == DL_FN_TO_STRING) {
 		/* of a float or an unsigned: their own text, not the bits'
 		 * as a number's */
-		maelys_datalog_column_type_t k =
+		maelys_datalog_column_type_t ka =
 		    dl_rule_types_kind(ck->rt, &e->args[0]);
 
-		if (k == MAELYS_DATALOG_COLUMN_FLOAT)
+		if (ka == MAELYS_DATALOG_COLUMN_FLOAT)
 			f = DL_FN_FTOSTRING;
-		else if (k == MAELYS_DATALOG_COLUMN_UNSIGNED)
+		else if (ka == MAELYS_DATALOG_COLUMN_UNSIGNED)
 			f = DL_FN_UTOSTRING;
 	}
 	if (result == DL_FK_SAME) {
-		maelys_datalog_column_type_t k = dl_rule_types_kind(ck->rt, t);
+		/* min and max order their arguments as their kind does:
+		 * floats as doubles, unsigned values as unsigned.  Souffle's
+		 * syntax gives the call and its arguments one kind; the
+		 * native dialect does not unify them, so there every
+		 * argument must be of the kind one of them has */
+		k = dl_rule_types_kind(ck->rt, t);
+		if (k != MAELYS_DATALOG_COLUMN_FLOAT &&
+		    k != MAELYS_DATALOG_COLUMN_UNSIGNED)
+			k = MAELYS_DATALOG_COLUMN_ANY;
+		for (i = 0; i < e->nargs && k == MAELYS_DATALOG_COLUMN_ANY;
+		     i++) {
+			maelys_datalog_column_type_t ka =
+			    dl_rule_types_kind(ck->rt, &e->args[i]);
 
-		/* the functors compute on int64 and symbols only */
-		if (k == MAELYS_DATALOG_COLUMN_FLOAT ||
-		    k == MAELYS_DATALOG_COLUMN_UNSIGNED)
-			return dl_fail_at(
-			    ck->diag, MAELYS_DATALOG_STATUS_TYPE, ck->source,
-			    t->pos,
-			    "%s of %s values in %s (not supported: min and "
-			    "max functors take numbers or symbols)",
-			    sig->name,
-			    k == MAELYS_DATALOG_COLUMN_FLOAT ? "float"
-							     : "unsigned",
-			    whole);
+			if (ka == MAELYS_DATALOG_COLUMN_FLOAT ||
+			    ka == MAELYS_DATALOG_COLUMN_UNSIGNED)
+				k = ka;
+		}
+		for (i = 0; i < e->nargs && k != MAELYS_DATALOG_COLUMN_ANY;
+		     i++)
+			if (dl_rule_types_kind(ck->rt, &e->args[i]) != k)
+				return dl_fail_at(
+				    ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+				    ck->source, e->args[i].pos,
+				    "argument %u of %s in %s is not %s, as "
+				    "another is",
+				    i + 1, sig->name, whole,
+				    k == MAELYS_DATALOG_COLUMN_FLOAT
+					? "a float"
+					: "an unsigned");
 	}
 	if (f == DL_FN_AS) {
 		/* as changes the type, not the value: a symbol stays a
@@ -842,8 +865,17 @@ dl_ck_call_code(struct dl_checker *ck, const struct dl_ast_term *t,
 		if (result == DL_FK_ANY)
 			result = DL_FK_NUMBER;
 		arg = result;
+		if (result == DL_FK_STRING && k != MAELYS_DATALOG_COLUMN_ANY)
+			return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+					  ck->source, t->pos,
+					  "%s of strings and numbers in %s",
+					  sig->name, whole);
 		if (result == DL_FK_STRING)
 			f = f == DL_FN_MIN ? DL_FN_SMIN : DL_FN_SMAX;
+		else if (k == MAELYS_DATALOG_COLUMN_FLOAT)
+			f = f == DL_FN_MIN ? DL_FN_FMIN : DL_FN_FMAX;
+		else if (k == MAELYS_DATALOG_COLUMN_UNSIGNED)
+			f = f == DL_FN_MIN ? DL_FN_UMIN : DL_FN_UMAX;
 	}
 	if (want != DL_FK_ANY && want != result)
 		return dl_fail_at(

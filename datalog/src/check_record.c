@@ -9,6 +9,8 @@
  */
 #include "dl_record.h"
 
+#include "dl_types.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -51,13 +53,14 @@ dl_rc_resolve(const struct dl_ast *ast, const char *name,
 
 	*rtype = DL_NONE;
 	for (hops = 0; hops < DL_RECORD_ALIAS_MAX; hops++) {
-		if (strcmp(name, "number") == 0 ||
-		    strcmp(name, "unsigned") == 0) {
-			/* an unsigned field reads and prints as a number
-			 * (record.c knows no other integer yet): the same
-			 * for the values below 2^63, as before unsigned
-			 * columns came */
+		if (strcmp(name, "number") == 0) {
 			*base = MAELYS_DATALOG_COLUMN_NUMBER;
+			return true;
+		}
+		/* an unsigned or a float field holds its 64 bits as a
+		 * number does; record.c prints and reads it by this base */
+		if (strcmp(name, "unsigned") == 0) {
+			*base = MAELYS_DATALOG_COLUMN_UNSIGNED;
 			return true;
 		}
 		if (strcmp(name, "symbol") == 0) {
@@ -65,8 +68,6 @@ dl_rc_resolve(const struct dl_ast *ast, const char *name,
 			return true;
 		}
 		if (strcmp(name, "float") == 0) {
-			/* a float field is not read nor printed as one by
-			 * record.c: refused below */
 			*base = MAELYS_DATALOG_COLUMN_FLOAT;
 			return true;
 		}
@@ -220,17 +221,9 @@ dl_record_check_types(struct dl_program *prog, const struct dl_ast *ast,
 					    diag, MAELYS_DATALOG_STATUS_PARSE,
 					    source, af->pos,
 					    "unknown type '%s' of field '%s' "
-					    "(symbol, number or a .type)",
+					    "(symbol, number, unsigned, float "
+					    "or a .type)",
 					    af->type, af->name);
-				if (tf->base == MAELYS_DATALOG_COLUMN_FLOAT)
-					return dl_fail_at(
-					    diag, MAELYS_DATALOG_STATUS_TYPE,
-					    source, af->pos,
-					    "field '%s' of type '%s' is a "
-					    "float "
-					    "(records of floats are not "
-					    "supported)",
-					    af->name, af->type);
 			}
 		}
 	}
@@ -319,15 +312,25 @@ dl_rc_const(struct dl_program *prog, const struct dl_ast_term *t,
 				  t->pos,
 				  "a fact must be ground: a record's field "
 				  "has no value");
-	case DL_TERM_INT:
+	case DL_TERM_INT: {
+		const char *why = NULL;
+		int64_t i;
+
 		if (base == MAELYS_DATALOG_COLUMN_SYMBOL ||
 		    base == MAELYS_DATALOG_COLUMN_RECORD)
 			return dl_rc_kind_error(diag, source, t->pos,
 						"a number",
 						dl_rc_base_name(base));
-		if (dl_symview_intern_int(&v, t->integer, out) != 0)
+		/* a plain 1 in a float field is 1.0, 1.5 in a number field
+		 * an error: the rule every literal's place follows */
+		if (dl_types_literal(t->integer, t->numkind, base, &i, &why) !=
+		    MAELYS_DATALOG_STATUS_OK)
+			return dl_fail_at(diag, MAELYS_DATALOG_STATUS_TYPE,
+					  source, t->pos, "%s", why);
+		if (dl_symview_intern_int(&v, i, out) != 0)
 			return dl_rc_nomem(diag);
 		return MAELYS_DATALOG_STATUS_OK;
+	}
 	case DL_TERM_SYMBOL:
 		if (base == MAELYS_DATALOG_COLUMN_NUMBER ||
 		    base == MAELYS_DATALOG_COLUMN_RECORD)
@@ -407,7 +410,7 @@ struct dl_rc_infer {
 	const char *source;
 	maelys_datalog_diagnostic_t *diag;
 	uint32_t vt[DL_VARS_MAX];    /* a variable's record type, DL_NONE */
-	uint8_t base[DL_VARS_MAX];   /* NUMBER or SYMBOL it was seen as */
+	uint8_t base[DL_VARS_MAX];   /* the base type it was seen as */
 	uint32_t recof[DL_VARS_MAX]; /* the record term it stands for */
 	bool changed;
 	bool bases; /* check number against symbol too */
@@ -462,15 +465,49 @@ dl_rc_place(struct dl_rc_infer *in, const struct dl_cterm *a,
 		    in->diag, MAELYS_DATALOG_STATUS_TYPE, in->source, pos,
 		    "the record %s in %s, which holds %s", in->names[a->v],
 		    where, dl_rc_base_name(base));
-	if (base == MAELYS_DATALOG_COLUMN_NUMBER ||
-	    base == MAELYS_DATALOG_COLUMN_SYMBOL) {
+	if (base != MAELYS_DATALOG_COLUMN_ANY) {
 		if (in->base[a->v] != 0 && in->base[a->v] != (uint8_t)base)
 			return dl_fail_at(in->diag, MAELYS_DATALOG_STATUS_TYPE,
-					  in->source, pos,
-					  "%s is a number and a symbol (in %s)",
-					  in->names[a->v], where);
+					  in->source, pos, "%s is %s and %s (in %s)",
+					  in->names[a->v],
+					  dl_rc_base_name(in->base[a->v]),
+					  dl_rc_base_name(base), where);
 		in->base[a->v] = (uint8_t)base;
 	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* Field k of record term x, of base type `base`: its term was compiled
+ * (its constant encoded, its comparisons chosen) by the kind check_types.c
+ * gave it, which must be the field's when that is an unsigned or a float -
+ * else 1 would be the integer 1 in a float field, x < y compare a float's
+ * bits.  check_types.c gives the field's kind to a record term whose type
+ * it sees (in a column, or an ADT's branch); one it cannot see (r = [x, y],
+ * r typed elsewhere) is refused here when the kind matters. */
+static maelys_datalog_status_t
+dl_rc_field_kind(struct dl_rc_infer *in, const struct dl_crec *x, uint32_t k,
+		 maelys_datalog_column_type_t base, const char *where)
+{
+	uint8_t got = x->kinds != NULL ? x->kinds[k]
+				       : (uint8_t)MAELYS_DATALOG_COLUMN_ANY;
+	bool exact = base == MAELYS_DATALOG_COLUMN_UNSIGNED ||
+		     base == MAELYS_DATALOG_COLUMN_FLOAT;
+
+	if (x->args[k].kind == DL_CT_ANON || got == (uint8_t)base)
+		return MAELYS_DATALOG_STATUS_OK;
+	if (exact || got == MAELYS_DATALOG_COLUMN_UNSIGNED ||
+	    got == MAELYS_DATALOG_COLUMN_FLOAT)
+		return dl_fail_at(in->diag, MAELYS_DATALOG_STATUS_TYPE,
+				  in->source, x->pos,
+				  "the term in %s is typed as %s, not as %s "
+				  "(write the record where its type is seen: "
+				  "in a column of its type, or as an ADT's "
+				  "branch)",
+				  where,
+				  got == MAELYS_DATALOG_COLUMN_ANY
+				      ? "nothing"
+				      : dl_rc_base_name(got),
+				  dl_rc_base_name(base));
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
@@ -576,6 +613,9 @@ dl_record_check_rule(const struct dl_program *prog, struct dl_rule *r,
 				DL_TRY_RC(dl_rc_place(
 				    &in, &x->args[k], b->fields[k].base,
 				    b->fields[k].rtype, x->pos, where));
+				DL_TRY_RC(dl_rc_field_kind(&in, x, k,
+							   b->fields[k].base,
+							   where));
 			}
 		}
 		if (!in.changed)

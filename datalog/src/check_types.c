@@ -18,6 +18,7 @@
 #include "dl_mem.h"
 #include "dl_numeric.h"
 #include "dl_program.h"
+#include "dl_record.h"
 
 #include <string.h>
 
@@ -333,14 +334,46 @@ dl_tc_term(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t *out);
 static maelys_datalog_status_t dl_tc_lit(struct dl_tyck *tc,
 					 const struct dl_ast_lit *l);
 
-/* A record, ADT or nil term: of the record kind; its fields typed. */
-static maelys_datalog_status_t
-dl_tc_record(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t *out)
-{
-	uint32_t i, a;
+static maelys_datalog_status_t dl_tc_term_in(struct dl_tyck *tc,
+					     const struct dl_ast_term *t,
+					     uint32_t rtype, uint32_t *out);
 
-	for (i = 0; t->kind != DL_TERM_NIL && i < t->rec->nargs; i++)
-		DL_TRY_TC(dl_tc_term(tc, &t->rec->args[i], &a));
+/* A record, ADT or nil term: of the record kind; its fields typed, and of
+ * their field's kind when its type is seen here - an ADT's branch names
+ * it, a column of record type `rtype` (DL_NONE: none) or the field of an
+ * enclosing record gives it - so that 1 in a float field is 1.0 and a
+ * float field's variable compares as a float.  A record whose type only
+ * check_record.c's inference finds (r = [x, y]) keeps its fields' own
+ * kinds: dl_rc_field_kind refuses it when they matter. */
+static maelys_datalog_status_t
+dl_tc_record(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t rtype,
+	     uint32_t *out)
+{
+	const struct dl_program *p = tc->prog;
+	const struct dl_rbranch *b = NULL;
+	uint32_t i, a, branch = 0;
+
+	if (t->kind == DL_TERM_NIL)
+		return dl_tc_new(tc, t, MAELYS_DATALOG_COLUMN_RECORD, false,
+				 out);
+	if (t->kind == DL_TERM_ADT &&
+	    !dl_record_branch_find(p, t->rec->branch, t->rec->branch_len,
+				   &rtype, &branch))
+		rtype = DL_NONE; /* the checker says why */
+	if (rtype != DL_NONE && rtype < p->nrtypes &&
+	    p->rtypes[rtype].adt == (t->kind == DL_TERM_ADT) &&
+	    p->rtypes[rtype].branches[branch].nfields == t->rec->nargs)
+		b = &p->rtypes[rtype].branches[branch];
+	for (i = 0; i < t->rec->nargs; i++) {
+		const struct dl_ast_term *f = &t->rec->args[i];
+
+		DL_TRY_TC(dl_tc_term_in(tc, f,
+					b != NULL ? b->fields[i].rtype
+						  : DL_NONE,
+					&a));
+		if (b != NULL)
+			DL_TRY_TC(dl_tc_kind(tc, a, b->fields[i].base, f));
+	}
 	return dl_tc_new(tc, t, MAELYS_DATALOG_COLUMN_RECORD, false, out);
 }
 
@@ -457,9 +490,11 @@ dl_tc_call(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t *out)
 }
 
 /* The slot of term t, its subterms typed (recursion bounded by the
- * parser's DL_EXPR_DEPTH_MAX). */
+ * parser's DL_EXPR_DEPTH_MAX); a record term in a place of record type
+ * rtype (DL_NONE: none known). */
 static maelys_datalog_status_t
-dl_tc_term(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t *out)
+dl_tc_term_in(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t rtype,
+	      uint32_t *out)
 {
 	uint32_t a, b;
 
@@ -487,9 +522,9 @@ dl_tc_term(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t *out)
 	case DL_TERM_RECORD:
 	case DL_TERM_ADT:
 	case DL_TERM_NIL:
-		/* the fields' kinds are check_record.c's: here the fields are
-		 * typed for their own terms, the record is a record */
-		DL_TRY_TC(dl_tc_record(tc, t, out));
+		/* the record is a record; its fields of their field's kind
+		 * when its type is seen (dl_tc_record) */
+		DL_TRY_TC(dl_tc_record(tc, t, rtype, out));
 		break;
 	case DL_TERM_AGG:
 		DL_TRY_TC(dl_tc_agg(tc, t->agg, out));
@@ -525,6 +560,12 @@ dl_tc_term(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t *out)
 }
 
 static maelys_datalog_status_t
+dl_tc_term(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t *out)
+{
+	return dl_tc_term_in(tc, t, DL_NONE, out);
+}
+
+static maelys_datalog_status_t
 dl_tc_atom(struct dl_tyck *tc, const struct dl_ast_atom *a)
 {
 	uint32_t pid = dl_program_find_pred(tc->prog, a->name, a->name_len);
@@ -539,7 +580,12 @@ dl_tc_atom(struct dl_tyck *tc, const struct dl_ast_atom *a)
 	}
 	p = &tc->prog->preds[pid];
 	for (k = 0; k < a->nargs; k++) {
-		DL_TRY_TC(dl_tc_term(tc, &a->args[k], &s));
+		DL_TRY_TC(dl_tc_term_in(tc, &a->args[k],
+					p->columns[k] ==
+						MAELYS_DATALOG_COLUMN_RECORD
+					    ? p->rtypes[k]
+					    : DL_NONE,
+					&s));
 		DL_TRY_TC(dl_tc_kind(tc, s, p->columns[k], &a->args[k]));
 	}
 	return MAELYS_DATALOG_STATUS_OK;

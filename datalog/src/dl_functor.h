@@ -39,13 +39,18 @@ enum dl_functor {
 	DL_FN_ORD,       /* ord(s): the symbol's ordinal (its value) */
 	DL_FN_TO_STRING, /* to_string(n): decimal */
 	DL_FN_TO_NUMBER, /* to_number(s): a decimal number, else an error */
-	DL_FN_MIN,       /* min(a, b, ...) of numbers */
+	DL_FN_MIN,       /* min(a, b, ...) of numbers (SMIN, UMIN, FMIN of
+			  * the other kinds) */
 	DL_FN_MAX,       /* max(a, b, ...) of numbers */
 	DL_FN_RANGE,     /* range(a, b[, step]): a generator */
 	DL_FN_AUTOINC,   /* autoinc(): 0, 1, 2, ... per evaluation */
 	DL_FN_AS,        /* as(x, Type): x, typed as Type */
 	DL_FN_SMIN,      /* min of symbols (the checker's choice) */
 	DL_FN_SMAX,      /* max of symbols */
+	DL_FN_UMIN,      /* min of unsigned values (the checker's choice) */
+	DL_FN_UMAX,      /* max of unsigned values */
+	DL_FN_FMIN,      /* min of floats (the checker's choice) */
+	DL_FN_FMAX,      /* max of floats */
 	DL_FN_FTOSTRING, /* to_string of a float: "%f", as Souffle's */
 	DL_FN_UTOSTRING, /* to_string of an unsigned: decimal */
 	DL_FN_COUNT_

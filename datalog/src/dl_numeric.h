@@ -55,4 +55,26 @@ bool dl_float_read(const char *s, size_t n, double *out);
  * sign), or 0 when none starts there: digits '.' digits [e [+-] digits]. */
 size_t dl_float_span(const char *s, size_t n);
 
+/* The longest text dl_float_text writes ("-2.2250738585072014e-308"). */
+#define DL_FLOAT_PRINT_MAX 32
+
+/* Writes double d as Souffle prints a float (the %g style: 0.5, 3, 1e+20,
+ * -1.5), with the fewest significant digits that read back as the same
+ * double, and '.' as the point whatever the locale: into buf (cap bytes,
+ * NUL-terminated when cap > 0, truncated when too small).  Returns the
+ * text's length (less than DL_FLOAT_PRINT_MAX).  The one printer of a
+ * float: a record's field (record.c) and the runner's float columns
+ * (maelys_datalog_float_text) both print through it. */
+size_t dl_float_text(double d, char *buf, size_t cap);
+
+/* Bytes of "%f" of any double: a sign, 309 digits, a point, six digits,
+ * the NUL, and room to spare. */
+#define DL_FLOAT_FIXED_MAX 330
+
+/* Writes double d as C's "%f" (2.000000, -0.500000, inf, nan), which is
+ * what Souffle's to_string of a float gives (std::to_string), with '.' as
+ * the point whatever the locale, as dl_float_text writes.  Returns the
+ * text's length (less than DL_FLOAT_FIXED_MAX). */
+size_t dl_float_fixed_text(double d, char *buf, size_t cap);
+
 #endif /* DL_NUMERIC_H */

@@ -75,6 +75,10 @@ struct dl_crec {
 	uint32_t branch;
 	uint32_t nargs;
 	struct dl_cterm *args;
+	/* the kind (maelys_datalog_column_type_t) check_types.c gave each
+	 * field's term, its constants encoded by: an unsigned or a float
+	 * field's must be its own (NULL: none known) */
+	uint8_t *kinds;
 	struct dl_pos pos;
 	bool adt; /* of an ADT: its value has the branch's word */
 };

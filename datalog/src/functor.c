@@ -9,14 +9,12 @@
 #include "dl_builtins.h"
 #include "dl_limits.h"
 #include "dl_mem.h"
+#include "dl_numeric.h"
 #include "dl_relation.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 
-/* Bytes of "%f" of any double: a sign, 309 digits, a point, six digits,
- * the NUL, and room to spare. */
-#define DL_FLOAT_FIXED_MAX 330
 #include <string.h>
 
 static const struct dl_functor_sig dl_sigs[DL_FN_COUNT_] = {
@@ -41,6 +39,16 @@ static const struct dl_functor_sig dl_sigs[DL_FN_COUNT_] = {
 		    DL_FK_STRING},
     [DL_FN_SMAX] = {"max", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_STRING, DL_FK_STRING,
 		    DL_FK_STRING},
+    /* an unsigned's or a float's 64 bits sit in a number slot: only the
+     * order differs */
+    [DL_FN_UMIN] = {"min", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_NUMBER, DL_FK_NUMBER,
+		    DL_FK_NUMBER},
+    [DL_FN_UMAX] = {"max", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_NUMBER, DL_FK_NUMBER,
+		    DL_FK_NUMBER},
+    [DL_FN_FMIN] = {"min", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_NUMBER, DL_FK_NUMBER,
+		    DL_FK_NUMBER},
+    [DL_FN_FMAX] = {"max", 1, DL_FUNCTOR_ARGS_MAX, DL_FK_NUMBER, DL_FK_NUMBER,
+		    DL_FK_NUMBER},
     [DL_FN_FTOSTRING] = {"to_string", 1, 1, DL_FK_NUMBER, DL_FK_STRING,
 			 DL_FK_NUMBER},
     [DL_FN_UTOSTRING] = {"to_string", 1, 1, DL_FK_NUMBER, DL_FK_STRING,
@@ -52,8 +60,9 @@ dl_functor_find(const char *name, size_t len, enum dl_functor *out)
 {
 	int f;
 
-	/* the symbol versions of min and max, and to_string's of a float or
-	 * an unsigned, are the checker's choice, not names of their own */
+	/* the symbol, unsigned and float versions of min and max, and
+	 * to_string's of a float or an unsigned, are the checker's choice,
+	 * not names of their own */
 	for (f = 0; f < DL_FN_SMIN; f++) {
 		if (strlen(dl_sigs[f].name) == len &&
 		    memcmp(dl_sigs[f].name, name, len) == 0) {
@@ -241,7 +250,8 @@ dl_fn_minmax(const struct dl_symview *syms, enum dl_functor f,
 	     const int64_t *args, uint32_t n, int64_t *out, const char **why)
 {
 	bool strings = f == DL_FN_SMIN || f == DL_FN_SMAX;
-	bool want_max = f == DL_FN_MAX || f == DL_FN_SMAX;
+	bool want_max = f == DL_FN_MAX || f == DL_FN_SMAX ||
+			f == DL_FN_UMAX || f == DL_FN_FMAX;
 	uint32_t i, best = 0;
 
 	for (i = 0; i < n; i++) {
@@ -260,6 +270,16 @@ dl_fn_minmax(const struct dl_symview *syms, enum dl_functor f,
 			c = m == 0 ? 0 : memcmp(a->text, b->text, m);
 			if (c == 0)
 				c = a->len < b->len ? -1 : a->len > b->len;
+		} else if (f == DL_FN_UMIN || f == DL_FN_UMAX) {
+			uint64_t a = (uint64_t)args[i], b = (uint64_t)args[best];
+
+			c = a < b ? -1 : a > b;
+		} else if (f == DL_FN_FMIN || f == DL_FN_FMAX) {
+			/* a NaN is neither less nor more: the first kept */
+			double a = dl_bits_float(args[i]);
+			double b = dl_bits_float(args[best]);
+
+			c = a < b ? -1 : a > b;
 		} else {
 			c = args[i] < args[best] ? -1 : args[i] > args[best];
 		}
@@ -270,24 +290,19 @@ dl_fn_minmax(const struct dl_symview *syms, enum dl_functor f,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-/* to_string of a float (its 64 bits): C's "%f", which Souffle's
- * std::to_string gives (2.000000, -0.500000, inf, nan); 1e308 is 309
- * digits and six more, so the text has room for any double. */
+/* to_string of a float (its 64 bits): dl_float_fixed_text's "%f", which
+ * Souffle's std::to_string gives. */
 static maelys_datalog_status_t
 dl_fn_float_string(const struct dl_symview *syms, struct dl_fnctx *ctx,
 		   int64_t bits, int64_t *out, const char **why)
 {
 	char text[DL_FLOAT_FIXED_MAX];
 	double d;
-	int len;
+	size_t len;
 
 	memcpy(&d, &bits, sizeof d);
-	len = snprintf(text, sizeof text, "%f", d);
-	if (len < 0 || (size_t)len >= sizeof text) {
-		*why = "to_string of a float longer than its room";
-		return MAELYS_DATALOG_STATUS_LIMIT;
-	}
-	return dl_fn_intern(syms, ctx, text, (size_t)len, out, why);
+	len = dl_float_fixed_text(d, text, sizeof text);
+	return dl_fn_intern(syms, ctx, text, len, out, why);
 }
 
 maelys_datalog_status_t
@@ -336,6 +351,10 @@ dl_functor_apply(enum dl_functor f, const struct dl_symview *syms,
 	case DL_FN_MAX:
 	case DL_FN_SMIN:
 	case DL_FN_SMAX:
+	case DL_FN_UMIN:
+	case DL_FN_UMAX:
+	case DL_FN_FMIN:
+	case DL_FN_FMAX:
 		return dl_fn_minmax(syms, f, args, n, out, why);
 	case DL_FN_AUTOINC:
 		if (ctx == NULL || ctx->counter == NULL) {

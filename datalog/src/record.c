@@ -3,11 +3,15 @@
  * Values of record and algebraic data types (dl_record.h): building them,
  * printing them as Souffle prints them, and reading them back from the text
  * of an input fact.  Both directions go by the type the value carries, field
- * by field: a number in decimal, a symbol as its bytes (unquoted, as Souffle
- * writes a symbol inside a record; read in quotes too, as Souffle reads it), a record or branch recursively, nil as
- * "nil", a branch as "$Name" or "$Name(f, ...)".
+ * by field: a number or an unsigned in decimal, a float as Souffle prints
+ * it (dl_float_text), a symbol as its bytes (unquoted, as Souffle writes a
+ * symbol inside a record; read in quotes too, as Souffle reads it), a
+ * record or branch recursively, nil as "nil", a branch as "$Name" or
+ * "$Name(f, ...)".
  */
 #include "dl_record.h"
+
+#include "dl_numeric.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -67,15 +71,23 @@ dl_rp_value(struct dl_rp *p, dl_value v, maelys_datalog_column_type_t base,
 	w = dl_symview_record(p->syms, v, &n);
 	if (w == NULL) {
 		const struct dl_sym *s;
-		char num[24];
+		char num[DL_FLOAT_PRINT_MAX];
 
-		/* unsigned and float fields will print by their column type
-		 * here, from the same 64-bit pattern (base) */
-		(void)base;
+		/* an unsigned or a float field holds its 64 bits as an
+		 * integer: its base says how they print */
 		if (dl_symview_value_int(p->syms, v, &i)) {
-			int m = snprintf(num, sizeof num, "%lld", (long long)i);
+			size_t m;
 
-			dl_rp_put(p, num, (size_t)m);
+			if (base == MAELYS_DATALOG_COLUMN_FLOAT)
+				m = dl_float_text(dl_bits_float(i), num,
+						  sizeof num);
+			else if (base == MAELYS_DATALOG_COLUMN_UNSIGNED)
+				m = (size_t)snprintf(num, sizeof num, "%llu",
+						     (unsigned long long)i);
+			else
+				m = (size_t)snprintf(num, sizeof num, "%lld",
+						     (long long)i);
+			dl_rp_put(p, num, m < sizeof num ? m : sizeof num - 1);
 			return MAELYS_DATALOG_STATUS_OK;
 		}
 		s = dl_symview_get(p->syms, v);
@@ -294,6 +306,55 @@ dl_rr_quoted(struct dl_rr *r, dl_value *out)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* The text s[0, n) of an unsigned field (decimal digits, as it prints) or
+ * a float field (as it prints: 3, -1.5, 1e+20; or as a literal is
+ * written, 3.0), its 64 bits in *out.  False for any other text, an
+ * unsigned past 2^64, a float out of the double's range. */
+static bool
+dl_rr_number(const char *s, size_t n, maelys_datalog_column_type_t base,
+	     int64_t *out)
+{
+	char buf[DL_FLOAT_TEXT_MAX + 4];
+	size_t k = 0, o = 0;
+	uint64_t u = 0;
+	double d;
+
+	if (base == MAELYS_DATALOG_COLUMN_UNSIGNED) {
+		if (n == 0)
+			return false;
+		for (k = 0; k < n; k++) {
+			unsigned dg = (unsigned)((unsigned char)s[k] - '0');
+
+			if (dg > 9 || u > (UINT64_MAX - dg) / 10)
+				return false;
+			u = u * 10 + dg;
+		}
+		*out = (int64_t)u;
+		return true;
+	}
+	/* a float printed without its point ("3", "1e+20") gets ".0"
+	 * before its exponent, to be a literal dl_float_read reads */
+	if (n > DL_FLOAT_TEXT_MAX)
+		return false;
+	if (memchr(s, '.', n) != NULL) {
+		memcpy(buf, s, n);
+		o = n;
+	} else {
+		if (k < n && s[k] == '-')
+			k++;
+		while (k < n && s[k] >= '0' && s[k] <= '9')
+			k++;
+		memcpy(buf, s, k);
+		memcpy(buf + k, ".0", 2);
+		memcpy(buf + k + 2, s + k, n - k);
+		o = n + 2;
+	}
+	if (!dl_float_read(buf, o, &d))
+		return false;
+	*out = dl_float_bits(d);
+	return true;
+}
+
 /* A number or symbol field: its text runs to the next ',' or the closing
  * bracket of its record (Souffle's reader does the same: a symbol inside a
  * record cannot hold those). */
@@ -304,13 +365,32 @@ dl_rr_atom(struct dl_rr *r, maelys_datalog_column_type_t base, char close,
 	size_t start, end;
 
 	dl_rr_space(r);
-	if (base != MAELYS_DATALOG_COLUMN_NUMBER && r->i < r->n &&
+	if (base == MAELYS_DATALOG_COLUMN_SYMBOL && r->i < r->n &&
 	    r->s[r->i] == '"')
 		return dl_rr_quoted(r, out);
 	start = r->i;
 	while (r->i < r->n && r->s[r->i] != ',' && r->s[r->i] != close)
 		r->i++;
 	end = r->i;
+	if (base == MAELYS_DATALOG_COLUMN_FLOAT ||
+	    base == MAELYS_DATALOG_COLUMN_UNSIGNED) {
+		int64_t bits;
+
+		while (end > start && r->s[end - 1] == ' ')
+			end--;
+		r->i = start; /* an error points at the field */
+		if (!dl_rr_number(r->s + start, end - start, base, &bits))
+			return dl_rr_fail(r, base == MAELYS_DATALOG_COLUMN_FLOAT
+						 ? "a float"
+						 : "an unsigned");
+		r->i = end;
+		while (r->i < r->n && r->s[r->i] == ' ')
+			r->i++;
+		if (dl_rr_int(r, bits, out) != 0)
+			return dl_fail(r->diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+				       "out of memory reading a record");
+		return MAELYS_DATALOG_STATUS_OK;
+	}
 	if (base == MAELYS_DATALOG_COLUMN_NUMBER) {
 		uint64_t v = 0, lim = (uint64_t)INT64_MAX;
 		size_t k = start;

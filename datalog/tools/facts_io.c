@@ -1056,26 +1056,19 @@ facts_out_uint(struct facts_out *o, uint64_t u)
 	facts_out_put(o, tmp + k, sizeof tmp - k);
 }
 
-/* A float as Souffle's streams write it (the %g style: 0.5, 3, 1e+20),
- * with the fewest significant digits that read back as the same double, so
- * 0.1 is "0.1" and 2^-10 is "0.0009765625". */
+/* A float as Souffle's streams write it: the library's printer, which
+ * record fields print through too. */
 static void
 facts_out_float(struct facts_out *o, int64_t bits)
 {
-	char tmp[48];
+	char tmp[MAELYS_DATALOG_FLOAT_TEXT_MAX];
 	uint64_t u = (uint64_t)bits;
 	double d;
-	int n = 0, prec;
+	size_t n;
 
 	memcpy(&d, &u, sizeof d);
-	for (prec = 6; prec <= 17; prec++) {
-		n = snprintf(tmp, sizeof tmp, "%.*g", prec, d);
-		if (n <= 0 || (size_t)n >= sizeof tmp)
-			return;
-		if (d != d || strtod(tmp, NULL) == d)
-			break; /* NaN never reads back equal */
-	}
-	facts_out_put(o, tmp, (size_t)n);
+	n = maelys_datalog_float_text(d, tmp, sizeof tmp);
+	facts_out_put(o, tmp, n < sizeof tmp ? n : sizeof tmp - 1);
 }
 
 /* Fetches every row of the relation into rows[] (width words each),

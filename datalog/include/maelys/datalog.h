@@ -772,6 +772,19 @@ maelys_datalog_result_record_text(const maelys_datalog_result_t *result,
 				  maelys_datalog_symbol_id_t symbol_id,
 				  char *buf, size_t capacity, size_t *length);
 
+/* The longest text maelys_datalog_float_text writes, with its NUL. */
+#define MAELYS_DATALOG_FLOAT_TEXT_MAX 32
+
+/* A FLOAT column's value (the double whose 64 bits the integer holds) as
+ * Souffle prints it and as result_record_text prints a float field: the
+ * %g style (0.5, 3, 1e+20, -1.5) with the fewest significant digits that
+ * read back as the same double, '.' as the point whatever the locale.
+ * Writes it to buf (capacity bytes, NUL-terminated when capacity > 0,
+ * truncated when too small; buf may be NULL with capacity 0) and returns
+ * its length, always less than MAELYS_DATALOG_FLOAT_TEXT_MAX. */
+MAELYS_DATALOG_API size_t maelys_datalog_float_text(double value, char *buf,
+						    size_t capacity);
+
 /* ------------------------------------------------------------------ */
 /* Provenance: why a tuple was derived, and why one was not            */
 
