@@ -1285,41 +1285,6 @@ dl_ck_safety(struct dl_checker *ck, const struct dl_ast_clause *c,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-/* Souffle types a functor's string by its operands: in a column of
- * subtype T it needs every string variable it reads to be of T (a
- * constant is of any type).  Whether x reads one whose column in a body
- * atom is of another type, or a plain symbol. */
-static bool
-dl_ck_foreign_operand(const struct dl_checker *ck, const struct dl_rule *r,
-		      const struct dl_cexpr *x, const char *type)
-{
-	uint32_t i, k, a;
-
-	if (!x->string_result || x->code[x->ncode - 1].kind != DL_X_FUNC)
-		return false; /* not a functor's string (as(x, T) is T) */
-	for (i = 0; i < x->ncode; i++) {
-		if (x->code[i].kind != DL_X_VAR ||
-		    x->code[i].op != DL_XV_STRING)
-			continue;
-		for (a = 0; a < r->nbody; a++) {
-			const struct dl_clit *l = &r->body[a];
-			const struct dl_pred *p = &ck->prog->preds[l->pred];
-
-			if (l->kind != DL_LIT_ATOM || l->negated)
-				continue;
-			for (k = 0; k < l->nargs; k++)
-				if (l->args[k].kind == DL_CT_VAR &&
-				    l->args[k].v == x->code[i].v &&
-				    p->columns[k] ==
-					MAELYS_DATALOG_COLUMN_SYMBOL &&
-				    (p->subtype[k] == NULL ||
-				     strcmp(p->subtype[k], type) != 0))
-					return true;
-		}
-	}
-	return false;
-}
-
 /* The type check of arithmetic (numbers only): no arithmetic term in a
  * column declared symbol, and no variable of such a column in an
  * arithmetic term. */
@@ -1391,18 +1356,11 @@ dl_ck_arith_types(struct dl_checker *ck, const struct dl_rule *r)
 			if (args[k].kind != DL_CT_VAR ||
 			    p->columns[k] != MAELYS_DATALOG_COLUMN_SYMBOL)
 				continue;
-			/* Souffle: a functor's string is a plain symbol,
-			 * not of a column's subtype (as(x, T) makes it one) */
-			if (computed[v] != DL_NONE && p->subtype[k] != NULL &&
-			    dl_ck_foreign_operand(ck, r, &r->exprs[computed[v]],
-						  p->subtype[k]))
-				return dl_fail_at(
-				    ck->diag, MAELYS_DATALOG_STATUS_TYPE,
-				    ck->source, r->exprs[computed[v]].pos,
-				    "the term %s is a symbol of another type "
-				    "than column %u of '%s' (as(term, Type) "
-				    "converts it)",
-				    ck->var_names[v], k + 1, p->name);
+			/* a functor's string goes into a column of any
+			 * subtype of symbol, whatever its operands' types:
+			 * Souffle types it as a constant, any subtype of
+			 * symbol (its example nfsa2fsa cats a Letter into a
+			 * String) */
 			if (computed[v] != DL_NONE &&
 			    !r->exprs[computed[v]].string_result)
 				return dl_fail_at(
@@ -1822,14 +1780,6 @@ dl_ck_decl_types(struct dl_checker *ck, const struct dl_ast_decl *d,
 				       d->type_pos[k], &ids[k],
 				       &ck->prog->preds[pid].columns[k],
 				       ck->diag));
-		/* a subtype (<:): a functor's plain symbol is not of it
-		 * (dl_functor.h) */
-		if (dl_types_is_subset(ck->types, ids[k])) {
-			ck->prog->preds[pid].subtype[k] =
-			    dl_ck_copy(ck, d->type_names[k]);
-			if (ck->prog->preds[pid].subtype[k] == NULL)
-				return dl_ck_nomem(ck);
-		}
 	}
 	/* known only now that the types are (declared in any order) */
 	if ((d->quals & DL_QUAL_EQREL) != 0 && d->arity == 2 &&

@@ -55,9 +55,6 @@ struct dl_pred {
 	uint64_t size_limit;
 	/* a RECORD column's type (prog->rtypes), else DL_NONE */
 	uint32_t rtypes[MAELYS_DATALOG_MAX_ARITY];
-	/* the column's type when it is a subtype (dl_ast_decl), in the
-	 * program's arena; NULL otherwise */
-	const char *subtype[MAELYS_DATALOG_MAX_ARITY];
 };
 
 enum dl_cterm_kind { DL_CT_VAR, DL_CT_CONST, DL_CT_ANON };

@@ -93,9 +93,6 @@ const char *dl_types_name(const struct dl_typeenv *env, uint16_t t);
 /* The type called name (a primitive or a .type), if there is one. */
 bool dl_types_find(const struct dl_typeenv *env, const char *name,
 		   uint16_t *id);
-/* Whether t is a .type declared as a subtype (A <: B, or the old forms of
- * one), not a primitive, an equivalence, a union or a record type. */
-bool dl_types_is_subset(const struct dl_typeenv *env, uint16_t t);
 /* Whether t is one of the four constant types. */
 bool dl_types_is_root(uint16_t t);
 

@@ -534,13 +534,6 @@ dl_types_find(const struct dl_typeenv *env, const char *name, uint16_t *id)
 	return dl_ty_named(env, name, id);
 }
 
-bool
-dl_types_is_subset(const struct dl_typeenv *env, uint16_t t)
-{
-	return t >= DL_TY_USER && t < env->n &&
-	       env->ty[t].form == DL_TY_FORM_SUBSET;
-}
-
 uint16_t
 dl_types_column(const struct dl_typeenv *env, uint32_t pid, size_t k)
 {
