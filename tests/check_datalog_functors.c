@@ -104,6 +104,7 @@ static const struct functor_case functor_cases[] = {
     {"to_string(max(strlen(S), N))", "abc", 2, "3"},
     {"as(S, symbol)", "abc", 0, "abc"},
     {"as(N, number) + 1", "", 1, "#2"},
+    {"ord(N + 1)", "", 41, "#42"}, /* of a number, the number */
 };
 
 /* out(term) :- in(S, N), in each dialect. */

@@ -178,7 +178,9 @@ dl_expr_exec(const struct dl_cexpr *x, const struct dl_symview *syms,
 					return MAELYS_DATALOG_STATUS_TYPE;
 				}
 				stack[sp++] = (int64_t)v;
-			} else if (dl_value_is_inline_int(v))
+			} else if (in->op == DL_XV_RAW)
+				stack[sp++] = (int64_t)v;
+			else if (dl_value_is_inline_int(v))
 				stack[sp++] = dl_value_inline_int(v);
 			else if (!dl_symview_value_int(syms, v, &stack[sp++])) {
 				*why = "arithmetic on a string (a number "

@@ -776,6 +776,48 @@ dl_ck_to_number_code(struct dl_checker *ck, const struct dl_ast_term *t,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* ord(x) of what is not a string, as Souffle's ord gives "the RAM
+ * representation of any object": of a number, unsigned or float the value
+ * itself; of a record or ADT variable its identity in this engine
+ * (distinct values, distinct numbers; the numbers are not Souffle's).
+ * Returns false when x is a string (or untyped): the functor then reads it
+ * as a string, as before; else true with *st the outcome. */
+static bool
+dl_ck_ord_code(struct dl_checker *ck, const struct dl_ast_term *t,
+	       const char *whole, struct dl_xins *code, uint32_t *n,
+	       uint8_t *got, maelys_datalog_status_t *st)
+{
+	const struct dl_ast_term *arg = &t->expr->args[0];
+	maelys_datalog_column_type_t k = dl_rule_types_kind(ck->rt, arg);
+	struct dl_xins *in = NULL;
+	uint8_t sub;
+
+	if (t->expr->nargs != 1 || k == MAELYS_DATALOG_COLUMN_SYMBOL ||
+	    (k == MAELYS_DATALOG_COLUMN_ANY &&
+	     dl_ck_term_kind(ck, arg, 0) != DL_FK_NUMBER))
+		return false;
+	*got = DL_FK_NUMBER;
+	if (k == MAELYS_DATALOG_COLUMN_RECORD) {
+		if (arg->kind != DL_TERM_VAR) {
+			*st = dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_TYPE,
+					 ck->source, arg->pos,
+					 "ord of a record or ADT takes a "
+					 "variable, in %s",
+					 whole);
+			return true;
+		}
+		*st = dl_ck_push(ck, t, whole, code, n, &in);
+		if (*st != MAELYS_DATALOG_STATUS_OK)
+			return true;
+		in->kind = DL_X_VAR;
+		in->op = DL_XV_RAW;
+		*st = dl_ck_var(ck, arg, &in->v);
+		return true;
+	}
+	*st = dl_ck_expr_code(ck, arg, whole, code, n, DL_FK_NUMBER, &sub);
+	return true;
+}
+
 static maelys_datalog_status_t
 dl_ck_call_code(struct dl_checker *ck, const struct dl_ast_term *t,
 		const char *whole, struct dl_xins *code, uint32_t *n,
@@ -787,6 +829,7 @@ dl_ck_call_code(struct dl_checker *ck, const struct dl_ast_term *t,
 	uint8_t arg = sig->arg, result = sig->result, sub;
 	maelys_datalog_column_type_t k = MAELYS_DATALOG_COLUMN_ANY;
 	struct dl_xins *in = NULL;
+	maelys_datalog_status_t st = MAELYS_DATALOG_STATUS_OK;
 	uint32_t i;
 
 	if (f == DL_FN_RANGE && t != ck->fn_top)
@@ -797,6 +840,9 @@ dl_ck_call_code(struct dl_checker *ck, const struct dl_ast_term *t,
 		    whole);
 	if (f == DL_FN_TO_NUMBER)
 		return dl_ck_to_number_code(ck, t, whole, code, n, want, got);
+	if (f == DL_FN_ORD && want != DL_FK_STRING &&
+	    dl_ck_ord_code(ck, t, whole, code, n, got, &st))
+		return st;
 	if (f == DL_FN_TO_STRING && want != DL_FK_NUMBER &&
 	    (dl_rule_types_kind(ck->rt, &e->args[0]) ==
 		 MAELYS_DATALOG_COLUMN_SYMBOL ||
@@ -1308,7 +1354,8 @@ dl_ck_arith_types(struct dl_checker *ck, const struct dl_rule *r)
 			if (r->exprs[i].code[k].kind == DL_X_VAR) {
 				if (r->exprs[i].code[k].op == DL_XV_STRING)
 					sread[r->exprs[i].code[k].v] = i;
-				else
+				else if (r->exprs[i].code[k].op ==
+					 DL_XV_NUMBER)
 					read[r->exprs[i].code[k].v] = i;
 			}
 	}

@@ -452,13 +452,14 @@ dl_tc_call(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t *out)
 				     e->as_type != MAELYS_DATALOG_COLUMN_ANY,
 				 out);
 	}
-	if (f == DL_FN_TO_NUMBER || f == DL_FN_TO_STRING) {
+	if (f == DL_FN_TO_NUMBER || f == DL_FN_TO_STRING || f == DL_FN_ORD) {
 		/* polymorphic in their operand, as Souffle's: to_number of
 		 * a string reads it, of a number is it; to_string of a string
-		 * is it, of a number writes it */
+		 * is it, of a number writes it; ord of anything is a number
+		 * (check.c: dl_ck_ord_code) */
 		for (i = 0; i < e->nargs; i++)
 			DL_TRY_TC(dl_tc_term(tc, &e->args[i], &a));
-		return f == DL_FN_TO_NUMBER
+		return f != DL_FN_TO_STRING
 			   ? dl_tc_new(tc, t, MAELYS_DATALOG_COLUMN_NUMBER,
 				       true, out)
 			   : dl_tc_new(tc, t, MAELYS_DATALOG_COLUMN_SYMBOL,

@@ -95,6 +95,9 @@ enum dl_xins_kind {
 /* DL_X_VAR's op: the slot's kind (a string slot holds the value) */
 #define DL_XV_NUMBER 0
 #define DL_XV_STRING 1
+/* the slot's value as it is held, whatever it holds: ord() of a record or
+ * an ADT value, its identity in this engine */
+#define DL_XV_RAW 2
 
 struct dl_xins {
 	uint8_t kind; /* enum dl_xins_kind */
