@@ -211,6 +211,36 @@ START_TEST(test_functors_string_goes_into_a_subtype_column)
 }
 END_TEST
 
+/* Souffle's `+` of two symbols joins them, as cat does (its syntax only);
+ * a symbol added to a number stays a type error. */
+START_TEST(test_functors_souffle_plus_of_symbols_is_cat)
+{
+	static const char src[] =
+	    ".decl s(x:symbol)\ns(\"(a)\"). s(\"(b)\").\n"
+	    ".decl add(x:symbol)\n"
+	    "add(\"pre-\" + \"-post\").\n"
+	    "add(x + \"-\" + y) :- s(x), s(y), x != y.\n"
+	    "add(\"n:\" + to_string(1 + 2)).\n"
+	    ".decl n(x:number)\nn(1 + 2).\n";
+	struct dltest_prog p;
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
+	maelys_datalog_result_t *res;
+
+	memset(&p, 0, sizeof p);
+	p.policy = load_dialect(src, true);
+	p.session = dltest_new_session(p.policy);
+	res = dltest_prog_solve(&p, edb);
+	dltest_assert_rows(res, "add", 1, "(a)-(b) (b)-(a) n:3 pre--post");
+	dltest_assert_rows(res, "n", 1, "#3");
+	(void)maelys_datalog_result_free(res);
+	(void)maelys_datalog_input_edb_free(edb);
+	dltest_prog_close(&p);
+	load_expect_error(".decl s(x:symbol)\ns(\"a\").\n.decl t(x:symbol)\n"
+			  "t(x + 1) :- s(x).\n",
+			  true, MAELYS_DATALOG_STATUS_TYPE, "");
+}
+END_TEST
+
 /* range(from, to[, step]): Souffle's semantic/range test's cases. */
 static const struct {
 	const char *args;
@@ -642,6 +672,7 @@ maelys_check_suite(void)
 	tcase_add_loop_test(tc, test_functors_range_generates_values, 0,
 			    (int)(sizeof range_cases / sizeof *range_cases));
 	tcase_add_test(tc, test_functors_string_goes_into_a_subtype_column);
+	tcase_add_test(tc, test_functors_souffle_plus_of_symbols_is_cat);
 	tcase_add_test(tc, test_functors_range_joins_and_tests);
 	tcase_add_test(tc, test_functors_range_stops_at_the_steps_budget);
 	tcase_add_test(

@@ -363,16 +363,48 @@ dl_ck_expr_op(struct dl_checker *ck, const struct dl_ast_term *t,
  * code[*n ..] (postfix).  `whole` is the term as written, for messages.
  * `want` is the kind (enum dl_fn_kind) the term's place expects (ANY: the
  * top of a term); *got is the kind it has. */
+static maelys_datalog_status_t dl_ck_push(struct dl_checker *ck,
+					  const struct dl_ast_term *t,
+					  const char *whole,
+					  struct dl_xins *code, uint32_t *n,
+					  struct dl_xins **in);
+
+/* Whether t is Souffle's `a + b` of two symbols (its syntax only): typed
+ * a symbol (check_types.c lets a sum be one), or wanted as a string. */
+static bool
+dl_ck_is_string_sum(const struct dl_checker *ck, const struct dl_ast_term *t,
+		    uint8_t want)
+{
+	return ck->ast->souffle && t->kind == DL_TERM_EXPR &&
+	       t->expr->op == DL_ARITH_ADD &&
+	       (want == DL_FK_STRING ||
+		dl_rule_types_kind(ck->rt, t) == MAELYS_DATALOG_COLUMN_SYMBOL);
+}
+
 static maelys_datalog_status_t
 dl_ck_expr_code(struct dl_checker *ck, const struct dl_ast_term *t,
 		const char *whole, struct dl_xins *code, uint32_t *n,
 		uint8_t want, uint8_t *got)
 {
-	struct dl_xins *in;
+	struct dl_xins *in = NULL;
 	uint8_t sub;
 
 	if (t->kind == DL_TERM_EXPR && t->expr->op == DL_ARITH_CALL)
 		return dl_ck_call_code(ck, t, whole, code, n, want, got);
+	if (dl_ck_is_string_sum(ck, t, want)) {
+		/* Souffle's `+` of two symbols: cat(lhs, rhs) */
+		DL_TRY(dl_ck_expr_code(ck, &t->expr->lhs, whole, code, n,
+				       DL_FK_STRING, &sub));
+		DL_TRY(dl_ck_expr_code(ck, &t->expr->rhs, whole, code, n,
+				       DL_FK_STRING, &sub));
+		DL_TRY(dl_ck_push(ck, t, whole, code, n, &in));
+		in->kind = DL_X_FUNC;
+		in->op = (uint8_t)DL_FN_CAT;
+		in->v = 2;
+		ck->fn_solve = true;
+		*got = DL_FK_STRING;
+		return MAELYS_DATALOG_STATUS_OK;
+	}
 	if (want == DL_FK_STRING && t->kind != DL_TERM_ANON) {
 		*got = DL_FK_STRING;
 		return dl_ck_string_code(ck, t, whole, code, n);
@@ -1515,7 +1547,8 @@ dl_ck_fact(struct dl_checker *ck, const struct dl_ast_clause *c, uint32_t pid)
 		struct dl_cterm ct;
 
 		if (t->kind == DL_TERM_EXPR &&
-		    dl_ck_has_call(t, DL_EXPR_DEPTH_GUARD)) {
+		    (dl_ck_has_call(t, DL_EXPR_DEPTH_GUARD) ||
+		     dl_ck_is_string_sum(ck, t, DL_FK_ANY))) {
 			DL_TRY(dl_ck_fact_term(ck, t, p, k, &vals[k]));
 			continue;
 		}

@@ -547,8 +547,11 @@ dl_tc_term_in(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t rtype,
 			DL_TRY_TC(dl_tc_new(tc, t, res, true, out));
 			break;
 		}
-		DL_TRY_TC(
-		    dl_tc_new(tc, t, MAELYS_DATALOG_COLUMN_ANY, true, out));
+		/* Souffle's `+` is polymorphic: of two symbols it joins
+		 * them (check.c reads it as cat), so in its syntax a sum
+		 * is not numeric by itself: its operands say which */
+		DL_TRY_TC(dl_tc_new(tc, t, MAELYS_DATALOG_COLUMN_ANY,
+				    !(tc->souffle && op == DL_ARITH_ADD), out));
 		DL_TRY_TC(dl_tc_unify(tc, *out, a, &t->expr->lhs));
 		if (!dl_arith_unary(op)) {
 			DL_TRY_TC(dl_tc_term(tc, &t->expr->rhs, &b));
