@@ -924,7 +924,7 @@ dl_cp_collect(struct dl_cplan *p, const struct dl_comp *c,
 					  DL_COMP_DEPTH_MAX);
 		DL_C_TRY(dl_cp_bind(p, bc, base, b, &bb));
 		for (in = bc->inits; in != NULL; in = in->next) {
-			struct dl_comp_level *sub;
+			struct dl_comp_level *sub = NULL;
 
 			DL_C_TRY(
 			    dl_cp_init(p, in, bc, bb, lvl, depth + 1, &sub));
@@ -1320,7 +1320,7 @@ dl_comp_map(const struct dl_comp_scope *scope, enum dl_comp_kind kind,
 	    struct dl_pos pos, maelys_datalog_diagnostic_t *diag)
 {
 	char buf[DL_IDENT_MAX + 1];
-	size_t n;
+	size_t n = 0; /* gcc -O3 cannot see that dl_comp_name_in sets it */
 	char *s;
 
 	if (scope == NULL)
@@ -1361,7 +1361,7 @@ dl_comp_overridden(const struct dl_comp_scope *scope, const char *head,
 	const struct dl_comp_ovr *o;
 	const struct dl_comp_name *n;
 	char buf[DL_IDENT_MAX + 1];
-	size_t blen;
+	size_t blen = 0;
 
 	for (o = scope->ovr; o != NULL; o = o->up) {
 		for (n = o->comp->overrides; n != NULL; n = n->next) {
