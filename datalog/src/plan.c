@@ -427,10 +427,17 @@ dl_plan_reads(const struct dl_op *op, const struct dl_op *end, uint32_t v)
 	return false;
 }
 
+/* For a rule that prunes a relation (dl_rule.prunes), its two atoms of
+ * that relation are the ones read by ranges: plans[0] has body[0] in the
+ * delta and body[1] in every row (i > delta), plans[1] body[1] in the delta
+ * and body[0] in the old rows (i < delta). */
 static bool
 dl_lit_recursive(const struct dl_program *prog, const struct dl_rule *r,
 		 const struct dl_clit *l)
 {
+	if (r->prunes)
+		return l->kind == DL_LIT_ATOM && !l->negated &&
+		       l->pred == r->body[0].pred;
 	return l->kind == DL_LIT_ATOM && !l->negated &&
 	       prog->preds[l->pred].stratum ==
 		   prog->preds[r->head_pred].stratum;
