@@ -467,6 +467,51 @@ START_TEST(test_qualifiers_subsumption_merges_intervals)
 }
 END_TEST
 
+/* Over input facts the pruned relation and its hidden one are the solve's
+ * own: two solves of one session, with other facts, do not meet. */
+START_TEST(test_qualifiers_subsumption_in_recursion_per_solve)
+{
+	static const char src[] =
+	    ".decl e(x:number, y:number, c:number)\n.input e\n"
+	    ".decl sp(x:number, y:number, c:number)\n"
+	    "sp(X, Y, C1) <= sp(X, Y, C2) :- C2 <= C1.\n"
+	    "sp(X, Y, C) :- e(X, Y, C).\n"
+	    "sp(X, Z, C1 + C2) :- sp(X, Y, C1), e(Y, Z, C2).\n";
+	static const int64_t edges[2][3][3] = {
+	    {{1, 2, 5}, {2, 3, 1}, {1, 3, 9}},
+	    {{1, 2, 1}, {2, 1, 1}, {1, 3, 2}},
+	};
+	static const char *const want[2] = {
+	    "#1,#2,#5 #1,#3,#6 #2,#3,#1",
+	    "#1,#1,#2 #1,#2,#1 #1,#3,#2 #2,#1,#1 #2,#2,#2 #2,#3,#3",
+	};
+	maelys_datalog_policy_t *policy = load_souffle(src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
+	int round, k;
+
+	for (round = 0; round < 4; round++) {
+		maelys_datalog_input_edb_t *edb = dltest_new_edb();
+		maelys_datalog_result_t *res;
+
+		for (k = 0; k < 3; k++) {
+			maelys_datalog_arg_t a[3];
+			int c;
+
+			for (c = 0; c < 3; c++)
+				a[c] = maelys_datalog_arg_integer(
+				    edges[round % 2][k][c]);
+			dltest_add_args(edb, "e", a, 3);
+		}
+		res = dltest_solve(session, edb);
+		dltest_assert_rows(res, "sp", 3, want[round % 2]);
+		(void)maelys_datalog_result_free(res);
+		(void)maelys_datalog_input_edb_free(edb);
+	}
+	(void)maelys_datalog_session_free(session);
+	(void)maelys_datalog_policy_free(policy);
+}
+END_TEST
+
 /* Pruning renumbers a relation's rows, which a PROVENANCE session's
  * records point at: refused there, with the relation named. */
 START_TEST(test_qualifiers_subsumption_in_recursion_needs_no_provenance)
@@ -491,8 +536,8 @@ START_TEST(test_qualifiers_subsumption_in_recursion_needs_no_provenance)
 			  strstr(diag.message, "PROVENANCE") != NULL,
 		      "%s", diag.message);
 	(void)maelys_datalog_input_edb_free(edb);
-	maelys_datalog_session_free(session);
-	maelys_datalog_policy_free(policy);
+	(void)maelys_datalog_session_free(session);
+	(void)maelys_datalog_policy_free(policy);
 }
 END_TEST
 
@@ -598,6 +643,7 @@ maelys_check_suite(void)
 		       test_qualifiers_subsumption_removes_dominated_tuples);
 	tcase_add_test(tc, test_qualifiers_subsumption_prunes_a_recursion);
 	tcase_add_test(tc, test_qualifiers_subsumption_merges_intervals);
+	tcase_add_test(tc, test_qualifiers_subsumption_in_recursion_per_solve);
 	tcase_add_test(
 	    tc, test_qualifiers_subsumption_in_recursion_needs_no_provenance);
 	tcase_add_test(tc,

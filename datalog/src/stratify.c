@@ -433,6 +433,19 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 		for (i = 0; i < s->npreds; i++)
 			prog->preds[s->preds[i]].runtime = s->runtime;
 	}
+	/* a$dom is written while its relation's stratum runs: at every
+	 * solve, into the solve's own relations, when that one is runtime
+	 * (its own stratum has no rule: it costs nothing there) */
+	for (r = 0; r < prog->nrules; r++) {
+		const struct dl_rule *rule = &prog->rules[r];
+		struct dl_stratum *s = &prog->strata[scc[rule->head_pred]];
+
+		if (!rule->prunes || !prog->preds[dl_rule_owner(rule)].runtime)
+			continue;
+		s->runtime = true;
+		for (i = 0; i < s->npreds; i++)
+			prog->preds[s->preds[i]].runtime = true;
+	}
 	st = MAELYS_DATALOG_STATUS_OK;
 	goto out;
 nomem:
