@@ -1677,7 +1677,7 @@ dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 		r.nrecs = ck->nrecs;
 	}
 	r.solve_time = ck->fn_solve;
-	r.prunes = c->prunes;
+	r.prunes = (uint32_t)c->prunes;
 	DL_TRY(dl_ck_agg_keep(ck, &r));
 	DL_TRY(dl_ck_safety(ck, c, &r));
 	DL_TRY(dl_ck_arith_types(ck, &r));

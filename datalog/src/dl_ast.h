@@ -142,8 +142,10 @@ struct dl_ast_clause {
 	/* a clause relq_subsume.c made of a recursive relation's
 	 * subsumption: body[0] is the dominated tuple, body[1] the
 	 * dominating one; the evaluator runs it between iterations to prune
-	 * that relation (dl_rule.prunes), never as an ordinary rule */
-	bool prunes;
+	 * that relation (dl_rule.prunes), never as an ordinary rule.  1 +
+	 * the subsumption's index among the clauses (the clauses of one
+	 * subsumption share it); 0 for any other clause */
+	size_t prunes;
 };
 
 /* Keys of one `choice-domain` (Souffle). */

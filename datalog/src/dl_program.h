@@ -154,8 +154,9 @@ struct dl_rule {
 	 * body[0]'s, which runs it between iterations (eval.c).  Its two
 	 * plans: plans[0] reads body[0] in the delta and body[1] in all
 	 * the relation; plans[1] body[0] in the old rows, body[1] in the
-	 * delta. */
-	bool prunes;
+	 * delta.  dl_ast_clause.prunes: the rules of one subsumption share
+	 * it; 0 for any other rule. */
+	uint32_t prunes;
 	/* record terms, each tying a variable of its own to its fields
 	 * (dl_record.h) */
 	struct dl_crec *recs;

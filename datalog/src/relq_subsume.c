@@ -22,9 +22,10 @@
  * evaluator runs them between iterations (eval.c): the iteration's new
  * tuples that a tuple of a, old or new, dominates are dropped, then the
  * old tuples the surviving new ones dominate.  Such a subsumption's body
- * must not read a relation of a's recursion (Souffle reads it there in a
- * way of its own): refused.  So is a relation read from input (its facts
- * would not be pruned) and an eqrel or choice-domain one.  `$` cannot be
+ * may read a relation of a's recursion, but neither a itself beyond the
+ * two tuples compared nor another subsumed relation: refused.  So is a
+ * relation read from input (its facts would not be pruned) and an eqrel
+ * or choice-domain one.  `$` cannot be
  * written in a name, so the hidden relations and variables never clash
  * with the program's.
  */
@@ -251,7 +252,7 @@ dl_sub_bind(const struct dl_ast_term *var, const struct dl_ast_term *t,
 static maelys_datalog_status_t
 dl_sub_dominance(struct dl_sub *s, const struct dl_ast_clause *c,
 		 const char *all, size_t all_len, const char *dom,
-		 size_t dom_len, bool prunes, struct dl_ast_clause **out,
+		 size_t dom_len, size_t prunes, struct dl_ast_clause **out,
 		 size_t *n, size_t *cap)
 {
 	size_t arity = c->head.nargs, need, i, k;
@@ -407,8 +408,11 @@ dl_sub_supported(struct dl_sub *s, size_t k)
 	s->rec[k] = rec;
 	if (!rec)
 		return MAELYS_DATALOG_STATUS_OK;
-	/* pruned in its fixpoint: what a subsumption's body reads must be
-	 * complete before it (a relation that does not read `d`) */
+	/* pruned in its fixpoint: a subsumption's body may read a relation
+	 * of the recursion (one that reads `d`), by Souffle's versions
+	 * (eval.c) - but not `d` itself beyond the two tuples compared, nor
+	 * another subsumed relation, whose own pruning would be ordered
+	 * against this one's */
 	for (i = 0; i < s->ast->nclauses; i++) {
 		const struct dl_ast_clause *c = &s->ast->clauses[i];
 		size_t b;
@@ -419,13 +423,16 @@ dl_sub_supported(struct dl_sub *s, size_t k)
 			continue;
 		for (b = 0; b < c->nbody; b++) {
 			const struct dl_ast_lit *l = &c->body[b];
-			size_t t;
-			bool back = false;
+			size_t t, j;
+			bool back = false, subsumed = false;
 
 			if (l->kind != DL_LIT_ATOM)
 				continue;
 			t = dl_sub_find(s, l->atom.name, l->atom.name_len);
-			if (t != SIZE_MAX && t != d &&
+			for (j = 0; j < s->nrel; j++)
+				if (s->rel[j] == t)
+					subsumed = true;
+			if (t != SIZE_MAX && t != d && subsumed &&
 			    (st = dl_sub_reaches(s, t, d, &back)) !=
 				MAELYS_DATALOG_STATUS_OK)
 				return st;
@@ -434,10 +441,11 @@ dl_sub_supported(struct dl_sub *s, size_t k)
 				    s->diag, MAELYS_DATALOG_STATUS_PARSE,
 				    s->source, l->pos,
 				    "subsumption of '%s', a recursive "
-				    "relation, whose body reads '%s', a "
-				    "relation of its recursion, is not "
-				    "supported",
-				    decl->name, l->atom.name);
+				    "relation, whose body reads '%s', %s "
+				    "of its recursion, is not supported",
+				    decl->name, l->atom.name,
+				    t == d ? "the relation itself, part"
+					   : "a subsumed relation");
 		}
 	}
 	return MAELYS_DATALOG_STATUS_OK;
@@ -505,9 +513,10 @@ dl_sub_rewrite(struct dl_sub *s)
 		if (k == SIZE_MAX) {
 			st = dl_sub_push(s, &out, &n, &cap, &c);
 		} else if (c.dominating != NULL) {
+			/* pruning: its rules share 1 + its index */
 			st = dl_sub_dominance(s, &c, all[k], all_len[k], dom[k],
-					      dom_len[k], s->rec[k], &out, &n,
-					      &cap);
+					      dom_len[k], s->rec[k] ? i + 1 : 0,
+					      &out, &n, &cap);
 		} else if (s->rec[k]) {
 			st = dl_sub_push(s, &out, &n, &cap, &c);
 		} else {
