@@ -23,9 +23,10 @@
  * tuples that a tuple of a, old or new, dominates are dropped, then the
  * old tuples the surviving new ones dominate.  Such a subsumption's body
  * may read a relation of a's recursion, but neither a itself beyond the
- * two tuples compared nor another subsumed relation: refused.  So is a
- * relation read from input (its facts would not be pruned) and an eqrel
- * or choice-domain one.  `$` cannot be
+ * two tuples compared nor another subsumed relation (refused by the
+ * stratifier, which sees the recursion).  Refused here: a relation read
+ * from input (its facts would not be pruned) and an eqrel or
+ * choice-domain one.  `$` cannot be
  * written in a name, so the hidden relations and variables never clash
  * with the program's.
  */
@@ -405,49 +406,9 @@ dl_sub_supported(struct dl_sub *s, size_t k)
 	}
 	if ((st = dl_sub_reaches(s, d, d, &rec)) != MAELYS_DATALOG_STATUS_OK)
 		return st;
+	/* what its subsumptions' bodies may read in its recursion is
+	 * checked once inlined relations are unfolded (stratify.c) */
 	s->rec[k] = rec;
-	if (!rec)
-		return MAELYS_DATALOG_STATUS_OK;
-	/* pruned in its fixpoint: a subsumption's body may read a relation
-	 * of the recursion (one that reads `d`), by Souffle's versions
-	 * (eval.c) - but not `d` itself beyond the two tuples compared, nor
-	 * another subsumed relation, whose own pruning would be ordered
-	 * against this one's */
-	for (i = 0; i < s->ast->nclauses; i++) {
-		const struct dl_ast_clause *c = &s->ast->clauses[i];
-		size_t b;
-
-		if (c->dominating == NULL ||
-		    !dl_sub_same(c->head.name, c->head.name_len, decl->name,
-				 decl->name_len))
-			continue;
-		for (b = 0; b < c->nbody; b++) {
-			const struct dl_ast_lit *l = &c->body[b];
-			size_t t, j;
-			bool back = false, subsumed = false;
-
-			if (l->kind != DL_LIT_ATOM)
-				continue;
-			t = dl_sub_find(s, l->atom.name, l->atom.name_len);
-			for (j = 0; j < s->nrel; j++)
-				if (s->rel[j] == t)
-					subsumed = true;
-			if (t != SIZE_MAX && t != d && subsumed &&
-			    (st = dl_sub_reaches(s, t, d, &back)) !=
-				MAELYS_DATALOG_STATUS_OK)
-				return st;
-			if (t == d || back)
-				return dl_fail_at(
-				    s->diag, MAELYS_DATALOG_STATUS_PARSE,
-				    s->source, l->pos,
-				    "subsumption of '%s', a recursive "
-				    "relation, whose body reads '%s', %s "
-				    "of its recursion, is not supported",
-				    decl->name, l->atom.name,
-				    t == d ? "the relation itself, part"
-					   : "a subsumed relation");
-		}
-	}
 	return MAELYS_DATALOG_STATUS_OK;
 }
 

@@ -282,6 +282,55 @@ out:
 	dl_free(queue);
 }
 
+/*
+ * What a subsumption of a recursive relation may read, now that the
+ * recursion is known (and inlined relations unfolded): besides the two
+ * tuples compared, no atom of the relation itself nor of another relation
+ * pruned in the same recursion - Souffle orders those readings in ways of
+ * its own, so they are refused rather than answered differently.
+ */
+static maelys_datalog_status_t
+dl_check_prunes(const struct dl_program *prog, const uint32_t *scc,
+		maelys_datalog_diagnostic_t *diag)
+{
+	maelys_datalog_status_t st = MAELYS_DATALOG_STATUS_OK;
+	bool *pruned = dl_calloc(prog->npreds, sizeof *pruned);
+	size_t r, i;
+
+	if (pruned == NULL)
+		return dl_fail(diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+			       "out of memory while stratifying the policy");
+	for (r = 0; r < prog->nrules; r++)
+		if (prog->rules[r].prunes)
+			pruned[dl_rule_owner(&prog->rules[r])] = true;
+	for (r = 0; r < prog->nrules && st == MAELYS_DATALOG_STATUS_OK; r++) {
+		const struct dl_rule *rule = &prog->rules[r];
+		uint32_t own = dl_rule_owner(rule);
+
+		if (!rule->prunes)
+			continue;
+		for (i = 2; i < rule->nbody; i++) {
+			const struct dl_clit *l = &rule->body[i];
+
+			if (l->kind != DL_LIT_ATOM || !pruned[l->pred] ||
+			    scc[l->pred] != scc[own])
+				continue;
+			st = dl_fail_at(
+			    diag, MAELYS_DATALOG_STATUS_PARSE,
+			    prog->source_name, l->pos,
+			    "subsumption of '%s', a recursive relation, "
+			    "whose body reads '%s', %s of its recursion, is "
+			    "not supported",
+			    prog->preds[own].name, prog->preds[l->pred].name,
+			    l->pred == own ? "the relation itself, part"
+					   : "a subsumed relation");
+			break;
+		}
+	}
+	dl_free(pruned);
+	return st;
+}
+
 maelys_datalog_status_t
 dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 {
@@ -337,6 +386,8 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 				skip < strlen(cycle) ? cycle + skip : "");
 		goto out;
 	}
+	if ((st = dl_check_prunes(prog, scc, diag)) != MAELYS_DATALOG_STATUS_OK)
+		goto out;
 	prog->strata = dl_calloc((size_t)ncomp + 1, sizeof *prog->strata);
 	npreds = dl_calloc((size_t)ncomp + 1, sizeof *npreds);
 	nrules = dl_calloc((size_t)ncomp + 1, sizeof *nrules);
