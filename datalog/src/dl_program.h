@@ -151,11 +151,10 @@ struct dl_rule {
 	/* a subsumption's check of a recursive relation (dl_ast_clause
 	 * .prunes): it emits into the hidden relation "a$dom" the tuples
 	 * of body[0]'s relation that body[1]'s dominate; its stratum is
-	 * body[0]'s, which runs it between iterations (eval.c).  Its two
-	 * plans: plans[0] reads body[0] in the delta and body[1] in all
-	 * the relation; plans[1] body[0] in the old rows, body[1] in the
-	 * delta.  dl_ast_clause.prunes: the rules of one subsumption share
-	 * it; 0 for any other rule. */
+	 * body[0]'s, which runs it between iterations (eval.c), by the
+	 * plans plan.c makes of it (dl_plan_range).  The value is
+	 * dl_ast_clause.prunes: the rules of one subsumption share it; 0
+	 * for any other rule. */
 	uint32_t prunes;
 	/* record terms, each tying a variable of its own to its fields
 	 * (dl_record.h) */

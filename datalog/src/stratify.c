@@ -431,9 +431,12 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 		struct dl_stratum *s = &prog->strata[scc[dl_rule_owner(rule)]];
 
 		if (rule->prunes) {
-			/* one plan per tuple compared (plan.c) */
+			/* semi-naive plans (plan.c); and the stratum is
+			 * evaluated as a recursion, whose iterations
+			 * prune, whatever its other rules */
 			s->prunes[s->nprunes++] = (uint32_t)r;
 			rule->recursive = true;
+			s->recursive = true;
 			continue;
 		}
 		s->rules[s->nrules++] = (uint32_t)r;
