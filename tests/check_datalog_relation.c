@@ -4,7 +4,8 @@
  * tuple it holds, and only those, through every growth, for one, two and
  * more columns; a row is found where it was put; a growth refused by the
  * memory budget leaves the relation as it was, and one whose allocation
- * fails leaves a relation that the next insert makes whole again.  The
+ * fails leaves a relation that the next insert makes whole again; rows
+ * dropped (subsumption's pruning) leave the rest in order.  The
  * engine's answers rest on this; the suites above it reach these paths only
  * by chance of a program's size.
  */
@@ -134,6 +135,58 @@ START_TEST(test_relation_growth_over_budget_keeps_the_relation)
 }
 END_TEST
 
+/* dl_rel_drop (subsumption's pruning): the rows a second relation holds
+ * go, the others keep their order with their row ids renumbered, the set
+ * and an index on the first column find exactly what is left, and the
+ * split moves to where the rows past it now start.  Over the budget (the
+ * copy it needs) it changes nothing. */
+START_TEST(test_relation_drop_keeps_the_rest_in_order)
+{
+	static const uint32_t arities[] = {1, 2, 3};
+	uint32_t arity = arities[_i], t[4], k, kept = 0, split = 600, mask = 1;
+	struct dl_membudget mb = {0, SIZE_MAX};
+	struct dl_rel r, dead;
+
+	ck_assert_int_eq(dl_rel_init(&r, arity, &mask, arity > 1 ? 1 : 0), 0);
+	ck_assert_int_eq(dl_rel_init(&dead, arity, NULL, 0), 0);
+	fill(&r, arity, 1000, &mb);
+	for (k = 0; k < 1000; k += 3) {
+		tuple_of(k, arity, t);
+		ck_assert_int_eq(dl_rel_insert(&dead, t, &mb), DL_REL_INSERTED);
+	}
+	mb.limit = mb.used; /* no room for the copy */
+	ck_assert_int_eq(dl_rel_drop(&r, &dead, &split, &mb),
+			 DL_REL_OVER_BUDGET);
+	ck_assert_uint_eq(r.count, 1000);
+	ck_assert_uint_eq(split, 600);
+	mb.limit = SIZE_MAX;
+	ck_assert_int_eq(dl_rel_drop(&r, &dead, &split, &mb), 0);
+	ck_assert_uint_eq(r.count, 1000 - 334);
+	ck_assert_uint_eq(split, 600 - 200);
+	for (k = 0; k < 1000; k++) {
+		tuple_of(k, arity, t);
+		if (k % 3 == 0) {
+			ck_assert(!dl_rel_contains(&r, t));
+			continue;
+		}
+		ck_assert(dl_rel_contains(&r, t));
+		if (!dl_rel_packed(&r))
+			ck_assert_uint_eq(dl_rel_find(&r, t), kept);
+		if (arity > 1)
+			ck_assert_uint_ne(dl_index_first(&r, 0, t), DL_ROW_NONE);
+		kept++;
+	}
+	/* nothing to drop: the relation is left as it is */
+	dl_rel_clear(&dead, false, &mb);
+	ck_assert_int_eq(dl_rel_drop(&r, &dead, &split, &mb), 0);
+	ck_assert_uint_eq(r.count, kept);
+	ck_assert_uint_eq(split, 400);
+	dl_rel_free(&r, &mb);
+	dl_rel_free(&dead, &mb);
+	ck_assert_uint_eq(mb.used, 0);
+}
+END_TEST
+
 #ifdef DL_TESTING
 /* A growth whose new table cannot be had (the old one already given back)
  * fails with no_memory; the next insert builds the set again from the
@@ -182,6 +235,8 @@ maelys_check_suite(void)
 	    tc, test_relation_set_finds_each_tuple_through_growth, 0, 3);
 	tcase_add_test(tc, test_relation_cleared_set_forgets_and_refills);
 	tcase_add_test(tc, test_relation_growth_over_budget_keeps_the_relation);
+	tcase_add_loop_test(tc, test_relation_drop_keeps_the_rest_in_order, 0,
+			    3);
 #ifdef DL_TESTING
 	tcase_add_loop_test(
 	    tc, test_relation_failed_growth_is_rebuilt_by_the_next_insert, 0,

@@ -1790,6 +1790,7 @@ dl_ck_clause(struct dl_checker *ck, const struct dl_ast_clause *c)
 		r.nrecs = ck->nrecs;
 	}
 	r.solve_time = ck->fn_solve;
+	r.prunes = (uint32_t)c->prunes;
 	DL_TRY(dl_ck_agg_keep(ck, &r));
 	DL_TRY(dl_ck_safety(ck, c, &r));
 	DL_TRY(dl_ck_arith_types(ck, &r));
@@ -2113,6 +2114,7 @@ dl_program_free(struct dl_program *prog)
 	for (i = 0; i < prog->nstrata; i++) {
 		dl_free(prog->strata[i].preds);
 		dl_free(prog->strata[i].rules);
+		dl_free(prog->strata[i].prunes);
 	}
 	dl_free(prog->strata);
 	dl_free(prog->warnings);

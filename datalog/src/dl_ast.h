@@ -139,6 +139,13 @@ struct dl_ast_clause {
 	/* a subsumption `head <= dominating :- body` (Souffle): rewritten
 	 * into plain clauses by relq.c; NULL for any other clause */
 	const struct dl_ast_atom *dominating;
+	/* a clause relq_subsume.c made of a recursive relation's
+	 * subsumption: body[0] is the dominated tuple, body[1] the
+	 * dominating one; the evaluator runs it between iterations to prune
+	 * that relation (dl_rule.prunes), never as an ordinary rule.  1 +
+	 * the subsumption's index among the clauses (the clauses of one
+	 * subsumption share it); 0 for any other clause */
+	size_t prunes;
 };
 
 /* Keys of one `choice-domain` (Souffle). */

@@ -149,6 +149,14 @@ struct dl_rule {
 	bool recursive;
 	struct dl_plan *plans;
 	uint32_t nplans;
+	/* a subsumption's check of a recursive relation (dl_ast_clause
+	 * .prunes): it emits into the hidden relation "a$dom" the tuples
+	 * of body[0]'s relation that body[1]'s dominate; its stratum is
+	 * body[0]'s, which runs it between iterations (eval.c), by the
+	 * plans plan.c makes of it (dl_plan_range).  The value is
+	 * dl_ast_clause.prunes: the rules of one subsumption share it; 0
+	 * for any other rule. */
+	uint32_t prunes;
 	/* record terms, each tying a variable of its own to its fields
 	 * (dl_record.h) */
 	struct dl_crec *recs;
@@ -169,6 +177,9 @@ struct dl_stratum {
 	uint32_t npreds;
 	uint32_t *rules;
 	uint32_t nrules;
+	/* the rules that prune its relations (dl_rule.prunes), in order */
+	uint32_t *prunes;
+	uint32_t nprunes;
 	bool recursive;
 	bool runtime;
 };

@@ -107,6 +107,16 @@ dl_rel_row(const struct dl_rel *r, uint32_t row)
 	return r->blocks[b] + (size_t)off * r->arity;
 }
 
+/* Removes the rows whose tuple `dead` (of the same arity) holds, keeping
+ * the others in their order: the relation is rebuilt, its row ids
+ * renumbered.  *split is a row id on entry and, on return, the number of
+ * rows kept below it (where the rows from *split on now start).  Costs
+ * one copy of the relation's rows, under the budget.  Returns 0, or
+ * DL_REL_NO_MEMORY / DL_REL_OVER_BUDGET (for that copy: the relation is
+ * then unchanged; the rows kept fit in the memory the relation has, so
+ * putting them back does not fail). */
+int dl_rel_drop(struct dl_rel *r, const struct dl_rel *dead, uint32_t *split,
+		struct dl_membudget *mb);
 /* Inserts a tuple (arity values).  Returns enum dl_rel_result. */
 int dl_rel_insert(struct dl_rel *r, const uint32_t *tuple,
 		  struct dl_membudget *mb);

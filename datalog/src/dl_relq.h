@@ -47,9 +47,12 @@ maelys_datalog_status_t dl_relq_add_eqrel_rules(struct dl_ast *ast,
 /* Rewrites every subsumption `a(x...) <= a(y...) :- body` of `ast` into
  * plain clauses: a's own clauses derive into a hidden relation "a$all",
  * the subsumption into "a$dom" (the tuples another tuple dominates), and
- * a(x...) :- a$all(x...), !a$dom(x...).  Returns OK, UNDECLARED, ARITY (a
- * nullary relation), PARSE (two relations compared; a relation that is
- * recursive, read as input or eqrel), LIMIT or NO_MEMORY. */
+ * a(x...) :- a$all(x...), !a$dom(x...).  A recursive a keeps its clauses;
+ * its a$dom clauses read a and are marked `prunes`, for the evaluator to
+ * run between iterations.  Returns OK, UNDECLARED, ARITY (a nullary
+ * relation), PARSE (two relations compared; a relation read as input or
+ * eqrel; a recursive one whose subsumption's body reads its recursion),
+ * LIMIT or NO_MEMORY. */
 maelys_datalog_status_t
 dl_relq_rewrite_subsumption(struct dl_ast *ast, const char *source_name,
 			    maelys_datalog_diagnostic_t *diag);

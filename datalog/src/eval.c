@@ -5,6 +5,8 @@
  * recursion depth is the length of the plan (at most a body plus one).
  * Recursive strata iterate semi-naively until no relation of the stratum
  * grows; each iteration moves the [db, de) markers of its relations.
+ * A relation with a subsumption is pruned between iterations, as Souffle
+ * prunes it (dl_prune_step).
  * The plan interpreter (eval_run.h) is compiled twice: the ordinary path,
  * and the path of PROVENANCE sessions, which records first derivations
  * (dl_prov.h); -DDL_NO_PROVENANCE leaves the second out.
@@ -369,6 +371,143 @@ dl_insert_facts(struct dl_eval *ev, uint32_t pid)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* Whether rules of stratum `s` prune relation `pid` (dl_rule.prunes). */
+static bool
+dl_pruned(const struct dl_program *prog, const struct dl_stratum *s,
+	  uint32_t pid)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->nprunes; i++)
+		if (prog->rules[s->prunes[i]].body[0].pred == pid)
+			return true;
+	return false;
+}
+
+/* Whether pruning rules `a` and `b` come of one subsumption (its per
+ * column rules share dl_rule.prunes). */
+static bool
+dl_same_subsumption(const struct dl_rule *a, const struct dl_rule *b)
+{
+	return a->prunes == b->prunes;
+}
+
+/*
+ * Runs plans [first, last) of the rules of `s` that prune relation `pid`
+ * (those of the subsumption of rule `of` only, unless it is NULL) into
+ * its hidden relation a$dom, emptied first, then drops the tuples a$dom
+ * holds from the relation.  *split is a row id of the relation; on
+ * return, where the rows from it on start after the drop (dl_rel_drop).
+ * Rebuilding the relation costs a join step per row, so pruning stays
+ * under the steps budget.
+ */
+static maelys_datalog_status_t
+dl_prune(struct dl_eval *ev, const struct dl_stratum *s, uint32_t pid,
+	 const struct dl_rule *of, uint32_t first, uint32_t last,
+	 uint32_t *split)
+{
+	const struct dl_program *prog = ev->prog;
+	struct dl_rel *r = ev->rels[pid], *dead = NULL;
+	maelys_datalog_status_t st;
+	uint32_t i, k;
+	int rc;
+
+	for (i = 0; i < s->nprunes; i++) {
+		const struct dl_rule *rule = &prog->rules[s->prunes[i]];
+
+		if (rule->body[0].pred != pid ||
+		    (of != NULL && !dl_same_subsumption(rule, of)))
+			continue;
+		if (dead == NULL) {
+			dead = ev->rels[rule->head_pred];
+			dl_rel_clear(dead, false, ev->mb);
+		}
+		for (k = first; k < last && k < rule->nplans; k++)
+			if ((st = dl_run_rule_plan(ev, s->prunes[i],
+						   &rule->plans[k])) !=
+			    MAELYS_DATALOG_STATUS_OK)
+				return st;
+	}
+	if (dead == NULL || dead->count == 0)
+		return MAELYS_DATALOG_STATUS_OK;
+	if (ev->steps_left < r->count)
+		return dl_fail_at(ev->diag, MAELYS_DATALOG_STATUS_BUDGET_STEPS,
+				  prog->source_name, prog->preds[pid].pos,
+				  "more than %llu join steps "
+				  "(MAELYS_DATALOG_BUDGET_STEPS) pruning '%s'",
+				  (unsigned long long)ev->steps_max,
+				  prog->preds[pid].name);
+	ev->steps_left -= r->count;
+	if ((rc = dl_rel_drop(r, dead, split, ev->mb)) < 0)
+		return dl_eval_insert_failed(ev, rc, &prog->preds[pid]);
+	dl_rel_clear(dead, false, ev->mb);
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/*
+ * Souffle's subsumption inside a fixpoint, for relation `pid` once an
+ * iteration has derived its new rows [de, count), the other relations of
+ * the stratum not yet moved on (what they had before the iteration is
+ * their [0, de), their delta [db, de)).  Souffle's steps, with the plans
+ * of plan.c:
+ *  - the new tuples that a tuple of the relation, old or new, dominates
+ *    are dropped, by every subsumption at once (plans[0], the relation's
+ *    markers set so that its delta is the new rows);
+ *  - the new tuples left are the next delta; then, one subsumption after
+ *    the other, the old tuples it finds dominated are dropped: by a tuple
+ *    of that delta (plans[1]) or, where the body reads the recursion, by
+ *    an old tuple with a literal of the body in its delta (plans[2...]).
+ * Before the first iteration (`first`) every tuple is the delta: plans[0]
+ * alone prunes the relation as a whole.
+ */
+static maelys_datalog_status_t
+dl_prune_step(struct dl_eval *ev, const struct dl_stratum *s, uint32_t pid,
+	      bool first)
+{
+	const struct dl_program *prog = ev->prog;
+	struct dl_rel *r = ev->rels[pid];
+	maelys_datalog_status_t st;
+	uint32_t split, i, j;
+
+	if (ev->prov != NULL)
+		return dl_fail_at(ev->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				  prog->source_name, prog->preds[pid].pos,
+				  "'%s' is pruned by a subsumption inside its "
+				  "recursion, which renumbers its rows: not "
+				  "supported in a PROVENANCE session",
+				  prog->preds[pid].name);
+	r->db = first ? 0 : r->de;
+	r->de = r->count;
+	split = r->db;
+	if ((st = dl_prune(ev, s, pid, NULL, 0, 1, &split)) !=
+	    MAELYS_DATALOG_STATUS_OK)
+		return st;
+	r->db = split;
+	r->de = r->count;
+	if (first)
+		return MAELYS_DATALOG_STATUS_OK;
+	for (i = 0; i < s->nprunes; i++) {
+		const struct dl_rule *rule = &prog->rules[s->prunes[i]];
+
+		if (rule->body[0].pred != pid)
+			continue;
+		/* each subsumption once: at its first rule */
+		for (j = 0; j < i; j++)
+			if (prog->rules[s->prunes[j]].body[0].pred == pid &&
+			    dl_same_subsumption(&prog->rules[s->prunes[j]],
+						rule))
+				break;
+		if (j < i)
+			continue;
+		if ((st = dl_prune(ev, s, pid, rule, 1, UINT32_MAX,
+				   &split)) != MAELYS_DATALOG_STATUS_OK)
+			return st;
+		r->db = split;
+		r->de = r->count;
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 static maelys_datalog_status_t
 dl_eval_stratum(struct dl_eval *ev, const struct dl_stratum *s)
 {
@@ -396,6 +535,12 @@ dl_eval_stratum(struct dl_eval *ev, const struct dl_stratum *s)
 		r->db = 0;
 		r->de = r->count;
 	}
+	/* once the others' markers are set: a subsumption may read them */
+	for (i = 0; i < s->npreds; i++)
+		if (dl_pruned(prog, s, s->preds[i]) &&
+		    (st = dl_prune_step(ev, s, s->preds[i], true)) !=
+			MAELYS_DATALOG_STATUS_OK)
+			return st;
 	for (;;) {
 		bool grew = false;
 
@@ -427,9 +572,18 @@ dl_eval_stratum(struct dl_eval *ev, const struct dl_stratum *s)
 				    MAELYS_DATALOG_STATUS_OK)
 					return st;
 		}
+		/* pruning first, while the other relations still show what
+		 * they had before the iteration */
+		for (i = 0; i < s->npreds; i++)
+			if (dl_pruned(prog, s, s->preds[i]) &&
+			    (st = dl_prune_step(ev, s, s->preds[i], false)) !=
+				MAELYS_DATALOG_STATUS_OK)
+				return st;
 		for (i = 0; i < s->npreds; i++) {
 			struct dl_rel *r = ev->rels[s->preds[i]];
 
+			if (dl_pruned(prog, s, s->preds[i]))
+				continue;
 			r->db = r->de;
 			r->de = r->count;
 		}

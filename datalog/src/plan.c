@@ -427,15 +427,29 @@ dl_plan_reads(const struct dl_op *op, const struct dl_op *end, uint32_t v)
 	return false;
 }
 
+/* A rule that prunes a relation (dl_rule.prunes) belongs to the stratum
+ * of body[0], the relation pruned, not to its head's. */
 static bool
 dl_lit_recursive(const struct dl_program *prog, const struct dl_rule *r,
 		 const struct dl_clit *l)
 {
+	uint32_t own = r->prunes ? r->body[0].pred : r->head_pred;
+
 	return l->kind == DL_LIT_ATOM && !l->negated &&
-	       prog->preds[l->pred].stratum ==
-		   prog->preds[r->head_pred].stratum;
+	       prog->preds[l->pred].stratum == prog->preds[own].stratum;
 }
 
+/*
+ * The rows a literal of its own stratum reads in the plan whose delta
+ * literal is `delta`.  A pruning rule's plans are Souffle's versions of a
+ * subsumption (eval.c, dl_prune_step), the dominated tuple body[0] and the
+ * dominating body[1] being of the relation pruned, the other literals of
+ * the stratum read whole ([0, de)) unless they are the delta:
+ *   plans[0]: body[0] in the delta (the new tuples), body[1] anywhere;
+ *   plans[1]: body[1] in the delta, body[0] in the old rows;
+ *   plans[1 + v]: the v-th other literal in its delta, body[0] and
+ *   body[1] in the old rows.
+ */
 static enum dl_range
 dl_plan_range(const struct dl_planner *pl, uint32_t i, uint32_t delta)
 {
@@ -443,6 +457,8 @@ dl_plan_range(const struct dl_planner *pl, uint32_t i, uint32_t delta)
 		return DL_RANGE_ALL;
 	if (i == delta)
 		return DL_RANGE_DELTA;
+	if (pl->rule->prunes)
+		return delta != 0 && i < 2 ? DL_RANGE_OLD : DL_RANGE_FULL;
 	return i < delta ? DL_RANGE_OLD : DL_RANGE_FULL;
 }
 

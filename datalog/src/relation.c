@@ -446,3 +446,46 @@ dl_rel_insert_hashed(struct dl_rel *r, const uint32_t *tuple, uint32_t h,
 		dl_index_add(r, &r->idx[i], row);
 	return DL_REL_INSERTED;
 }
+
+int
+dl_rel_drop(struct dl_rel *r, const struct dl_rel *dead, uint32_t *split,
+	    struct dl_membudget *mb)
+{
+	size_t bytes = (size_t)r->count * r->arity * sizeof(uint32_t);
+	uint32_t *keep, row, kept = 0, below = 0;
+	bool over;
+
+	if (r->count == 0 || r->arity == 0 || dead->count == 0)
+		return 0;
+	keep = dl_rel_alloc(mb, bytes, &over);
+	if (keep == NULL)
+		return dl_fail_code(over);
+	for (row = 0; row < r->count; row++) {
+		const uint32_t *t = dl_rel_row(r, row);
+
+		if (dl_rel_contains(dead, t))
+			continue;
+		memcpy(keep + (size_t)kept * r->arity, t,
+		       r->arity * sizeof(uint32_t));
+		kept++;
+		if (row < *split)
+			below++;
+	}
+	if (kept < r->count) {
+		/* the blocks, the set and the indexes stay allocated: the
+		 * fewer rows go back without a new allocation */
+		dl_rel_clear(r, false, mb);
+		for (row = 0; row < kept; row++) {
+			int rc = dl_rel_insert(
+			    r, keep + (size_t)row * r->arity, mb);
+
+			if (rc < 0) {
+				dl_rel_release(mb, keep, bytes);
+				return rc;
+			}
+		}
+		*split = below;
+	}
+	dl_rel_release(mb, keep, bytes);
+	return 0;
+}

@@ -13,13 +13,22 @@
  *   a(D...) :- a$all(D...), !a$dom(D...).
  *
  * Every dominated tuple is removed at once, from the relation as a whole,
- * as Souffle does for a relation computed before it is read.  Souffle also
- * prunes inside a recursive relation's fixpoint, between iterations, which
- * changes what the recursion derives; that is not done here, so a relation
- * that reaches itself is refused with a clear error rather than answered
- * differently.  So is one read from input (its facts would not be pruned)
- * and an eqrel or choice-domain one.  `$` cannot be written in a name, so
- * the hidden relations and variables never clash with the program's.
+ * as Souffle does for a relation computed before it is read.
+ *
+ * A relation that reaches itself is pruned as Souffle prunes it, inside
+ * its fixpoint, which changes what the recursion derives: its clauses stay
+ * its own, and the a$dom clauses (read over a itself) are marked `prunes`.
+ * The stratifier gives them to a's stratum, not to a$dom's, and the
+ * evaluator runs them between iterations (eval.c): the iteration's new
+ * tuples that a tuple of a, old or new, dominates are dropped, then the
+ * old tuples the surviving new ones dominate.  Such a subsumption's body
+ * may read a relation of a's recursion, but neither a itself beyond the
+ * two tuples compared nor another subsumed relation (refused by the
+ * stratifier, which sees the recursion).  Refused here: a relation read
+ * from input (its facts would not be pruned) and an eqrel or
+ * choice-domain one.  `$` cannot be
+ * written in a name, so the hidden relations and variables never clash
+ * with the program's.
  */
 #include "dl_relq.h"
 
@@ -38,6 +47,8 @@ struct dl_sub {
 	const char *source;
 	maelys_datalog_diagnostic_t *diag;
 	size_t rel[DL_SUBSUMED_MAX]; /* decl index of each subsumed one */
+	bool rec[DL_SUBSUMED_MAX];   /* it reaches itself: pruned in its
+					fixpoint */
 	size_t nrel;
 	/* declared names -> decl index: open addressing, SIZE_MAX empty */
 	size_t *slots;
@@ -103,10 +114,10 @@ dl_sub_index(struct dl_sub *s)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-/* Whether relation `from` reaches itself through the clauses' bodies
- * (positive or negated): a breadth-first walk over the decls. */
+/* Whether relation `from` reads relation `to`, directly or not, through
+ * the clauses' bodies (positive or negated): a walk over the decls. */
 static maelys_datalog_status_t
-dl_sub_recursive(struct dl_sub *s, size_t from, bool *out)
+dl_sub_reaches(struct dl_sub *s, size_t from, size_t to, bool *out)
 {
 	struct dl_ast *ast = s->ast;
 	bool *seen = dl_calloc(ast->ndecls, sizeof *seen);
@@ -143,7 +154,7 @@ dl_sub_recursive(struct dl_sub *s, size_t from, bool *out)
 				grew = true;
 			}
 		}
-		if (seen[from])
+		if (seen[to])
 			*out = true;
 	}
 	dl_free(seen);
@@ -242,8 +253,8 @@ dl_sub_bind(const struct dl_ast_term *var, const struct dl_ast_term *t,
 static maelys_datalog_status_t
 dl_sub_dominance(struct dl_sub *s, const struct dl_ast_clause *c,
 		 const char *all, size_t all_len, const char *dom,
-		 size_t dom_len, struct dl_ast_clause **out, size_t *n,
-		 size_t *cap)
+		 size_t dom_len, size_t prunes, struct dl_ast_clause **out,
+		 size_t *n, size_t *cap)
 {
 	size_t arity = c->head.nargs, need, i, k;
 	struct dl_ast_atom a_d, a_e, head;
@@ -306,6 +317,7 @@ dl_sub_dominance(struct dl_sub *s, const struct dl_ast_clause *c,
 		nc.body = lits;
 		nc.nbody = nl;
 		nc.dominating = NULL;
+		nc.prunes = prunes;
 		/* a plan orders the subsumption's own atoms, not these:
 		 * accepted (noted at parse) and not checked */
 		nc.plans = NULL;
@@ -362,10 +374,12 @@ dl_sub_note(struct dl_sub *s, const struct dl_ast_clause *c)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-/* What is not supported of subsumed relation decl `d`, refused. */
+/* What is not supported of subsumed relation s->rel[k], refused; notes
+ * whether it is recursive. */
 static maelys_datalog_status_t
-dl_sub_supported(struct dl_sub *s, size_t d)
+dl_sub_supported(struct dl_sub *s, size_t k)
 {
+	size_t d = s->rel[k];
 	const struct dl_ast_decl *decl = &s->ast->decls[d];
 	maelys_datalog_status_t st;
 	bool rec;
@@ -390,15 +404,11 @@ dl_sub_supported(struct dl_sub *s, size_t d)
 					  "input facts would not be pruned)",
 					  decl->name);
 	}
-	if ((st = dl_sub_recursive(s, d, &rec)) != MAELYS_DATALOG_STATUS_OK)
+	if ((st = dl_sub_reaches(s, d, d, &rec)) != MAELYS_DATALOG_STATUS_OK)
 		return st;
-	if (rec)
-		return dl_fail_at(s->diag, MAELYS_DATALOG_STATUS_PARSE,
-				  s->source, decl->pos,
-				  "subsumption of '%s', a recursive relation, is "
-				  "not supported (Souffle prunes it between "
-				  "iterations, which this engine does not)",
-				  decl->name);
+	/* what its subsumptions' bodies may read in its recursion is
+	 * checked once inlined relations are unfolded (stratify.c) */
+	s->rec[k] = rec;
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
@@ -443,9 +453,16 @@ dl_sub_rewrite(struct dl_sub *s)
 			return st;
 		d.quals = 0;
 		d.nchoice = 0;
-		d.name = all[k];
-		d.name_len = all_len[k];
-		ast->decls[ast->ndecls++] = d;
+		if (!s->rec[k]) {
+			d.name = all[k];
+			d.name_len = all_len[k];
+			ast->decls[ast->ndecls++] = d;
+		} else {
+			/* pruned in its fixpoint: its clauses and its
+			 * prune clauses read the relation itself */
+			all[k] = d.name;
+			all_len[k] = d.name_len;
+		}
 		d.name = dom[k];
 		d.name_len = dom_len[k];
 		ast->decls[ast->ndecls++] = d;
@@ -457,8 +474,12 @@ dl_sub_rewrite(struct dl_sub *s)
 		if (k == SIZE_MAX) {
 			st = dl_sub_push(s, &out, &n, &cap, &c);
 		} else if (c.dominating != NULL) {
+			/* pruning: its rules share 1 + its index */
 			st = dl_sub_dominance(s, &c, all[k], all_len[k], dom[k],
-					      dom_len[k], &out, &n, &cap);
+					      dom_len[k], s->rec[k] ? i + 1 : 0,
+					      &out, &n, &cap);
+		} else if (s->rec[k]) {
+			st = dl_sub_push(s, &out, &n, &cap, &c);
 		} else {
 			c.head.name = all[k];
 			c.head.name_len = all_len[k];
@@ -471,6 +492,8 @@ dl_sub_rewrite(struct dl_sub *s)
 		struct dl_ast_clause c;
 		struct dl_ast_lit *lits;
 
+		if (s->rec[k])
+			continue; /* pruned by the evaluator instead */
 		memset(&c, 0, sizeof c);
 		lits = dl_arena_alloc(&ast->arena, 2 * sizeof *lits);
 		if (lits == NULL) {
@@ -530,7 +553,7 @@ dl_relq_rewrite_subsumption(struct dl_ast *ast, const char *source_name,
 		if (ast->clauses[i].dominating != NULL)
 			st = dl_sub_note(&s, &ast->clauses[i]);
 	for (i = 0; st == MAELYS_DATALOG_STATUS_OK && i < s.nrel; i++)
-		st = dl_sub_supported(&s, s.rel[i]);
+		st = dl_sub_supported(&s, i);
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = dl_sub_rewrite(&s);
 	dl_free(s.slots);

@@ -8,6 +8,9 @@
  * cycle.  Each component is a stratum; a stratum that depends on input facts
  * (EDB or .input predicates), directly or through a lower stratum, is
  * "runtime" and evaluated at every solve; the others once per session.
+ * A rule that prunes a recursive relation (dl_rule.prunes) belongs to that
+ * relation: its edges are the relation's, and it is listed in the
+ * relation's stratum, apart from the rules that derive.
  */
 #include "dl_program.h"
 
@@ -73,6 +76,15 @@ dl_agg_add_edge(void *ctx, const struct dl_cagg *a, const struct dl_clit *l)
 	e->lit = (uint32_t)(l - a->body);
 }
 
+/* The predicate a rule belongs to: its head's, or for a rule that prunes
+ * a relation, that relation's (the rule's head is the hidden a$dom,
+ * filled only while that relation's stratum runs). */
+static uint32_t
+dl_rule_owner(const struct dl_rule *rule)
+{
+	return rule->prunes ? rule->body[0].pred : rule->head_pred;
+}
+
 static int
 dl_graph_build(const struct dl_program *prog, struct dl_graph *g)
 {
@@ -89,11 +101,11 @@ dl_graph_build(const struct dl_program *prog, struct dl_graph *g)
 
 		for (i = 0; i < rule->nbody; i++)
 			if (rule->body[i].kind == DL_LIT_ATOM) {
-				g->first[rule->head_pred + 1]++;
+				g->first[dl_rule_owner(rule) + 1]++;
 				total++;
 			}
 		dl_agg_atoms(rule, dl_agg_count_atom, &c);
-		g->first[rule->head_pred + 1] += (uint32_t)c.count;
+		g->first[dl_rule_owner(rule) + 1] += (uint32_t)c.count;
 		total += c.count;
 	}
 	for (i = 0; i < n; i++)
@@ -114,15 +126,15 @@ dl_graph_build(const struct dl_program *prog, struct dl_graph *g)
 
 			if (l->kind != DL_LIT_ATOM)
 				continue;
-			e = &g->edges[g->first[rule->head_pred] +
-				      fill[rule->head_pred]++];
+			e = &g->edges[g->first[dl_rule_owner(rule)] +
+				      fill[dl_rule_owner(rule)]++];
 			e->to = l->pred;
 			e->negated = l->negated;
 			e->rule = (uint32_t)r;
 			e->lit = (uint32_t)i;
 		}
 		{
-			struct dl_agg_fill c = {g, fill, rule->head_pred,
+			struct dl_agg_fill c = {g, fill, dl_rule_owner(rule),
 						(uint32_t)r, 0};
 
 			dl_agg_atoms(rule, dl_agg_add_edge, &c);
@@ -270,11 +282,60 @@ out:
 	dl_free(queue);
 }
 
+/*
+ * What a subsumption of a recursive relation may read, now that the
+ * recursion is known (and inlined relations unfolded): besides the two
+ * tuples compared, no atom of the relation itself nor of another relation
+ * pruned in the same recursion - Souffle orders those readings in ways of
+ * its own, so they are refused rather than answered differently.
+ */
+static maelys_datalog_status_t
+dl_check_prunes(const struct dl_program *prog, const uint32_t *scc,
+		maelys_datalog_diagnostic_t *diag)
+{
+	maelys_datalog_status_t st = MAELYS_DATALOG_STATUS_OK;
+	bool *pruned = dl_calloc(prog->npreds, sizeof *pruned);
+	size_t r, i;
+
+	if (pruned == NULL)
+		return dl_fail(diag, MAELYS_DATALOG_STATUS_NO_MEMORY,
+			       "out of memory while stratifying the policy");
+	for (r = 0; r < prog->nrules; r++)
+		if (prog->rules[r].prunes)
+			pruned[dl_rule_owner(&prog->rules[r])] = true;
+	for (r = 0; r < prog->nrules && st == MAELYS_DATALOG_STATUS_OK; r++) {
+		const struct dl_rule *rule = &prog->rules[r];
+		uint32_t own = dl_rule_owner(rule);
+
+		if (!rule->prunes)
+			continue;
+		for (i = 2; i < rule->nbody; i++) {
+			const struct dl_clit *l = &rule->body[i];
+
+			if (l->kind != DL_LIT_ATOM || !pruned[l->pred] ||
+			    scc[l->pred] != scc[own])
+				continue;
+			st = dl_fail_at(
+			    diag, MAELYS_DATALOG_STATUS_PARSE,
+			    prog->source_name, l->pos,
+			    "subsumption of '%s', a recursive relation, "
+			    "whose body reads '%s', %s of its recursion, is "
+			    "not supported",
+			    prog->preds[own].name, prog->preds[l->pred].name,
+			    l->pred == own ? "the relation itself, part"
+					   : "a subsumed relation");
+			break;
+		}
+	}
+	dl_free(pruned);
+	return st;
+}
+
 maelys_datalog_status_t
 dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 {
 	struct dl_graph g = {NULL, NULL, 0};
-	uint32_t *scc = NULL, *npreds = NULL, *nrules = NULL;
+	uint32_t *scc = NULL, *npreds = NULL, *nrules = NULL, *nprunes = NULL;
 	size_t i, r, k;
 	long ncomp;
 	maelys_datalog_status_t st = MAELYS_DATALOG_STATUS_NO_MEMORY;
@@ -293,10 +354,10 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 			char cycle[400];
 
 			if (l->kind != DL_LIT_ATOM || !l->negated ||
-			    scc[l->pred] != scc[rule->head_pred])
+			    scc[l->pred] != scc[dl_rule_owner(rule)])
 				continue;
-			dl_name_cycle(prog, &g, scc, rule->head_pred, l->pred,
-				      cycle, sizeof cycle);
+			dl_name_cycle(prog, &g, scc, dl_rule_owner(rule),
+				      l->pred, cycle, sizeof cycle);
 			st = dl_fail_at(
 			    diag, MAELYS_DATALOG_STATUS_NEGATION_CYCLE,
 			    prog->source_name, l->pos,
@@ -306,7 +367,7 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 	}
 	for (i = 0; i < g.nedges; i++) {
 		const struct dl_edge *e = &g.edges[i];
-		uint32_t from = prog->rules[e->rule].head_pred;
+		uint32_t from = dl_rule_owner(&prog->rules[e->rule]);
 		char cycle[400];
 		size_t skip;
 
@@ -325,24 +386,35 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 				skip < strlen(cycle) ? cycle + skip : "");
 		goto out;
 	}
+	if ((st = dl_check_prunes(prog, scc, diag)) != MAELYS_DATALOG_STATUS_OK)
+		goto out;
 	prog->strata = dl_calloc((size_t)ncomp + 1, sizeof *prog->strata);
 	npreds = dl_calloc((size_t)ncomp + 1, sizeof *npreds);
 	nrules = dl_calloc((size_t)ncomp + 1, sizeof *nrules);
-	if (prog->strata == NULL || npreds == NULL || nrules == NULL)
+	nprunes = dl_calloc((size_t)ncomp + 1, sizeof *nprunes);
+	if (prog->strata == NULL || npreds == NULL || nrules == NULL ||
+	    nprunes == NULL)
 		goto nomem;
 	prog->nstrata = (size_t)ncomp;
 	for (i = 0; i < prog->npreds; i++) {
 		prog->preds[i].stratum = scc[i];
 		npreds[scc[i]]++;
 	}
-	for (r = 0; r < prog->nrules; r++)
-		nrules[scc[prog->rules[r].head_pred]]++;
+	for (r = 0; r < prog->nrules; r++) {
+		const struct dl_rule *rule = &prog->rules[r];
+
+		if (rule->prunes)
+			nprunes[scc[dl_rule_owner(rule)]]++;
+		else
+			nrules[scc[rule->head_pred]]++;
+	}
 	for (k = 0; k < prog->nstrata; k++) {
 		struct dl_stratum *s = &prog->strata[k];
 
 		s->preds = dl_calloc(npreds[k], sizeof *s->preds);
 		s->rules = dl_calloc(nrules[k], sizeof *s->rules);
-		if (s->preds == NULL || s->rules == NULL)
+		s->prunes = dl_calloc(nprunes[k], sizeof *s->prunes);
+		if (s->preds == NULL || s->rules == NULL || s->prunes == NULL)
 			goto nomem;
 		s->recursive = npreds[k] > 1;
 	}
@@ -356,8 +428,17 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 	}
 	for (r = 0; r < prog->nrules; r++) {
 		struct dl_rule *rule = &prog->rules[r];
-		struct dl_stratum *s = &prog->strata[scc[rule->head_pred]];
+		struct dl_stratum *s = &prog->strata[scc[dl_rule_owner(rule)]];
 
+		if (rule->prunes) {
+			/* semi-naive plans (plan.c); and the stratum is
+			 * evaluated as a recursion, whose iterations
+			 * prune, whatever its other rules */
+			s->prunes[s->nprunes++] = (uint32_t)r;
+			rule->recursive = true;
+			s->recursive = true;
+			continue;
+		}
 		s->rules[s->nrules++] = (uint32_t)r;
 		for (i = 0; i < rule->nbody; i++) {
 			const struct dl_clit *l = &rule->body[i];
@@ -373,8 +454,10 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 	for (k = 0; k < prog->nstrata; k++) {
 		struct dl_stratum *s = &prog->strata[k];
 
-		for (r = 0; r < s->nrules && !s->runtime; r++) {
-			const struct dl_rule *rule = &prog->rules[s->rules[r]];
+		for (r = 0; r < s->nrules + s->nprunes && !s->runtime; r++) {
+			uint32_t ri = r < s->nrules ? s->rules[r]
+						    : s->prunes[r - s->nrules];
+			const struct dl_rule *rule = &prog->rules[ri];
 
 			/* a rule with record terms may build records, which
 			 * only a solve's overlay can hold (dl_record.h); a
@@ -396,13 +479,26 @@ dl_stratify(struct dl_program *prog, maelys_datalog_diagnostic_t *diag)
 			}
 			/* and an aggregate over input facts */
 			for (i = 0; i < g.nedges; i++)
-				if (g.edges[i].rule == s->rules[r] &&
+				if (g.edges[i].rule == ri &&
 				    g.edges[i].agg != NULL &&
 				    prog->strata[scc[g.edges[i].to]].runtime)
 					s->runtime = true;
 		}
 		for (i = 0; i < s->npreds; i++)
 			prog->preds[s->preds[i]].runtime = s->runtime;
+	}
+	/* a$dom is written while its relation's stratum runs: at every
+	 * solve, into the solve's own relations, when that one is runtime
+	 * (its own stratum has no rule: it costs nothing there) */
+	for (r = 0; r < prog->nrules; r++) {
+		const struct dl_rule *rule = &prog->rules[r];
+		struct dl_stratum *s = &prog->strata[scc[rule->head_pred]];
+
+		if (!rule->prunes || !prog->preds[dl_rule_owner(rule)].runtime)
+			continue;
+		s->runtime = true;
+		for (i = 0; i < s->npreds; i++)
+			prog->preds[s->preds[i]].runtime = true;
 	}
 	st = MAELYS_DATALOG_STATUS_OK;
 	goto out;
@@ -412,6 +508,7 @@ nomem:
 out:
 	dl_free(npreds);
 	dl_free(nrules);
+	dl_free(nprunes);
 	dl_free(scc);
 	dl_graph_free(&g);
 	return st;
