@@ -282,6 +282,50 @@ START_TEST(test_functors_range_generates_values)
 }
 END_TEST
 
+/* range of unsigned values and of floats, Souffle's semantic/range cases
+ * and the edges: values printed with to_string (a float as "%f"). */
+static const struct {
+	const char *type, *args, *want;
+} typed_range_cases[] = {
+    {"float", "5.0, 3.75, -0.5", "4.000000 4.500000 5.000000"},
+    {"float", "5.0, 3.75", "4.000000 5.000000"}, /* default step -1.0 */
+    {"float", "3.75, 5.0", "3.750000 4.750000"},
+    {"float", "5.0, 3.75, 0.0", "5.000000"}, /* step 0: `from` once */
+    {"float", "5.0, 5.0, 0.5", ""},
+    {"float", "5.0, 5.0, 0.0", ""},
+    {"float", "0.0, 1.0, -0.5", ""}, /* a step away from `to` */
+    {"unsigned", "1, 5, 2", "1 3"},
+    {"unsigned", "5, 1", "2 3 4 5"}, /* down by the step, from 5 */
+    {"unsigned", "5, 1, 2", "3 5"},
+    {"unsigned", "1, 5, 0", "1"},
+    {"unsigned", "5, 5", ""},
+    {"unsigned", "18446744073709551610u, 18446744073709551615u, 4u",
+     "18446744073709551610 18446744073709551614"}, /* no wrap past 2^64 */
+    {"unsigned", "3, 0, 2", "1 3"}, /* no wrap below 0 */
+};
+
+START_TEST(test_functors_range_of_unsigned_and_floats)
+{
+	char src[256];
+	struct dltest_prog p;
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
+	maelys_datalog_result_t *res;
+
+	snprintf(src, sizeof src,
+		 ".decl v(x:%s)\nv(X) :- X = range(%s).\n"
+		 ".decl g(s:symbol)\ng(to_string(X)) :- v(X).\n",
+		 typed_range_cases[_i].type, typed_range_cases[_i].args);
+	memset(&p, 0, sizeof p);
+	p.policy = load_dialect(src, true);
+	p.session = dltest_new_session(p.policy);
+	res = dltest_prog_solve(&p, edb);
+	dltest_assert_rows(res, "g", 1, typed_range_cases[_i].want);
+	(void)maelys_datalog_result_free(res);
+	(void)maelys_datalog_input_edb_free(edb);
+	dltest_prog_close(&p);
+}
+END_TEST
+
 /* Two ranges make a product; a bound range is a test; the arguments come
  * from the body. */
 START_TEST(test_functors_range_joins_and_tests)
@@ -547,6 +591,17 @@ START_TEST(test_functors_bad_arguments_are_clear_errors)
 	solve_expect_error(grow, "seed", 1u << 20,
 			   MAELYS_DATALOG_STATUS_BUDGET_MEMORY,
 			   "MAELYS_DATALOG_BUDGET_MEMORY");
+	/* a float range whose step is lost in its values would never end
+	 * (Souffle loops): an error, not a silent stop */
+	solve_expect_error(".decl w(s:symbol)\n.input w\n.decl f(x:float)\n"
+			   "f(x) :- w(_), x = range(1.0e300, 2.0e300, 1.0).\n",
+			   "x", 0, MAELYS_DATALOG_STATUS_ARITHMETIC,
+			   "would never end");
+	/* a float range of 10^18 values: the memory budget stops it */
+	solve_expect_error(".decl w(s:symbol)\n.input w\n.decl f(x:float)\n"
+			   "f(x) :- w(_), x = range(0.0, 1.0e9, 1.0e-9).\n",
+			   "x", 1u << 20, MAELYS_DATALOG_STATUS_BUDGET_MEMORY,
+			   "MAELYS_DATALOG_BUDGET_MEMORY");
 	free(big);
 }
 END_TEST
@@ -673,6 +728,9 @@ maelys_check_suite(void)
 			    (int)(sizeof range_cases / sizeof *range_cases));
 	tcase_add_test(tc, test_functors_string_goes_into_a_subtype_column);
 	tcase_add_test(tc, test_functors_souffle_plus_of_symbols_is_cat);
+	tcase_add_loop_test(
+	    tc, test_functors_range_of_unsigned_and_floats, 0,
+	    (int)(sizeof typed_range_cases / sizeof *typed_range_cases));
 	tcase_add_test(tc, test_functors_range_joins_and_tests);
 	tcase_add_test(tc, test_functors_range_stops_at_the_steps_budget);
 	tcase_add_test(

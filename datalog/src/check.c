@@ -505,8 +505,8 @@ dl_ck_expr(struct dl_checker *ck, const struct dl_ast_term *t,
 	x->ncode = n;
 	x->pos = t->pos;
 	x->string_result = kind == DL_FK_STRING;
-	x->generator =
-	    code[n - 1].kind == DL_X_FUNC && code[n - 1].op == DL_FN_RANGE;
+	x->generator = code[n - 1].kind == DL_X_FUNC &&
+		       dl_functor_is_range((enum dl_functor)code[n - 1].op);
 	x->impure = ck->fn_impure;
 	ck->var_names[ck->nvars] = text;
 	ck->var_lens[ck->nvars] = len;
@@ -896,6 +896,15 @@ dl_ck_call_code(struct dl_checker *ck, const struct dl_ast_term *t,
 			f = DL_FN_FTOSTRING;
 		else if (ka == MAELYS_DATALOG_COLUMN_UNSIGNED)
 			f = DL_FN_UTOSTRING;
+	}
+	if (f == DL_FN_RANGE) {
+		/* of floats or unsigned values: their own order and steps */
+		maelys_datalog_column_type_t kr = dl_rule_types_kind(ck->rt, t);
+
+		if (kr == MAELYS_DATALOG_COLUMN_FLOAT)
+			f = DL_FN_FRANGE;
+		else if (kr == MAELYS_DATALOG_COLUMN_UNSIGNED)
+			f = DL_FN_URANGE;
 	}
 	if (result == DL_FK_SAME) {
 		/* min and max order their arguments as their kind does:
@@ -1507,7 +1516,8 @@ dl_ck_fact_term(struct dl_checker *ck, const struct dl_ast_term *t,
 		if (x->code[i].kind == DL_X_VAR ||
 		    (x->code[i].kind == DL_X_FUNC &&
 		     (x->code[i].op == DL_FN_AUTOINC ||
-		      x->code[i].op == DL_FN_RANGE)))
+		      dl_functor_is_range(
+			  (enum dl_functor)x->code[i].op))))
 			return dl_fail_at(ck->diag, MAELYS_DATALOG_STATUS_UNSAFE,
 					  ck->source, t->pos,
 					  "a fact must be ground: the term %s "

@@ -42,7 +42,7 @@ enum dl_functor {
 	DL_FN_MIN,       /* min(a, b, ...) of numbers (SMIN, UMIN, FMIN of
 			  * the other kinds) */
 	DL_FN_MAX,       /* max(a, b, ...) of numbers */
-	DL_FN_RANGE,     /* range(a, b[, step]): a generator */
+	DL_FN_RANGE,     /* range(a, b[, step]): a generator, on numbers */
 	DL_FN_AUTOINC,   /* autoinc(): 0, 1, 2, ... per evaluation */
 	DL_FN_AS,        /* as(x, Type): x, typed as Type */
 	DL_FN_SMIN,      /* min of symbols (the checker's choice) */
@@ -53,6 +53,8 @@ enum dl_functor {
 	DL_FN_FMAX,      /* max of floats */
 	DL_FN_FTOSTRING, /* to_string of a float: "%f", as Souffle's */
 	DL_FN_UTOSTRING, /* to_string of an unsigned: decimal */
+	DL_FN_URANGE,    /* range of unsigned values (the checker's choice) */
+	DL_FN_FRANGE,    /* range of floats */
 	DL_FN_COUNT_
 };
 
@@ -103,14 +105,29 @@ maelys_datalog_status_t dl_functor_apply(enum dl_functor f,
 					 const int64_t *args, uint32_t n,
 					 int64_t *out, const char **why);
 
-/* range(from, to[, step]) as Souffle runs it: the values, in order.
+/* Whether f is one of range's generators. */
+static inline bool
+dl_functor_is_range(enum dl_functor f)
+{
+	return f == DL_FN_RANGE || f == DL_FN_URANGE || f == DL_FN_FRANGE;
+}
+
+/* range(from, to[, step]) as Souffle runs it: the values, in order, of
+ * the generator `f` (DL_FN_RANGE on numbers, DL_FN_URANGE on unsigned
+ * values, DL_FN_FRANGE on floats; args and values are their 64 bits).
  * dl_range_first sets up *it; dl_range_next gives the values one by one
- * (false at the end).  Step 0 gives `from` once when from != to. */
+ * (false at the end).  Step 0 gives `from` once when from != to.  An
+ * unsigned range goes down from a larger `from` by its step (1 by
+ * default); a float range adds its step (1.0 or -1.0 by default) until it
+ * passes `to`, and sets `stuck` (and ends) when adding the step no longer
+ * changes the value, where Souffle would never end. */
 struct dl_range_it {
 	int64_t next, to, step;
-	bool done;
+	enum dl_functor f;
+	bool done, single, stuck;
 };
-void dl_range_first(struct dl_range_it *it, const int64_t *args, uint32_t n);
+void dl_range_first(struct dl_range_it *it, enum dl_functor f,
+		    const int64_t *args, uint32_t n);
 bool dl_range_next(struct dl_range_it *it, int64_t *out);
 
 /* Whether Souffle's regular expressions (ECMAScript) accept `pattern`:

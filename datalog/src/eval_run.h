@@ -138,7 +138,8 @@ DL_RUN(run_range)(struct dl_eval *ev, const struct dl_op *op)
 				op->expr->ncode - 1, stack, &sp, &t.why);
 	if (t.status != MAELYS_DATALOG_STATUS_OK)
 		return dl_test_failed(ev, op, &t);
-	dl_range_first(&it, stack, sp);
+	dl_range_first(&it, (enum dl_functor)op->expr->code[op->expr->ncode - 1].op,
+		       stack, sp);
 	while (dl_range_next(&it, &r)) {
 		maelys_datalog_status_t st;
 
@@ -159,6 +160,12 @@ DL_RUN(run_range)(struct dl_eval *ev, const struct dl_op *op)
 		ev->regs[op->var] = v;
 		if ((st = DL_RUN(run)(ev, op + 1)) != MAELYS_DATALOG_STATUS_OK)
 			return st;
+	}
+	if (it.stuck) {
+		t.status = MAELYS_DATALOG_STATUS_ARITHMETIC;
+		t.why = "a float range whose step is too small to change its "
+			"value: it would never end";
+		return dl_test_failed(ev, op, &t);
 	}
 	return MAELYS_DATALOG_STATUS_OK;
 }

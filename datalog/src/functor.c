@@ -53,6 +53,10 @@ static const struct dl_functor_sig dl_sigs[DL_FN_COUNT_] = {
 			 DL_FK_NUMBER},
     [DL_FN_UTOSTRING] = {"to_string", 1, 1, DL_FK_NUMBER, DL_FK_STRING,
 			 DL_FK_NUMBER},
+    [DL_FN_URANGE] = {"range", 2, 3, DL_FK_NUMBER, DL_FK_NUMBER,
+		      DL_FK_NUMBER},
+    [DL_FN_FRANGE] = {"range", 2, 3, DL_FK_NUMBER, DL_FK_NUMBER,
+		      DL_FK_NUMBER},
 };
 
 bool
@@ -92,6 +96,8 @@ dl_functor_needs_solve(enum dl_functor f)
 	case DL_FN_SMAX:
 	case DL_FN_FTOSTRING:
 	case DL_FN_UTOSTRING:
+	case DL_FN_URANGE:
+	case DL_FN_FRANGE:
 		return true;
 	default:
 		return false;
@@ -368,6 +374,8 @@ dl_functor_apply(enum dl_functor f, const struct dl_symview *syms,
 		*out = args[0];
 		return MAELYS_DATALOG_STATUS_OK;
 	case DL_FN_RANGE:
+	case DL_FN_URANGE:
+	case DL_FN_FRANGE:
 		*why = "range is a generator: it stands alone, as in "
 		       "x = range(a, b)";
 		return MAELYS_DATALOG_STATUS_TYPE;
@@ -378,12 +386,65 @@ dl_functor_apply(enum dl_functor f, const struct dl_symview *syms,
 	return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
 }
 
-void
-dl_range_first(struct dl_range_it *it, const int64_t *args, uint32_t n)
+static double
+dl_range_float(int64_t bits)
 {
+	double d;
+
+	memcpy(&d, &bits, sizeof d);
+	return d;
+}
+
+static int64_t
+dl_range_bits(double d)
+{
+	int64_t bits;
+
+	memcpy(&bits, &d, sizeof bits);
+	return bits;
+}
+
+/* Whether a float range at x still runs toward `to` (Souffle's loop
+ * condition: x < to going up, to < x going down). */
+static bool
+dl_range_float_on(const struct dl_range_it *it, double x)
+{
+	double to = dl_range_float(it->to), step = dl_range_float(it->step);
+
+	return step > 0 ? x < to : to < x;
+}
+
+void
+dl_range_first(struct dl_range_it *it, enum dl_functor f,
+	       const int64_t *args, uint32_t n)
+{
+	memset(it, 0, sizeof *it);
+	it->f = f;
 	it->next = args[0];
 	it->to = args[1];
+	if (f == DL_FN_FRANGE) {
+		double from = dl_range_float(args[0]);
+		double to = dl_range_float(args[1]);
+		double step = n > 2 ? dl_range_float(args[2])
+				    : (from <= to ? 1.0 : -1.0);
+
+		it->step = dl_range_bits(step);
+		/* a step of 0 (or NaN) gives `from` once, when it is not
+		 * `to` */
+		it->single = !(step > 0 || step < 0);
+		it->done = it->single ? !(from < to || to < from)
+				      : !dl_range_float_on(it, from);
+		return;
+	}
+	if (f == DL_FN_URANGE) {
+		/* the step is a size: the direction is from's side of to */
+		it->step = n > 2 ? args[2] : 1;
+		it->single = it->step == 0;
+		it->done = args[0] == args[1];
+		return;
+	}
 	it->step = n > 2 ? args[2] : (args[0] <= args[1] ? 1 : -1);
+	it->single = it->step == 0;
 	/* an empty range: from == to, or a step away from `to` */
 	it->done = args[0] == args[1] || (it->step > 0 && args[0] > args[1]) ||
 		   (it->step < 0 && args[0] < args[1]);
@@ -397,8 +458,31 @@ dl_range_next(struct dl_range_it *it, int64_t *out)
 	if (it->done)
 		return false;
 	*out = it->next;
-	if (it->step == 0) {
+	if (it->single) {
 		it->done = true; /* Souffle: `from` once */
+		return true;
+	}
+	if (it->f == DL_FN_FRANGE) {
+		double x = dl_range_float(it->next);
+		double y = x + dl_range_float(it->step);
+
+		if (y == x) /* the step is lost in x: no end */
+			it->stuck = it->done = true;
+		else if (!dl_range_float_on(it, y))
+			it->done = true;
+		else
+			it->next = dl_range_bits(y);
+		return true;
+	}
+	if (it->f == DL_FN_URANGE) {
+		uint64_t x = (uint64_t)it->next, to = (uint64_t)it->to;
+		uint64_t s = (uint64_t)it->step, y;
+
+		if (x < to ? __builtin_add_overflow(x, s, &y) || y >= to
+			   : __builtin_sub_overflow(x, s, &y) || y <= to)
+			it->done = true;
+		else
+			it->next = (int64_t)y;
 		return true;
 	}
 	if (__builtin_add_overflow(it->next, it->step, &following) ||
