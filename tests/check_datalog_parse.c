@@ -515,6 +515,37 @@ START_TEST(test_parse_souffle_not_is_a_relation_name)
 }
 END_TEST
 
+/* IPv4 literals, as Souffle's scanner reads them: the 32-bit signed int
+ * (a << 24) + (b << 16) + (c << 8) + d, in both syntaxes; a part above 255
+ * is a parse error. */
+START_TEST(test_parse_ipv4_literals)
+{
+	static const char src[] = ".decl ip(n:number)\n"
+				  "ip(0.0.0.1). ip(1.0.0.1). ip(10.0.0.1).\n"
+				  "ip(255.255.255.255). ip(-0.0.1.0).\n"
+				  ".decl local(n:number)\n"
+				  "local(X) :- ip(X), X >= 10.0.0.0, "
+				  "X <= 10.255.255.255.\n";
+	static const char big[] = ".decl ip(n:number)\nip(1.2.256.4).\n";
+	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	struct run r;
+	unsigned flags[2] = {MAELYS_DATALOG_LOAD_SOUFFLE, 0};
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		run_text(&r, src, flags[i]);
+		dltest_assert_rows(r.result, "ip", 1,
+				   "#-1 #-256 #1 #167772161 #16777217");
+		dltest_assert_rows(r.result, "local", 1, "#167772161");
+		run_free(&r);
+	}
+	ck_assert_status(load_refused(big, strlen(big),
+				      MAELYS_DATALOG_LOAD_SOUFFLE, &diag),
+			 MAELYS_DATALOG_STATUS_PARSE);
+	ck_assert_ptr_nonnull(strstr(diag.message, "above 255"));
+}
+END_TEST
+
 /* DETECT_SYNTAX: Souffle when the text declares types, native otherwise. */
 static const struct {
 	const char *src;
@@ -892,6 +923,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_parse_decl_with_and_without_types);
 	tcase_add_test(tc, test_parse_souffle_type_aliases_resolve_to_base);
 	tcase_add_test(tc, test_parse_souffle_not_is_a_relation_name);
+	tcase_add_test(tc, test_parse_ipv4_literals);
 	tcase_add_test(tc, test_parse_souffle_identifiers_are_variables);
 	tcase_add_test(tc, test_parse_souffle_builtins_and_bang);
 	tcase_add_loop_test(tc, test_parse_detect_syntax_chooses_by_types, 0,

@@ -247,6 +247,69 @@ dl_lex_unsigned_suffix(const struct dl_lexer *lx, size_t ahead)
 			    dl_is_digit((unsigned char)c)));
 }
 
+/* The length of an IPv4 literal at the lexer's position (four runs of
+ * digits joined by '.': 192.168.0.1), or 0. */
+static size_t
+dl_lex_ipv4_span(const struct dl_lexer *lx)
+{
+	size_t n = 0, digits;
+	int part;
+
+	for (part = 0; part < 4; part++) {
+		if (part > 0) {
+			if (dl_peek(lx, n) != '.')
+				return 0;
+			n++;
+		}
+		for (digits = 0; dl_peek(lx, n) >= 0 &&
+				 dl_is_digit((unsigned char)dl_peek(lx, n));
+		     digits++)
+			n++;
+		if (digits == 0)
+			return 0;
+	}
+	return n;
+}
+
+/* 10.0.0.1 (after an optional '-', already consumed when neg): Souffle's
+ * IPv4 literal, the number (a << 24) + (b << 16) + (c << 8) + d as a
+ * 32-bit signed int, as its scanner computes it (255.255.255.255 is -1);
+ * a part above 255 is an error. */
+static maelys_datalog_status_t
+dl_lex_ipv4(struct dl_lexer *lx, struct dl_token *tok, bool neg, size_t n)
+{
+	uint32_t ip = 0, part = 0;
+	size_t k;
+
+	for (k = 0; k <= n; k++) {
+		int c = k < n ? dl_peek(lx, k) : '.';
+
+		if (c == '.') {
+			ip = (ip << 8) | part;
+			part = 0;
+			continue;
+		}
+		part = part * 10 + (uint32_t)(c - '0');
+		if (part > 255)
+			return dl_lex_error(lx, tok->pos,
+					    "IPv4 literal out of range (a part "
+					    "above 255)");
+	}
+	dl_advance(lx, n);
+	if (dl_peek(lx, 0) >= 0 && (dl_is_alpha((unsigned char)dl_peek(lx, 0)) ||
+				    dl_is_digit((unsigned char)dl_peek(lx, 0))))
+		return dl_lex_error(lx, tok->pos,
+				    "a number runs into a name (write a space "
+				    "between them)");
+	tok->kind = DL_TOK_INTEGER;
+	tok->numkind = DL_NUM_POLY;
+	/* two's complement, as the int Souffle computes it in */
+	tok->integer = (int64_t)(int32_t)ip;
+	if (neg)
+		tok->integer = -tok->integer;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 /* The length of a float literal at the lexer's position, or 0. */
 static size_t
 dl_lex_float_span(const struct dl_lexer *lx)
@@ -313,6 +376,8 @@ dl_lex_integer(struct dl_lexer *lx, struct dl_token *tok)
 					    "a space between them)");
 		return MAELYS_DATALOG_STATUS_OK;
 	}
+	if (dl_lex_ipv4_span(lx) > 0)
+		return dl_lex_ipv4(lx, tok, neg, dl_lex_ipv4_span(lx));
 	if (dl_lex_float_span(lx) > 0)
 		return dl_lex_float(lx, tok, neg);
 	limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
