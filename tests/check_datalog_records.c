@@ -402,6 +402,17 @@ START_TEST(test_records_ord_tells_values_apart)
 }
 END_TEST
 
+/* `_ = term` holds when the term has a value (Souffle's
+ * type_system_records: `E(5) :- _ = [1].`). */
+START_TEST(test_records_underscore_equals_a_term)
+{
+	expect_rows(".decl e(x: number)\ne(5) :- _ = [1].\n"
+		    "e(6) :- [[_], 3] = [[[1]], 3].\n"
+		    "e(7) :- [1] = _.\n",
+		    true, "e", 1, "5\n6\n7");
+}
+END_TEST
+
 /* A symbol field holding a NUL is copied into the record's text byte for
  * byte: the text is read by its length, and the NUL is inside it. */
 START_TEST(test_records_text_keeps_a_nul_of_a_symbol)
@@ -568,6 +579,12 @@ static const struct {
 	maelys_datalog_status_t want;
 	const char *what;
 } invalid_cases[] = {
+    /* _ = term holds when the term has a value; _ in any other
+     * comparison is refused, as Souffle refuses it */
+    {".decl a(x: number)\na(6) :- [1] != _.\n", MAELYS_DATALOG_STATUS_UNSAFE,
+     "'_' in a comparison never has a value"},
+    {".decl a(x: number)\na(1).\na(x) :- a(x), x > _.\n",
+     MAELYS_DATALOG_STATUS_UNSAFE, "'_' in a comparison never has a value"},
     {".type P = [a: number]\n.decl p(r: P)\np([1.5]).\n",
      MAELYS_DATALOG_STATUS_TYPE, "a float literal where a number is"},
     {".type P = [a: unsigned]\n.decl p(r: P)\np([1.5]).\n",
@@ -742,6 +759,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_records_text_buffer);
 	tcase_add_test(tc, test_records_text_keeps_a_nul_of_a_symbol);
 	tcase_add_test(tc, test_records_ord_tells_values_apart);
+	tcase_add_test(tc, test_records_underscore_equals_a_term);
 	tcase_add_test(tc, test_records_unsigned_and_float_fields);
 	tcase_add_test(tc, test_records_unsigned_and_float_fields_read);
 	tcase_add_test(tc, test_records_float_text);

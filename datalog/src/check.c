@@ -1150,13 +1150,14 @@ dl_ck_literal(struct dl_checker *ck, const struct dl_ast_lit *l,
 		out->nargs = 2;
 		out->bare = l->lhs.bare || l->rhs.bare;
 		if (l->op == DL_CMP_EQ && !l->negated &&
-		    ((l->lhs.kind == DL_TERM_ANON &&
-		      l->rhs.kind == DL_TERM_AGG) ||
-		     (l->rhs.kind == DL_TERM_ANON &&
-		      l->lhs.kind == DL_TERM_AGG))) {
-			/* _ = aggregate: only that it has a value */
+		    (l->lhs.kind == DL_TERM_ANON) !=
+			(l->rhs.kind == DL_TERM_ANON)) {
+			/* _ = term (an aggregate, a record, ...): only that
+			 * the term has a value, as Souffle reads it (its
+			 * other comparisons with _ are refused below, as
+			 * Souffle refuses them) */
 			DL_TRY(dl_ck_term(
-			    ck, l->lhs.kind == DL_TERM_AGG ? &l->lhs : &l->rhs,
+			    ck, l->lhs.kind == DL_TERM_ANON ? &l->rhs : &l->lhs,
 			    &out->args[0]));
 			out->args[1] = out->args[0];
 			return MAELYS_DATALOG_STATUS_OK;
