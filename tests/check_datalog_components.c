@@ -130,6 +130,33 @@ START_TEST(test_components_type_parameters_and_inner_types)
 }
 END_TEST
 
+/* A record type's fields name the instance's types: the component's own
+ * .type T and an inner instance's D.T (Souffle's compose_components). */
+START_TEST(test_components_record_fields_name_the_instance_types)
+{
+	static const char src[] = ".comp Num {\n"
+				  "  .type T = number\n"
+				  "}\n"
+				  ".comp Pair<Dom> {\n"
+				  "  .init D = Dom\n"
+				  "  .type T = [first:D.T, second:D.T]\n"
+				  "  .type Id <: number\n"
+				  "  .type Tagged = [id:Id, p:T]\n"
+				  "  .decl p(x:Tagged)\n"
+				  "}\n"
+				  ".init np = Pair<Num>\n"
+				  "np.p([1, [2, 3]]).\n"
+				  ".decl firsts(x:number)\n"
+				  "firsts(f) :- np.p([_, [f, _]]).\n";
+	maelys_datalog_policy_t *policy;
+	maelys_datalog_session_t *session;
+	maelys_datalog_result_t *res = solve_souffle(src, &policy, &session);
+
+	dltest_assert_rows(res, "firsts", 1, "#2");
+	done(res, policy, session);
+}
+END_TEST
+
 START_TEST(test_components_directives_name_the_instance_with_its_types)
 {
 	/* a body's .output names the instance's relation, whose column has
@@ -465,6 +492,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc,
 		       test_components_instances_are_independent_and_qualified);
 	tcase_add_test(tc, test_components_type_parameters_and_inner_types);
+	tcase_add_test(tc, test_components_record_fields_name_the_instance_types);
 	tcase_add_test(
 	    tc, test_components_directives_name_the_instance_with_its_types);
 	tcase_add_test(tc, test_components_inheritance_and_override);

@@ -1956,11 +1956,9 @@ dl_p_record_fields(struct dl_parser *p, char close, struct dl_ast_rbranch *b)
 		DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &f[n].name));
 		DL_TRY(dl_p_advance(p));
 		DL_TRY(dl_p_expect(p, DL_TOK_COLON));
-		if (p->tok.kind != DL_TOK_IDENT)
-			return dl_p_error(p, "a type name");
-		f[n].pos = p->tok.pos;
-		DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &f[n].type));
-		DL_TRY(dl_p_advance(p));
+		/* mapped as any type name is: inside a component a field of
+		 * type T or D.T names the instance's type */
+		DL_TRY(dl_p_type_name(p, &f[n].type, &f[n].pos));
 		n++;
 		if (p->tok.kind != DL_TOK_COMMA)
 			break;
