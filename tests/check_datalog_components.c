@@ -157,6 +157,39 @@ START_TEST(test_components_record_fields_name_the_instance_types)
 }
 END_TEST
 
+/* An ADT's branches are named by the instance as its types are: $B
+ * inside the component, $Inst.B outside, so two instances declare no
+ * branch twice; input text names them so too (Souffle's comp_types2 and
+ * input_adt_names2). */
+START_TEST(test_components_adt_branches_are_named_by_the_instance)
+{
+	static const char src[] = ".comp A {\n"
+				  "  .type T = b {a:number} | c {}\n"
+				  "  .decl r(x:T)\n"
+				  "  r($b(7)). r($c).\n"
+				  "}\n"
+				  ".init one = A\n"
+				  ".init two = A\n"
+				  "two.r($two.b(8)).\n"
+				  ".decl in(x:one.T)\n.input in\n"
+				  ".decl n(x:number)\n"
+				  "n(x) :- one.r($one.b(x)).\n"
+				  "n(x) :- two.r($two.b(x)).\n"
+				  "n(x) :- in($one.b(x)).\n";
+	maelys_datalog_policy_t *policy = load_souffle(src);
+	maelys_datalog_session_t *session = dltest_new_session(policy);
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
+	maelys_datalog_arg_t arg = maelys_datalog_arg_symbol("$one.b(9)");
+	maelys_datalog_result_t *res;
+
+	dltest_add_args(edb, "in", &arg, 1);
+	res = dltest_solve(session, edb);
+	dltest_assert_rows(res, "n", 1, "#7 #8 #9");
+	maelys_datalog_input_edb_free(edb);
+	done(res, policy, session);
+}
+END_TEST
+
 START_TEST(test_components_directives_name_the_instance_with_its_types)
 {
 	/* a body's .output names the instance's relation, whose column has
@@ -493,6 +526,7 @@ maelys_check_suite(void)
 		       test_components_instances_are_independent_and_qualified);
 	tcase_add_test(tc, test_components_type_parameters_and_inner_types);
 	tcase_add_test(tc, test_components_record_fields_name_the_instance_types);
+	tcase_add_test(tc, test_components_adt_branches_are_named_by_the_instance);
 	tcase_add_test(
 	    tc, test_components_directives_name_the_instance_with_its_types);
 	tcase_add_test(tc, test_components_inheritance_and_override);

@@ -72,6 +72,9 @@ struct dl_comp {
 	struct dl_comp *next_sibling, *next_all;
 	struct dl_comp_init *inits;
 	struct dl_comp_name *decls, *types, *overrides;
+	/* the branches of its algebraic data types: named in the instance
+	 * as its types are ($Inst.B outside, $B inside) */
+	struct dl_comp_name *branches;
 	struct dl_comp_span *spans;
 	size_t body_start, body_end; /* bytes between '{' and '}' */
 	struct dl_pos body_pos;
@@ -394,6 +397,52 @@ dl_cs_span(struct dl_cscan *s, struct dl_comp_span ***tail, size_t start)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* After a .type's name: the names of its branches when it is an
+ * algebraic data type (`= A {...} | B {}`: a name right before a '{'),
+ * up to the next directive or the '}' that closes the component; their
+ * fields are skipped.  Leaves s->tok there. */
+static maelys_datalog_status_t
+dl_cs_branches(struct dl_cscan *s, struct dl_comp_name ***tail)
+{
+	struct dl_token prev;
+	bool have = false;
+
+	memset(&prev, 0, sizeof prev);
+	while (s->tok.kind != DL_TOK_EOF && s->tok.kind != DL_TOK_DIRECTIVE &&
+	       !dl_c_punct(&s->tok, '}')) {
+		if (dl_c_punct(&s->tok, '{')) {
+			size_t depth = 1;
+
+			if (have) {
+				struct dl_comp_name n;
+
+				memset(&n, 0, sizeof n);
+				n.s = dl_arena_strndup(&s->ast->arena,
+						       prev.text, prev.len);
+				if (n.s == NULL)
+					return dl_c_nomem(s->diag);
+				n.len = prev.len;
+				n.pos = prev.pos;
+				DL_C_TRY(dl_cs_push(s, tail, &n));
+			}
+			have = false;
+			DL_C_TRY(dl_cs_next(s));
+			while (depth > 0 && s->tok.kind != DL_TOK_EOF) {
+				if (dl_c_punct(&s->tok, '{'))
+					depth++;
+				else if (dl_c_punct(&s->tok, '}'))
+					depth--;
+				DL_C_TRY(dl_cs_next(s));
+			}
+			continue;
+		}
+		have = s->tok.kind == DL_TOK_IDENT;
+		prev = s->tok;
+		DL_C_TRY(dl_cs_next(s));
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 /* The definition whose name is s->tok; leaves s->tok after its '}'. */
 static maelys_datalog_status_t
 dl_cs_comp(struct dl_cscan *s, struct dl_comp *parent, unsigned depth,
@@ -401,6 +450,7 @@ dl_cs_comp(struct dl_cscan *s, struct dl_comp *parent, unsigned depth,
 {
 	struct dl_comp *c, **child_tail;
 	struct dl_comp_name **decl_tail, **type_tail, **ovr_tail;
+	struct dl_comp_name **branch_tail;
 	struct dl_comp_init **init_tail;
 	struct dl_comp_ref **base_tail;
 	struct dl_comp_span **span_tail;
@@ -427,6 +477,7 @@ dl_cs_comp(struct dl_cscan *s, struct dl_comp *parent, unsigned depth,
 	child_tail = &c->children;
 	decl_tail = &c->decls;
 	type_tail = &c->types;
+	branch_tail = &c->branches;
 	ovr_tail = &c->overrides;
 	init_tail = &c->inits;
 	base_tail = &c->bases;
@@ -506,6 +557,7 @@ dl_cs_comp(struct dl_cscan *s, struct dl_comp *parent, unsigned depth,
 			DL_C_TRY(dl_cs_next(s));
 			DL_C_TRY(dl_cs_name(s, &n, "a type name", false));
 			DL_C_TRY(dl_cs_push(s, &type_tail, &n));
+			DL_C_TRY(dl_cs_branches(s, &branch_tail));
 		} else {
 			DL_C_TRY(dl_cs_next(s));
 		}
@@ -943,6 +995,11 @@ dl_cp_collect(struct dl_cplan *p, const struct dl_comp *c,
 		}
 		DL_C_TRY(dl_set_add(p, &lvl->types, s, len, n->pos, "type"));
 	}
+	/* a branch named as a type of the instance is already there */
+	for (n = c->branches; n != NULL; n = n->next)
+		if (dl_set_find(&lvl->types, n->s, n->len) == NULL)
+			DL_C_TRY(dl_set_add(p, &lvl->types, n->s, n->len,
+					    n->pos, "branch"));
 	for (n = c->decls; n != NULL; n = n->next)
 		DL_C_TRY(dl_set_add(p, &lvl->rels, n->s, n->len, n->pos,
 				    "relation"));

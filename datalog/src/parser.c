@@ -666,6 +666,10 @@ dl_p_record_term(struct dl_parser *p, struct dl_ast_term *t)
 	if (adt) {
 		if (p->tok.kind != DL_TOK_IDENT)
 			return dl_p_error(p, "a branch name after '$'");
+		/* inside a component, $B names the instance's branch */
+		DL_TRY(dl_comp_map(p->comp, DL_COMP_TYPE, &p->ast->arena,
+				   &p->tok.text, &p->tok.len, p->tok.pos,
+				   p->diag));
 		DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len, &rec->branch));
 		rec->branch_len = p->tok.len;
 		DL_TRY(dl_p_advance(p));
@@ -2006,6 +2010,11 @@ dl_p_record_type(struct dl_parser *p, const struct dl_ast_type *t)
 				    DL_RECORD_BRANCHES_MAX);
 			if (p->tok.kind != DL_TOK_IDENT)
 				return dl_p_error(p, "a branch name");
+			/* a component's branch is named by its instance:
+			 * Inst.B, as its types are */
+			DL_TRY(dl_comp_map(p->comp, DL_COMP_TYPE,
+					   &p->ast->arena, &p->tok.text,
+					   &p->tok.len, p->tok.pos, p->diag));
 			memset(&br[n], 0, sizeof br[n]);
 			br[n].pos = p->tok.pos;
 			DL_TRY(dl_p_strdup(p, p->tok.text, p->tok.len,

@@ -463,11 +463,18 @@ dl_rr_value(struct dl_rr *r, maelys_datalog_column_type_t base, uint32_t rtype,
 		if (!dl_rr_eat(r, '$'))
 			return dl_rr_fail(r, "'$' and a branch name");
 		start = r->i;
+		/* a name, or a component instance's qualified one
+		 * ($Inst.B: a '.' then a letter, '_' or '?') */
 		while (r->i < r->n &&
 		       ((r->s[r->i] >= 'a' && r->s[r->i] <= 'z') ||
 			(r->s[r->i] >= 'A' && r->s[r->i] <= 'Z') ||
 			(r->s[r->i] >= '0' && r->s[r->i] <= '9') ||
-			r->s[r->i] == '_' || r->s[r->i] == '?'))
+			r->s[r->i] == '_' || r->s[r->i] == '?' ||
+			(r->s[r->i] == '.' && r->i > start &&
+			 r->i + 1 < r->n &&
+			 ((r->s[r->i + 1] >= 'a' && r->s[r->i + 1] <= 'z') ||
+			  (r->s[r->i + 1] >= 'A' && r->s[r->i + 1] <= 'Z') ||
+			  r->s[r->i + 1] == '_' || r->s[r->i + 1] == '?'))))
 			r->i++;
 		for (branch = 0; branch < t->nbranches; branch++)
 			if (strlen(t->branches[branch].name) == r->i - start &&
