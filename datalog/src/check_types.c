@@ -465,22 +465,12 @@ dl_tc_call(struct dl_tyck *tc, const struct dl_ast_term *t, uint32_t *out)
 			   : dl_tc_new(tc, t, MAELYS_DATALOG_COLUMN_SYMBOL,
 				       false, out);
 	}
-	if (f == DL_FN_RANGE) {
-		/* range's values and arguments are of one numeric type,
-		 * number, unsigned or float (check.c picks the generator) */
-		DL_TRY_TC(
-		    dl_tc_new(tc, t, MAELYS_DATALOG_COLUMN_ANY, true, out));
-		for (i = 0; i < e->nargs; i++) {
-			DL_TRY_TC(dl_tc_term(tc, &e->args[i], &a));
-			if (tc->souffle)
-				DL_TRY_TC(
-				    dl_tc_unify(tc, *out, a, &e->args[i]));
-		}
-		return MAELYS_DATALOG_STATUS_OK;
-	}
-	if (sig->result == DL_FK_SAME) {
-		DL_TRY_TC(
-		    dl_tc_new(tc, t, MAELYS_DATALOG_COLUMN_ANY, false, out));
+	if (sig->result == DL_FK_SAME || f == DL_FN_RANGE) {
+		/* min, max: of one type, any; range: its values and
+		 * arguments of one numeric type, number, unsigned or float
+		 * (check.c picks the generator) */
+		DL_TRY_TC(dl_tc_new(tc, t, MAELYS_DATALOG_COLUMN_ANY,
+				    f == DL_FN_RANGE, out));
 		for (i = 0; i < e->nargs; i++) {
 			DL_TRY_TC(dl_tc_term(tc, &e->args[i], &a));
 			/* (the native dialect's: see below) */
