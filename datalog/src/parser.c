@@ -1124,8 +1124,8 @@ dl_p_literal(struct dl_parser *p, struct dl_ast_lit *lit)
 /* With `(` peeked after the current token: whether a `:` follows its
  * matching `)`, as in the aggregate `max (d / t) : body` rather than the
  * functor call `max(a, b)`.  Reads ahead on a copy of the lexer, which
- * reports nothing: a text that does not lex is no aggregate here, and the
- * parser meets the error again where it reads it.  Past
+ * reports nothing and decodes no string: a text that does not lex is no
+ * aggregate here, and the parser meets the error again where it reads it.  Past
  * DL_AGG_LOOKAHEAD_MAX tokens the answer is no (a functor call). */
 static bool
 dl_p_colon_after_parens(const struct dl_parser *p)
@@ -1135,6 +1135,9 @@ dl_p_colon_after_parens(const struct dl_parser *p)
 	size_t depth = 1, n;
 
 	lx.diag = NULL;
+	/* strings read raw, not decoded into the AST's arena: nested
+	 * lookaheads would copy the same strings again at every level */
+	lx.arena = NULL;
 	for (n = 0; n < DL_AGG_LOOKAHEAD_MAX; n++) {
 		if (dl_lexer_next(&lx, &t) != MAELYS_DATALOG_STATUS_OK ||
 		    t.kind == DL_TOK_EOF)
