@@ -455,7 +455,9 @@ facts_io_split_rfc4180(struct facts_ctx *c, size_t lineno, const char *text,
 		return -1;
 	}
 	for (k = 0; k < arity; k++) {
-		field[k] = c->rec + off[k];
+		/* no field has held a byte yet: rec is still NULL, and
+		 * even NULL + 0 is undefined in C */
+		field[k] = c->rec != NULL ? c->rec + off[k] : "";
 		flen[k] = (k + 1 < arity ? off[k + 1] : c->reclen) - off[k];
 	}
 	return 0;
