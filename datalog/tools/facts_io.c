@@ -723,6 +723,15 @@ facts_io_read_fd(maelys_datalog_input_edb_t *edb, int fd, const char *path,
 		case FACTS_LINE_GZIP_ERROR: {
 			int zerr = Z_OK;
 			const char *why = gzerror(r.gz, &zerr);
+			const char *colon = why != NULL ? strstr(why, ": ")
+						       : NULL;
+
+			/* zlib names the stream "<fd:N>" (gzdopen): the
+			 * path is said already */
+			if (why == NULL)
+				why = "?";
+			else if (strncmp(why, "<fd:", 4) == 0 && colon != NULL)
+				why = colon + 2;
 
 			facts_io_fail(err, errlen,
 				      "%s:%zu: the gzip-compressed facts of "
