@@ -266,6 +266,10 @@ static const struct refusal refusals[] = {
      MAELYS_DATALOG_STATUS_PARSE, "a size"},
     {".limitsize without n=", ".decl a(x:number)\n.limitsize a(3)\n",
      MAELYS_DATALOG_STATUS_PARSE, "n=SIZE"},
+    {".limitsize of an inline relation",
+     ".decl a(x:number) inline\na(1).\n.limitsize a(n=1)\n"
+     ".decl b(x:number)\nb(X) :- a(X).\n",
+     MAELYS_DATALOG_STATUS_ROLE, "holds no tuples to limit"},
 };
 
 START_TEST(test_qualifiers_refusals_name_the_construct)

@@ -183,6 +183,21 @@ dl_relq_inline_io(struct dl_relq_ck *k)
 					  ".printsize)",
 					  k->prog->preds[pid].name);
 	}
+	/* substituted away, it holds no tuple to count: a bound on it
+	 * would be silently dropped */
+	for (i = 0; i < k->ast->nlimits; i++) {
+		const struct dl_ast_limit *l = &k->ast->limits[i];
+		uint32_t pid =
+		    dl_program_find_pred(k->prog, l->name, l->name_len);
+
+		if (pid != DL_NONE && k->inl[pid])
+			return dl_fail_at(k->diag, MAELYS_DATALOG_STATUS_ROLE,
+					  k->prog->source_name, l->pos,
+					  "relation '%s' is inline: an "
+					  "inlined relation holds no tuples "
+					  "to limit (.limitsize)",
+					  k->prog->preds[pid].name);
+	}
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
