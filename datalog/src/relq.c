@@ -126,7 +126,7 @@ dl_relq_add_eqrel_rules(struct dl_ast *ast, const char *source_name,
 			maelys_datalog_diagnostic_t *diag)
 {
 	maelys_datalog_status_t st;
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < ast->ndecls; i++) {
 		const struct dl_ast_decl *d = &ast->decls[i];
@@ -146,6 +146,19 @@ dl_relq_add_eqrel_rules(struct dl_ast *ast, const char *source_name,
 					  "two types: an equivalence relation "
 					  "relates values of one type",
 					  d->name);
+		/* its closure is derived by the rules below: a bound on
+		 * its size would cut them short, leaving a relation that is
+		 * no equivalence (r(1,2) without r(2,1)) */
+		for (k = 0; k < ast->nlimits; k++)
+			if (ast->limits[k].name_len == d->name_len &&
+			    memcmp(ast->limits[k].name, d->name,
+				   d->name_len) == 0)
+				return dl_fail_at(
+				    diag, MAELYS_DATALOG_STATUS_PARSE,
+				    source_name, ast->limits[k].pos,
+				    ".limitsize of '%s', an eqrel relation, "
+				    "is not supported",
+				    d->name);
 		st = dl_relq_eqrel(ast, d, diag);
 		if (st != MAELYS_DATALOG_STATUS_OK)
 			return st;
