@@ -261,6 +261,9 @@ static const struct refusal refusals[] = {
      ST(UNSAFE), 2, 3, "a fact must be ground"},
     {"division by zero in a constant term", NULL, ".decl m(x)\nm(1 / 0).\n",
      ST(ARITHMETIC), 2, 5, "division by zero"},
+    /* a string in a fact's sum is a type error, not "a variable" */
+    {"a string in a fact's arithmetic", NULL, ".decl m(x)\nm(\"a\" + \"b\").\n",
+     ST(TYPE), 2, 3, "the string \"a\" in the arithmetic term"},
     /* directives belong to standalone programs */
     {".output in a domain policy", DOMAIN, ".decl h(x)\n.output h\n", ST(PARSE),
      2, 9, "standalone programs"},

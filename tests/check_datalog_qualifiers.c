@@ -266,6 +266,13 @@ static const struct refusal refusals[] = {
      MAELYS_DATALOG_STATUS_PARSE, "a size"},
     {".limitsize without n=", ".decl a(x:number)\n.limitsize a(3)\n",
      MAELYS_DATALOG_STATUS_PARSE, "n=SIZE"},
+    {".limitsize of an eqrel relation",
+     ".decl a(x:number, y:number) eqrel\na(1, 2).\n.limitsize a(n=2)\n",
+     MAELYS_DATALOG_STATUS_PARSE, "an eqrel relation, is not supported"},
+    {".limitsize of an inline relation",
+     ".decl a(x:number) inline\na(1).\n.limitsize a(n=1)\n"
+     ".decl b(x:number)\nb(X) :- a(X).\n",
+     MAELYS_DATALOG_STATUS_ROLE, "holds no tuples to limit"},
 };
 
 START_TEST(test_qualifiers_refusals_name_the_construct)

@@ -486,7 +486,7 @@ START_TEST(test_records_unsigned_and_float_fields)
 END_TEST
 
 /* An input fact's record text with unsigned and float fields, as Souffle
- * prints them ("3", "1e+20") or as a literal is written ("3.0"); a query
+ * prints them ("3", "1e+20", "-inf") or as a literal is written ("3.0"); a query
  * finds the value whichever way it is written; text of the wrong kind is
  * refused. */
 START_TEST(test_records_unsigned_and_float_fields_read)
@@ -496,7 +496,8 @@ START_TEST(test_records_unsigned_and_float_fields_read)
 	    ".decl in(v: R)\n.input in\n"
 	    ".decl fs(v: R)\nfs([f * 2.0, u + 1, n]) :- in([f, u, n]).\n";
 	static const char *const bad[] = {
-	    "[x, 1, 1]", "[1.0, -1, 1]", "[1.0, 1.5, 1]", "[inf, 1, 1]",
+	    "[x, 1, 1]", "[1.0, -1, 1]", "[1.0, 1.5, 1]", "[infx, 1, 1]",
+	    "[-nan-, 1, 1]", "[- inf, 1, 1]",
 	    "[1.0, 18446744073709551616, 1]", "[1e999, 1, 1]", "[1.0, 1, 1.0]",
 	};
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
@@ -514,12 +515,15 @@ START_TEST(test_records_unsigned_and_float_fields_read)
 	dltest_add_args(edb, "in", &arg, 1);
 	arg = maelys_datalog_arg_symbol("[-3, 1, 2]");
 	dltest_add_args(edb, "in", &arg, 1);
+	/* an infinity as the printer writes it reads back */
+	arg = maelys_datalog_arg_symbol("[-inf, 7, 7]");
+	dltest_add_args(edb, "in", &arg, 1);
 	res = dltest_prog_solve(&p, edb);
 	assert_rows(res, "in", 1,
-		    "[-3, 1, 2]\n[0.1, 18446744073709551615, -3]\n"
-		    "[1e+20, 0, 0]");
+		    "[-3, 1, 2]\n[-inf, 7, 7]\n"
+		    "[0.1, 18446744073709551615, -3]\n[1e+20, 0, 0]");
 	assert_rows(res, "fs", 1,
-		    "[-6, 2, 2]\n[0.2, 0, -3]\n[2e+20, 1, 0]");
+		    "[-6, 2, 2]\n[-inf, 8, 7]\n[0.2, 0, -3]\n[2e+20, 1, 0]");
 	arg = maelys_datalog_arg_symbol("[-3.0, 1, 2]");
 	ck_assert_status(maelys_datalog_result_query(res, "in", &arg, 1, &found),
 			 MAELYS_DATALOG_STATUS_OK);

@@ -354,6 +354,48 @@ load_worker(void *arg)
 	return NULL;
 }
 
+/* Aggregates nested as deep as they may be (8), loaded on a thread of a
+ * small stack: the parser keeps an aggregate's body (up to 128 literals)
+ * off the stack, so the nesting costs little of it. */
+static const char nested_aggs_src[] =
+    ".decl e(x: number)\ne(1).\n.decl o(x: number)\n"
+    "o(z) :- z = count : { e(_), y8 = count : { e(_), y7 = count : "
+    "{ e(_), y6 = count : { e(_), y5 = count : { e(_), y4 = count : "
+    "{ e(_), y3 = count : { e(_), y2 = count : { e(_), y1 = 1 } } } } } "
+    "} } }.\n";
+
+static void *
+nested_aggs_worker(void *arg)
+{
+	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
+	maelys_datalog_policy_t *policy = NULL;
+	maelys_datalog_status_t *st = arg;
+
+	*st = maelys_datalog_policy_load_text(
+	    NULL, "nested.dl", nested_aggs_src, sizeof nested_aggs_src - 1,
+	    MAELYS_DATALOG_LOAD_SOUFFLE, &policy, &diag);
+	if (policy != NULL)
+		(void)maelys_datalog_policy_free(policy);
+	return NULL;
+}
+
+START_TEST(test_threads_nested_aggregates_load_on_a_small_stack)
+{
+	maelys_datalog_status_t st = MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	pthread_attr_t attr;
+	pthread_t thread;
+
+	ck_assert_int_eq(pthread_attr_init(&attr), 0);
+	/* the eight bodies alone took 312 KiB when they were on it */
+	ck_assert_int_eq(pthread_attr_setstacksize(&attr, 256 * 1024), 0);
+	ck_assert_int_eq(
+	    pthread_create(&thread, &attr, nested_aggs_worker, &st), 0);
+	ck_assert_int_eq(pthread_join(thread, NULL), 0);
+	ck_assert_int_eq(pthread_attr_destroy(&attr), 0);
+	ck_assert_status(st, ST_OK);
+}
+END_TEST
+
 START_TEST(test_threads_concurrent_loads_each_decide)
 {
 	struct worker w[8];
@@ -516,6 +558,8 @@ maelys_check_suite(void)
 	    tc, test_threads_two_sessions_of_one_policy_decide_in_parallel);
 	tcase_add_test(tc, test_threads_eight_sessions_decide_in_parallel);
 	tcase_add_test(tc, test_threads_concurrent_loads_each_decide);
+	tcase_add_test(tc,
+		       test_threads_nested_aggregates_load_on_a_small_stack);
 	tcase_add_test(tc, test_threads_policy_free_races_session_free);
 	tcase_add_test(tc, test_threads_policy_free_races_three_session_frees);
 	suite_add_tcase(s, tc);

@@ -159,7 +159,8 @@ echo 's.facts:2: line longer than 65535 bytes' \
 	>"$gen/line_over_limit/expected_stderr_contains"
 
 # gzip-compressed facts of several members (gzip concatenated) are read
-# whole; one cut short is an error naming the file, not a silent half.
+# whole; one cut short is an error naming the file (and zlib's reason, not
+# its "<fd:N>" name of the stream), not a silent half.
 mkdir -p "$gen/gzip_members/expected" "$gen/err_gzip_truncated"
 gz_prog='.decl e(a:number, b:symbol)
 .input e
@@ -172,7 +173,7 @@ printf '1\ta\n2\tb\n' >"$gen/gzip_members/expected/e.csv"
 awk 'BEGIN { for (i = 1; i <= 20000; i++) print i "\tx" i }' | gzip -c |
 	head -c 2000 >"$gen/err_gzip_truncated/e.facts"
 echo 1 >"$gen/err_gzip_truncated/expected_status"
-echo 'the gzip-compressed facts of .input e are corrupt or cut short' \
+echo 'the gzip-compressed facts of .input e are corrupt or cut short (unexpected end of file)' \
 	>"$gen/err_gzip_truncated/expected_stderr_contains"
 
 # CRLF line ends are stripped and the last line may lack its newline.

@@ -1472,29 +1472,10 @@ dl_ck_arith_types(struct dl_checker *ck, const struct dl_rule *r)
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
-/* How deep dl_ck_has_call looks (the parser bounds nesting below it). */
-#define DL_EXPR_DEPTH_GUARD 64
-
-/* Whether a term calls a functor somewhere. */
-static bool
-dl_ck_has_call(const struct dl_ast_term *t, unsigned depth)
-{
-	uint32_t i;
-
-	if (t->kind != DL_TERM_EXPR || depth == 0)
-		return false;
-	if (t->expr->op == DL_ARITH_CALL)
-		return true;
-	for (i = 0; i < 2; i++)
-		if (dl_ck_has_call(i == 0 ? &t->expr->lhs : &t->expr->rhs,
-				   depth - 1))
-			return true;
-	return false;
-}
-
-/* A fact's term that calls functors (cat("a", "b"), to_string(10)):
- * computed at load into the policy's symbols, as Souffle takes a constant
- * one; a variable, autoinc() or range in it has no constant value. */
+/* A fact's term the parser has not folded, as one that calls functors
+ * (cat("a", "b"), to_string(10)): computed at load into the policy's
+ * symbols, as Souffle takes a constant one; a variable, autoinc() or
+ * range in it has no constant value. */
 static maelys_datalog_status_t
 dl_ck_fact_term(struct dl_checker *ck, const struct dl_ast_term *t,
 		const struct dl_pred *p, size_t k, dl_value *out)
@@ -1557,18 +1538,13 @@ dl_ck_fact(struct dl_checker *ck, const struct dl_ast_clause *c, uint32_t pid)
 		const struct dl_ast_term *t = &c->head.args[k];
 		struct dl_cterm ct;
 
-		if (t->kind == DL_TERM_EXPR &&
-		    (dl_ck_has_call(t, DL_EXPR_DEPTH_GUARD) ||
-		     dl_ck_is_string_sum(ck, t, DL_FK_ANY))) {
+		/* one the parser has not folded: a call, a sum of strings,
+		 * a variable, or a string where arithmetic wants a number,
+		 * each refused (or computed) by its own message */
+		if (t->kind == DL_TERM_EXPR) {
 			DL_TRY(dl_ck_fact_term(ck, t, p, k, &vals[k]));
 			continue;
 		}
-		if (t->kind == DL_TERM_EXPR)
-			return dl_fail_at(
-			    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE, ck->source,
-			    t->pos,
-			    "a fact must be ground: an arithmetic term with a "
-			    "variable has no value");
 		if (t->kind == DL_TERM_AGG)
 			return dl_fail_at(
 			    ck->diag, MAELYS_DATALOG_STATUS_UNSAFE, ck->source,

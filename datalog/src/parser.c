@@ -1128,8 +1128,8 @@ dl_p_literal(struct dl_parser *p, struct dl_ast_lit *lit)
 /* With `(` peeked after the current token: whether a `:` follows its
  * matching `)`, as in the aggregate `max (d / t) : body` rather than the
  * functor call `max(a, b)`.  Reads ahead on a copy of the lexer, which
- * reports nothing: a text that does not lex is no aggregate here, and the
- * parser meets the error again where it reads it.  Past
+ * reports nothing and decodes no string: a text that does not lex is no
+ * aggregate here, and the parser meets the error again where it reads it.  Past
  * DL_AGG_LOOKAHEAD_MAX tokens the answer is no (a functor call). */
 static bool
 dl_p_colon_after_parens(const struct dl_parser *p)
@@ -1139,6 +1139,9 @@ dl_p_colon_after_parens(const struct dl_parser *p)
 	size_t depth = 1, n;
 
 	lx.diag = NULL;
+	/* strings read raw, not decoded into the AST's arena: nested
+	 * lookaheads would copy the same strings again at every level */
+	lx.arena = NULL;
 	for (n = 0; n < DL_AGG_LOOKAHEAD_MAX; n++) {
 		if (dl_lexer_next(&lx, &t) != MAELYS_DATALOG_STATUS_OK ||
 		    t.kind == DL_TOK_EOF)
@@ -1207,13 +1210,56 @@ dl_p_agg_literal(struct dl_parser *p, struct dl_ast_lit *lit)
 	return dl_p_advance(p);
 }
 
+/* An aggregate's body, after its ':' (a braced conjunction or one
+ * atom), read into body (DL_BODY_MAX literals); its length in *n. */
+static maelys_datalog_status_t
+dl_p_agg_body(struct dl_parser *p, struct dl_ast_lit *body, size_t *n)
+{
+	if (dl_p_is_brace(&p->tok, '{')) {
+		DL_TRY(dl_p_advance(p));
+		for (;;) {
+			if (*n == DL_BODY_MAX)
+				return dl_fail_at(
+				    p->diag, MAELYS_DATALOG_STATUS_LIMIT,
+				    p->source_name, p->tok.pos,
+				    "aggregate body longer than %zu literals",
+				    DL_BODY_MAX);
+			DL_TRY(dl_p_agg_literal(p, &body[*n]));
+			(*n)++;
+			if (p->tok.kind != DL_TOK_COMMA)
+				break;
+			DL_TRY(dl_p_advance(p));
+		}
+		if (!dl_p_is_brace(&p->tok, '}'))
+			return dl_p_error(p,
+					  "',' or '}' in the aggregate's body");
+		return dl_p_advance(p);
+	} else {
+		size_t lstart = p->tok.start;
+
+		memset(&body[0], 0, sizeof body[0]);
+		body[0].pos = p->tok.pos;
+		if (p->tok.kind != DL_TOK_IDENT)
+			return dl_p_error(p, "'{' or an atom after the "
+					     "aggregate's ':'");
+		DL_TRY(dl_p_atom_or_call(p, &body[0]));
+		body[0].start = lstart;
+		body[0].end = p->prev_end;
+		*n = 1;
+	}
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 static maelys_datalog_status_t
 dl_p_agg(struct dl_parser *p, struct dl_ast_term *t)
 {
-	struct dl_ast_lit body[DL_BODY_MAX];
+	/* on the heap: aggregates nest (DL_AGG_DEPTH_MAX), and DL_BODY_MAX
+	 * literals are tens of KiB of stack at every level */
+	struct dl_ast_lit *body;
 	struct dl_ast_agg *a;
 	size_t start = p->tok.start, n = 0;
 	struct dl_pos pos = p->tok.pos;
+	maelys_datalog_status_t st;
 
 	if (++p->agg_depth > DL_AGG_DEPTH_MAX)
 		return dl_fail_at(
@@ -1231,42 +1277,20 @@ dl_p_agg(struct dl_parser *p, struct dl_ast_term *t)
 		DL_TRY(dl_p_term(p, &a->value));
 	}
 	DL_TRY(dl_p_expect(p, DL_TOK_COLON));
-	if (dl_p_is_brace(&p->tok, '{')) {
-		DL_TRY(dl_p_advance(p));
-		for (;;) {
-			if (n == DL_BODY_MAX)
-				return dl_fail_at(
-				    p->diag, MAELYS_DATALOG_STATUS_LIMIT,
-				    p->source_name, p->tok.pos,
-				    "aggregate body longer than %zu literals",
-				    DL_BODY_MAX);
-			DL_TRY(dl_p_agg_literal(p, &body[n]));
-			n++;
-			if (p->tok.kind != DL_TOK_COMMA)
-				break;
-			DL_TRY(dl_p_advance(p));
-		}
-		if (!dl_p_is_brace(&p->tok, '}'))
-			return dl_p_error(p,
-					  "',' or '}' in the aggregate's body");
-		DL_TRY(dl_p_advance(p));
-	} else {
-		size_t lstart = p->tok.start;
-
-		memset(&body[0], 0, sizeof body[0]);
-		body[0].pos = p->tok.pos;
-		if (p->tok.kind != DL_TOK_IDENT)
-			return dl_p_error(p, "'{' or an atom after the "
-					     "aggregate's ':'");
-		DL_TRY(dl_p_atom_or_call(p, &body[0]));
-		body[0].start = lstart;
-		body[0].end = p->prev_end;
-		n = 1;
-	}
-	a->body = dl_arena_alloc(&p->ast->arena, n * sizeof *body);
-	if (a->body == NULL)
+	body = dl_alloc(DL_BODY_MAX * sizeof *body);
+	if (body == NULL)
 		return dl_p_nomem(p);
-	memcpy(a->body, body, n * sizeof *body);
+	st = dl_p_agg_body(p, body, &n);
+	if (st == MAELYS_DATALOG_STATUS_OK) {
+		a->body = dl_arena_alloc(&p->ast->arena, n * sizeof *body);
+		if (a->body == NULL)
+			st = dl_p_nomem(p);
+		else
+			memcpy(a->body, body, n * sizeof *body);
+	}
+	dl_free(body);
+	if (st != MAELYS_DATALOG_STATUS_OK)
+		return st;
 	a->nbody = n;
 	p->agg_depth--;
 	memset(t, 0, sizeof *t);

@@ -13,6 +13,7 @@
 
 #include "dl_numeric.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -307,8 +308,8 @@ dl_rr_quoted(struct dl_rr *r, dl_value *out)
 }
 
 /* The text s[0, n) of an unsigned field (decimal digits, as it prints) or
- * a float field (as it prints: 3, -1.5, 1e+20; or as a literal is
- * written, 3.0), its 64 bits in *out.  False for any other text, an
+ * a float field (as it prints: 3, -1.5, 1e+20, nan, -inf; or as a
+ * literal is written, 3.0), its 64 bits in *out.  False for any other text, an
  * unsigned past 2^64, a float out of the double's range. */
 static bool
 dl_rr_number(const char *s, size_t n, maelys_datalog_column_type_t base,
@@ -332,6 +333,16 @@ dl_rr_number(const char *s, size_t n, maelys_datalog_column_type_t base,
 		*out = (int64_t)u;
 		return true;
 	}
+	/* what the printer writes of a NaN or an infinity (nan, -nan, inf,
+	 * -inf) reads back as that value, as a float column reads it */
+	k = n > 0 && s[0] == '-';
+	if (n - k == 3 && (memcmp(s + k, "nan", 3) == 0 ||
+			   memcmp(s + k, "inf", 3) == 0)) {
+		d = s[k] == 'n' ? NAN : INFINITY;
+		*out = dl_float_bits(k > 0 ? copysign(d, -1.0) : d);
+		return true;
+	}
+	k = 0;
 	/* a float printed without its point ("3", "1e+20") gets ".0"
 	 * before its exponent, to be a literal dl_float_read reads */
 	if (n > DL_FLOAT_TEXT_MAX)

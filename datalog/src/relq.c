@@ -126,7 +126,7 @@ dl_relq_add_eqrel_rules(struct dl_ast *ast, const char *source_name,
 			maelys_datalog_diagnostic_t *diag)
 {
 	maelys_datalog_status_t st;
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < ast->ndecls; i++) {
 		const struct dl_ast_decl *d = &ast->decls[i];
@@ -146,6 +146,19 @@ dl_relq_add_eqrel_rules(struct dl_ast *ast, const char *source_name,
 					  "two types: an equivalence relation "
 					  "relates values of one type",
 					  d->name);
+		/* its closure is derived by the rules below: a bound on
+		 * its size would cut them short, leaving a relation that is
+		 * no equivalence (r(1,2) without r(2,1)) */
+		for (k = 0; k < ast->nlimits; k++)
+			if (ast->limits[k].name_len == d->name_len &&
+			    memcmp(ast->limits[k].name, d->name,
+				   d->name_len) == 0)
+				return dl_fail_at(
+				    diag, MAELYS_DATALOG_STATUS_PARSE,
+				    source_name, ast->limits[k].pos,
+				    ".limitsize of '%s', an eqrel relation, "
+				    "is not supported",
+				    d->name);
 		st = dl_relq_eqrel(ast, d, diag);
 		if (st != MAELYS_DATALOG_STATUS_OK)
 			return st;
@@ -181,6 +194,21 @@ dl_relq_inline_io(struct dl_relq_ck *k)
 					  "inlined relation cannot be read or "
 					  "written (.input, .output, "
 					  ".printsize)",
+					  k->prog->preds[pid].name);
+	}
+	/* substituted away, it holds no tuple to count: a bound on it
+	 * would be silently dropped */
+	for (i = 0; i < k->ast->nlimits; i++) {
+		const struct dl_ast_limit *l = &k->ast->limits[i];
+		uint32_t pid =
+		    dl_program_find_pred(k->prog, l->name, l->name_len);
+
+		if (pid != DL_NONE && k->inl[pid])
+			return dl_fail_at(k->diag, MAELYS_DATALOG_STATUS_ROLE,
+					  k->prog->source_name, l->pos,
+					  "relation '%s' is inline: an "
+					  "inlined relation holds no tuples "
+					  "to limit (.limitsize)",
 					  k->prog->preds[pid].name);
 	}
 	return MAELYS_DATALOG_STATUS_OK;

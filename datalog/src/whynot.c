@@ -19,6 +19,7 @@
  * step of the session's BUDGET_STEPS.
  */
 #include "dl_api.h"
+#include "dl_functor.h"
 #include "dl_record.h"
 
 #include <string.h>
@@ -41,6 +42,9 @@ struct dl_whynot {
 	 * term: TYPE or ARITHMETIC */
 	maelys_datalog_status_t poison_st;
 	maelys_datalog_status_t st; /* an error that stops the search */
+	/* the patterns of match computed from a body's values (Souffle's
+	 * match(P, S) with P a variable), compiled as the search meets them */
+	struct dl_recache *recache;
 };
 
 /* A frame: the bindings after literals 0 .. i-1 and the filters waiting. */
@@ -136,11 +140,35 @@ dl_whynot_filter(struct dl_whynot *w, const struct dl_whynot_frame *f,
 	} else {
 		const void *re = NULL;
 
-		if (l->builtin == DL_BUILTIN_RE_MATCH ||
-		    l->builtin == DL_BUILTIN_RE_FULLMATCH)
-			re = prog->regexes[l->regex].code;
-		t = dl_builtin_call(&w->syms, &w->res->session->matcher, re,
-				    l->builtin, a, b);
+		/* as eval_run.h runs it: a pattern Souffle refuses makes
+		 * match and !match fail; a computed one is compiled here,
+		 * never prog->regexes[] (its regex is no index there) */
+		if (l->pattern == DL_PAT_BAD)
+			return 0;
+		if (l->pattern == DL_PAT_COMPUTED) {
+			int rc;
+
+			t.status = MAELYS_DATALOG_STATUS_OK;
+			t.value = false;
+			t.why = NULL;
+			rc = dl_recache_get(&w->recache, &w->syms, b,
+					    l->builtin ==
+						DL_BUILTIN_RE_FULLMATCH,
+					    &re, &t.status, &t.why);
+			if (rc > 0)
+				return 0;
+			if (rc == 0)
+				t = dl_builtin_call(&w->syms,
+						    &w->res->session->matcher,
+						    re, l->builtin, a, b);
+		} else {
+			if (l->builtin == DL_BUILTIN_RE_MATCH ||
+			    l->builtin == DL_BUILTIN_RE_FULLMATCH)
+				re = prog->regexes[l->regex].code;
+			t = dl_builtin_call(&w->syms,
+					    &w->res->session->matcher, re,
+					    l->builtin, a, b);
+		}
 	}
 	if (t.status == MAELYS_DATALOG_STATUS_TYPE) {
 		if (w->poison_st == MAELYS_DATALOG_STATUS_OK)
@@ -482,6 +510,7 @@ maelys_datalog_result_why_not(const maelys_datalog_result_t *result,
 	w.steps_left = result->session->budgets[MAELYS_DATALOG_BUDGET_STEPS];
 	dl_whynot_search(&w, fr, 0);
 	dl_free(fr);
+	dl_recache_free(w.recache);
 	if (w.st != MAELYS_DATALOG_STATUS_OK) {
 		*head_matches = 0;
 		return w.st;

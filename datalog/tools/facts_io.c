@@ -455,7 +455,9 @@ facts_io_split_rfc4180(struct facts_ctx *c, size_t lineno, const char *text,
 		return -1;
 	}
 	for (k = 0; k < arity; k++) {
-		field[k] = c->rec + off[k];
+		/* no field has held a byte yet: rec is still NULL, and
+		 * even NULL + 0 is undefined in C */
+		field[k] = c->rec != NULL ? c->rec + off[k] : "";
 		flen[k] = (k + 1 < arity ? off[k + 1] : c->reclen) - off[k];
 	}
 	return 0;
@@ -721,6 +723,15 @@ facts_io_read_fd(maelys_datalog_input_edb_t *edb, int fd, const char *path,
 		case FACTS_LINE_GZIP_ERROR: {
 			int zerr = Z_OK;
 			const char *why = gzerror(r.gz, &zerr);
+			const char *colon = why != NULL ? strstr(why, ": ")
+						       : NULL;
+
+			/* zlib names the stream "<fd:N>" (gzdopen): the
+			 * path is said already */
+			if (why == NULL)
+				why = "?";
+			else if (strncmp(why, "<fd:", 4) == 0 && colon != NULL)
+				why = colon + 2;
 
 			facts_io_fail(err, errlen,
 				      "%s:%zu: the gzip-compressed facts of "
