@@ -146,4 +146,19 @@ int dl_recache_get(struct dl_recache **cache, const struct dl_symview *syms,
 		   maelys_datalog_status_t *st, const char **why);
 void dl_recache_free(struct dl_recache *cache);
 
+struct dl_program;
+struct dl_matcher;
+struct dl_test;
+/* A built-in literal of a rule body on the values a and b, as every
+ * evaluator runs it (eval_run.h, whynot.c): `pattern` is its enum
+ * dl_pattern_kind; a pattern compiled at load is prog->regexes[regex], a
+ * computed one is compiled through *cache.  Returns 1 when neither the
+ * literal nor its negation holds (a pattern Souffle refuses); else 0 with
+ * the outcome in *t (an error status included). */
+int dl_builtin_literal(const struct dl_program *prog,
+		       const struct dl_symview *syms, struct dl_matcher *m,
+		       struct dl_recache **cache, unsigned builtin,
+		       unsigned pattern, uint32_t regex, dl_value a,
+		       dl_value b, struct dl_test *t);
+
 #endif /* DL_FUNCTOR_H */

@@ -410,32 +410,15 @@ DL_RUN(run)(struct dl_eval *ev, const struct dl_op *op)
 					    dl_term_value(ev, &op->key[0]),
 					    dl_term_value(ev, &op->key[1])));
 	case DL_OP_CALL: {
-		const void *re = NULL;
+		struct dl_test t;
 
-		if (op->pattern == DL_PAT_BAD)
+		if (dl_builtin_literal(ev->prog, &ev->syms, ev->matcher,
+				       &ev->recache, op->builtin, op->pattern,
+				       op->regex,
+				       dl_term_value(ev, &op->key[0]),
+				       dl_term_value(ev, &op->key[1]), &t))
 			return MAELYS_DATALOG_STATUS_OK; /* Souffle: neither */
-		if (op->pattern == DL_PAT_COMPUTED) {
-			struct dl_test t = {MAELYS_DATALOG_STATUS_OK, false,
-					    NULL};
-			int rc = dl_recache_get(&ev->recache, &ev->syms,
-						dl_term_value(ev, &op->key[1]),
-						op->builtin ==
-						    DL_BUILTIN_RE_FULLMATCH,
-						&re, &t.status, &t.why);
-
-			if (rc > 0)
-				return MAELYS_DATALOG_STATUS_OK;
-			if (rc < 0)
-				return DL_RUN(run_test)(ev, op, t);
-		} else if (op->builtin == DL_BUILTIN_RE_MATCH ||
-			   op->builtin == DL_BUILTIN_RE_FULLMATCH)
-			re = ev->prog->regexes[op->regex].code;
-		return DL_RUN(run_test)(
-		    ev, op,
-		    dl_builtin_call(&ev->syms, ev->matcher, re,
-				    (enum dl_builtin)op->builtin,
-				    dl_term_value(ev, &op->key[0]),
-				    dl_term_value(ev, &op->key[1])));
+		return DL_RUN(run_test)(ev, op, t);
 	}
 	case DL_OP_BIND:
 		ev->regs[op->var] = dl_term_value(ev, &op->key[0]);

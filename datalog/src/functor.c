@@ -10,6 +10,7 @@
 #include "dl_limits.h"
 #include "dl_mem.h"
 #include "dl_numeric.h"
+#include "dl_program.h"
 #include "dl_relation.h"
 
 #include <inttypes.h>
@@ -644,4 +645,36 @@ dl_recache_free(struct dl_recache *cache)
 		if (cache->e[i].code != NULL)
 			dl_regex_free(cache->e[i].code);
 	dl_free(cache);
+}
+
+int
+dl_builtin_literal(const struct dl_program *prog,
+		   const struct dl_symview *syms, struct dl_matcher *m,
+		   struct dl_recache **cache, unsigned builtin,
+		   unsigned pattern, uint32_t regex, dl_value a, dl_value b,
+		   struct dl_test *t)
+{
+	const void *re = NULL;
+
+	t->status = MAELYS_DATALOG_STATUS_OK;
+	t->value = false;
+	t->why = NULL;
+	if (pattern == DL_PAT_BAD)
+		return 1; /* Souffle: neither match nor !match */
+	if (pattern == DL_PAT_COMPUTED) {
+		/* never prog->regexes[]: regex is no index there */
+		int rc = dl_recache_get(cache, syms, b,
+					builtin == DL_BUILTIN_RE_FULLMATCH, &re,
+					&t->status, &t->why);
+
+		if (rc > 0)
+			return 1;
+		if (rc < 0)
+			return 0; /* *t holds the error */
+	} else if (builtin == DL_BUILTIN_RE_MATCH ||
+		   builtin == DL_BUILTIN_RE_FULLMATCH) {
+		re = prog->regexes[regex].code;
+	}
+	*t = dl_builtin_call(syms, m, re, (enum dl_builtin)builtin, a, b);
+	return 0;
 }

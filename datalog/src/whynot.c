@@ -137,38 +137,11 @@ dl_whynot_filter(struct dl_whynot *w, const struct dl_whynot_frame *f,
 	if (l->kind == DL_LIT_CMP) {
 		t = dl_builtin_compare_kind(&w->syms, l->op, l->cmp_kind, a,
 					    b);
-	} else {
-		const void *re = NULL;
-
-		/* as eval_run.h runs it: a pattern Souffle refuses makes
-		 * match and !match fail; a computed one is compiled here,
-		 * never prog->regexes[] (its regex is no index there) */
-		if (l->pattern == DL_PAT_BAD)
-			return 0;
-		if (l->pattern == DL_PAT_COMPUTED) {
-			int rc;
-
-			t.status = MAELYS_DATALOG_STATUS_OK;
-			t.value = false;
-			t.why = NULL;
-			rc = dl_recache_get(&w->recache, &w->syms, b,
-					    l->builtin ==
-						DL_BUILTIN_RE_FULLMATCH,
-					    &re, &t.status, &t.why);
-			if (rc > 0)
-				return 0;
-			if (rc == 0)
-				t = dl_builtin_call(&w->syms,
-						    &w->res->session->matcher,
-						    re, l->builtin, a, b);
-		} else {
-			if (l->builtin == DL_BUILTIN_RE_MATCH ||
-			    l->builtin == DL_BUILTIN_RE_FULLMATCH)
-				re = prog->regexes[l->regex].code;
-			t = dl_builtin_call(&w->syms,
-					    &w->res->session->matcher, re,
-					    l->builtin, a, b);
-		}
+	} else if (dl_builtin_literal(prog, &w->syms,
+				      &w->res->session->matcher, &w->recache,
+				      l->builtin, l->pattern, l->regex, a, b,
+				      &t)) {
+		return 0; /* a pattern Souffle refuses: neither holds */
 	}
 	if (t.status == MAELYS_DATALOG_STATUS_TYPE) {
 		if (w->poison_st == MAELYS_DATALOG_STATUS_OK)
