@@ -41,6 +41,25 @@ load_dialect(const char *src, bool souffle)
 	return policy;
 }
 
+/* Solves src in Souffle's syntax (no input facts) and asserts the rows of
+ * unary pred, as dltest_rows_text writes them. */
+static void
+expect_souffle_rows(const char *src, const char *pred, const char *want)
+{
+	struct dltest_prog p;
+	maelys_datalog_input_edb_t *edb = dltest_new_edb();
+	maelys_datalog_result_t *res;
+
+	memset(&p, 0, sizeof p);
+	p.policy = load_dialect(src, true);
+	p.session = dltest_new_session(p.policy);
+	res = dltest_prog_solve(&p, edb);
+	dltest_assert_rows(res, pred, 1, want);
+	(void)maelys_datalog_result_free(res);
+	(void)maelys_datalog_input_edb_free(edb);
+	dltest_prog_close(&p);
+}
+
 /* Loading src fails with `want`, the message naming `what`. */
 static void
 load_expect_error(const char *src, bool souffle, maelys_datalog_status_t want,
@@ -196,18 +215,7 @@ START_TEST(test_functors_string_goes_into_a_subtype_column)
 	    ".decl word(s:String)\nword(\"\").\n"
 	    "word(cat(c, w)) :- letter(c), word(w), strlen(w) < 2.\n"
 	    "word(cat(s, \"!\")) :- plain(s).\n";
-	struct dltest_prog p;
-	maelys_datalog_input_edb_t *edb = dltest_new_edb();
-	maelys_datalog_result_t *res;
-
-	memset(&p, 0, sizeof p);
-	p.policy = load_dialect(src, true);
-	p.session = dltest_new_session(p.policy);
-	res = dltest_prog_solve(&p, edb);
-	dltest_assert_rows(res, "word", 1, " a aa ab b ba bb x!");
-	(void)maelys_datalog_result_free(res);
-	(void)maelys_datalog_input_edb_free(edb);
-	dltest_prog_close(&p);
+	expect_souffle_rows(src, "word", " a aa ab b ba bb x!");
 }
 END_TEST
 
@@ -222,19 +230,9 @@ START_TEST(test_functors_souffle_plus_of_symbols_is_cat)
 	    "add(x + \"-\" + y) :- s(x), s(y), x != y.\n"
 	    "add(\"n:\" + to_string(1 + 2)).\n"
 	    ".decl n(x:number)\nn(1 + 2).\n";
-	struct dltest_prog p;
-	maelys_datalog_input_edb_t *edb = dltest_new_edb();
-	maelys_datalog_result_t *res;
 
-	memset(&p, 0, sizeof p);
-	p.policy = load_dialect(src, true);
-	p.session = dltest_new_session(p.policy);
-	res = dltest_prog_solve(&p, edb);
-	dltest_assert_rows(res, "add", 1, "(a)-(b) (b)-(a) n:3 pre--post");
-	dltest_assert_rows(res, "n", 1, "#3");
-	(void)maelys_datalog_result_free(res);
-	(void)maelys_datalog_input_edb_free(edb);
-	dltest_prog_close(&p);
+	expect_souffle_rows(src, "add", "(a)-(b) (b)-(a) n:3 pre--post");
+	expect_souffle_rows(src, "n", "#3");
 	load_expect_error(".decl s(x:symbol)\ns(\"a\").\n.decl t(x:symbol)\n"
 			  "t(x + 1) :- s(x).\n",
 			  true, MAELYS_DATALOG_STATUS_TYPE, "");
@@ -265,20 +263,10 @@ static const struct {
 START_TEST(test_functors_range_generates_values)
 {
 	char src[256];
-	struct dltest_prog p;
-	maelys_datalog_input_edb_t *edb = dltest_new_edb();
-	maelys_datalog_result_t *res;
 
 	snprintf(src, sizeof src, ".decl g(x:number)\ng(X) :- X = range(%s).\n",
 		 range_cases[_i].args);
-	memset(&p, 0, sizeof p);
-	p.policy = load_dialect(src, true);
-	p.session = dltest_new_session(p.policy);
-	res = dltest_prog_solve(&p, edb);
-	dltest_assert_rows(res, "g", 1, range_cases[_i].want);
-	(void)maelys_datalog_result_free(res);
-	(void)maelys_datalog_input_edb_free(edb);
-	dltest_prog_close(&p);
+	expect_souffle_rows(src, "g", range_cases[_i].want);
 }
 END_TEST
 
@@ -307,22 +295,12 @@ static const struct {
 START_TEST(test_functors_range_of_unsigned_and_floats)
 {
 	char src[256];
-	struct dltest_prog p;
-	maelys_datalog_input_edb_t *edb = dltest_new_edb();
-	maelys_datalog_result_t *res;
 
 	snprintf(src, sizeof src,
 		 ".decl v(x:%s)\nv(X) :- X = range(%s).\n"
 		 ".decl g(s:symbol)\ng(to_string(X)) :- v(X).\n",
 		 typed_range_cases[_i].type, typed_range_cases[_i].args);
-	memset(&p, 0, sizeof p);
-	p.policy = load_dialect(src, true);
-	p.session = dltest_new_session(p.policy);
-	res = dltest_prog_solve(&p, edb);
-	dltest_assert_rows(res, "g", 1, typed_range_cases[_i].want);
-	(void)maelys_datalog_result_free(res);
-	(void)maelys_datalog_input_edb_free(edb);
-	dltest_prog_close(&p);
+	expect_souffle_rows(src, "g", typed_range_cases[_i].want);
 }
 END_TEST
 
