@@ -235,7 +235,8 @@ START_TEST(test_functors_souffle_plus_of_symbols_is_cat)
 	expect_souffle_rows(src, "n", "#3");
 	load_expect_error(".decl s(x:symbol)\ns(\"a\").\n.decl t(x:symbol)\n"
 			  "t(x + 1) :- s(x).\n",
-			  true, MAELYS_DATALOG_STATUS_TYPE, "");
+			  true, MAELYS_DATALOG_STATUS_TYPE,
+			  "used in the arithmetic term x + 1");
 }
 END_TEST
 
