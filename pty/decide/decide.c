@@ -52,6 +52,24 @@ pty_identity_set_user(struct pty_identity *who, const struct passwd *pw)
 	return 0;
 }
 
+/* The directory is not named: too long (ERANGE, ENAMETOOLONG), or for
+ * another reason (`e`, 0 when none is known). */
+static void
+pty_decider_cwd_failed(struct pty_decider *d, int e)
+{
+	char why[sizeof d->cwd_unnamed];
+
+	if (e == ERANGE || e == ENAMETOOLONG)
+		(void)snprintf(why, sizeof why, PTY_CWD_TOO_LONG_FMT,
+			       PTY_CWD_MAX - 1);
+	else if (e != 0)
+		(void)snprintf(why, sizeof why, "it cannot be named (%s)",
+			       strerror(e));
+	else
+		(void)snprintf(why, sizeof why, "it cannot be named");
+	pty_decider_unnamed_cwd(d, why);
+}
+
 int
 pty_decider_init(struct pty_decider *d, maelys_datalog_session_t *session,
 		 const struct pty_policy_reads *reads, const char *path_env)
@@ -85,7 +103,7 @@ pty_decider_init(struct pty_decider *d, maelys_datalog_session_t *session,
 			 k);
 	}
 	if (getcwd(d->cwd, sizeof d->cwd) == NULL)
-		d->cwd[0] = '\0';
+		pty_decider_cwd_failed(d, errno);
 	return 0;
 }
 
@@ -105,7 +123,21 @@ pty_decider_records(struct pty_decider *d)
 void
 pty_decider_set_cwd(struct pty_decider *d, const char *cwd)
 {
-	pty_copy(d->cwd, sizeof d->cwd, cwd, strlen(cwd));
+	size_t len = strlen(cwd);
+
+	if (len == 0 || len >= sizeof d->cwd) {
+		pty_decider_cwd_failed(d, len == 0 ? 0 : ENAMETOOLONG);
+		return;
+	}
+	memcpy(d->cwd, cwd, len + 1);
+	d->cwd_unnamed[0] = '\0';
+}
+
+void
+pty_decider_unnamed_cwd(struct pty_decider *d, const char *why)
+{
+	d->cwd[0] = '\0';
+	pty_copy(d->cwd_unnamed, sizeof d->cwd_unnamed, why, strlen(why));
 }
 
 /* Where the shell would find `cmd` (PATH resolution, or the path itself when
@@ -124,7 +156,9 @@ pty_command_path(const struct pty_decider *d, const char *cmd, size_t len,
 	memcpy(name, cmd, len);
 	name[len] = '\0';
 	if (memchr(cmd, '/', len) != NULL) {
-		int n = name[0] == '/'
+		/* relative to a directory that has no name: none to give */
+		int n = name[0] != '/' && d->cwd[0] == '\0' ? -1
+			: name[0] == '/'
 			    ? snprintf(out, cap, "%s", name)
 			    : snprintf(out, cap, "%s/%s", d->cwd, name);
 
@@ -239,7 +273,8 @@ pty_build_edb(struct pty_decider *d, const struct scan_result *scan,
 			maelys_datalog_input_edb_add(edb, "argc", &n, 1, diag));
 	}
 	PTY_TRY(st, pty_decider_add_session_facts(d, mode, diag));
-	PTY_TRY(st, pty_fact_add_string(edb, "cwd", d->cwd, diag));
+	if (d->cwd[0] != '\0')
+		PTY_TRY(st, pty_fact_add_string(edb, "cwd", d->cwd, diag));
 	if (d->reads_command_path &&
 	    pty_command_path(d, t[0].text, t[0].len, buf, sizeof buf))
 		PTY_TRY(st,
@@ -466,6 +501,14 @@ pty_decide_with(struct pty_decider *d, const char *line, size_t len,
 	}
 	if (out->scan.ntokens == 0) {
 		out->verdict = PTY_VERDICT_EMPTY;
+		return;
+	}
+	if (d->cwd[0] == '\0' && pty_policy_reads(&d->reads, "cwd")) {
+		out->verdict = PTY_VERDICT_NO_CWD;
+		pty_copy(out->denied_op, sizeof out->denied_op, out->command,
+			 strlen(out->command));
+		pty_copy(out->error, sizeof out->error, d->cwd_unnamed,
+			 strlen(d->cwd_unnamed));
 		return;
 	}
 	st = pty_build_edb(d, &out->scan, mode, confirmed, &diag);

@@ -12,7 +12,10 @@
  *     cannot name another process;
  *   - the directory and the executable of the asking process when the
  *     policy or the audit log reads them (exec_cwd, exec_parent: the
- *     caller's `need`), and the file the path leads to from the process's
+ *     caller's `need`; a directory deeper than the kernel names is named
+ *     by exec_cwd.c, up to PTY_CWD_MAX bytes, and one that cannot be
+ *     named refuses the exec: no other name is given), and the file the
+ *     path leads to from the process's
  *     directory (or execveat's directory descriptor), walked by the guard
  *     one name at a time (exec_walk.c: the magic links of /proc refused,
  *     and whatever the user could change on the way noted) and named by
@@ -36,6 +39,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <seccomp.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +63,7 @@ pty_exec_proc_init(struct pty_exec_proc *p, const struct pty_exec_env *e,
 	p->argv_addr = 0;
 	p->named = false;
 	p->cwd_name[0] = '\0';
+	p->cwd_why[0] = '\0';
 }
 
 /* Every entry is reached through one descriptor of /proc/PID, opened
@@ -113,9 +118,27 @@ pty_exec_proc_cwd(struct pty_exec_proc *p)
 const char *
 pty_exec_proc_cwd_name(struct pty_exec_proc *p)
 {
-	if (!p->named &&
-	    exec_proc_link(p, "cwd", p->cwd_name, sizeof p->cwd_name) == 0)
+	int cwd;
+
+	if (p->named || p->cwd_why[0] != '\0')
+		return p->named ? p->cwd_name : NULL;
+	/* the kernel's name, without opening the directory; past the
+	 * length it prints, made from the directory itself */
+	if (exec_proc_link(p, "cwd", p->cwd_name, sizeof p->cwd_name) == 0) {
 		p->named = true;
+		return p->cwd_name;
+	}
+	cwd = pty_exec_proc_cwd(p);
+	if (cwd < 0)
+		(void)snprintf(p->cwd_why, sizeof p->cwd_why,
+			       "it cannot be opened (%s)", strerror(errno));
+	else if (pty_exec_cwd_name(p->self_fd, cwd, p->cwd_name,
+				   sizeof p->cwd_name, p->cwd_why,
+				   sizeof p->cwd_why) == 0)
+		p->named = true;
+	else if (p->cwd_why[0] == '\0')
+		(void)snprintf(p->cwd_why, sizeof p->cwd_why,
+			       "it cannot be named");
 	return p->named ? p->cwd_name : NULL;
 }
 
@@ -144,10 +167,17 @@ pty_exec_proc_argv(struct pty_exec_proc *p, struct pty_exec_request *r,
 	return rc;
 }
 
+static int exec_fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 static int
-exec_fail(char *err, size_t errlen, const char *what)
+exec_fail(char *err, size_t errlen, const char *fmt, ...)
 {
-	(void)snprintf(err, errlen, "%s", what);
+	va_list ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
 	return PTY_EXEC_READ_REFUSE;
 }
 
@@ -165,7 +195,7 @@ exec_start(struct pty_exec_proc *p, const char *raw, bool at, int dirfd,
 
 	*from = -1;
 	if (raw[0] == '/') {
-		(void)snprintf(base, PATH_MAX, "/");
+		(void)snprintf(base, PTY_CWD_MAX, "/");
 		(void)snprintf(kname, PATH_MAX + 64, "%s", raw);
 		return 0;
 	}
@@ -175,14 +205,15 @@ exec_start(struct pty_exec_proc *p, const char *raw, bool at, int dirfd,
 		if (cwd == NULL)
 			return exec_fail(err, errlen,
 					 "its working directory cannot be "
-					 "named");
-		(void)snprintf(base, PATH_MAX, "%s", cwd);
+					 "named (%s)",
+					 p->cwd_why);
+		(void)snprintf(base, PTY_CWD_MAX, "%s", cwd);
 		(void)snprintf(kname, PATH_MAX + 64, "%s", raw);
 		*from = pty_exec_proc_cwd(p); /* p's: not to close */
 		return *from < 0 ? (errno == ENOENT ? ENOENT : EBADF) : 0;
 	}
 	(void)snprintf(start, sizeof start, "fd/%d", dirfd);
-	if (exec_proc_link(p, start, base, PATH_MAX) != 0)
+	if (exec_proc_link(p, start, base, PTY_CWD_MAX) != 0)
 		return EBADF;
 	(void)snprintf(kname, PATH_MAX + 64, "/dev/fd/%d%s%s", dirfd,
 		       raw[0] != '\0' ? "/" : "", raw);
@@ -203,7 +234,7 @@ exec_locate(struct pty_exec_proc *p, const char *raw, bool at, int dirfd,
 	    struct pty_exec_chain *c, char *err, size_t errlen)
 {
 	struct pty_exec_request *r = c->rq[0];
-	char base[PATH_MAX], joined[PATH_MAX], kname[PATH_MAX + 64];
+	char base[PTY_CWD_MAX], joined[PTY_CWD_MAX], kname[PATH_MAX + 64];
 	struct pty_exec_walk w;
 	int from, rc;
 
@@ -213,7 +244,8 @@ exec_locate(struct pty_exec_proc *p, const char *raw, bool at, int dirfd,
 		if (cwd == NULL)
 			return exec_fail(err, errlen,
 					 "its working directory cannot be "
-					 "named");
+					 "named (%s)",
+					 p->cwd_why);
 		(void)snprintf(r->cwd, sizeof r->cwd, "%s", cwd);
 	}
 	if ((need & PTY_EXEC_NEED_PARENT) != 0)
