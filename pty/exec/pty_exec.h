@@ -66,7 +66,10 @@ const char *pty_exec_via_name(enum pty_exec_via via);
  * against a directory of up to PTY_CWD_MAX bytes. */
 #define PTY_EXEC_REQUEST_MAX (PTY_CWD_MAX + PATH_MAX)
 
-/* What one process asked to execute. */
+/* What one process asked to execute.  Whatever refuses it, its record
+ * names what was asked: request is filled before anything can refuse
+ * (as read, when it cannot be made absolute: exec_read.c), path once
+ * the program is resolved. */
 struct pty_exec_request {
 	pid_t pid;
 	char path[PATH_MAX];                /* exec_path */
