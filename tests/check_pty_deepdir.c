@@ -9,8 +9,9 @@
  *     directory - the cwd fact of the line's record, exec_cwd of id's, the
  *     prompt - and Tab completes file names in it;
  *   - past the guard's bound (8,191 bytes), under bastion.dl, which reads
- *     cwd: every line is refused, saying why, the prompt names no
- *     directory, and Ctrl-D ends the session;
+ *     cwd: every line is refused, saying why, `help` says why it lists
+ *     nothing, the prompt names no directory, and Ctrl-D ends the
+ *     session;
  *   - past the bound, under a policy that reads no cwd: lines are decided,
  *     a program's exec is refused (its exec_cwd cannot be named, and the
  *     log records every exec's), and the record of that refusal names the
@@ -260,6 +261,16 @@ START_TEST(test_deepdir_past_the_bound_lines_are_refused_saying_why)
 	bastion_expect(&p, ALICE,
 		       "  no line is decided here while it has no name; "
 		       "Ctrl-D ends the session",
+		       T);
+	bastion_expect(&p, ALICE, ":?$ ", T);
+	/* and `help` says why it lists nothing */
+	pts_type(&p, "help\r");
+	bastion_expect(&p, ALICE, "No command of PATH may run here typed alone",
+		       T);
+	bastion_expect(&p, ALICE,
+		       "(the shell's working directory cannot be named (its "
+		       "path is longer than 8191 bytes), and the policy "
+		       "decides lines by it)",
 		       T);
 	bastion_expect(&p, ALICE, ":?$ ", T);
 	pts_type(&p, "\x04");

@@ -627,6 +627,10 @@
 	"line is decided again):"
 #define PTY_MSG_RUNNABLE_NONE                                                  \
 	"No command of PATH may run here typed alone (%zu looked at)."
+/* ... because no line is decided here (PTY_VERDICT_NO_CWD) */
+#define PTY_MSG_RUNNABLE_NO_CWD                                                \
+	"(the shell's working directory cannot be named (%s), and the "        \
+	"policy decides lines by it)"
 #define PTY_MSG_RUNNABLE_COUNT        "%zu of the %zu commands of PATH."
 #define PTY_MSG_RUNNABLE_LOGGED_MARK  " (logged)"
 #define PTY_MSG_RUNNABLE_CONFIRM_MARK " (confirm)"
