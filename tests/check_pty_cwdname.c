@@ -499,6 +499,43 @@ START_TEST(test_cwdname_unnamed_decides_without_cwd_when_none_is_read)
 }
 END_TEST
 
+/* A line decided again from its record (`maelys-pty log --replay`):
+ * facts without a cwd fact are a line decided where the directory had no
+ * name, and a policy that reads cwd decides it as a session would - it
+ * refuses it.  With the fact it decides. */
+START_TEST(test_cwdname_replay_without_cwd_fact_refuses_under_cwd_policy)
+{
+	maelys_datalog_session_t *s = NULL, *s2 = NULL;
+	struct pty_decider d, d2;
+	struct pty_decision dec;
+
+	decider_open(reads_cwd, &s, &d);
+	ck_assert_int_eq(maelys_datalog_input_edb_clear(d.edb),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(pty_fact_add_string(d.edb, "command", "id", NULL),
+			 MAELYS_DATALOG_STATUS_OK);
+	pty_decide_edb(&d, "id", 2, 0, &dec);
+	ck_assert_int_eq(dec.verdict, PTY_VERDICT_NO_CWD);
+	ck_assert_str_eq(dec.error, "the line was decided with no cwd fact");
+	ck_assert_int_eq(pty_fact_add_string(d.edb, "cwd", "/secret/x", NULL),
+			 MAELYS_DATALOG_STATUS_OK);
+	pty_decide_edb(&d, "id", 2, 0, &dec);
+	ck_assert_int_eq(dec.verdict, PTY_VERDICT_POLICY);
+	/* a policy that reads none decides it as it was */
+	decider_open(ignores_cwd, &s2, &d2);
+	ck_assert_int_eq(maelys_datalog_input_edb_clear(d2.edb),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(pty_fact_add_string(d2.edb, "command", "id", NULL),
+			 MAELYS_DATALOG_STATUS_OK);
+	pty_decide_edb(&d2, "id", 2, 0, &dec);
+	ck_assert_int_eq(dec.verdict, PTY_VERDICT_ALLOW);
+	pty_decider_free(&d);
+	pty_decider_free(&d2);
+	(void)maelys_datalog_session_free(s);
+	(void)maelys_datalog_session_free(s2);
+}
+END_TEST
+
 /* A name longer than the decider holds is not cut to fit: it leaves the
  * directory unnamed, saying how long a name may be. */
 START_TEST(test_cwdname_decider_never_cuts_a_name)
@@ -627,6 +664,8 @@ maelys_check_suite(void)
 	tcase_add_test(
 	    tc, test_cwdname_unnamed_decides_without_cwd_when_none_is_read);
 	tcase_add_test(tc, test_cwdname_decider_never_cuts_a_name);
+	tcase_add_test(
+	    tc, test_cwdname_replay_without_cwd_fact_refuses_under_cwd_policy);
 	tcase_add_test(
 	    tc, test_cwdname_session_survives_a_pwd_longer_than_its_report);
 	suite_add_tcase(s, tc);

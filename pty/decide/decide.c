@@ -480,6 +480,39 @@ pty_decide_solved(struct pty_decider *d, const char *cmd, size_t cmdlen,
 	(void)maelys_datalog_result_free(res);
 }
 
+/* The shell's directory has no name (why): a policy that reads cwd
+ * decides no line (PTY_VERDICT_NO_CWD, pty_decide's comment says why).
+ * Returns true when the line is refused so. */
+static bool
+pty_decide_no_cwd(const struct pty_decider *d, const char *why,
+		  struct pty_decision *out)
+{
+	if (!pty_policy_reads(&d->reads, "cwd"))
+		return false;
+	out->verdict = PTY_VERDICT_NO_CWD;
+	pty_copy(out->denied_op, sizeof out->denied_op, out->command,
+		 strlen(out->command));
+	pty_copy(out->error, sizeof out->error, why, strlen(why));
+	return true;
+}
+
+/* Whether the input EDB holds a fact of `pred`. */
+static bool
+pty_edb_holds(const maelys_datalog_input_edb_t *edb, const char *pred)
+{
+	maelys_datalog_arg_t args[MAELYS_DATALOG_MAX_ARITY];
+	const char *p;
+	size_t i, n;
+
+	for (i = 0; i < maelys_datalog_input_edb_count(edb); i++)
+		if (maelys_datalog_input_edb_get(
+			edb, i, &p, args, MAELYS_DATALOG_MAX_ARITY, &n) ==
+			MAELYS_DATALOG_STATUS_OK &&
+		    strcmp(p, pred) == 0)
+			return true;
+	return false;
+}
+
 /* `keep`: where to hand back the result of the solve (NULL: freed here). */
 static void
 pty_decide_with(struct pty_decider *d, const char *line, size_t len,
@@ -503,14 +536,8 @@ pty_decide_with(struct pty_decider *d, const char *line, size_t len,
 		out->verdict = PTY_VERDICT_EMPTY;
 		return;
 	}
-	if (d->cwd[0] == '\0' && pty_policy_reads(&d->reads, "cwd")) {
-		out->verdict = PTY_VERDICT_NO_CWD;
-		pty_copy(out->denied_op, sizeof out->denied_op, out->command,
-			 strlen(out->command));
-		pty_copy(out->error, sizeof out->error, d->cwd_unnamed,
-			 strlen(d->cwd_unnamed));
+	if (d->cwd[0] == '\0' && pty_decide_no_cwd(d, d->cwd_unnamed, out))
 		return;
-	}
 	st = pty_build_edb(d, &out->scan, mode, confirmed, &diag);
 	pty_decide_solved(d, out->scan.tokens[0].text, out->scan.tokens[0].len,
 			  confirmed, st, &diag, out, keep);
@@ -525,6 +552,11 @@ pty_decide_edb(struct pty_decider *d, const char *cmd, size_t cmdlen,
 	memset(out, 0, sizeof *out);
 	out->confirmed = confirmed;
 	pty_copy(out->command, sizeof out->command, cmd, cmdlen);
+	/* a line decided while the directory had no name was given no cwd
+	 * fact: a policy that reads cwd would have refused it */
+	if (!pty_edb_holds(d->edb, "cwd") &&
+	    pty_decide_no_cwd(d, "the line was decided with no cwd fact", out))
+		return;
 	pty_decide_solved(d, cmd, cmdlen, confirmed, MAELYS_DATALOG_STATUS_OK,
 			  &diag, out, NULL);
 }

@@ -343,7 +343,9 @@ void pty_decide_confirmed(struct pty_decider *d, const char *line, size_t len,
  * (cleared first, nothing of d's own added); `cmd` is the Cmd of their
  * command(Cmd), and `confirmed` says whether confirmed(Cmd) is among them.
  * The same queries, in the same order, as pty_decide: both share the code
- * that follows the building of the input EDB.  out->scan is empty (the
+ * that follows the building of the input EDB; and as pty_decide, a policy
+ * that reads cwd decides no line whose facts hold none (PTY_VERDICT_NO_CWD:
+ * it was decided where the directory had no name).  out->scan is empty (the
  * line is not scanned again).  Never fails: a failure is PTY_VERDICT_ERROR. */
 void pty_decide_edb(struct pty_decider *d, const char *cmd, size_t cmdlen,
 		    int confirmed, struct pty_decision *out);
