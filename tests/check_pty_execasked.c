@@ -406,6 +406,59 @@ START_TEST(test_execasked_interpreter_over_the_bound_is_named)
 }
 END_TEST
 
+/* The session's shell, its first exec, starts where the guard was started:
+ * when that directory cannot be named and exec_cwd is needed, the session
+ * does not start, saying why; when it is not needed, it starts with no
+ * exec_cwd.  Before: its exec_cwd was "/", a directory it was not in. */
+START_TEST(test_execasked_shell_started_where_nothing_is_named_does_not_start)
+{
+	static const char policy[] = "allow(C) :- command(C).\n"
+				     "allow_exec(P) :- exec_path(P).\n";
+	char *const argv[] = {"bash", "-i", NULL};
+	maelys_datalog_session_t *ds = NULL;
+	struct pty_policy_reads reads;
+	struct pty_supervisor s;
+	struct pty_decider d;
+	char err[512];
+
+	ck_assert_int_eq(pty_policy_open_text("p.dl", policy, strlen(policy),
+					      &ds, &reads, err, sizeof err),
+			 0);
+	ck_assert_int_eq(pty_decider_init(&d, ds, &reads, "/usr/bin"), 0);
+	ck_assert_int_eq(
+	    pty_exec_set_programs(&d, "/usr/bin/bash", "/usr/bin/maelys-pty"),
+	    0);
+	pty_supervise_init(&s);
+	s.decider = &d;
+	s.mode = PTY_MODE_INTERACTIVE;
+	s.first = malloc(sizeof *s.first);
+	ck_assert_ptr_nonnull(s.first);
+	pty_decider_unnamed_cwd(&d, "its path is longer than 8191 bytes");
+	/* with an audit log every fact is learnt: exec_cwd too */
+	s.need = PTY_EXEC_NEED_ALL;
+	ck_assert_int_eq(pty_supervise_shell_allowed(&s, "/usr/bin/bash", argv,
+						     false, err, sizeof err),
+			 -1);
+	ck_assert_str_eq(err, "the working directory cannot be named (its "
+			      "path is longer than 8191 bytes), and exec_cwd "
+			      "needs it");
+	s.need = 0;
+	ck_assert_msg(pty_supervise_shell_allowed(&s, "/usr/bin/bash", argv,
+						  false, err, sizeof err) == 0,
+		      "%s", err);
+	ck_assert_str_eq(s.first->cwd, "");
+	pty_decider_set_cwd(&d, "/home/alice");
+	s.need = PTY_EXEC_NEED_ALL;
+	ck_assert_int_eq(pty_supervise_shell_allowed(&s, "/usr/bin/bash", argv,
+						     false, err, sizeof err),
+			 0);
+	ck_assert_str_eq(s.first->cwd, "/home/alice");
+	pty_supervise_close(&s);
+	pty_decider_free(&d);
+	(void)maelys_datalog_session_free(ds);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -420,6 +473,9 @@ maelys_check_suite(void)
 	    tc, test_execasked_directory_deeper_than_path_max_is_exec_cwd);
 	tcase_add_test(
 	    tc, test_execasked_directory_past_the_bound_names_the_program);
+	tcase_add_test(
+	    tc,
+	    test_execasked_shell_started_where_nothing_is_named_does_not_start);
 	if (geteuid() == 0)
 		tcase_add_test(
 		    tc, test_execasked_interpreter_over_the_bound_is_named);
