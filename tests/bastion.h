@@ -155,8 +155,11 @@ const char *bastion_home_file(const struct bastion *b, const char *name,
 
 /* The client side, as root, with the user's key and nothing from root's
  * own ssh configuration (-F /dev/null, no known hosts, BatchMode). */
-/* `ssh -tt` on a pseudo-terminal: an interactive login of the user. */
+/* `ssh -tt` on a pseudo-terminal: an interactive login of the user (24 x
+ * 80, or rows x cols). */
 void bastion_ssh_tt(const struct bastion *b, struct pts *p, const char *name);
+void bastion_ssh_tt_size(const struct bastion *b, struct pts *p,
+			 const char *name, int rows, int cols);
 /* `ssh host COMMAND` without a terminal; the client's exit status (-1: it
  * did not finish in timeout_ms), its stdout and stderr in out/err (the
  * caller frees them; either may be NULL: not kept). */

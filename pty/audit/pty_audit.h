@@ -119,7 +119,10 @@
  *   not ""; with a decision, metachars and reasons always (perhaps []),
  *   tokens unless the line is recorded by its SHA-256, refusal (the
  *   scanner's sentence, scan_refusal_reason()) when the scan refused the
- *   line, error when the verdict is PTY_VERDICT_ERROR, log_reason and
+ *   line, error when the verdict is PTY_VERDICT_ERROR (the policy could
+ *   not be evaluated) or PTY_VERDICT_NO_CWD (the line was refused because
+ *   the shell's working directory, which the policy reads, cannot be
+ *   named: the reason), log_reason and
  *   confirm_prompt when not "".  The caller gives these as flat values
  *   (struct pty_audit_decision, struct pty_audit_exec below); the guard
  *   makes them from a decision in pty/session/guard_record.c, which

@@ -52,6 +52,24 @@ pty_identity_set_user(struct pty_identity *who, const struct passwd *pw)
 	return 0;
 }
 
+/* The directory is not named: too long (ERANGE, ENAMETOOLONG), or for
+ * another reason (`e`, 0 when none is known). */
+static void
+pty_decider_cwd_failed(struct pty_decider *d, int e)
+{
+	char why[sizeof d->cwd_unnamed];
+
+	if (e == ERANGE || e == ENAMETOOLONG)
+		(void)snprintf(why, sizeof why, PTY_CWD_TOO_LONG_FMT,
+			       PTY_CWD_MAX - 1);
+	else if (e != 0)
+		(void)snprintf(why, sizeof why, "it cannot be named (%s)",
+			       strerror(e));
+	else
+		(void)snprintf(why, sizeof why, "it cannot be named");
+	pty_decider_unnamed_cwd(d, why);
+}
+
 int
 pty_decider_init(struct pty_decider *d, maelys_datalog_session_t *session,
 		 const struct pty_policy_reads *reads, const char *path_env)
@@ -85,7 +103,7 @@ pty_decider_init(struct pty_decider *d, maelys_datalog_session_t *session,
 			 k);
 	}
 	if (getcwd(d->cwd, sizeof d->cwd) == NULL)
-		d->cwd[0] = '\0';
+		pty_decider_cwd_failed(d, errno);
 	return 0;
 }
 
@@ -105,7 +123,21 @@ pty_decider_records(struct pty_decider *d)
 void
 pty_decider_set_cwd(struct pty_decider *d, const char *cwd)
 {
-	pty_copy(d->cwd, sizeof d->cwd, cwd, strlen(cwd));
+	size_t len = strlen(cwd);
+
+	if (len == 0 || len >= sizeof d->cwd) {
+		pty_decider_cwd_failed(d, len == 0 ? 0 : ENAMETOOLONG);
+		return;
+	}
+	memcpy(d->cwd, cwd, len + 1);
+	d->cwd_unnamed[0] = '\0';
+}
+
+void
+pty_decider_unnamed_cwd(struct pty_decider *d, const char *why)
+{
+	d->cwd[0] = '\0';
+	pty_copy(d->cwd_unnamed, sizeof d->cwd_unnamed, why, strlen(why));
 }
 
 /* Where the shell would find `cmd` (PATH resolution, or the path itself when
@@ -124,7 +156,9 @@ pty_command_path(const struct pty_decider *d, const char *cmd, size_t len,
 	memcpy(name, cmd, len);
 	name[len] = '\0';
 	if (memchr(cmd, '/', len) != NULL) {
-		int n = name[0] == '/'
+		/* relative to a directory that has no name: none to give */
+		int n = name[0] != '/' && d->cwd[0] == '\0' ? -1
+			: name[0] == '/'
 			    ? snprintf(out, cap, "%s", name)
 			    : snprintf(out, cap, "%s/%s", d->cwd, name);
 
@@ -239,7 +273,8 @@ pty_build_edb(struct pty_decider *d, const struct scan_result *scan,
 			maelys_datalog_input_edb_add(edb, "argc", &n, 1, diag));
 	}
 	PTY_TRY(st, pty_decider_add_session_facts(d, mode, diag));
-	PTY_TRY(st, pty_fact_add_string(edb, "cwd", d->cwd, diag));
+	if (d->cwd[0] != '\0')
+		PTY_TRY(st, pty_fact_add_string(edb, "cwd", d->cwd, diag));
 	if (d->reads_command_path &&
 	    pty_command_path(d, t[0].text, t[0].len, buf, sizeof buf))
 		PTY_TRY(st,
@@ -445,6 +480,39 @@ pty_decide_solved(struct pty_decider *d, const char *cmd, size_t cmdlen,
 	(void)maelys_datalog_result_free(res);
 }
 
+/* The shell's directory has no name (why): a policy that reads cwd
+ * decides no line (PTY_VERDICT_NO_CWD, pty_decide's comment says why).
+ * Returns true when the line is refused so. */
+static bool
+pty_decide_no_cwd(const struct pty_decider *d, const char *why,
+		  struct pty_decision *out)
+{
+	if (!pty_policy_reads(&d->reads, "cwd"))
+		return false;
+	out->verdict = PTY_VERDICT_NO_CWD;
+	pty_copy(out->denied_op, sizeof out->denied_op, out->command,
+		 strlen(out->command));
+	pty_copy(out->error, sizeof out->error, why, strlen(why));
+	return true;
+}
+
+/* Whether the input EDB holds a fact of `pred`. */
+static bool
+pty_edb_holds(const maelys_datalog_input_edb_t *edb, const char *pred)
+{
+	maelys_datalog_arg_t args[MAELYS_DATALOG_MAX_ARITY];
+	const char *p;
+	size_t i, n;
+
+	for (i = 0; i < maelys_datalog_input_edb_count(edb); i++)
+		if (maelys_datalog_input_edb_get(
+			edb, i, &p, args, MAELYS_DATALOG_MAX_ARITY, &n) ==
+			MAELYS_DATALOG_STATUS_OK &&
+		    strcmp(p, pred) == 0)
+			return true;
+	return false;
+}
+
 /* `keep`: where to hand back the result of the solve (NULL: freed here). */
 static void
 pty_decide_with(struct pty_decider *d, const char *line, size_t len,
@@ -468,6 +536,8 @@ pty_decide_with(struct pty_decider *d, const char *line, size_t len,
 		out->verdict = PTY_VERDICT_EMPTY;
 		return;
 	}
+	if (d->cwd[0] == '\0' && pty_decide_no_cwd(d, d->cwd_unnamed, out))
+		return;
 	st = pty_build_edb(d, &out->scan, mode, confirmed, &diag);
 	pty_decide_solved(d, out->scan.tokens[0].text, out->scan.tokens[0].len,
 			  confirmed, st, &diag, out, keep);
@@ -482,6 +552,11 @@ pty_decide_edb(struct pty_decider *d, const char *cmd, size_t cmdlen,
 	memset(out, 0, sizeof *out);
 	out->confirmed = confirmed;
 	pty_copy(out->command, sizeof out->command, cmd, cmdlen);
+	/* a line decided while the directory had no name was given no cwd
+	 * fact: a policy that reads cwd would have refused it */
+	if (!pty_edb_holds(d->edb, "cwd") &&
+	    pty_decide_no_cwd(d, "the line was decided with no cwd fact", out))
+		return;
 	pty_decide_solved(d, cmd, cmdlen, confirmed, MAELYS_DATALOG_STATUS_OK,
 			  &diag, out, NULL);
 }

@@ -117,6 +117,10 @@ enum pty_verdict {
 	/* no allow(Cmd), but require_confirm(Cmd, Prompt): ask the user
 	 * (confirm_prompt), and decide again with confirmed(Cmd) on yes */
 	PTY_VERDICT_CONFIRM,
+	/* refused before solving: the policy reads cwd, and the shell's
+	 * working directory cannot be named (the decider's cwd_unnamed says
+	 * why, copied into error) - decided on no other name instead */
+	PTY_VERDICT_NO_CWD,
 };
 
 /* Whether a verdict lets the line run (ALLOW_LOG after its record). */
@@ -151,7 +155,9 @@ struct pty_decision {
 		char op[PTY_TEXT_MAX];
 		char reason[PTY_TEXT_MAX];
 	} reasons[PTY_REASONS_MAX];
-	char error[600]; /* PTY_VERDICT_ERROR: status and diagnostic */
+	/* PTY_VERDICT_ERROR: status and diagnostic; PTY_VERDICT_NO_CWD: why
+	 * the directory cannot be named */
+	char error[600];
 	char log_reason[PTY_TEXT_MAX];     /* ALLOW_LOG: its Reason */
 	char confirm_prompt[PTY_TEXT_MAX]; /* CONFIRM: its Prompt */
 	int confirmed;                     /* decided with confirmed(Cmd) */
@@ -173,6 +179,19 @@ struct pty_identity {
 	char tty[PTY_TEXT_MAX];         /* "" without a terminal */
 };
 
+/* The longest working directory the guard names, its NUL included: the
+ * cwd fact of a line and exec_cwd of an exec are at most PTY_CWD_MAX - 1
+ * bytes.  Twice the length the kernel prints (PATH_MAX): a folder the
+ * kernel no longer names is named by walking up to one it does
+ * (pty_exec_cwd_name, pty/exec/exec_cwd.c), and an exec record that
+ * holds it twice (exec_cwd, and exec_request made absolute against it)
+ * stays well within the audit log's record (PTY_AUDIT_LINE_MAX).  A
+ * longer one is not named, never cut. */
+#define PTY_CWD_MAX          8192
+/* Why a directory is not named when it is longer: the one wording, for
+ * the cwd fact and exec_cwd alike (with PTY_CWD_MAX - 1). */
+#define PTY_CWD_TOO_LONG_FMT "its path is longer than %d bytes"
+
 /* What stays the same for a whole session, and the shell's directory. */
 struct pty_decider {
 	maelys_datalog_session_t *session;
@@ -182,7 +201,12 @@ struct pty_decider {
 	/* reads.command_path, looked up once: every line asks */
 	bool reads_command_path;
 	struct pty_identity who;
-	char cwd[4096];
+	/* The shell's working directory, the cwd fact; "" when it cannot be
+	 * named, cwd_unnamed then saying why in words the user reads: no cwd
+	 * fact is given, and a policy that reads cwd decides no line
+	 * (PTY_VERDICT_NO_CWD) - never on an older or a cut name. */
+	char cwd[PTY_CWD_MAX];
+	char cwd_unnamed[256];
 	/* "HH:MM" to supply as time_of_day instead of the clock (policy test
 	 * cases); "" = the local time of each decision */
 	char time_of_day[8];
@@ -212,7 +236,15 @@ void pty_decider_free(struct pty_decider *d);
  * getuid(), and --check --user for another user.  Returns 0, or -1 when
  * pw names nobody. */
 int pty_identity_set_user(struct pty_identity *who, const struct passwd *pw);
+
+/* The shell's working directory is `cwd` (what the cwd fact says); ""
+ * or a name of PTY_CWD_MAX bytes or more leaves it unnamed, as
+ * pty_decider_unnamed_cwd does. */
 void pty_decider_set_cwd(struct pty_decider *d, const char *cwd);
+/* The shell's working directory cannot be named, for the reason `why`
+ * (one phrase: "its path is longer than 8191 bytes"): the previous name
+ * is forgotten.  pty_decider_init starts so when getcwd(3) fails. */
+void pty_decider_unnamed_cwd(struct pty_decider *d, const char *why);
 
 /* For a decider whose decisions are recorded: every fact a candidate
  * policy could read is computed, not only those this policy reads, so a
@@ -285,7 +317,12 @@ pty_decider_solve_ask(struct pty_decider *d, const char *pred, const char *key,
 /* Decides `len` bytes of `line` in session mode `mode`.  Never fails: every
  * failure is a denying verdict.  The order of the queries: allow(Cmd); then
  * allow_with_log(Cmd, R); then require_confirm(Cmd, P) (only when not yet
- * confirmed); else denied. */
+ * confirmed); else denied.  While the shell's directory cannot be named
+ * (d->cwd ""), a line is decided without a cwd fact when the policy reads
+ * none (its verdict cannot depend on it), and refused before solving
+ * (PTY_VERDICT_NO_CWD) when it does: without the fact, a rule that tests
+ * where the shell is would not fire, which for a rule that refuses is an
+ * allowance no policy wrote. */
 void pty_decide(struct pty_decider *d, const char *line, size_t len,
 		enum pty_mode mode, struct pty_decision *out);
 
@@ -306,7 +343,9 @@ void pty_decide_confirmed(struct pty_decider *d, const char *line, size_t len,
  * (cleared first, nothing of d's own added); `cmd` is the Cmd of their
  * command(Cmd), and `confirmed` says whether confirmed(Cmd) is among them.
  * The same queries, in the same order, as pty_decide: both share the code
- * that follows the building of the input EDB.  out->scan is empty (the
+ * that follows the building of the input EDB; and as pty_decide, a policy
+ * that reads cwd decides no line whose facts hold none (PTY_VERDICT_NO_CWD:
+ * it was decided where the directory had no name).  out->scan is empty (the
  * line is not scanned again).  Never fails: a failure is PTY_VERDICT_ERROR. */
 void pty_decide_edb(struct pty_decider *d, const char *cmd, size_t cmdlen,
 		    int confirmed, struct pty_decision *out);

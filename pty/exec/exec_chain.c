@@ -378,7 +378,9 @@ chain_argv(struct pty_exec_request *r, const char *const *head,
 
 /* Walks `name` (as the kernel or the loader is given it: relative to the
  * process's directory, opened only then) for element r, and names what it
- * finds. */
+ * finds.  r->request is named first, as given when it cannot be made
+ * absolute: a relative name from a directory without a name is then
+ * refused, as the request itself would be (exec_read.c). */
 static int
 chain_locate(struct pty_exec_request *r, struct pty_exec_proc *p,
 	     const char *name, struct pty_exec_walk *w, char *err,
@@ -391,20 +393,22 @@ chain_locate(struct pty_exec_request *r, struct pty_exec_proc *p,
 	if (name[0] != '/') {
 		base = pty_exec_proc_cwd_name(p);
 		start = pty_exec_proc_cwd(p);
-		if (start < 0)
-			return chain_refuse(err, errlen, PTY_EXEC_READ_REFUSE,
-					    "%s",
-					    "its working directory cannot be "
-					    "opened");
 	}
 	if (base == NULL ||
 	    pty_path_normalise(base, name, r->request, sizeof r->request) != 0)
 		(void)snprintf(r->request, sizeof r->request, "%s", name);
+	if (name[0] != '/' && start < 0)
+		return chain_refuse(err, errlen, PTY_EXEC_READ_REFUSE, "%s",
+				    "its working directory cannot be opened");
 	rc = pty_exec_walk(p->root, start, name, w, err, errlen);
-	if (rc != 0)
-		return rc;
-	return pty_exec_walk_name(p->self_fd, w, r->path, sizeof r->path, err,
-				  errlen);
+	if (rc == 0)
+		rc = pty_exec_walk_name(p->self_fd, w, r->path, sizeof r->path,
+					err, errlen);
+	if (rc == 0 && base == NULL)
+		rc = chain_refuse(err, errlen, PTY_EXEC_READ_REFUSE,
+				  "its working directory cannot be named (%s)",
+				  p->cwd_why);
+	return rc;
 }
 
 /* The interpreter of the #! line `sb` of element `prev`, whose file the
@@ -446,6 +450,8 @@ chain_shebang(struct pty_exec_chain *c, struct pty_exec_proc *p,
 	}
 	head[nhead] = kname;
 	head_len[nhead++] = strlen(kname);
+	/* named before anything can refuse it */
+	(void)snprintf(r->request, sizeof r->request, "%s", name);
 	rc = chain_argv(r, head, head_len, nhead, prev, 1, err, errlen);
 	if (rc == 0)
 		rc = chain_locate(r, p, name, w, err, errlen);
@@ -504,6 +510,8 @@ chain_loader(const struct pty_exec_env *e, struct pty_exec_chain *c,
 	/* argv as the program sees it: its name (or --argv0), its args */
 	head[0] = prev->argv[la.argv0 != 0 ? la.argv0 : la.program];
 	head_len[0] = prev->argv_len[la.argv0 != 0 ? la.argv0 : la.program];
+	(void)snprintf(r->request, sizeof r->request, "%s",
+		       prev->argv[la.program]);
 	rc =
 	    chain_argv(r, head, head_len, 1, prev, la.program + 1, err, errlen);
 	if (rc == 0)

@@ -15,7 +15,10 @@
  *     without the call (ENOSYS).
  * Both keep the bounds of pty_exec.h (a path under PATH_MAX, at most
  * PTY_EXEC_ARGS_MAX entries and PTY_EXEC_BYTES_MAX bytes of argv): more is
- * refused, never decided on a part, and both read the same request.
+ * refused, never decided on a part, and both read the same request.  A
+ * path read whole to PATH_MAX bytes without its end is ENAMETOOLONG, the
+ * kernel's own answer to it (the file way tells it apart from a path it
+ * cannot read).
  * Neither proves that the PID still names the asking process: the caller
  * checks the notification valid after reading (exec_read.c), so what was
  * read is discarded unless the process still waits in its exec - while
@@ -269,7 +272,8 @@ file_peek(int mem, uint64_t addr, void *buf, size_t n)
 }
 
 /* A NUL-terminated string of at most cap - 1 bytes at addr into buf.
- * Returns its length, or -1 (unreadable, or longer than cap - 1). */
+ * Returns its length, -1 when it cannot be read, or -2 when cap bytes
+ * were read and none is its NUL (it is longer). */
 static ssize_t
 file_peek_string(int mem, uint64_t addr, char *buf, size_t cap)
 {
@@ -295,7 +299,7 @@ file_peek_string(int mem, uint64_t addr, char *buf, size_t cap)
 		if ((size_t)r < chunk)
 			return -1;
 	}
-	return -1;
+	return -2;
 }
 
 /* The argv array at `addr` into r (bounded). */
@@ -365,10 +369,12 @@ file_read_args(struct pty_exec_proc *p, uint64_t path_addr, uint64_t argv_addr,
 			       strerror(errno));
 		return PTY_EXEC_READ_REFUSE;
 	}
-	if (raw != NULL && file_peek_string(mem, path_addr, raw, PATH_MAX) < 0)
-		rc = mem_refuse(err, errlen,
-				"its path cannot be read or is longer than "
-				"PATH_MAX");
+	if (raw != NULL &&
+	    (rc = (int)file_peek_string(mem, path_addr, raw, PATH_MAX)) < 0)
+		/* longer: what the kernel answers, and nothing it would run */
+		rc = rc == -2
+			 ? ENAMETOOLONG
+			 : mem_refuse(err, errlen, "its path cannot be read");
 	else
 		rc = r == NULL ? 0
 			       : file_read_argv(mem, argv_addr, r, err, errlen);

@@ -62,12 +62,19 @@ enum pty_exec_via {
 /* The word of exec_via/1 and of the audit record. */
 const char *pty_exec_via_name(enum pty_exec_via via);
 
-/* What one process asked to execute. */
+/* exec_request: a path the kernel takes (under PATH_MAX) made absolute
+ * against a directory of up to PTY_CWD_MAX bytes. */
+#define PTY_EXEC_REQUEST_MAX (PTY_CWD_MAX + PATH_MAX)
+
+/* What one process asked to execute.  Whatever refuses it, its record
+ * names what was asked: request is filled before anything can refuse
+ * (as read, when it cannot be made absolute: exec_read.c), path once
+ * the program is resolved. */
 struct pty_exec_request {
 	pid_t pid;
-	char path[PATH_MAX];    /* exec_path */
-	char request[PATH_MAX]; /* exec_request */
-	char cwd[PATH_MAX];     /* exec_cwd */
+	char path[PATH_MAX];                /* exec_path */
+	char request[PTY_EXEC_REQUEST_MAX]; /* exec_request */
+	char cwd[PTY_CWD_MAX];              /* exec_cwd ("" if not learnt) */
 	char parent[PATH_MAX];  /* exec_parent ("" if it cannot be named) */
 	enum pty_exec_via via;  /* exec_via */
 	char through[PATH_MAX]; /* exec_through ("" for execve) */
@@ -193,6 +200,18 @@ int pty_exec_walk_fd(int file, struct pty_exec_walk *out);
  * err. */
 int pty_exec_walk_name(int selffd, const struct pty_exec_walk *w, char *path,
 		       size_t cap, char *err, size_t errlen);
+
+/* The name of the directory open at `dir` (O_PATH will do) into out (cap
+ * bytes; a longer name is not taken, nor one of PTY_CWD_MAX bytes or
+ * more): the kernel's own, read in /proc/self/fd (`selffd` a descriptor
+ * of it kept open, or -1 to go by its path), and past the length the
+ * kernel prints, one made from the directory up and checked to lead back
+ * to it (exec_cwd.c says how).  The shell's cwd fact and exec_cwd are
+ * named so.  Returns 0, or -1 with out "" and in why one phrase a user
+ * reads ("its path is longer than 8191 bytes", "a folder above it cannot
+ * be read (Permission denied)"). */
+int pty_exec_cwd_name(int selffd, int dir, char *out, size_t cap, char *why,
+		      size_t whylen);
 
 /* Lexical normalisation: `path` made absolute against `base` (itself
  * absolute) with "", "." and ".." components and repeated slashes removed,

@@ -83,8 +83,11 @@ struct pty_exec_proc {
 	int self_fd; /* the guard's /proc/self/fd (pty_exec_self_fd), or -1 */
 	/* where the request's argv is, when it was left unread */
 	uint64_t argv_addr;
+	/* the working directory's name once learnt (named), or why it
+	 * cannot be (cwd_why not "") */
 	bool named;
-	char cwd_name[PATH_MAX];
+	char cwd_name[PTY_CWD_MAX];
+	char cwd_why[256];
 };
 
 /* p for process `pid`, through e's descriptors (NULL: none). */
@@ -95,7 +98,8 @@ int pty_exec_proc_dir(struct pty_exec_proc *p);
 /* The working directory, opened on the first call: the descriptor (p's:
  * the caller does not close it), or -1. */
 int pty_exec_proc_cwd(struct pty_exec_proc *p);
-/* Its name, read on the first call, or NULL when it cannot be named. */
+/* Its name, learnt on the first call (pty_exec_cwd_name), or NULL when
+ * it cannot be named (p->cwd_why says why). */
 const char *pty_exec_proc_cwd_name(struct pty_exec_proc *p);
 void pty_exec_proc_close(struct pty_exec_proc *p);
 /* Reads the argv of request r (at p->argv_addr) if it was left unread

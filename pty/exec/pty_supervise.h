@@ -178,7 +178,9 @@ unsigned pty_supervise_need(const struct pty_policy_reads *reads,
  * execvp(3) goes on to the next PATH entry), PTY_EXEC_READ_GONE (the process no
  * longer waits: nothing to answer), PTY_EXEC_READ_REFUSE (cannot be read or too
  * big) or PTY_EXEC_READ_UNSAFE (the user could change what runs): refuse
- * c->rq[c->n - 1], err says why. */
+ * c->rq[c->n - 1], err says why, its request and path named as far as they
+ * were learnt (what was asked always, unless its path cannot be read at
+ * all: pty_exec.h). */
 int pty_exec_read(int listener, const struct seccomp_notif *n,
 		  const struct pty_exec_env *env, unsigned need,
 		  struct pty_exec_chain *c, char *err, size_t errlen);
@@ -194,7 +196,9 @@ enum pty_exec_mem {
  * the argv at argv_addr (into r: argc, argv, argv_len, bytes; NULL: not
  * read) of process p->pid,
  * bounded by PATH_MAX, PTY_EXEC_ARGS_MAX and PTY_EXEC_BYTES_MAX.  Returns
- * 0, or PTY_EXEC_READ_REFUSE with one line in err (unreadable, too big).
+ * 0, ENAMETOOLONG for a path of PATH_MAX bytes or more (the kernel's
+ * answer: not a refusal), or PTY_EXEC_READ_REFUSE with one line in err
+ * (unreadable, too big).
  * Whether the PID still names the asking process is the caller's to
  * check afterwards. */
 int pty_exec_read_args(struct pty_exec_proc *p, uint64_t path_addr,

@@ -121,8 +121,16 @@ pty_supervise_shell_allowed(struct pty_supervisor *s, const char *shell_path,
 	(void)snprintf(r->request, sizeof r->request, "%s", shell_path);
 	(void)snprintf(r->parent, sizeof r->parent, "%s",
 		       s->decider->guard_program);
-	if (getcwd(r->cwd, sizeof r->cwd) == NULL)
-		(void)snprintf(r->cwd, sizeof r->cwd, "/");
+	/* where the shell starts: the session's directory, as the decider
+	 * named it; when it has no name, exec_cwd has none to give */
+	(void)snprintf(r->cwd, sizeof r->cwd, "%s", s->decider->cwd);
+	if (r->cwd[0] == '\0' && (s->need & PTY_EXEC_NEED_CWD) != 0) {
+		(void)snprintf(err, errlen,
+			       "the working directory cannot be named (%s), "
+			       "and exec_cwd needs it",
+			       s->decider->cwd_unnamed);
+		return -1;
+	}
 	for (; argv[r->argc] != NULL; r->argc++) {
 		size_t n = strlen(argv[r->argc]);
 

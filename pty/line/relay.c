@@ -67,12 +67,15 @@ static struct pty_relay {
 	bool hangup;        /* the user's terminal is gone: as SIGHUP */
 	char status[16384]; /* unparsed status-pipe bytes */
 	size_t status_len;
+	/* the report being read: its status, then its $PWD, skipped */
+	char status_code[16];
+	bool status_in_pwd;
 	bool child_gone;
 	bool jobs_ended; /* the recording stopped: the jobs were ended */
 	int wait_status;
 	struct timespec start_deadline; /* STARTING: bash has until then */
 	char home[4096];
-	char prompt[8192 + 1024];
+	char prompt[PTY_CWD_MAX + 1024];
 	/* what may run, for Tab completion: made at the first Tab of a
 	 * prompt and kept until the next prompt (the cwd, the clock and
 	 * PATH's files change between prompts, not while one is edited) */
@@ -87,14 +90,16 @@ pty_put(const char *s)
 	(void)pty_write_all(STDOUT_FILENO, s, strlen(s));
 }
 
-/* "alice@host:~/src$ ", as bash's default prompt reads. */
+/* "alice@host:~/src$ ", as bash's default prompt reads; the directory is
+ * the cwd fact's, and "?" while the shell's cannot be named (never
+ * another). */
 static void
 pty_make_prompt(void)
 {
 	const char *cwd = relay.decider->cwd;
 	size_t hl = strlen(relay.home);
-	const char *shown = cwd;
-	char tilde[4096 + 2];
+	const char *shown = cwd[0] != '\0' ? cwd : "?";
+	char tilde[PTY_CWD_MAX + 2];
 
 	if (hl > 1 && strncmp(cwd, relay.home, hl) == 0 &&
 	    (cwd[hl] == '\0' || cwd[hl] == '/')) {
@@ -113,9 +118,6 @@ pty_enter_prompt(void)
 	(void)clock_gettime(CLOCK_MONOTONIC, &relay.last_key);
 	/* keys typed during the job that it did not read: never a command */
 	(void)tcflush(relay.child.slave, TCIFLUSH);
-	/* file names complete relative to the shell's directory */
-	if (relay.decider->cwd[0] != '\0')
-		(void)chdir(relay.decider->cwd);
 	pty_make_prompt();
 	relay.commands_fresh = false;
 	pty_prompt_show(relay.prompt);
@@ -246,6 +248,8 @@ pty_relay_record_line(const char *line, size_t len)
 	pty_audit_rec_put(rec, 'o', "\r\n", 2);
 }
 
+static void pty_relay_shell_cwd(void);
+
 /* Takes a typed line: the line editor accepted it (readline callback). */
 static void
 pty_on_line(char *line)
@@ -264,6 +268,9 @@ pty_on_line(char *line)
 	len = strlen(line);
 	pty_prompt_remember(line);
 	pty_relay_record_line(line, len);
+	/* decided where the shell is now: a folder above it may have been
+	 * renamed since the prompt was drawn */
+	pty_relay_shell_cwd();
 	if (strcmp(line, PTY_HELP_LINE) == 0) {
 		/* the guard's question, never bash's builtin (pty_mayrun.h) */
 		pty_act_on(pty_guard_help(relay.guard, relay.decider,
@@ -284,51 +291,88 @@ pty_on_line(char *line)
 	free(line);
 }
 
-/* The shell's working directory, as the kernel has it (/proc/PID/cwd of
- * bash, the guard's own child), not as the status record says: $PWD is a
- * variable a line may set ("time PWD=/etc"), and the cwd fact must not
- * follow it.  Left as it was if it cannot be read. */
+/* The shell's working directory, learnt from the kernel afresh for each
+ * prompt and each line (pty_exec_cwd_name: /proc/PID/cwd of bash, the
+ * guard's own child, and past the length the kernel prints, named from
+ * the directory up), never from the status report: $PWD is a variable a
+ * line may set ("time PWD=/etc"), and the cwd fact must not follow it.
+ * One that cannot be named is not named (pty_decider_unnamed_cwd): the
+ * previous name is a directory the shell may have left.  The guard goes
+ * into the directory itself, so that Tab completes file names there,
+ * named or not (into "/" when even that fails: never a directory the
+ * shell has left). */
 static void
 pty_relay_shell_cwd(void)
 {
-	char link[64], dir[4096];
-	ssize_t n;
+	char link[64], dir[PTY_CWD_MAX], why[sizeof relay.decider->cwd_unnamed];
+	int fd;
 
 	(void)snprintf(link, sizeof link, "/proc/%d/cwd", (int)relay.child.pid);
-	n = readlink(link, dir, sizeof dir - 1);
-	if (n <= 0 || (size_t)n >= sizeof dir - 1 || dir[0] != '/')
+	fd = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		(void)snprintf(why, sizeof why, "it cannot be opened (%s)",
+			       strerror(errno));
+		pty_decider_unnamed_cwd(relay.decider, why);
+		(void)chdir("/");
 		return;
-	dir[n] = '\0';
-	pty_decider_set_cwd(relay.decider, dir);
+	}
+	if (pty_exec_cwd_name(-1, fd, dir, sizeof dir, why, sizeof why) == 0)
+		pty_decider_set_cwd(relay.decider, dir);
+	else
+		pty_decider_unnamed_cwd(relay.decider, why);
+	if (fchdir(fd) != 0)
+		(void)chdir("/");
+	(void)close(fd);
 }
 
-/* Parses "status\0cwd\0" records.  Returns -1 when the lock-down failed. */
+/* A report of bash's is complete (its status in relay.status_code): the
+ * prompt comes back.  Returns -1 when the lock-down failed. */
+static int
+pty_on_report(void)
+{
+	pty_relay_shell_cwd();
+	if (relay.state == PTY_STARTING) {
+		if (strcmp(relay.status_code, "0") != 0)
+			return -1;
+		pty_enter_prompt();
+	} else if (relay.state == PTY_JOB) {
+		pty_enter_prompt();
+	}
+	return 0;
+}
+
+/* Parses bash's reports, "status\0$PWD\0" each (spawn.c's PROMPT_COMMAND).
+ * The status is kept; the $PWD is skipped as it comes, however long it
+ * is (the guard names the directory itself: pty_relay_shell_cwd), so what
+ * stays in relay.status is at most a status not yet ended.  Returns -1
+ * when the lock-down failed, or a status is longer than any. */
 static int
 pty_on_status(void)
 {
 	size_t off = 0;
 
-	for (;;) {
-		const char *st = relay.status + off, *cwd;
-		size_t n1, n2, left = relay.status_len - off;
+	while (off < relay.status_len) {
+		const char *p = relay.status + off;
+		size_t left = relay.status_len - off;
+		const char *nul = memchr(p, '\0', left);
+		size_t n = nul != NULL ? (size_t)(nul - p) : left;
 
-		n1 = strnlen(st, left);
-		if (n1 == left)
-			break;
-		cwd = st + n1 + 1;
-		n2 = strnlen(cwd, left - n1 - 1);
-		if (n2 == left - n1 - 1)
-			break;
-		off += n1 + 1 + n2 + 1;
-		(void)cwd;
-		pty_relay_shell_cwd();
-		if (relay.state == PTY_STARTING) {
-			if (strcmp(st, "0") != 0)
+		if (relay.status_in_pwd) {
+			off += nul != NULL ? n + 1 : n;
+			if (nul == NULL)
+				break;
+			relay.status_in_pwd = false;
+			if (pty_on_report() != 0)
 				return -1;
-			pty_enter_prompt();
-		} else if (relay.state == PTY_JOB) {
-			pty_enter_prompt();
+			continue;
 		}
+		if (n >= sizeof relay.status_code)
+			return -1;
+		if (nul == NULL)
+			break; /* the rest of the status is still to come */
+		memcpy(relay.status_code, p, n + 1);
+		off += n + 1;
+		relay.status_in_pwd = true;
 	}
 	memmove(relay.status, relay.status + off, relay.status_len - off);
 	relay.status_len -= off;

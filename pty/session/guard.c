@@ -214,6 +214,14 @@ pty_guard_log_denial(const struct pty_guard *g, enum pty_mode mode,
 			      scan_refusal_reason(dec->scan.refusal));
 		return;
 	}
+	if (dec->verdict == PTY_VERDICT_NO_CWD) {
+		pty_guard_log(g, LOG_NOTICE,
+			      "refused user=%s session=%s mode=%s command=%s: "
+			      "the working directory cannot be named (%s)",
+			      g->who->user, g->asess.id, pty_mode_name(mode),
+			      dec->command, dec->error);
+		return;
+	}
 	pty_guard_log(
 	    g, LOG_NOTICE, "denied user=%s session=%s mode=%s command=%s: %s",
 	    g->who->user, g->asess.id, pty_mode_name(mode), dec->command,

@@ -38,6 +38,11 @@ pty_guard_help(struct pty_guard *g, struct pty_decider *d, int fd,
 	act = pty_guard_write_record(g, &e, fd, eol, err, sizeof err);
 	if (act == PTY_ACT_RUN) {
 		pty_say_runnable(&list, fd, eol, width);
+		/* nothing listed because no line can be decided here: why */
+		if (list.n == 0 && d->cwd[0] == '\0' &&
+		    pty_policy_reads(&d->reads, "cwd"))
+			pty_say(fd, eol, PTY_MSG_RUNNABLE_NO_CWD,
+				d->cwd_unnamed);
 		act = PTY_ACT_SKIP;
 	} else if (act == PTY_ACT_DENY) {
 		pty_say(fd, eol, PTY_MSG_HELP_RECORD_FAILED, err);

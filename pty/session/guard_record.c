@@ -18,6 +18,7 @@ guard_record_outcome(const struct pty_decision *dec)
 	case PTY_VERDICT_ALLOW_LOG:
 		return "allow_with_log";
 	case PTY_VERDICT_SYNTAX:
+	case PTY_VERDICT_NO_CWD:
 		return "refused";
 	case PTY_VERDICT_ERROR:
 		return "error";
@@ -137,7 +138,8 @@ guard_record_line(struct guard_record *rec, const char *event, const char *line,
 	}
 	d->reasons = rec->reasons;
 	d->nreasons = n;
-	if (dec->verdict == PTY_VERDICT_ERROR)
+	if (dec->verdict == PTY_VERDICT_ERROR ||
+	    dec->verdict == PTY_VERDICT_NO_CWD)
 		d->error = pty_audit_text_of(dec->error, sizeof dec->error);
 	d->log_reason =
 	    pty_audit_text_or_none(dec->log_reason, sizeof dec->log_reason);

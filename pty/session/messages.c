@@ -133,6 +133,11 @@ pty_say_decision(const struct pty_decision *dec, int fd, const char *eol)
 		pty_say(fd, eol, PTY_MSG_DENIED_UNEVALUATED, dec->command,
 			dec->error);
 		return;
+	case PTY_VERDICT_NO_CWD:
+		pty_say(fd, eol, PTY_MSG_DENIED_NO_CWD, dec->command,
+			dec->error);
+		pty_say(fd, eol, PTY_MSG_DENIED_NO_CWD_WHAT_TO_DO);
+		return;
 	case PTY_VERDICT_POLICY:
 		break;
 	}

@@ -158,6 +158,16 @@
 #define PTY_MSG_DENY_REASON      "  deny(%s): %s"
 #define PTY_MSG_MORE_REASONS     "  ... and %zu more"
 
+/* the shell's working directory cannot be named and the policy reads cwd
+ * (PTY_VERDICT_NO_CWD): why, then what can be done */
+#define PTY_MSG_DENIED_NO_CWD                                                  \
+	PTY_MSG_PREFIX "'%s' denied: the shell's working directory cannot "    \
+		       "be named (%s), and the policy decides lines by it "    \
+		       "(cwd)"
+#define PTY_MSG_DENIED_NO_CWD_WHAT_TO_DO                                       \
+	"  no line is decided here while it has no name; Ctrl-D ends the "     \
+	"session"
+
 /* -- what the guard concludes (guard.c) */
 #define PTY_MSG_AUDIT_ENDS                                                     \
 	PTY_MSG_PREFIX "the audit log cannot be written: the session ends"
@@ -373,6 +383,9 @@
 #define PTY_MSG_LOG_WITH_LOG   "allow_with_log: %s"
 #define PTY_MSG_LOG_CONFIRM    "require_confirm: %s"
 #define PTY_MSG_LOG_ERROR      "the policy could not be evaluated: %s"
+
+#define PTY_MSG_LOG_NO_CWD "the working directory cannot be named: %s"
+
 #define PTY_MSG_LOG_FACTS_BAD                                                  \
 	PTY_MSG_PREFIX "log: record %llu: its facts cannot be decided "        \
 		       "again: %s"
@@ -458,6 +471,11 @@
 #define PTY_MSG_EXPLAIN_ERROR       "denied: the policy could not be evaluated (%s)"
 #define PTY_MSG_EXPLAIN_EXEC_ALLOW  "allowed (allow_exec)"
 #define PTY_MSG_EXPLAIN_EXEC_POLICY "denied by policy: no rule allows '%s'"
+
+#define PTY_MSG_EXPLAIN_NO_CWD                                                 \
+	"denied before solving: the working directory cannot be named (%s), "  \
+	"and the policy reads cwd"
+
 /* the trees */
 #define PTY_MSG_EXPLAIN_ROWS        "%s rows:"
 #define PTY_MSG_EXPLAIN_NO_ROWS     "no %s row"
@@ -609,6 +627,10 @@
 	"line is decided again):"
 #define PTY_MSG_RUNNABLE_NONE                                                  \
 	"No command of PATH may run here typed alone (%zu looked at)."
+/* ... because no line is decided here (PTY_VERDICT_NO_CWD) */
+#define PTY_MSG_RUNNABLE_NO_CWD                                                \
+	"(the shell's working directory cannot be named (%s), and the "        \
+	"policy decides lines by it)"
 #define PTY_MSG_RUNNABLE_COUNT        "%zu of the %zu commands of PATH."
 #define PTY_MSG_RUNNABLE_LOGGED_MARK  " (logged)"
 #define PTY_MSG_RUNNABLE_CONFIRM_MARK " (confirm)"

@@ -64,6 +64,8 @@ pty_case_verdict_name(enum pty_verdict v)
 		return "ALLOW_LOG";
 	case PTY_VERDICT_CONFIRM:
 		return "CONFIRM";
+	case PTY_VERDICT_NO_CWD:
+		return "NO_CWD";
 	}
 	return "?";
 }

@@ -119,7 +119,7 @@ decide_line(struct decide_ctx *c, const struct decide_request *rq)
 {
 	struct pty_decision *dec = &c->dec;
 	const char *r[PTY_REASONS_MAX];
-	char text[PTY_TEXT_MAX + 64];
+	char text[sizeof dec->error + 64];
 	size_t i;
 
 	pty_decide(&c->d, rq->line, rq->line_len, rq->mode, dec);
@@ -190,6 +190,12 @@ decide_line(struct decide_ctx *c, const struct decide_request *rq)
 		break;
 	case PTY_VERDICT_ERROR:
 		r[0] = dec->error;
+		decide_verdict(&c->out, "deny", r, 1);
+		break;
+	case PTY_VERDICT_NO_CWD:
+		(void)snprintf(text, sizeof text, PTY_MSG_LOG_NO_CWD,
+			       dec->error);
+		r[0] = text;
 		decide_verdict(&c->out, "deny", r, 1);
 		break;
 	}

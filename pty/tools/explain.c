@@ -202,6 +202,11 @@ explain_line(struct explain_ctx *c)
 		printf(PTY_MSG_EXPLAIN_ERROR "\n",
 		       explain_shown(buf, sizeof buf, dec->error));
 		break;
+	case PTY_VERDICT_NO_CWD:
+		printf(PTY_MSG_EXPLAIN_VERDICT, "");
+		printf(PTY_MSG_EXPLAIN_NO_CWD "\n",
+		       explain_shown(buf, sizeof buf, dec->error));
+		break;
 	}
 	if (res != NULL)
 		explain_trees(c, res, rels, arity, 4, dec->command, heads, 3,

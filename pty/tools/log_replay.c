@@ -138,6 +138,7 @@ log_again_class(const struct log_replay *rp, const struct log_again *a)
 	case PTY_VERDICT_ERROR:
 	case PTY_VERDICT_POLICY:
 	case PTY_VERDICT_SYNTAX:
+	case PTY_VERDICT_NO_CWD:
 	case PTY_VERDICT_EMPTY:
 		break;
 	}
@@ -181,6 +182,9 @@ log_again_reasons(FILE *f, const struct log_again *a)
 		break;
 	case PTY_VERDICT_ERROR:
 		(void)snprintf(buf, sizeof buf, PTY_MSG_LOG_ERROR, d->error);
+		break;
+	case PTY_VERDICT_NO_CWD:
+		(void)snprintf(buf, sizeof buf, PTY_MSG_LOG_NO_CWD, d->error);
 		break;
 	case PTY_VERDICT_POLICY:
 	case PTY_VERDICT_SYNTAX:

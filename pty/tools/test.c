@@ -133,6 +133,7 @@ test_reasons(const struct pty_case *c, const struct pty_case_result *res,
 				 scan_refusal_reason(dec->scan.refusal));
 			return;
 		case PTY_VERDICT_ERROR:
+		case PTY_VERDICT_NO_CWD:
 			test_add(out, cap, "%s", dec->error);
 			return;
 		case PTY_VERDICT_ALLOW_LOG:
