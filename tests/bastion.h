@@ -157,6 +157,10 @@ const char *bastion_home_file(const struct bastion *b, const char *name,
  * own ssh configuration (-F /dev/null, no known hosts, BatchMode). */
 /* `ssh -tt` on a pseudo-terminal: an interactive login of the user. */
 void bastion_ssh_tt(const struct bastion *b, struct pts *p, const char *name);
+/* `ssh host COMMAND` (no remote terminal: sshd gives the command pipes)
+ * started on a pseudo-terminal, not waited for (pts_wait, pts_close). */
+void bastion_ssh_spawn(const struct bastion *b, struct pts *p,
+		       const char *name, const char *command);
 /* `ssh host COMMAND` without a terminal; the client's exit status (-1: it
  * did not finish in timeout_ms), its stdout and stderr in out/err (the
  * caller frees them; either may be NULL: not kept). */

@@ -107,6 +107,17 @@ bastion_ssh_tt(const struct bastion *b, struct pts *p, const char *name)
 		      (void *)b->run, 24, 80);
 }
 
+void
+bastion_ssh_spawn(const struct bastion *b, struct pts *p, const char *name,
+		  const char *command)
+{
+	struct bastion_ssh_line l;
+
+	bastion_ssh_line(b, name, false, command, &l);
+	pts_spawn_env(p, "/usr/bin/ssh", l.argv, l.envp, bastion_child_in_run,
+		      (void *)b->run, 24, 80);
+}
+
 int
 bastion_ssh(const struct bastion *b, const char *name, const char *command,
 	    int timeout_ms, char **out, char **err)

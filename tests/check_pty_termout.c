@@ -5,7 +5,10 @@
  * nobody reads - it never waits, keeps the bytes in order, leaves the
  * guard's own messages out at its bound and says so in their place, turns
  * readline's \n into \r\n, and gives up at the end on a terminal that
- * takes nothing.
+ * takes nothing - and the built guard on such a terminal: SIGTERM ends the
+ * session, an exec of the session is answered, keys the job does not read
+ * hold up nothing, and -c with a stderr nobody reads ends.  The deployed
+ * guard behind sshd with a stopped ssh client is check_pty_stalled.c.
  */
 #define _GNU_SOURCE
 #include "runner.h"
@@ -304,6 +307,326 @@ START_TEST(test_termout_socket_is_written_without_waiting)
 }
 END_TEST
 
+/* ── The built guard on a terminal that stops reading ─────────────────── */
+
+/* Every line, and every program but touch (for a refused exec). */
+static const char everything[] =
+    "allow(C) :- command(C).\n"
+    ".decl refused(p: symbol)\n"
+    "deny_exec(P, \"not this one\") :- exec_path(P),\n"
+    "    P = \"/usr/bin/touch\".\n"
+    "refused(P) :- deny_exec(P, _).\n"
+    "allow_exec(P) :- exec_path(P), !refused(P).\n";
+/* A text file of `lines` numbered lines, between BEGIN and END lines. */
+static const char *
+big_file(const struct pts_world *w, unsigned lines)
+{
+	static char path[400];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/big.txt", w->home);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("BEGIN-OF-FILE\n", f);
+	for (unsigned i = 0; i < lines; i++)
+		fprintf(f, "line %07u abcdefghijklmnopqrstuvwxyz0123456789\n",
+			i);
+	fputs("END-OF-FILE\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	return path;
+}
+
+/* Waits for the guard to exit without reading its terminal; its exit
+ * status (128 + signal), or -1 at the deadline. */
+static int
+wait_unread(struct pts *p, int timeout_ms)
+{
+	long end = pts_now_ms() + timeout_ms;
+	int st;
+
+	while (pts_now_ms() < end) {
+		if (waitpid(p->pid, &st, WNOHANG) == p->pid) {
+			p->status = st;
+			return WIFEXITED(st) ? WEXITSTATUS(st)
+					     : 128 + WTERMSIG(st);
+		}
+		poll(NULL, 0, 20);
+	}
+	return -1;
+}
+
+/* A file of /proc (whose size says 0), up to cap - 1 bytes; "" when it
+ * cannot be read. */
+static void
+proc_read(const char *path, char *buf, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, cap - 1);
+
+	buf[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		(void)close(fd);
+}
+
+/* The parent of pid and its name (/proc/PID/stat: "pid (comm) state ppid
+ * ..."; comm may hold anything, the last ')' ends it), or 0. */
+static pid_t
+parent_of(pid_t pid, char comm[32])
+{
+	char path[64], stat[1024], *close_paren, *open_paren;
+	int ppid = 0;
+
+	comm[0] = '\0';
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	proc_read(path, stat, sizeof stat);
+	open_paren = strchr(stat, '(');
+	close_paren = strrchr(stat, ')');
+	if (open_paren != NULL && close_paren != NULL &&
+	    close_paren > open_paren) {
+		snprintf(comm, 32, "%.*s", (int)(close_paren - open_paren - 1),
+			 open_paren + 1);
+		if (sscanf(close_paren, ") %*c %d", &ppid) != 1)
+			ppid = 0;
+	}
+	return (pid_t)ppid;
+}
+
+/* A process named `comm` that descends from `ancestor` (the guard), or
+ * 0. */
+static pid_t
+find_under(pid_t ancestor, const char *comm)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t found = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while (found == 0 && (e = readdir(d)) != NULL) {
+		char c[32], up[32];
+		pid_t pid = (pid_t)strtol(e->d_name, NULL, 10), q;
+		int hops;
+
+		if (pid <= 0)
+			continue;
+		q = parent_of(pid, c);
+		if (strcmp(c, comm) != 0)
+			continue;
+		for (hops = 0; q > 1 && q != ancestor && hops < 16; hops++)
+			q = parent_of(q, up);
+		if (q == ancestor)
+			found = pid;
+	}
+	closedir(d);
+	return found;
+}
+
+/* Waits until the guard's job `comm` is there and has read and written
+ * nothing for two seconds: its output waits for the terminal (the
+ * guard's queue and the ptys are full).  Returns its pid, or 0. */
+static pid_t
+wait_stalled(pid_t guard, const char *comm, int timeout_ms)
+{
+	long end = pts_now_ms() + timeout_ms;
+	pid_t pid;
+
+	while ((pid = find_under(guard, comm)) == 0 && pts_now_ms() < end)
+		poll(NULL, 0, 20);
+	if (pid == 0 || !pts_wait_io_stops(pid, 2000, timeout_ms))
+		return 0;
+	return pid;
+}
+
+/* Waits (bounded) for a file to be there. */
+static bool
+wait_file(const char *path, int timeout_ms)
+{
+	long end = pts_now_ms() + timeout_ms;
+	struct stat st;
+
+	while (stat(path, &st) != 0) {
+		if (pts_now_ms() >= end)
+			return false;
+		poll(NULL, 0, 20);
+	}
+	return true;
+}
+
+static struct pts_world world;
+static struct pts p;
+
+static void
+start_everything(void)
+{
+	pts_world_make(&world);
+	pts_start(&p, &world,
+		  pts_world_policy(&world, "everything.dl", everything), 24,
+		  80);
+	ck_assert_msg(pts_wait_prompt(&p, T), "no prompt; output: %s", p.out);
+}
+
+static void
+stop_everything(void)
+{
+	pts_close(&p);
+	pts_world_remove(&world);
+}
+
+/* Before: the guard waited in write(2) on the terminal with SIGTERM
+ * blocked, for as long as the terminal did not read. */
+START_TEST(test_termout_sigterm_ends_a_session_whose_terminal_does_not_read)
+{
+	char line[512];
+	int st;
+
+	start_everything();
+	snprintf(line, sizeof line, "cat %s\r", big_file(&world, 400000));
+	pts_type(&p, line);
+	ck_assert_msg(wait_stalled(p.pid, "cat", T) > 0, "cat never stalled");
+	ck_assert_int_eq(kill(p.pid, SIGTERM), 0);
+	st = wait_unread(&p, T);
+	ck_assert_msg(st == 128 + SIGTERM, "the guard did not end (%d)", st);
+	stop_everything();
+}
+END_TEST
+
+/* Before: the exec waited unanswered for as long as the guard waited in
+ * write(2) on the terminal. */
+START_TEST(test_termout_execs_are_answered_while_the_terminal_does_not_read)
+{
+	char line[2048], go[400], result[400], mark[400], refused[400], *text;
+
+	start_everything();
+	snprintf(go, sizeof go, "%s/GO", world.home);
+	snprintf(result, sizeof result, "%s/RESULT", world.home);
+	snprintf(mark, sizeof mark, "%s/MARK", world.home);
+	snprintf(refused, sizeof refused, "%s/REFUSED", world.home);
+	/* two processes of the session waiting for GO: one runs a program
+	 * (mkdir MARK), one a program the policy refuses (touch), whose
+	 * refusal is shown on the terminal that does not read: queued */
+	snprintf(line, sizeof line,
+		 "setsid -f exec_probe waitexec %s %s /usr/bin/mkdir %s\r", go,
+		 result, mark);
+	pts_type(&p, line);
+	ck_assert(pts_wait_prompt(&p, T));
+	snprintf(line, sizeof line,
+		 "setsid -f exec_probe waitexec %s %s /usr/bin/touch %s/M2\r",
+		 go, refused, world.home);
+	pts_type(&p, line);
+	ck_assert(pts_wait_prompt(&p, T));
+	snprintf(line, sizeof line, "cat %s\r", big_file(&world, 400000));
+	pts_type(&p, line);
+	ck_assert_msg(wait_stalled(p.pid, "cat", T) > 0, "cat never stalled");
+	pts_write_file(go, "", 0644);
+	ck_assert_msg(wait_file(mark, T), "the exec was not answered");
+	ck_assert_msg(wait_file(refused, T),
+		      "the refused exec was not answered");
+	text = pts_slurp(refused);
+	ck_assert_msg(strstr(text, "EPERM") != NULL, "%s", text);
+	free(text);
+	ck_assert_int_eq(kill(p.pid, SIGTERM), 0);
+	ck_assert_int_eq(wait_unread(&p, T), 128 + SIGTERM);
+	stop_everything();
+}
+END_TEST
+
+/* Before: keys the job did not read filled the session's pty, and the
+ * guard waited in write(2) to it - for ever, as only the guard empties it
+ * (when the next prompt comes). */
+START_TEST(test_termout_keys_a_job_does_not_read_hold_up_nothing)
+{
+	static char keys[256 * 1024];
+
+	start_everything();
+	pts_type(&p, "sleep 600\r");
+	pts_settle(&p, 300);
+	memset(keys, 'k', sizeof keys);
+	for (size_t i = 0; i < sizeof keys; i += 64)
+		keys[i] = '\r';
+	/* the master takes what the guard reads; the guard reads only what
+	 * the job's pty takes */
+	for (size_t off = 0; off < sizeof keys;) {
+		struct pollfd pfd = {p.master, POLLOUT, 0};
+		ssize_t n;
+
+		if (poll(&pfd, 1, 1000) <= 0)
+			break; /* nothing more is read: as it should be */
+		n = write(p.master, keys + off, sizeof keys - off);
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	ck_assert_int_eq(kill(p.pid, SIGTERM), 0);
+	ck_assert_int_eq(pts_wait(&p, T), 128 + SIGTERM);
+	stop_everything();
+}
+END_TEST
+
+/* -c with a stderr nobody reads (a pipe, as sshd gives), filled by the
+ * command itself, then a refused exec: its refusal waits in the queue,
+ * the command goes on and ends, and so does the guard.  Before: the guard
+ * waited in write(2) on stderr, the refused exec with it, for ever. */
+START_TEST(test_termout_command_with_a_full_stderr_ends)
+{
+	static const char policy[] =
+	    "allow(C) :- command(C).\n"
+	    ".decl refused(p: symbol)\n"
+	    "deny_exec(P, \"not this one\") :- exec_path(P),\n"
+	    "    P = \"/usr/bin/touch\".\n"
+	    "refused(P) :- deny_exec(P, _).\n"
+	    "allow_exec(P) :- exec_path(P), !refused(P).\n";
+	char command[600], script[400], text[700];
+	int err[2], st = -1;
+	pid_t pid;
+	long end;
+
+	pts_world_make(&world);
+	snprintf(script, sizeof script, "%s/fill.sh", world.home);
+	/* the pipe made full by the command (64 KiB), then a refused exec,
+	 * whose refusal the guard writes to that pipe */
+	snprintf(text, sizeof text,
+		 "head -c 65536 /dev/zero >&2\n"
+		 "touch %s/never 2>/dev/null\n",
+		 world.home);
+	pts_write_file(script, text, 0644);
+	snprintf(command, sizeof command, "sh %s", script);
+	ck_assert_int_eq(pipe(err), 0);
+	ck_assert_int_eq(fcntl(err[1], F_SETPIPE_SZ, 65536), 65536);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char *argv[] = {
+		    (char *)pts_build_path("pty/maelys-pty"),
+		    "--policy",
+		    (char *)pts_world_policy(&world, "fill.dl", policy),
+		    "--path",
+		    world.path_env,
+		    "-c",
+		    command,
+		    NULL};
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(err[1], 2);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	(void)close(err[1]);
+	end = pts_now_ms() + T;
+	while (pts_now_ms() < end && waitpid(pid, &st, WNOHANG) != pid)
+		poll(NULL, 0, 20);
+	if (pts_now_ms() >= end) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		ck_abort_msg("the guard of -c did not end");
+	}
+	/* the refused program's status is the command's */
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 126, "status %d", st);
+	(void)close(err[0]);
+	pts_world_remove(&world);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -324,6 +647,15 @@ maelys_check_suite(void)
 	tcase_add_test(
 	    tc, test_termout_drain_gives_up_on_a_terminal_that_takes_nothing);
 	tcase_add_test(tc, test_termout_socket_is_written_without_waiting);
+	tcase_add_test(
+	    tc,
+	    test_termout_sigterm_ends_a_session_whose_terminal_does_not_read);
+	tcase_add_test(
+	    tc,
+	    test_termout_execs_are_answered_while_the_terminal_does_not_read);
+	tcase_add_test(tc,
+		       test_termout_keys_a_job_does_not_read_hold_up_nothing);
+	tcase_add_test(tc, test_termout_command_with_a_full_stderr_ends);
 	suite_add_tcase(s, tc);
 	return s;
 }
