@@ -208,12 +208,20 @@ START_TEST(test_termout_fronts_its_descriptor_only_and_only_while_open)
 	struct term t, other;
 	char out[64];
 	size_t len = 0;
+	int same;
 
 	term_open(&t);
 	term_open(&other);
 	ck_assert_int_eq(pty_termout_open(&o, t.slave, "\n"), 0);
 	ck_assert_ptr_eq(pty_termout_of(t.slave), &o);
 	ck_assert_ptr_null(pty_termout_of(other.slave));
+	/* a second descriptor of the same terminal (stderr beside stdout),
+	 * never another terminal's */
+	ck_assert(!pty_termout_also(&o, other.slave));
+	ck_assert_ptr_null(pty_termout_of(other.slave));
+	same = dup(t.slave);
+	ck_assert(pty_termout_also(&o, same));
+	ck_assert_ptr_eq(pty_termout_of(same), &o);
 	/* one a process */
 	ck_assert_int_eq(pty_termout_open(&second, other.slave, "\n"), -1);
 	pty_termout_close(&second);
@@ -221,6 +229,8 @@ START_TEST(test_termout_fronts_its_descriptor_only_and_only_while_open)
 	ck_assert_int_eq(read(other.master, out, sizeof out), 1);
 	pty_termout_close(&o);
 	ck_assert_ptr_null(pty_termout_of(t.slave));
+	ck_assert_ptr_null(pty_termout_of(same));
+	(void)close(same);
 	pty_say(t.slave, "\n", "direct");
 	term_take_all(&t, NULL, out, sizeof out, &len);
 	ck_assert_uint_eq(len, 7);

@@ -563,6 +563,8 @@ pty_relay_start(struct pty_guard *g, struct pty_decider *decider,
 			PTY_MSG_NO_TERMINAL_QUEUE);
 		return -1;
 	}
+	/* what is said on stderr, the same terminal, waits in order too */
+	(void)pty_termout_also(&relay.out, STDERR_FILENO);
 	pty_terminal_winsize(STDIN_FILENO, &ws);
 	if (pty_guard_record_start(g, ws.ws_col, ws.ws_row, getenv("TERM"),
 				   err, sizeof err) != 0) {
@@ -683,8 +685,8 @@ pty_relay_conclude_if_shell_over(void)
 		pty_drain_and_end();
 		if (relay.state != PTY_STARTING)
 			return pty_spawn_exit_code(relay.wait_status);
-		pty_put("\r\n");
-		pty_say(STDOUT_FILENO, "\r\n", PTY_MSG_SHELL_EXITED,
+		(void)pty_write_all(STDERR_FILENO, "\r\n", 2);
+		pty_say(STDERR_FILENO, "\r\n", PTY_MSG_SHELL_EXITED,
 			relay.guard->cfg.shell);
 		return 1;
 	}
@@ -693,7 +695,7 @@ pty_relay_conclude_if_shell_over(void)
 	(void)clock_gettime(CLOCK_MONOTONIC, &now);
 	if (now.tv_sec <= relay.start_deadline.tv_sec)
 		return RELAY_GO_ON;
-	pty_say(STDOUT_FILENO, "\r\n", PTY_MSG_SHELL_LATE);
+	pty_say(STDERR_FILENO, "\r\n", PTY_MSG_SHELL_LATE);
 	pty_end_session();
 	return 1;
 }
@@ -775,8 +777,8 @@ pty_relay_take_status(void)
 	relay.status_len += (size_t)n;
 	if (pty_on_status() == 0 && relay.status_len < sizeof relay.status)
 		return true;
-	pty_put("\r\n");
-	pty_say(STDOUT_FILENO, "\r\n", PTY_MSG_SHELL_NOT_LOCKED);
+	(void)pty_write_all(STDERR_FILENO, "\r\n", 2);
+	pty_say(STDERR_FILENO, "\r\n", PTY_MSG_SHELL_NOT_LOCKED);
 	pty_end_session();
 	return false;
 }

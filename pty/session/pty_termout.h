@@ -55,6 +55,7 @@ enum pty_termout_how {
 
 struct pty_termout {
 	int from; /* the descriptor it fronts (what pty_say is given) */
+	int also; /* another that reaches the same file, or -1 */
 	int fd;   /* the one it writes and polls: its own, or `from` */
 	enum pty_termout_how how;
 	char eol[3];             /* "\r\n" or "\n": its stream's and notes' */
@@ -76,6 +77,12 @@ int pty_termout_open(struct pty_termout *o, int from, const char *eol);
  * and closes what it opened; `from` stays open.  NULL-safe, and safe on a
  * queue that did not open. */
 void pty_termout_close(struct pty_termout *o);
+
+/* Fronts descriptor fd too when it reaches the same file as `from` (a
+ * session's stderr, usually its stdout's terminal): what is said there
+ * keeps its order with the rest, and waits as the rest does.  Returns
+ * whether it does. */
+bool pty_termout_also(struct pty_termout *o, int fd);
 
 /* The queue in front of descriptor fd, or NULL. */
 struct pty_termout *pty_termout_of(int fd);

@@ -186,6 +186,7 @@ pty_termout_open(struct pty_termout *o, int from, const char *eol)
 
 	memset(o, 0, sizeof *o);
 	o->from = o->fd = from;
+	o->also = -1;
 	o->how = PTY_TERMOUT_SHARED;
 	if (termout_current != NULL || eollen == 0 || eollen > 2)
 		return -1;
@@ -220,13 +221,27 @@ pty_termout_close(struct pty_termout *o)
 		(void)close(o->fd);
 	free(o->buf);
 	memset(o, 0, sizeof *o);
-	o->from = o->fd = -1;
+	o->from = o->fd = o->also = -1;
+}
+
+bool
+pty_termout_also(struct pty_termout *o, int fd)
+{
+	struct stat a, b;
+
+	if (fd < 0 || fd == o->from || fstat(o->from, &a) != 0 ||
+	    fstat(fd, &b) != 0 || a.st_dev != b.st_dev ||
+	    a.st_ino != b.st_ino || a.st_rdev != b.st_rdev)
+		return false;
+	o->also = fd;
+	return true;
 }
 
 struct pty_termout *
 pty_termout_of(int fd)
 {
-	if (termout_current != NULL && termout_current->from == fd && fd >= 0)
+	if (termout_current != NULL && fd >= 0 &&
+	    (termout_current->from == fd || termout_current->also == fd))
 		return termout_current;
 	return NULL;
 }
