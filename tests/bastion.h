@@ -160,6 +160,10 @@ const char *bastion_home_file(const struct bastion *b, const char *name,
 void bastion_ssh_tt(const struct bastion *b, struct pts *p, const char *name);
 void bastion_ssh_tt_size(const struct bastion *b, struct pts *p,
 			 const char *name, int rows, int cols);
+/* `ssh host COMMAND` (no remote terminal: sshd gives the command pipes)
+ * started on a pseudo-terminal, not waited for (pts_wait, pts_close). */
+void bastion_ssh_spawn(const struct bastion *b, struct pts *p,
+		       const char *name, const char *command);
 /* `ssh host COMMAND` without a terminal; the client's exit status (-1: it
  * did not finish in timeout_ms), its stdout and stderr in out/err (the
  * caller frees them; either may be NULL: not kept). */

@@ -114,6 +114,17 @@ bastion_ssh_tt_size(const struct bastion *b, struct pts *p, const char *name,
 		      (void *)b->run, rows, cols);
 }
 
+void
+bastion_ssh_spawn(const struct bastion *b, struct pts *p, const char *name,
+		  const char *command)
+{
+	struct bastion_ssh_line l;
+
+	bastion_ssh_line(b, name, false, command, &l);
+	pts_spawn_env(p, "/usr/bin/ssh", l.argv, l.envp, bastion_child_in_run,
+		      (void *)b->run, 24, 80);
+}
+
 int
 bastion_ssh(const struct bastion *b, const char *name, const char *command,
 	    int timeout_ms, char **out, char **err)

@@ -662,3 +662,38 @@ pts_require_root(const char *suite, const char *why)
 	fflush(stdout);
 	exit(77);
 }
+
+bool
+pts_wait_io_stops(pid_t pid, int quiet_ms, int timeout_ms)
+{
+	long end = pts_now_ms() + timeout_ms, quiet_since = pts_now_ms();
+	unsigned long long last = 0;
+	char path[64];
+
+	snprintf(path, sizeof path, "/proc/%d/io", (int)pid);
+	while (pts_now_ms() < end) {
+		char io[1024], *r, *w;
+		unsigned long long rchar, wchar;
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t n = fd < 0 ? -1 : read(fd, io, sizeof io - 1);
+
+		if (fd >= 0)
+			close(fd);
+		/* a /proc file says its size is 0: read, not pts_slurp */
+		io[n > 0 ? n : 0] = '\0';
+		r = strstr(io, "rchar:");
+		w = strstr(io, "wchar:");
+		if (r == NULL || w == NULL ||
+		    sscanf(r, "rchar: %llu", &rchar) != 1 ||
+		    sscanf(w, "wchar: %llu", &wchar) != 1)
+			return false; /* it ended */
+		if (rchar + wchar != last) {
+			last = rchar + wchar;
+			quiet_since = pts_now_ms();
+		} else if (pts_now_ms() - quiet_since >= quiet_ms) {
+			return true;
+		}
+		poll(NULL, 0, 50);
+	}
+	return false;
+}

@@ -105,6 +105,12 @@ int pts_verify_log(const char *config, const char *log, char **out, char **err);
  * is an error to Check. */
 void pts_require_root(const char *suite, const char *why);
 
+/* Waits until process pid has neither read nor written anything (its
+ * /proc/PID/io rchar and wchar) for quiet_ms: a program whose output
+ * waits for a terminal that does not read.  False when it ended or did
+ * not go quiet within timeout_ms. */
+bool pts_wait_io_stops(pid_t pid, int quiet_ms, int timeout_ms);
+
 /* The whole of a file, NUL-terminated (caller frees); "" if it is absent. */
 char *pts_slurp(const char *path);
 

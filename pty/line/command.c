@@ -9,6 +9,11 @@
  * (pty_supervise.h) and exits with bash's status.  While it waits, the guard
  * ignores the terminal's SIGINT and SIGQUIT (they are for the command, as with
  * system(3)) and passes SIGTERM and SIGHUP on to bash.
+ * What the guard says goes to stderr through the terminal's queue
+ * (pty_termout.h): stderr is the session's too (bash -c has it), so a
+ * program of the session can fill it, or a client can stop reading it, and
+ * a refusal written there must hold up nothing - the exec decisions, the
+ * signals passed on, the session's end.
  */
 #define _GNU_SOURCE /* ppoll */
 #include "pty_line.h"
@@ -19,6 +24,7 @@
 #include "pty_signals.h"
 #include "pty_spawn.h"
 #include "pty_supervise.h"
+#include "pty_termout.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -29,15 +35,20 @@
 #include <syslog.h>
 #include <unistd.h>
 
-/* Waits for bash, deciding every exec meanwhile.  Returns its status. */
+/* Waits for bash, deciding every exec meanwhile and writing the
+ * terminal's queue when it takes more.  Returns its status. */
 static int
-command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
+command_wait(struct pty_supervisor *sup, struct pty_termout *out, pid_t pid,
+	     const sigset_t *mask)
 {
 	int st = 0, pass_on;
 	bool look = true; /* once before the first wait */
 
 	for (;;) {
-		struct pollfd pfd = {sup->listener, POLLIN, 0};
+		struct pollfd fds[2] = {{sup->listener, POLLIN, 0},
+					{pty_termout_fd(out), POLLOUT, 0}};
+		struct pollfd *pfd = &fds[0];
+		nfds_t n = 0;
 
 		if ((pass_on = pty_signals_take_end()) != 0)
 			(void)kill(pid, pass_on);
@@ -51,9 +62,17 @@ command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 				break;
 			}
 		}
-		if (ppoll(&pfd, sup->listener >= 0 ? 1 : 0, NULL, mask) <= 0)
+		if (sup->listener >= 0)
+			n = 1;
+		else
+			fds[0].fd = -1; /* not polled */
+		if (pty_termout_pending(out))
+			n = 2;
+		if (ppoll(fds, n, NULL, mask) <= 0)
 			continue;
-		if (pfd.revents & POLLIN) {
+		if (fds[1].revents != 0)
+			(void)pty_termout_flush(out);
+		if (pfd->revents & POLLIN) {
 			if (pty_supervise_handle(sup) != 0) {
 				pty_say(STDERR_FILENO, "\n",
 					PTY_MSG_SUPERVISOR_FAILED);
@@ -71,7 +90,7 @@ command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 			 * this guard is gone) */
 			if (sup->end_session)
 				(void)kill(pid, SIGKILL);
-		} else if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) {
+		} else if (pfd->revents & (POLLHUP | POLLERR | POLLNVAL)) {
 			(void)close(sup->listener);
 			sup->listener = -1;
 		}
@@ -79,9 +98,10 @@ command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 	return pty_spawn_exit_code(st);
 }
 
-int
-pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
-		const char *guard_path)
+/* Decides the command and runs it when allowed (pty_command_run). */
+static int
+command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
+	    const char *guard_path, struct pty_termout *out)
 {
 	static char script[PTY_SPAWN_SCRIPT_MAX];
 	char *argv[PTY_SPAWN_ARGV_MAX];
@@ -126,11 +146,30 @@ pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
 	} else {
 		sup.out_fd = STDERR_FILENO;
 		sup.eol = "\n";
-		rc = command_wait(&sup, pid, &sig.wait);
+		rc = command_wait(&sup, out, pid, &sig.wait);
 		/* what the command left behind ends with it (pty_spawn.h) */
 		pty_spawn_end_session(g);
 	}
 	pty_signals_restore(&sig);
 	pty_supervise_close(&sup);
+	return rc;
+}
+
+int
+pty_command_run(struct pty_guard *g, struct pty_decider *d, const char *command,
+		const char *guard_path)
+{
+	static struct pty_termout out;
+	int rc;
+
+	if (pty_termout_open(&out, STDERR_FILENO, "\n") != 0) {
+		pty_say(STDERR_FILENO, "\n", PTY_MSG_FAILED,
+			PTY_MSG_NO_TERMINAL_QUEUE);
+		return 126;
+	}
+	rc = command_run(g, d, command, guard_path, &out);
+	/* what the guard said last, while stderr takes it (bounded) */
+	(void)pty_termout_drain(&out, PTY_TERMOUT_STALL_MS, PTY_TERMOUT_END_MS);
+	pty_termout_close(&out);
 	return rc;
 }

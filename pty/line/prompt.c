@@ -3,14 +3,15 @@
  * The prompt on GNU readline (callback interface).  Readline's state is
  * process-wide by design; this file is its only user.
  *
- * The terminal modes are the guard's (pty/line/terminal.c): readline's own
+ * The terminal's mode is the guard's (pty/line/terminal.c): readline's own
  * prep/deprep functions are replaced so that it never turns signal keys back
  * on - Ctrl-C is a key here, bound to cancelling the line - and never leaves
- * the terminal in a mode the relay did not choose.
+ * the terminal in a mode the relay did not choose.  What readline writes
+ * goes to the stream it is given, the terminal's queue (pty_termout.h),
+ * never straight to the terminal: its bell too, which it rings on stdio's
+ * stderr, pointed at that stream while the line editor runs.
  */
 #include "pty_prompt.h"
-
-#include "pty_terminal.h"
 
 #include <readline/history.h>
 #include <readline/readline.h>
@@ -27,7 +28,7 @@
  * readline's callbacks - the line handler, the terminal preparation, the
  * completion of command names - are given no argument to carry it. */
 static struct {
-	const struct pty_terminal *term;
+	FILE *err; /* stdio's stderr before pty_prompt_init */
 	const char *history;
 	pty_prompt_commands_fn commands; /* for completing command names */
 	pty_prompt_line_fn on_line;
@@ -36,21 +37,21 @@ static struct {
 
 /* Readline draws the line being edited only while it believes it echoes;
  * its own terminal preparation, replaced here, would set that from the
- * terminal's ECHO flag, which the prompt mode turns off (the guard draws
+ * terminal's ECHO flag, which the session's mode turns off (the guard draws
  * the keys through readline, not the kernel).  So say it directly:
- * rl_tty_set_echoing is readline's public call for this (7.0 and later). */
+ * rl_tty_set_echoing is readline's public call for this (7.0 and later).
+ * The mode itself is the relay's, the same for the whole session. */
 static void
 pty_prompt_prep(int meta)
 {
 	(void)meta;
-	(void)pty_terminal_prompt_mode(prompt_state.term);
 	(void)rl_tty_set_echoing(1);
 }
 
 static void
 pty_prompt_deprep(void)
 {
-	/* the relay sets the next mode itself */
+	/* the terminal stays in the session's mode */
 }
 
 /* Ctrl-C: drop what was typed and start a fresh line, as bash does. */
@@ -61,7 +62,7 @@ pty_prompt_cancel(int count, int key)
 	(void)key;
 	rl_replace_line("", 0);
 	rl_point = rl_end = 0;
-	fputs("^C\r\n", rl_outstream);
+	fputs("^C\n", rl_outstream); /* the stream writes \n as \r\n */
 	fflush(rl_outstream);
 	rl_on_new_line();
 	rl_redisplay();
@@ -119,16 +120,18 @@ pty_prompt_accept(char *line)
 }
 
 void
-pty_prompt_init(const struct pty_terminal *term, const char *history_path,
+pty_prompt_init(FILE *out, const char *history_path,
 		pty_prompt_commands_fn commands, pty_prompt_line_fn on_line)
 {
-	prompt_state.term = term;
 	prompt_state.history = history_path;
 	prompt_state.commands = commands;
 	prompt_state.on_line = on_line;
 	rl_readline_name = "maelys-pty";
 	rl_instream = stdin;
-	rl_outstream = stdout;
+	rl_outstream = out;
+	/* readline's bell (rl_ding) is written to stderr */
+	prompt_state.err = stderr;
+	stderr = out;
 	/* the guard owns signals, the environment and the terminal modes */
 	rl_catch_signals = 0;
 	rl_catch_sigwinch = 0;
@@ -232,4 +235,15 @@ pty_prompt_save(void)
 	if (write_history(prompt_state.history) == 0)
 		(void)history_truncate_file(prompt_state.history,
 					    PTY_HISTORY_LINES);
+}
+
+void
+pty_prompt_end(void)
+{
+	pty_prompt_hide();
+	if (prompt_state.err != NULL) {
+		stderr = prompt_state.err;
+		prompt_state.err = NULL;
+	}
+	rl_outstream = stdout;
 }

@@ -14,6 +14,7 @@
 #include "pty_decide.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 
 /* The commands to complete the first word from (NULL: none), asked at each
  * completion of a first word; the caller keeps the list (and may keep it
@@ -24,13 +25,16 @@ typedef const struct pty_runnable *(*pty_prompt_commands_fn)(void);
  * or NULL for Ctrl-D on an empty line. */
 typedef void (*pty_prompt_line_fn)(char *line);
 
-struct pty_terminal;
-
-/* One-time set-up: the terminal readline draws on, the history file, the
- * commands to complete, and the line callback. */
-void pty_prompt_init(const struct pty_terminal *term, const char *history_path,
+/* One-time set-up: the stream readline draws on (the terminal's queue,
+ * pty_termout_stream: it is stdio's stderr too until pty_prompt_end), the
+ * history file, the commands to complete, and the line callback.  Keys
+ * are read from stdin. */
+void pty_prompt_init(FILE *out, const char *history_path,
 		     pty_prompt_commands_fn commands,
 		     pty_prompt_line_fn on_line);
+/* Stops reading a line, and gives stdio its stderr back (before the
+ * stream is closed). */
+void pty_prompt_end(void);
 /* Draws the prompt and starts reading a line. */
 void pty_prompt_show(const char *prompt);
 /* Stops reading (a job starts); the terminal is left to the caller. */

@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The user's terminal: its saved settings, the two modes the guard uses,
- * and the window size.  The guard reads every key itself, so the terminal is
- * never in canonical mode while the session runs:
- *   prompt mode  keys arrive raw (no echo, no signals, no line editing by
- *                the kernel); output is post-processed (\n -> \r\n) for
- *                the guard's own line editor and messages;
- *   job mode     fully raw both ways: the session's pty does all processing,
- *                so a program that turns output processing off on its
- *                terminal (an editor) sees exactly that.
+ * The user's terminal: its saved settings, the one mode the guard keeps it
+ * in while the session runs, and the window size.  The guard reads every
+ * key itself and draws its prompt itself, so from the start of the session
+ * to its end the terminal is raw both ways: no echo, no signals, no line
+ * editing by the kernel, and no output processing - the session's pty does
+ * the job's (so a program that turns output processing off on its terminal
+ * sees exactly that), and the guard's own output is written as the
+ * terminal is to show it (its lines end in "\r\n"; readline's stream turns
+ * each \n into \r\n, pty_termout_stream).  One mode: no change of mode
+ * between a prompt and a job, so none waits for output to drain or lands
+ * in the middle of output still queued (pty_termout.h).  Every change is
+ * made at once (TCSANOW): TCSADRAIN would wait, signals blocked, for a
+ * terminal that may never read again.
  */
 #ifndef PTY_TERMINAL_H
 #define PTY_TERMINAL_H
@@ -25,8 +29,8 @@ struct pty_terminal {
 
 /* Saves the settings of fd.  Returns 0, or -1 when fd is no terminal. */
 int pty_terminal_save(struct pty_terminal *t, int fd);
-int pty_terminal_prompt_mode(const struct pty_terminal *t);
-int pty_terminal_job_mode(const struct pty_terminal *t);
+/* The session's mode (above).  Returns 0, or -1. */
+int pty_terminal_raw(const struct pty_terminal *t);
 /* Puts the saved settings back.  Async-signal-safe (tcsetattr only). */
 void pty_terminal_restore(const struct pty_terminal *t);
 /* The window size of fd, or 80x24 when it has none. */

@@ -20,12 +20,22 @@
  * wait for input; serve what is ready.
  * Signals are blocked except inside ppoll: the handler only sets flags,
  * which the loop reads with signals blocked (pty_signals.h).
+ * Nothing in the loop waits for a terminal.  Everything shown to the user
+ * goes through the terminal's queue (pty_termout.h), written when ppoll
+ * says the terminal takes more; while it holds more than its high-water
+ * mark the session's pty is not read, so the job's output waits in the
+ * kernel (and the job with it), nothing is lost, and signals, execs, the
+ * status channel, the recording and the timeouts are served meanwhile.
+ * The other way the same: keys the job's pty does not take yet wait in
+ * relay.keys (pty_keys.h), and the user's terminal is not read until they
+ * are taken.
  */
 #define _GNU_SOURCE /* ppoll */
 #include "pty_line.h"
 
 #include "pty_child.h"
 #include "pty_decide.h"
+#include "pty_keys.h"
 #include "pty_mayrun.h"
 #include "pty_messages.h"
 #include "pty_prompt.h"
@@ -34,6 +44,7 @@
 #include "pty_spawn.h"
 #include "pty_supervise.h"
 #include "pty_terminal.h"
+#include "pty_termout.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,11 +62,16 @@
 
 enum pty_state { PTY_STARTING, PTY_PROMPT, PTY_JOB, PTY_CONFIRM, PTY_ENDING };
 
+/* What the line editor writes to step aside from session output at the
+ * prompt (it clears one line), at most. */
+#define RELAY_EDGE_ROOM 4096
+
 /* The loop's state; one per process (readline's callback has no
  * argument, so the line handler reaches it here). */
 static struct pty_relay {
 	enum pty_state state;
 	struct pty_terminal term;
+	struct pty_termout out; /* in front of stdout: all the user sees */
 	struct pty_child child;
 	struct pty_supervisor sup; /* decides every exec of the session */
 	struct pty_decider *decider;
@@ -63,6 +79,9 @@ static struct pty_relay {
 	struct timespec last_key; /* of the last key at the prompt */
 	char answer[8];           /* CONFIRM: what was typed so far */
 	size_t answer_len;
+	/* JOB: keys the session's pty has not taken yet; dropped with the
+	 * job (typeahead, as below) */
+	struct pty_keys keys;
 	bool guard_ended;   /* lockout, idle, or the audit log */
 	bool hangup;        /* the user's terminal is gone: as SIGHUP */
 	char status[16384]; /* unparsed status-pipe bytes */
@@ -71,6 +90,9 @@ static struct pty_relay {
 	char status_code[16];
 	bool status_in_pwd;
 	bool child_gone;
+	/* JOB: its status came; the prompt follows once the job's output is
+	 * read (it may wait for the terminal: pty_relay_prompt_due) */
+	bool prompt_due;
 	bool jobs_ended; /* the recording stopped: the jobs were ended */
 	int wait_status;
 	struct timespec start_deadline; /* STARTING: bash has until then */
@@ -115,9 +137,11 @@ static void
 pty_enter_prompt(void)
 {
 	relay.state = PTY_PROMPT;
+	relay.prompt_due = false;
 	(void)clock_gettime(CLOCK_MONOTONIC, &relay.last_key);
 	/* keys typed during the job that it did not read: never a command */
 	(void)tcflush(relay.child.slave, TCIFLUSH);
+	pty_keys_drop(&relay.keys);
 	pty_make_prompt();
 	relay.commands_fresh = false;
 	pty_prompt_show(relay.prompt);
@@ -167,7 +191,6 @@ pty_act_on(enum pty_act act, const char *line, size_t len)
 	switch (act) {
 	case PTY_ACT_RUN:
 		pty_prompt_hide();
-		(void)pty_terminal_job_mode(&relay.term);
 		relay.state = PTY_JOB;
 		if (pty_child_send_line(&relay.child, line, len) != 0) {
 			/* bash is gone; the loop ends with its status */
@@ -262,7 +285,6 @@ pty_on_line(char *line)
 		pty_put("\r\n"); /* bash itself says "exit" */
 		pty_child_close_input(&relay.child);
 		relay.state = PTY_ENDING;
-		(void)pty_terminal_job_mode(&relay.term);
 		return;
 	}
 	len = strlen(line);
@@ -336,7 +358,8 @@ pty_on_report(void)
 			return -1;
 		pty_enter_prompt();
 	} else if (relay.state == PTY_JOB) {
-		pty_enter_prompt();
+		/* after what the job printed: pty_relay_prompt_due */
+		relay.prompt_due = true;
 	}
 	return 0;
 }
@@ -379,28 +402,56 @@ pty_on_status(void)
 	return 0;
 }
 
-static void
-pty_relay_output(void)
+/* Reads the session's output into the terminal's queue, never more than
+ * it has room for: the rest waits in the session's pty.  Returns the
+ * bytes read, 0 when there is none, -1 when there is no room. */
+static ssize_t
+pty_relay_take_output(void)
 {
 	char buf[65536];
-	ssize_t n = read(relay.child.master, buf, sizeof buf);
+	size_t room = pty_termout_room(&relay.out);
+	ssize_t n;
 
+	/* room for a whole read and for the line editor stepping aside
+	 * (pty_prompt_before_output), so that none of it is left out; the
+	 * loop reads only below the high-water mark, far below that */
+	if (room < sizeof buf + RELAY_EDGE_ROOM)
+		return -1;
+	n = read(relay.child.master, buf, sizeof buf);
 	if (n <= 0)
-		return;
+		return 0;
 	if (relay.state == PTY_PROMPT)
 		pty_prompt_before_output();
-	(void)pty_write_all(STDOUT_FILENO, buf, (size_t)n);
+	(void)pty_termout_put(&relay.out, buf, (size_t)n);
 	/* the same bytes, to the recording (none: nothing is done) */
 	pty_audit_rec_put(relay.guard->rec, 'o', buf, (size_t)n);
 	if (relay.state == PTY_PROMPT)
 		pty_prompt_after_output();
+	return n;
+}
+
+/* The job's status came: bash waits for a line, and the job is gone, so
+ * what it printed is all in the session's pty - read it (as the queue
+ * takes it) before the prompt is drawn, or the prompt would stand in the
+ * middle of the job's last output. */
+static void
+pty_relay_prompt_due(void)
+{
+	ssize_t n = 1;
+
+	while (!pty_termout_full(&relay.out) &&
+	       (n = pty_relay_take_output()) > 0)
+		;
+	if (n == 0)
+		pty_enter_prompt();
 }
 
 /* Returns false when the user's terminal is gone. */
 static bool
 pty_relay_input(void)
 {
-	char buf[4096];
+	char buf[sizeof relay.keys.buf];
+	size_t room = pty_keys_room(&relay.keys);
 	ssize_t n;
 
 	if (relay.state == PTY_PROMPT) {
@@ -408,7 +459,11 @@ pty_relay_input(void)
 		pty_prompt_feed();
 		return true;
 	}
-	n = read(STDIN_FILENO, buf, sizeof buf);
+	/* no more than the job's keys have room for (none wait when the
+	 * terminal is polled: see pty_relay_wait_for_input) */
+	if (room == 0)
+		return true;
+	n = read(STDIN_FILENO, buf, room);
 	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
 		if (relay.state == PTY_CONFIRM)
 			pty_confirm_answer(false);
@@ -420,7 +475,7 @@ pty_relay_input(void)
 	    (relay.state == PTY_JOB || relay.state == PTY_CONFIRM))
 		pty_audit_rec_put(relay.guard->rec, 'i', buf, (size_t)n);
 	if (n > 0 && relay.state == PTY_JOB)
-		(void)pty_write_all(relay.child.master, buf, (size_t)n);
+		pty_keys_put(&relay.keys, relay.child.master, buf, (size_t)n);
 	else if (n > 0 && relay.state == PTY_CONFIRM) {
 		(void)clock_gettime(CLOCK_MONOTONIC, &relay.last_key);
 		pty_confirm_keys(buf, (size_t)n);
@@ -468,20 +523,14 @@ pty_end_session(void)
 	pty_spawn_end_session(relay.guard);
 }
 
-/* After bash is gone: what the session printed last, then no process of the
- * session may survive it. */
+/* After bash is gone: what the session printed last (up to the terminal's
+ * high-water mark, as always: pty_relay_finish writes it out, bounded),
+ * then no process of the session may survive it. */
 static void
 pty_drain_and_end(void)
 {
-	char buf[65536];
-	int flags = fcntl(relay.child.master, F_GETFL);
-	ssize_t n;
-
-	(void)fcntl(relay.child.master, F_SETFL, flags | O_NONBLOCK);
-	while ((n = read(relay.child.master, buf, sizeof buf)) > 0) {
-		(void)pty_write_all(STDOUT_FILENO, buf, (size_t)n);
-		pty_audit_rec_put(relay.guard->rec, 'o', buf, (size_t)n);
-	}
+	while (!pty_termout_full(&relay.out) && pty_relay_take_output() > 0)
+		;
 	pty_end_session();
 }
 
@@ -553,9 +602,17 @@ pty_relay_start(struct pty_guard *g, struct pty_decider *decider,
 		pty_say(STDERR_FILENO, "\n", PTY_MSG_NOT_A_TERMINAL);
 		return -1;
 	}
+	if (pty_termout_open(&relay.out, STDOUT_FILENO, "\r\n") != 0) {
+		pty_say(STDERR_FILENO, "\n", PTY_MSG_FAILED,
+			PTY_MSG_NO_TERMINAL_QUEUE);
+		return -1;
+	}
+	/* what is said on stderr, the same terminal, waits in order too */
+	(void)pty_termout_also(&relay.out, STDERR_FILENO);
 	pty_terminal_winsize(STDIN_FILENO, &ws);
 	if (pty_guard_record_start(g, ws.ws_col, ws.ws_row, getenv("TERM"),
 				   err, sizeof err) != 0) {
+		pty_termout_close(&relay.out);
 		pty_say(STDERR_FILENO, "\n", PTY_MSG_RECORDING_CANNOT_START,
 			err);
 		pty_guard_log(g, LOG_ERR, "session %s of %s: recording: %s",
@@ -572,17 +629,21 @@ pty_relay_start(struct pty_guard *g, struct pty_decider *decider,
 	cfg.sup = &relay.sup;
 	pty_supervise_init(&relay.sup);
 	if (pty_child_spawn(&cfg, &relay.child, err, sizeof err) != 0) {
+		pty_termout_close(&relay.out);
 		pty_spawn_failed(g, err);
 		pty_supervise_close(&relay.sup);
 		pty_signals_restore(sig);
 		return -1;
 	}
-	relay.sup.out_fd = STDOUT_FILENO;
+	/* read and written only when ppoll says so: never waited on */
+	(void)fcntl(relay.child.master, F_SETFL,
+		    fcntl(relay.child.master, F_GETFL) | O_NONBLOCK);
+	relay.sup.out_fd = STDOUT_FILENO; /* the terminal's queue */
 	relay.sup.eol = "\r\n";
 	relay.sup.around_message = pty_relay_around_message;
-	pty_prompt_init(&relay.term, history_path, pty_relay_commands,
-			pty_on_line);
-	(void)pty_terminal_job_mode(&relay.term);
+	pty_prompt_init(pty_termout_stream(&relay.out), history_path,
+			pty_relay_commands, pty_on_line);
+	(void)pty_terminal_raw(&relay.term);
 	relay.state = PTY_STARTING;
 	(void)clock_gettime(CLOCK_MONOTONIC, &relay.start_deadline);
 	relay.start_deadline.tv_sec += 10;
@@ -595,7 +656,8 @@ pty_relay_start(struct pty_guard *g, struct pty_decider *decider,
 static int
 pty_relay_conclude_if_ended(void)
 {
-	int sig = relay.hangup ? SIGHUP : pty_signals_end();
+	/* a terminal that fails a write is gone as one that reads EOF */
+	int sig = relay.hangup || relay.out.gone ? SIGHUP : pty_signals_end();
 
 	if (sig != 0) {
 		pty_prompt_hide();
@@ -684,16 +746,16 @@ pty_relay_conclude_if_shell_over(void)
 
 /* What the loop waits on: each descriptor's index in fds, or -1. */
 struct pty_relay_poll {
-	struct pollfd fds[5];
+	struct pollfd fds[6];
 	nfds_t n;
-	int in, out, status, exec, rec;
+	int in, out, status, exec, rec, term;
 };
 
 static int
-pty_relay_poll_add(struct pty_relay_poll *p, int fd)
+pty_relay_poll_add(struct pty_relay_poll *p, int fd, short events)
 {
 	p->fds[p->n].fd = fd;
-	p->fds[p->n].events = POLLIN;
+	p->fds[p->n].events = events;
 	p->fds[p->n].revents = 0;
 	return (int)p->n++;
 }
@@ -705,25 +767,40 @@ static int
 pty_relay_wait_for_input(struct pty_relay_poll *p, const sigset_t *mask)
 {
 	struct timespec tick = {0, 200 * 1000 * 1000};
+	short master = 0;
 
+	/* what this round queued (readline writes a byte at a time), in one
+	 * write when the terminal takes it */
+	pty_termout_flush_queued(&relay.out);
 	memset(p, 0, sizeof *p);
-	p->in = p->out = p->status = p->exec = p->rec = -1;
-	/* the user's keys wait in the terminal until bash is ready */
-	if (relay.state != PTY_STARTING)
-		p->in = pty_relay_poll_add(p, STDIN_FILENO);
-	/* while the recording's queue is full, the shell's output waits
-	 * (as for a slow terminal); everything else is served */
-	if (!pty_audit_rec_full(relay.guard->rec))
-		p->out = pty_relay_poll_add(p, relay.child.master);
+	p->in = p->out = p->status = p->exec = p->rec = p->term = -1;
+	/* the user's keys wait in the terminal until bash is ready, and
+	 * while the job's pty has not taken the last ones */
+	if (relay.state != PTY_STARTING && !pty_keys_waiting(&relay.keys))
+		p->in = pty_relay_poll_add(p, STDIN_FILENO, POLLIN);
+	/* while the terminal's queue or the recording's is full, the
+	 * shell's output waits; everything else is served */
+	if (!pty_termout_full(&relay.out) &&
+	    !pty_audit_rec_full(relay.guard->rec))
+		master |= POLLIN;
+	if (pty_keys_waiting(&relay.keys))
+		master |= POLLOUT;
+	if (master != 0)
+		p->out = pty_relay_poll_add(p, relay.child.master, master);
+	if (pty_termout_pending(&relay.out))
+		p->term =
+		    pty_relay_poll_add(p, pty_termout_fd(&relay.out), POLLOUT);
 	if (relay.guard->rec != NULL) {
-		p->rec = pty_relay_poll_add(p, pty_audit_rec_fd(relay.guard->rec));
+		p->rec = pty_relay_poll_add(
+		    p, pty_audit_rec_fd(relay.guard->rec), POLLIN);
 		if (pty_audit_rec_pending(relay.guard->rec))
 			p->fds[p->rec].events |= POLLOUT;
 	}
 	if (relay.child.status_fd >= 0)
-		p->status = pty_relay_poll_add(p, relay.child.status_fd);
+		p->status =
+		    pty_relay_poll_add(p, relay.child.status_fd, POLLIN);
 	if (relay.sup.listener >= 0)
-		p->exec = pty_relay_poll_add(p, relay.sup.listener);
+		p->exec = pty_relay_poll_add(p, relay.sup.listener, POLLIN);
 	return ppoll(p->fds, p->n, &tick, mask);
 }
 
@@ -789,13 +866,19 @@ pty_relay_serve(const struct pty_relay_poll *p)
 {
 	const struct pollfd *f = p->fds;
 
+	if (p->term >= 0 && f[p->term].revents != 0)
+		(void)pty_termout_flush(&relay.out);
 	if (p->exec >= 0 && f[p->exec].revents != 0)
 		pty_relay_exec(f[p->exec].revents);
+	if (p->out >= 0 && (f[p->out].revents & POLLOUT))
+		pty_keys_out(&relay.keys, relay.child.master);
 	if (p->out >= 0 && (f[p->out].revents & POLLIN))
-		pty_relay_output();
+		(void)pty_relay_take_output();
 	if (p->status >= 0 && (f[p->status].revents & (POLLIN | POLLHUP)) &&
 	    !pty_relay_take_status())
 		return 1;
+	if (relay.prompt_due)
+		pty_relay_prompt_due();
 	if (p->in >= 0 && (f[p->in].revents & (POLLIN | POLLHUP | POLLERR)) &&
 	    !pty_relay_input()) {
 		/* the user's terminal is gone: hang the session up */
@@ -804,13 +887,17 @@ pty_relay_serve(const struct pty_relay_poll *p)
 	return RELAY_GO_ON;
 }
 
-/* Leaves the user's terminal as it was found. */
+/* Leaves the user's terminal as it was found, with what its queue still
+ * holds written out while it takes it (bounded: pty_termout_drain). */
 static void
 pty_relay_finish(const struct pty_signals *sig)
 {
-	pty_prompt_hide();
+	pty_prompt_end();
 	pty_prompt_save();
+	(void)pty_termout_drain(&relay.out, PTY_TERMOUT_STALL_MS,
+				PTY_TERMOUT_END_MS);
 	pty_terminal_restore(&relay.term);
+	pty_termout_close(&relay.out);
 	pty_supervise_close(&relay.sup);
 	pty_signals_restore(sig);
 }

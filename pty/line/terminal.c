@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The user's terminal modes and window size (see pty_terminal.h). */
+/* The user's terminal mode and window size (see pty_terminal.h). */
 #include "pty_terminal.h"
 
 #include <errno.h>
@@ -17,41 +17,28 @@ pty_terminal_save(struct pty_terminal *t, int fd)
 	return 0;
 }
 
+/* At once: never TCSADRAIN or TCSAFLUSH, which wait for the output. */
 static int
 pty_terminal_apply(const struct pty_terminal *t, const struct termios *tio)
 {
 	int rc;
 
 	do
-		rc = tcsetattr(t->fd, TCSADRAIN, tio);
+		rc = tcsetattr(t->fd, TCSANOW, tio);
 	while (rc != 0 && errno == EINTR);
 	return rc;
 }
 
 int
-pty_terminal_prompt_mode(const struct pty_terminal *t)
+pty_terminal_raw(const struct pty_terminal *t)
 {
 	struct termios tio = t->original;
 
-	/* input raw: no echo, no line editing, no signals, no flow control,
-	 * no CR->NL, 8 bits; output still turns \n into \r\n */
-	tio.c_iflag &= ~(tcflag_t)(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR |
-				   IGNCR | ICRNL | IXON | IXOFF);
-	tio.c_lflag &= ~(tcflag_t)(ECHO | ECHONL | ICANON | ISIG | IEXTEN);
-	tio.c_cflag &= ~(tcflag_t)(CSIZE | PARENB);
-	tio.c_cflag |= CS8;
-	tio.c_oflag |= OPOST | ONLCR;
-	tio.c_cc[VMIN] = 1;
-	tio.c_cc[VTIME] = 0;
-	return pty_terminal_apply(t, &tio);
-}
-
-int
-pty_terminal_job_mode(const struct pty_terminal *t)
-{
-	struct termios tio = t->original;
-
+	/* no echo, no line editing, no signals, no flow control either way
+	 * (IXON: Ctrl-S would stop the guard's output; IXOFF), no CR->NL,
+	 * 8 bits, no output processing */
 	cfmakeraw(&tio);
+	tio.c_iflag &= ~(tcflag_t)IXOFF;
 	tio.c_cc[VMIN] = 1;
 	tio.c_cc[VTIME] = 0;
 	return pty_terminal_apply(t, &tio);
@@ -61,7 +48,7 @@ void
 pty_terminal_restore(const struct pty_terminal *t)
 {
 	if (t->saved)
-		(void)tcsetattr(t->fd, TCSADRAIN, &t->original);
+		(void)pty_terminal_apply(t, &t->original);
 }
 
 void

@@ -4,6 +4,7 @@
  * are pty_messages.h's).
  */
 #include "pty_messages.h"
+#include "pty_termout.h"
 #include "scan_utf8.h"
 
 #include <errno.h>
@@ -44,6 +45,10 @@ write_whole(int fd, const void *buf, size_t n, bool wait)
 int
 pty_write_all(int fd, const void *buf, size_t n)
 {
+	struct pty_termout *o = pty_termout_of(fd);
+
+	if (o != NULL)
+		return pty_termout_put(o, buf, n);
 	return write_whole(fd, buf, n, true);
 }
 
@@ -52,6 +57,7 @@ pty_say(int fd, const char *eol, const char *fmt, ...)
 {
 	char buf[16384];
 	size_t off, eollen = strlen(eol);
+	struct pty_termout *o;
 	va_list ap;
 	int n;
 
@@ -65,7 +71,10 @@ pty_say(int fd, const char *eol, const char *fmt, ...)
 	off = (size_t)n < sizeof buf - eollen ? (size_t)n
 					      : sizeof buf - eollen - 1;
 	memcpy(buf + off, eol, eollen);
-	(void)write_whole(fd, buf, off + eollen, false);
+	if ((o = pty_termout_of(fd)) != NULL)
+		(void)pty_termout_put(o, buf, off + eollen);
+	else
+		(void)write_whole(fd, buf, off + eollen, false);
 }
 
 void

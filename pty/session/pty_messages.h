@@ -227,6 +227,14 @@
 		       "not start"
 #define PTY_MSG_EMPTY_COMMAND PTY_MSG_PREFIX "empty command: nothing to run"
 #define PTY_MSG_COMMAND_TOO_LONG PTY_MSG_PREFIX "the command is too long"
+#define PTY_MSG_NO_TERMINAL_QUEUE                                              \
+	"no memory for the queue of the terminal's output"
+/* where the guard's messages that a terminal did not read in time were
+ * left out (session/termout.c): said once there is room again */
+#define PTY_MSG_TERMOUT_LOST                                                   \
+	PTY_MSG_PREFIX "%llu bytes of the guard's own output were not "       \
+		       "shown: the terminal did not read them (the audit "   \
+		       "log has every decision)"
 
 /* -- a refused exec (exec/exec_conclude.c): the program, then how it was
  * refused, then why */
@@ -683,19 +691,21 @@
 #define PTY_MSG_REFUSALS_LEFT     PTY_MSG_PREFIX "%u refusals left in this session"
 #define PTY_MSG_REFUSAL_LEFT      PTY_MSG_PREFIX "1 refusal left in this session"
 
-/* Writes all n bytes of the session's stream (the shell's output to the
- * user, the user's keys to the shell): a short write or EINTR is retried,
- * and on a descriptor that is not blocking (the session's pty) EAGAIN
- * waits until it takes more.  Returns 0, or -1 when the descriptor takes
- * no more. */
+/* Writes all n bytes: a short write or EINTR is retried, and on a
+ * descriptor that is not blocking EAGAIN waits until it takes more.  A
+ * descriptor with the terminal's queue in front of it (pty_termout.h:
+ * the user's terminal while a session runs) is never written here: the
+ * bytes go into the queue (all or nothing), and nothing waits.  Returns
+ * 0, or -1 when the descriptor takes no more (or the queue left them
+ * out). */
 int pty_write_all(int fd, const void *buf, size_t n);
 
 /* One of the sentences above, formatted, as a whole line ending in eol
  * ("" for a question that waits on the same line; cut at 16 KiB, room
- * for three whole paths).  A descriptor that is full and not blocking
- * loses the message rather than holding the guard: with -c, stderr is
- * the session's too, and a program of the session could make it so while
- * the guard writes the refusal of its own exec. */
+ * for three whole paths).  To a descriptor with the terminal's queue in
+ * front of it (pty_termout.h), the line is queued, never waited for.
+ * Otherwise a descriptor that is full and not blocking loses the message
+ * rather than holding the guard. */
 void pty_say(int fd, const char *eol, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
