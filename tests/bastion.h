@@ -155,8 +155,12 @@ const char *bastion_home_file(const struct bastion *b, const char *name,
 
 /* The client side, as root, with the user's key and nothing from root's
  * own ssh configuration (-F /dev/null, no known hosts, BatchMode). */
-/* `ssh -tt` on a pseudo-terminal: an interactive login of the user. */
+/* `ssh -tt` on a pseudo-terminal: an interactive login of the user (a
+ * terminal of 24 rows and 80 columns, or rows x cols: the size the client
+ * asks the server's terminal to have). */
 void bastion_ssh_tt(const struct bastion *b, struct pts *p, const char *name);
+void bastion_ssh_tt_sized(const struct bastion *b, struct pts *p,
+			  const char *name, int rows, int cols);
 /* `ssh host COMMAND` without a terminal; the client's exit status (-1: it
  * did not finish in timeout_ms), its stdout and stderr in out/err (the
  * caller frees them; either may be NULL: not kept). */

@@ -100,11 +100,18 @@ bastion_ssh_line(const struct bastion *b, const char *name, bool tt,
 void
 bastion_ssh_tt(const struct bastion *b, struct pts *p, const char *name)
 {
+	bastion_ssh_tt_sized(b, p, name, 24, 80);
+}
+
+void
+bastion_ssh_tt_sized(const struct bastion *b, struct pts *p, const char *name,
+		     int rows, int cols)
+{
 	struct bastion_ssh_line l;
 
 	bastion_ssh_line(b, name, true, NULL, &l);
 	pts_spawn_env(p, "/usr/bin/ssh", l.argv, l.envp, bastion_child_in_run,
-		      (void *)b->run, 24, 80);
+		      (void *)b->run, rows, cols);
 }
 
 int

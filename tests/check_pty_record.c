@@ -278,6 +278,76 @@ session_with_keys(void)
 	return checked(path);
 }
 
+/* Any size a terminal may be given is recorded as it was given, at the
+ * start and after each change, and maelys-pty replay, asciinema's reader
+ * and the independent one read the recording to its end: the markers after
+ * a size of 65535x65535 are all there.  (A session started 10001 columns
+ * wide did not start; one resized to 65535x65535 had a recording that
+ * replay stopped reading at the size.) */
+START_TEST(test_record_any_terminal_size_is_recorded_and_read)
+{
+	char hist[700], path[1200];
+	char *argv[] = {(char *)pts_build_path("pty/maelys-pty"), "--config",
+			config, "--history", hist, NULL};
+	char *markers[] = {(char *)pts_build_path("pty/maelys-pty"), "replay",
+			   "--markers", path, NULL};
+	char *play[] = {(char *)pts_build_path("pty/maelys-pty"), "replay",
+			"--speed", "1000", path, NULL};
+	char *report, *out, *err;
+	struct pts p;
+
+	setup("");
+	snprintf(hist, sizeof hist, "%s/history", world.home);
+	pts_spawn(&p, &world, argv, 24, 10001);
+	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	pts_resize(&p, 65535, 65535);
+	pts_settle(&p, 300);
+	pts_type(&p, "echo after-the-largest\r");
+	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	pts_resize(&p, 24, 10001);
+	pts_settle(&p, 300);
+	pts_type(&p, "shutdown now\r");
+	ck_assert_msg(pts_wait_prompt(&p, T), "%s", p.out);
+	pts_type(&p, "\x04");
+	ck_assert_int_eq(pts_wait(&p, T), 0);
+	pts_close(&p);
+	the_recording(path, sizeof path);
+	report = checked(path);
+	ck_assert_msg(strstr(report, "resizes: [\"65535x65535\", "
+				     "\"10001x24\"]") != NULL,
+		      "%s", report);
+	free(report);
+	report = pts_slurp(path);
+	ck_assert_msg(strncmp(report, "{\"version\":2,\"width\":10001,"
+				      "\"height\":24,",
+			      37) == 0,
+		      "%.100s", report);
+	free(report);
+	ck_assert_int_eq(pts_run(markers, NULL, &out, &err), 0);
+	ck_assert_msg(strstr(out, "  allow: echo after-the-largest\n") != NULL &&
+			  strstr(out, "  deny: shutdown now\n") != NULL,
+		      "%s%s", out, err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(pts_run(play, NULL, &out, &err), 0);
+	ck_assert_msg(strstr(out, "after-the-largest\r\n") != NULL, "%s%s",
+		      out, err);
+	free(out);
+	free(err);
+	if (access("/usr/bin/asciinema", X_OK) == 0) {
+		char *cat[] = {"/usr/bin/asciinema", "cat", path, NULL};
+		char *envp[] = {"LANG=C.UTF-8", "TERM=dumb", "HOME=/tmp", NULL};
+
+		pts_spawn_env(&p, cat[0], cat, envp, NULL, NULL, 24, 80);
+		ck_assert_int_eq(pts_wait(&p, T), 0);
+		ck_assert_msg(strstr(p.out, "after-the-largest\r\n") != NULL,
+			      "%s", p.out);
+		pts_close(&p);
+	}
+	teardown();
+}
+END_TEST
+
 START_TEST(test_record_input_only_with_record_input)
 {
 	char *report;
@@ -906,6 +976,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc,
 		       test_record_session_is_asciicast_with_output_and_markers);
 	tcase_add_test(tc, test_record_asciinema_cat_reads_it);
+	tcase_add_test(tc, test_record_any_terminal_size_is_recorded_and_read);
 	tcase_add_test(tc, test_record_input_only_with_record_input);
 	tcase_add_test(tc, test_record_max_stops_and_deny_refuses_the_next_line);
 	tcase_add_test(tc, test_record_max_with_terminate_ends_the_session);

@@ -88,9 +88,11 @@ audit_rec_begin(struct audit_rec_writer *w, const char *msg, size_t len,
 		memcpy(w->strs[i], msg + off, n + 1);
 		off += n + 1;
 	}
+	/* the size is the one the session's shell was given: any a
+	 * terminal may have but 0, which the guard never sends */
 	if (off != len || strlen(w->strs[0]) != 32 ||
-	    !audit_is_hex(w->strs[0], 32) || st.width > 10000 ||
-	    st.height > 10000) {
+	    !audit_is_hex(w->strs[0], 32) ||
+	    !pty_record_size_valid(st.width, st.height)) {
 		audit_err(err, errlen, "recording: malformed request");
 		goto fail;
 	}
@@ -107,8 +109,8 @@ audit_rec_begin(struct audit_rec_writer *w, const char *msg, size_t len,
 	(void)snprintf(title, sizeof title, "maelys-pty session %s (%s@%s)",
 		       w->s.id, w->s.user, w->s.host);
 	(void)clock_gettime(CLOCK_REALTIME, &now);
-	h.width = st.width > 0 ? st.width : 80;
-	h.height = st.height > 0 ? st.height : 24;
+	h.width = st.width;
+	h.height = st.height;
 	h.timestamp = (long long)now.tv_sec;
 	h.shell = w->strs[7];
 	h.term = w->strs[8];
@@ -187,17 +189,27 @@ audit_rec_frames(struct audit_rec_writer *w, struct pty_audit *a)
 
 	while (w->in_len - off >= sizeof(struct audit_rec_frame)) {
 		struct audit_rec_frame f;
+		unsigned cols, rows;
 
 		memcpy(&f, w->in + off, sizeof f);
 		if ((f.kind != 'o' && f.kind != 'i' && f.kind != 'r' &&
 		     f.kind != 'm' && f.kind != 'x' && f.kind != 'e') ||
 		    f.len > PTY_RECORD_CHUNK_MAX || w->ended ||
-		    ((f.kind == 'x' || f.kind == 'e') && f.len != 0)) {
+		    ((f.kind == 'x' || f.kind == 'e') && f.len != 0) ||
+		    (f.kind == 'r' && f.len > PTY_RECORD_SIZE_TEXT_MAX)) {
 			ok = false;
 			break;
 		}
 		if (w->in_len - off - sizeof f < f.len)
 			break;
+		/* a size is one the reader reads, or no frame: the guard
+		 * sends pty_record_size_format's */
+		if (f.kind == 'r' &&
+		    !pty_record_size_parse((const char *)w->in + off + sizeof f,
+					   f.len, &cols, &rows)) {
+			ok = false;
+			break;
+		}
 		if (f.kind == 'e') {
 			w->ended = true;
 		} else if (f.kind == 'x' && w->rec != NULL &&
@@ -415,6 +427,14 @@ pty_audit_rec_start(struct pty_audit *a, const struct pty_audit_session *s,
 	int sv[2];
 
 	*out = NULL;
+	if (!pty_record_size_valid(width, height)) {
+		audit_err(err, errlen,
+			  "recording: the terminal's size %ux%u is not %u to "
+			  "%u columns and rows",
+			  width, height, PTY_RECORD_SIZE_MIN,
+			  PTY_RECORD_SIZE_MAX);
+		return -1;
+	}
 	memcpy(msg, &st, sizeof st);
 	for (i = 0; i < AUDIT_REC_START_STRINGS; i++) {
 		size_t n = strnlen(strs[i], AUDIT_REC_STRING_MAX - 1);
@@ -450,6 +470,16 @@ pty_audit_rec_start(struct pty_audit *a, const struct pty_audit_session *s,
 	r->state = PTY_AUDIT_REC_ON;
 	*out = r;
 	return 0;
+}
+
+void
+pty_audit_rec_resize(struct pty_audit_rec *r, unsigned cols, unsigned rows)
+{
+	char size[PTY_RECORD_SIZE_LEN];
+	size_t n = pty_record_size_format(cols, rows, size);
+
+	if (n > 0)
+		pty_audit_rec_put(r, 'r', size, n);
 }
 
 /* Sends what the socket takes now. */

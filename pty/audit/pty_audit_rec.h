@@ -20,7 +20,8 @@
  *
  * The channel carries frames from the guard: a struct audit_rec_frame and
  * at most PTY_RECORD_CHUNK_MAX bytes ("o" output, "i" input, "r" a size
- * "COLSxROWS", "m" a marker's label; "x", empty: the guard's queue
+ * "COLSxROWS" as pty_record_size_parse reads it - any other is a
+ * malformed frame -, "m" a marker's label; "x", empty: the guard's queue
  * overflowed and what follows is not all there was, so the writer stops
  * the recording as incomplete; "e", empty: the end, queued last by
  * pty_audit_rec_end - a channel that closes without it (the guard
@@ -67,6 +68,12 @@ int pty_audit_rec_start(struct pty_audit *a, const struct pty_audit_session *s,
  * Never blocks.  Dropped once the recording is not on. */
 void pty_audit_rec_put(struct pty_audit_rec *r, char kind, const void *data,
 		       size_t len);
+
+/* Queues the terminal's new size, cols x rows, as an "r" event: the size
+ * the session's shell was given (pty_record.h: each 1 to 65535; a size
+ * out of that range is not queued). */
+void pty_audit_rec_resize(struct pty_audit_rec *r, unsigned cols,
+			  unsigned rows);
 
 /* The channel's descriptor, for poll: POLLIN always (the writer's 'S'),
  * POLLOUT while pty_audit_rec_pending; -1 once the recording is not on. */

@@ -15,7 +15,8 @@
  * maximal ill-formed subpart, as asciinema does.  Escaped: " and \, the C0
  * controls (\b \f \n \r \t, the others \u00XX), U+007F and the C1 controls
  * U+0080..U+009F as \u00XX, so that `cat` of a recording cannot drive a
- * terminal; everything else is copied.
+ * terminal; everything else is copied.  An "r" event's DATA is a size,
+ * "COLSxROWS" (below).
  */
 #ifndef PTY_RECORD_H
 #define PTY_RECORD_H
@@ -23,6 +24,35 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* A terminal's size, as a recording says it: the header's width and
+ * height, and an "r" event's DATA, "COLSxROWS" in decimal.  It is the size
+ * the session's shell was given, and it may be anything a struct winsize
+ * holds but 0: each from PTY_RECORD_SIZE_MIN to PTY_RECORD_SIZE_MAX.  (A
+ * terminal that reports no size, 0, is given 80x24 by the guard, so the
+ * recording says 80x24, what the shell was told.)  The writer refuses
+ * nothing a terminal can be given, and the reader (tools/cast_read.c)
+ * reads everything the writer can write: both use these. */
+#define PTY_RECORD_SIZE_MIN      1u
+#define PTY_RECORD_SIZE_MAX      65535u /* a struct winsize's unsigned short */
+/* "COLSxROWS" as written, at its longest, and its NUL. */
+#define PTY_RECORD_SIZE_LEN      sizeof "65535x65535"
+/* The longest "COLSxROWS" read (leading zeros are read, never written). */
+#define PTY_RECORD_SIZE_TEXT_MAX 32u
+
+/* Whether cols and rows are a size a recording may say. */
+bool pty_record_size_valid(unsigned long long cols, unsigned long long rows);
+
+/* "COLSxROWS" (no leading zeros) into out.  Returns its length; 0 when the
+ * size is not valid (out is then ""). */
+size_t pty_record_size_format(unsigned cols, unsigned rows,
+			      char out[PTY_RECORD_SIZE_LEN]);
+
+/* Reads "COLSxROWS" (len bytes: decimal digits, an 'x', decimal digits;
+ * at most PTY_RECORD_SIZE_TEXT_MAX bytes) into *cols and *rows.  Returns
+ * false, leaving them as they were, when it is not a valid size. */
+bool pty_record_size_parse(const char *s, size_t len, unsigned *cols,
+			   unsigned *rows);
 
 /* The longest chunk of data one event is given; longer data is the
  * caller's to split. */
@@ -43,8 +73,11 @@ struct pty_record_carry {
  * PTY_RECORD_EVENT_MAX bytes; data at most PTY_RECORD_CHUNK_MAX bytes).
  * t_us: microseconds since the start.  With a carry, the carried bytes
  * come first and an unfinished character at the end is kept for the
- * next chunk; without one (NULL), it becomes U+FFFD.  Returns the length
- * written; 0 when data is too long or kind is not one of o, i, r, m. */
+ * next chunk; without one (NULL), it becomes U+FFFD.  An "r" event's data
+ * is read as a size (pty_record_size_parse) and written as
+ * pty_record_size_format writes it; the carry is not used.  Returns the
+ * length written; 0 when data is too long, kind is not one of o, i, r, m,
+ * or an "r" event's data is not a size. */
 size_t pty_record_encode_event(uint64_t t_us, char kind, const void *data,
 			       size_t len, struct pty_record_carry *carry,
 			       char *out);
@@ -60,19 +93,34 @@ struct pty_record; /* an open recording */
 
 /* What the header says. */
 struct pty_record_header {
-	unsigned width, height;  /* the terminal's, at the start */
-	long long timestamp;     /* Unix time of the start */
+	unsigned width, height;   /* the terminal's, at the start: a size */
+	long long timestamp;      /* Unix time of the start */
 	const char *shell, *term; /* "env": SHELL and TERM */
 	const char *title;
 };
+
+/* Each of SHELL, TERM and the title is cut to this many bytes (an
+ * unfinished character at the cut becomes U+FFFD). */
+#define PTY_RECORD_HEADER_STRING_MAX 1024u
+/* What the header line may take at most: each string as \u00XX. */
+#define PTY_RECORD_HEADER_MAX        (3 * 6 * PTY_RECORD_HEADER_STRING_MAX + 256)
+
+/* Encodes the header line,
+ *   {"version":2,"width":W,"height":H,"timestamp":T,
+ *    "env":{"SHELL":..,"TERM":..},"title":..}\n
+ * into out (at least PTY_RECORD_HEADER_MAX bytes).  Returns its length;
+ * 0 when the width and height are not a size (pty_record_size_valid). */
+size_t pty_record_encode_header(const struct pty_record_header *h, char *out);
 
 /* Creates DIR/NAME (NAME a plain file name: no '/'), mode 0600, with
  * O_EXCL and O_NOFOLLOW, through the folder opened with O_NOFOLLOW |
  * O_DIRECTORY; the folder must belong to this process's effective uid or
  * root and be writable by nobody else.  `max`: the most bytes the file
  * may hold (its bounds are the configuration's, record_max: here only at
- * least 64 KiB, room for the header and the last marker).  Writes the header.  Returns 0, or -1 with one line in err
- * (and nothing left behind but an empty file it could not write to). */
+ * least 64 KiB, room for the header and the last marker).  Writes the
+ * header (pty_record_encode_header: a header that is not a size is
+ * refused before anything is created).  Returns 0, or -1 with one line in
+ * err (and nothing left behind but an empty file it could not write to). */
 int pty_record_open(const char *dir, const char *name, unsigned long long max,
 		    const struct pty_record_header *h, struct pty_record **out,
 		    char *err, size_t errlen);

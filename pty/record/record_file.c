@@ -28,6 +28,10 @@
 #define RECORD_MAX_MIN ((unsigned long long)64 << 10)
 #define RECORD_STOP_LABEL "recording stopped: record_max reached"
 
+/* The header is encoded into the event buffer. */
+_Static_assert(PTY_RECORD_HEADER_MAX <= PTY_RECORD_EVENT_MAX,
+	       "the header must fit the event buffer");
+
 struct pty_record {
 	int fd;
 	unsigned long long max, bytes; /* bytes: handed to write(2) */
@@ -142,31 +146,18 @@ record_open_dir(const char *dir, char *err, size_t errlen)
 	return -1;
 }
 
-/* The header line: {"version":2,"width":W,"height":H,"timestamp":T,
- * "env":{"SHELL":..,"TERM":..},"title":..} */
+/* The header line (pty_record_encode_header). */
 static int
 record_header(struct pty_record *r, const struct pty_record_header *h,
 	      char *err, size_t errlen)
 {
-	const char *parts[3] = {h->shell, h->term, h->title};
-	const char *names[3] = {",\"env\":{\"SHELL\":\"", "\",\"TERM\":\"",
-				"\"},\"title\":\""};
-	size_t o, i;
+	size_t n = pty_record_encode_header(h, r->ev);
 
-	o = (size_t)snprintf(r->ev, 128,
-			     "{\"version\":2,\"width\":%u,\"height\":%u,"
-			     "\"timestamp\":%lld",
-			     h->width, h->height, h->timestamp);
-	for (i = 0; i < 3; i++) {
-		size_t n = strnlen(parts[i], 1024), nl = strlen(names[i]);
-
-		memcpy(r->ev + o, names[i], nl);
-		o += nl;
-		o += pty_record_encode_text((const unsigned char *)parts[i], n,
-					    false, NULL, r->ev + o);
+	if (n == 0) {
+		record_err(err, errlen, "recording: bad header");
+		return -1;
 	}
-	memcpy(r->ev + o, "\"}\n", 3);
-	return record_put(r, r->ev, o + 3, err, errlen);
+	return record_put(r, r->ev, n, err, errlen);
 }
 
 int
@@ -185,6 +176,14 @@ pty_record_open(const char *dir, const char *name, unsigned long long max,
 	}
 	if (max < RECORD_MAX_MIN || sodium_init() < 0) {
 		record_err(err, errlen, "recording: bad limit");
+		return -1;
+	}
+	if (!pty_record_size_valid(h->width, h->height)) {
+		record_err(err, errlen,
+			   "recording: the terminal's size %ux%u is not %u to "
+			   "%u columns and rows",
+			   h->width, h->height, PTY_RECORD_SIZE_MIN,
+			   PTY_RECORD_SIZE_MAX);
 		return -1;
 	}
 	if ((r = calloc(1, sizeof *r)) == NULL) {
