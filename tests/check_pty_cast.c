@@ -429,6 +429,106 @@ START_TEST(test_cast_a_size_that_is_none_is_refused)
 }
 END_TEST
 
+/* The room each write asks for (pty_record_room_fn): what is left of a
+ * budget, counted down; `asked` counts the bytes asked for. */
+struct room {
+	size_t left, asked;
+};
+
+static int
+room_left(void *ctx, unsigned long long written, size_t n, char *err,
+	  size_t errlen)
+{
+	struct room *r = ctx;
+
+	(void)written;
+	r->asked += n;
+	if (n > r->left) {
+		snprintf(err, errlen, "no room for %zu bytes", n);
+		return -1;
+	}
+	r->left -= n;
+	return 0;
+}
+
+/* A write the room refuses stops the recording there: nothing of it is
+ * written, digested or counted, every later event is refused too, and
+ * the file, its size and its digest agree; a refusal of what is left at
+ * the end is said by the close. */
+START_TEST(test_cast_a_refused_room_stops_the_recording)
+{
+	struct pty_record_header h = {80, 24, 0, "", "", ""};
+	struct room budget = {3000, 0};
+	struct pty_record *r;
+	char err[256], sha[65], want[65], path[300], chunk[1000];
+	unsigned char d[32];
+	unsigned long long bytes, header;
+	bool complete;
+	size_t len, first;
+	char *text, said[64];
+
+	make_dir();
+	snprintf(path, sizeof path, "%s/s.cast", dir);
+	memset(chunk, 'x', sizeof chunk);
+	ck_assert_int_eq(pty_record_open(dir, "s.cast", 1u << 20, &h, &r, err,
+					 sizeof err),
+			 0);
+	header = pty_record_bytes(r);
+	pty_record_set_room(r, room_left, &budget);
+	ck_assert_int_eq(pty_record_event(r, 1, 'o', chunk, sizeof chunk, err,
+					  sizeof err),
+			 0);
+	ck_assert_int_eq(pty_record_flush(r, err, sizeof err), 0);
+	first = budget.asked; /* one event's line */
+	ck_assert_uint_gt(first, sizeof chunk);
+	ck_assert_uint_eq(pty_record_bytes(r), header + first);
+	ck_assert_int_eq(pty_record_event(r, 2, 'o', chunk, sizeof chunk, err,
+					  sizeof err),
+			 0);
+	ck_assert_int_eq(pty_record_event(r, 3, 'o', chunk, sizeof chunk, err,
+					  sizeof err),
+			 0);
+	/* two events of 1 KiB and more do not fit what is left */
+	ck_assert_int_eq(pty_record_flush(r, err, sizeof err),
+			 PTY_RECORD_REFUSED);
+	snprintf(said, sizeof said, "no room for %zu bytes", 2 * first);
+	ck_assert_str_eq(err, said);
+	ck_assert(pty_record_stopped(r));
+	ck_assert_int_eq(pty_record_event(r, 4, 'm', "allow: x", 8, err,
+					  sizeof err),
+			 PTY_RECORD_REFUSED);
+	ck_assert_int_eq(pty_record_close(r, &bytes, sha, &complete, err,
+					  sizeof err),
+			 0);
+	ck_assert(!complete);
+	text = slurp(path, &len);
+	ck_assert_uint_eq(len, bytes);
+	ck_assert_uint_eq(bytes, header + first);
+	crypto_hash_sha256(d, (unsigned char *)text, len);
+	sodium_bin2hex(want, sizeof want, d, sizeof d);
+	ck_assert_str_eq(sha, want);
+	free(text);
+	unlink(path);
+	/* what the close would write has no room: the close says so */
+	budget.left = 10;
+	ck_assert_int_eq(pty_record_open(dir, "s.cast", 1u << 20, &h, &r, err,
+					 sizeof err),
+			 0);
+	header = pty_record_bytes(r);
+	pty_record_set_room(r, room_left, &budget);
+	ck_assert_int_eq(pty_record_event(r, 1, 'o', chunk, 100, err,
+					  sizeof err),
+			 0);
+	ck_assert_int_eq(pty_record_close(r, &bytes, sha, &complete, err,
+					  sizeof err),
+			 PTY_RECORD_REFUSED);
+	ck_assert(!complete);
+	ck_assert_uint_eq(bytes, header);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
 START_TEST(test_cast_folder_others_may_write_is_refused)
 {
 	struct pty_record_header h = {80, 24, 0, "", "", ""};
@@ -470,6 +570,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_cast_sizes_are_what_a_terminal_can_be_given);
 	tcase_add_test(tc, test_cast_every_recording_is_read_to_its_end);
 	tcase_add_test(tc, test_cast_a_size_that_is_none_is_refused);
+	tcase_add_test(tc, test_cast_a_refused_room_stops_the_recording);
 	tcase_add_test(tc, test_cast_folder_others_may_write_is_refused);
 	suite_add_tcase(s, tc);
 	return s;

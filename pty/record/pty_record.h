@@ -125,25 +125,45 @@ int pty_record_open(const char *dir, const char *name, unsigned long long max,
 		    const struct pty_record_header *h, struct pty_record **out,
 		    char *err, size_t errlen);
 
+/* What a call that writes returns when the room was refused (below). */
+#define PTY_RECORD_REFUSED 2
+
+/* Asked before each write(2) of the file, whether n more bytes may be
+ * written (`written`: what the file holds before them): 0, yes; anything
+ * else, no, with one sentence in err.  Then the recording stops: those
+ * bytes are neither written nor digested nor counted, every later event
+ * is dropped, and the call that was writing returns PTY_RECORD_REFUSED
+ * with that sentence.  (The audit writer keeps with it each user's share
+ * of the file system, audit/audit_rec.c.) */
+typedef int (*pty_record_room_fn)(void *ctx, unsigned long long written,
+				  size_t n, char *err, size_t errlen);
+
+/* Asks `room` (with ctx) from now on; NULL: every write may be. */
+void pty_record_set_room(struct pty_record *r, pty_record_room_fn room,
+			 void *ctx);
+
 /* Appends one event at t_us (see pty_record_encode_event; data of any
  * length: it is cut in chunks).  Returns 0; 1 when the recording has
  * stopped because the event would take it past its limit (then a last
  * marker "recording stopped: record_max reached" is written, which the
  * limit keeps room for, and every later event is dropped and answers 1);
- * -1 on a write error, with err (the recording is stopped too). */
+ * PTY_RECORD_REFUSED, with err, when the room was refused (and for every
+ * later event); -1 on a write error, with err (the recording is stopped
+ * too). */
 int pty_record_event(struct pty_record *r, uint64_t t_us, char kind,
 		     const void *data, size_t len, char *err, size_t errlen);
 
 /* Writes what is buffered (the writer does so whenever no event waits:
  * a recording is on disk within moments, not only at its end).  Returns
- * 0, or -1 with err (the recording is stopped). */
+ * 0, PTY_RECORD_REFUSED with err (the room was refused), or -1 with err
+ * (a write error); either way the recording is stopped. */
 int pty_record_flush(struct pty_record *r, char *err, size_t errlen);
 
 /* Stops it for a reason of the caller's (it is then not complete). */
 void pty_record_stop(struct pty_record *r);
 
-/* The bytes handed to write(2) so far, and those buffered that are not
- * yet. */
+/* The bytes handed to write(2) so far (the header's included), and those
+ * buffered that are not yet. */
 unsigned long long pty_record_bytes(const struct pty_record *r);
 size_t pty_record_buffered(const struct pty_record *r);
 
@@ -152,9 +172,11 @@ bool pty_record_stopped(const struct pty_record *r);
 
 /* Writes what is buffered, closes the file with fdatasync(2), and gives
  * its size, SHA-256 (64 hex digits) and whether it is complete (not
- * stopped early).  Frees r.  Returns 0, or -1 with err (write or sync
- * failed: *complete is then false; size and digest are of what was
- * handed to write(2)). */
+ * stopped early).  Frees r.  Returns 0; PTY_RECORD_REFUSED with err when
+ * the room for what was buffered was refused now (it is not in the file,
+ * and *complete is false); or -1 with err (write or sync failed:
+ * *complete is then false).  Size and digest are of what was handed to
+ * write(2). */
 int pty_record_close(struct pty_record *r, unsigned long long *bytes,
 		     char sha256[65], bool *complete, char *err,
 		     size_t errlen);
