@@ -246,6 +246,7 @@ audit_rec_stopped(struct audit_rec_writer *w, struct pty_audit *a, int rc,
 		(void)snprintf(note, sizeof note,
 			       "the recording could not be written: %s", why);
 	e.note = note;
+	w->stop_said = true;
 	if (audit_encode(&w->s, &e, a->body, AUDIT_BODY_MAX, &len, err,
 			 sizeof err) == 0)
 		(void)audit_append_body(a, a->body, len, err, sizeof err);
@@ -320,7 +321,9 @@ audit_rec_frames(struct audit_rec_writer *w, struct pty_audit *a)
 }
 
 /* Closes the recording and keeps what session_end says of it; what was
- * buffered and had no room is said, as any stop is. */
+ * buffered and had no room is said, as any stop is (once: a recording
+ * that had stopped before was said then, and its end is not complete
+ * anyway). */
 static void
 audit_rec_close(struct audit_rec_writer *w, struct pty_audit *a)
 {
@@ -328,7 +331,8 @@ audit_rec_close(struct audit_rec_writer *w, struct pty_audit *a)
 
 	if (w->rec != NULL &&
 	    pty_record_close(w->rec, &w->bytes, w->sha256, &w->complete, err,
-			     sizeof err) == PTY_RECORD_REFUSED)
+			     sizeof err) == PTY_RECORD_REFUSED &&
+	    !w->stop_said)
 		audit_rec_stopped(w, a, PTY_RECORD_REFUSED, err);
 	if (w->chan >= 0)
 		(void)close(w->chan);

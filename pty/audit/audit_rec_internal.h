@@ -104,6 +104,8 @@ struct audit_rec_writer {
 	bool done;
 	/* the guard's end frame came: it handed over all it showed */
 	bool ended;
+	/* a recording_stopped record was written: one a recording */
+	bool stop_said;
 	unsigned long long bytes;
 	char sha256[65];
 	bool complete;
