@@ -6,7 +6,7 @@
  *   - reading is deterministic: a second reading gives the same header,
  *     the same events (codes, times, data) and the same ending, with the
  *     same sentence and line;
- *   - the header's width and height are 1 to PTY_CAST_SIZE_MAX, its idle
+ *   - the header's width and height are 1 to PTY_RECORD_SIZE_MAX, its idle
  *     limit none or a positive finite number;
  *   - each event's time is finite, from 0 to PTY_CAST_TIME_MAX, never
  *     below the one before; its data is NUL-ended at its length; a resize
@@ -47,8 +47,8 @@ fuzz_mix(unsigned long h, const void *p, size_t n)
 static void
 fuzz_check_header(const struct pty_cast_header *h)
 {
-	if (h->width < 1 || h->width > PTY_CAST_SIZE_MAX || h->height < 1 ||
-	    h->height > PTY_CAST_SIZE_MAX)
+	if (h->width < 1 || h->width > PTY_RECORD_SIZE_MAX || h->height < 1 ||
+	    h->height > PTY_RECORD_SIZE_MAX)
 		abort();
 	if (h->idle_time_limit >= 0 &&
 	    (!isfinite(h->idle_time_limit) || h->idle_time_limit == 0))
@@ -91,8 +91,8 @@ fuzz_read(const uint8_t *data, size_t size, uint64_t max,
 				abort();
 			if (ev.code == PTY_CAST_RESIZE &&
 			    (ev.cols < 1 || ev.rows < 1 ||
-			     ev.cols > PTY_CAST_SIZE_MAX ||
-			     ev.rows > PTY_CAST_SIZE_MAX))
+			     ev.cols > PTY_RECORD_SIZE_MAX ||
+			     ev.rows > PTY_RECORD_SIZE_MAX))
 				abort();
 			last = ev.time;
 			last_line = ev.lineno;

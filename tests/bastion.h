@@ -155,8 +155,9 @@ const char *bastion_home_file(const struct bastion *b, const char *name,
 
 /* The client side, as root, with the user's key and nothing from root's
  * own ssh configuration (-F /dev/null, no known hosts, BatchMode). */
-/* `ssh -tt` on a pseudo-terminal: an interactive login of the user (24 x
- * 80, or rows x cols). */
+/* `ssh -tt` on a pseudo-terminal: an interactive login of the user (a
+ * terminal of 24 rows and 80 columns, or rows x cols: the size the client
+ * asks the server's terminal to have). */
 void bastion_ssh_tt(const struct bastion *b, struct pts *p, const char *name);
 void bastion_ssh_tt_size(const struct bastion *b, struct pts *p,
 			 const char *name, int rows, int cols);

@@ -120,6 +120,41 @@ START_TEST(test_replay_reads_our_recording)
 }
 END_TEST
 
+/* Every size a terminal can be given (a struct winsize holds 1 to 65535
+ * each, and the guard gives 80x24 for 0) is read, in the header and in
+ * an "r" event, as the recorder writes it; so is a size with leading
+ * zeros, which another writer might write.  What follows a large size is
+ * read to the end. */
+START_TEST(test_replay_reads_every_size_a_terminal_can_have)
+{
+	static const char text[] =
+	    "{\"version\": 2, \"width\": 65535, \"height\": 65535}\n"
+	    "[0.1, \"r\", \"65535x65535\"]\n"
+	    "[0.2, \"r\", \"10001x24\"]\n"
+	    "[0.3, \"r\", \"1x1\"]\n"
+	    "[0.4, \"r\", \"0080x024\"]\n"
+	    "[0.5, \"m\", \"allow: id -un\"]\n"
+	    "[0.6, \"m\", \"deny: python3\"]\n";
+	static const unsigned want[4][2] = {
+	    {65535, 65535}, {10001, 24}, {1, 1}, {80, 24}};
+	struct cast_read c;
+	size_t i;
+
+	cast_read_str(text, &c);
+	ck_assert_msg(c.rc == 0, "%s", c.err);
+	ck_assert_uint_eq(c.h.width, 65535);
+	ck_assert_uint_eq(c.h.height, 65535);
+	ck_assert_uint_eq(c.nevents, 6);
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(c.ev[i].code, PTY_CAST_RESIZE);
+		ck_assert_uint_eq(c.ev[i].cols, want[i][0]);
+		ck_assert_uint_eq(c.ev[i].rows, want[i][1]);
+	}
+	ck_assert_str_eq(c.data[4], "allow: id -un");
+	ck_assert_str_eq(c.data[5], "deny: python3");
+}
+END_TEST
+
 START_TEST(test_replay_reads_other_writers_forms)
 {
 	/* asciinema's header with an idle limit, CRLF lines, an integer
@@ -224,10 +259,11 @@ static const struct {
     {"{\"version\": 2.0, \"width\": 80, \"height\": 24}\n", 1,
      "asciicast version not an integer"},
     {"{\"version\": 2, \"height\": 24}\n", 1,
-     "the header's \"width\" is not an integer from 1 to 10000"},
+     "the header's \"width\" is not an integer from 1 to 65535"},
     {"{\"version\": 2, \"width\": 80, \"height\": 0}\n", 1,
      "the header's \"height\" is not an integer"},
-    {"{\"version\": 2, \"width\": 10001, \"height\": 24}\n", 1, "\"width\""},
+    {"{\"version\": 2, \"width\": 65536, \"height\": 24}\n", 1, "\"width\""},
+    {"{\"version\": 2, \"width\": -1, \"height\": 24}\n", 1, "\"width\""},
     {"{\"version\": 2, \"width\": 80.5, \"height\": 24}\n", 1, "\"width\""},
     {"{\"version\": 2, \"width\": 80, \"height\": 24, "
      "\"idle_time_limit\": \"2\"}\n",
@@ -253,11 +289,14 @@ static const struct {
      "the data of an \"o\" event is not a string"},
     {HDR "[1, \"m\", null]\n", 2, "the data of an \"m\" event"},
     {HDR "[1, \"r\", \"80\"]\n", 2,
-     "the size of an \"r\" event is not COLSxROWS, each 1 to 10000"},
+     "the size of an \"r\" event is not COLSxROWS, each 1 to 65535"},
     {HDR "[1, \"r\", \"0x24\"]\n", 2, "COLSxROWS"},
     {HDR "[1, \"r\", \"80x24x1\"]\n", 2, "COLSxROWS"},
     {HDR "[1, \"r\", \"80 x 24\"]\n", 2, "COLSxROWS"},
     {HDR "[1, \"r\", \"99999999x24\"]\n", 2, "COLSxROWS"},
+    {HDR "[1, \"r\", \"65536x24\"]\n", 2, "COLSxROWS"},
+    {HDR "[1, \"r\", \"80x65536\"]\n", 2, "COLSxROWS"},
+    {HDR "[1, \"r\", \"80x-24\"]\n", 2, "COLSxROWS"},
 };
 
 START_TEST(test_replay_refuses_malformed)
@@ -448,6 +487,7 @@ maelys_check_suite(void)
 
 	tcase_add_checked_fixture(tc, NULL, replay_teardown);
 	tcase_add_test(tc, test_replay_reads_our_recording);
+	tcase_add_test(tc, test_replay_reads_every_size_a_terminal_can_have);
 	tcase_add_test(tc, test_replay_reads_other_writers_forms);
 	tcase_add_test(tc, test_replay_line_bound);
 	tcase_add_test(tc, test_replay_file_bound);

@@ -163,8 +163,9 @@ bool audit_reserve_in(const struct statvfs *vfs, unsigned long long len,
  * a session that wrote `mine` bytes there and would write `len` more:
  * true once there is less than the reserve left after them and the
  * session wrote more than a quarter of the reserve.  *avail: the free
- * bytes.  The one rule for the log's records (audit_writer.c) and the
- * session recordings (audit_rec.c). */
+ * bytes.  The log's records' rule (audit_writer.c); a recording is not
+ * judged by what it wrote before the reserve, but by its user's share
+ * (audit_rec.c, audit_share.c). */
 bool audit_reserve_reached(const struct statvfs *vfs, unsigned long long mine,
 			   unsigned long long len, unsigned long long *avail);
 

@@ -26,14 +26,16 @@
 
 /* The configuration, set before the writer is forked (see the header). */
 static char audit_rec_dir[PATH_MAX];
-static unsigned long long audit_rec_max;
+static unsigned long long audit_rec_max, audit_rec_share;
 
 void
-pty_audit_record_configure(const char *dir, unsigned long long max)
+pty_audit_record_configure(const char *dir, unsigned long long max,
+			   unsigned long long share)
 {
 	(void)snprintf(audit_rec_dir, sizeof audit_rec_dir, "%s",
 		       dir != NULL ? dir : "");
 	audit_rec_max = max;
+	audit_rec_share = share;
 }
 
 /* ------------------------------------------------------------------ */
@@ -45,6 +47,71 @@ audit_rec_writer_init(struct audit_rec_writer *w, uid_t user)
 	memset(w, 0, sizeof *w);
 	w->chan = -1;
 	w->user = user;
+	w->share.fd = -1;
+}
+
+/* The room for n more bytes of the recording (pty_record_room_fn), as
+ * each user's share of the recordings' file system allows it:
+ *   - the user's open recordings, over all their sessions, hold at most
+ *     their share (record_share, or an eighth of the file system;
+ *     audit_share.c), so that a user who opens many sessions records no
+ *     more at once than with one;
+ *   - once the file system is down to the reserve the audit writers keep
+ *     on it (a quarter of it, at most 64 MiB: audit_reserve_in), what the
+ *     user's recordings write into it, over all their sessions, open or
+ *     closed since, is at most a quarter of the reserve (the log's rule,
+ *     audit_reserve_charge, counted in DIR/.recordings.reserve and
+ *     forgotten once the file system is out of its reserve again), so
+ *     that a user who records session after session does not drain it.
+ * What a recording wrote before the file system was low does not count
+ * in its reserve: a session is never stopped for what other users filled
+ * the disk with.  A file system or a count that cannot be read refuses
+ * the room (no recording grows uncounted).  Returns 0, or -1 with err. */
+static int
+audit_rec_room(void *ctx, unsigned long long written, size_t n, char *err,
+	       size_t errlen)
+{
+	struct audit_rec_writer *w = ctx;
+	unsigned long long share, held, avail, reserve;
+	char path[PATH_MAX + 32];
+	struct statvfs vfs;
+	int rc;
+
+	if (fstatvfs(w->share.fd, &vfs) != 0) {
+		audit_err(err, errlen,
+			  "the recordings' file system cannot be asked for its "
+			  "room: %s",
+			  strerror(errno));
+		return -1;
+	}
+	share = audit_share_of((unsigned long long)vfs.f_blocks * vfs.f_frsize,
+			       audit_rec_share);
+	rc = audit_share_charge(&w->share, n, share, &held, err, errlen);
+	if (rc > 0 && written > 0)
+		audit_err(err, errlen,
+			  "uid %lu's open recordings are at their share of "
+			  "the recordings' file system (record_share %llu "
+			  "KiB): together they hold %llu KiB, this one %llu "
+			  "KiB of it",
+			  (unsigned long)w->user, share >> 10, held >> 10,
+			  written >> 10);
+	else if (rc > 0)
+		audit_err(err, errlen,
+			  "uid %lu's open recordings are at their share of "
+			  "the recordings' file system (record_share %llu "
+			  "KiB): together they hold %llu KiB; end one of "
+			  "those sessions",
+			  (unsigned long)w->user, share >> 10, held >> 10);
+	if (rc != 0)
+		return -1;
+	(void)snprintf(path, sizeof path, "%s/.recordings.reserve",
+		       audit_rec_dir);
+	if (!audit_reserve_in(&vfs, n, &reserve, &avail)) {
+		(void)unlink(path);
+		return 0;
+	}
+	return audit_reserve_charge(path, w->user, n, reserve / 4,
+				    "the recordings", err, errlen);
 }
 
 static uint64_t
@@ -88,9 +155,11 @@ audit_rec_begin(struct audit_rec_writer *w, const char *msg, size_t len,
 		memcpy(w->strs[i], msg + off, n + 1);
 		off += n + 1;
 	}
+	/* the size is the one the session's shell was given: any a
+	 * terminal may have but 0, which the guard never sends */
 	if (off != len || strlen(w->strs[0]) != 32 ||
-	    !audit_is_hex(w->strs[0], 32) || st.width > 10000 ||
-	    st.height > 10000) {
+	    !audit_is_hex(w->strs[0], 32) ||
+	    !pty_record_size_valid(st.width, st.height)) {
 		audit_err(err, errlen, "recording: malformed request");
 		goto fail;
 	}
@@ -107,15 +176,33 @@ audit_rec_begin(struct audit_rec_writer *w, const char *msg, size_t len,
 	(void)snprintf(title, sizeof title, "maelys-pty session %s (%s@%s)",
 		       w->s.id, w->s.user, w->s.host);
 	(void)clock_gettime(CLOCK_REALTIME, &now);
-	h.width = st.width > 0 ? st.width : 80;
-	h.height = st.height > 0 ? st.height : 24;
+	h.width = st.width;
+	h.height = st.height;
 	h.timestamp = (long long)now.tv_sec;
 	h.shell = w->strs[7];
 	h.term = w->strs[8];
 	h.title = title;
+	/* the file (in a folder pty_record_open has checked), then its slot
+	 * in the shares, its header counted there: a session whose user
+	 * has no room left does not start, and leaves no file */
 	if (pty_record_open(audit_rec_dir, name, audit_rec_max, &h, &w->rec,
 			    err, errlen) != 0)
 		goto fail;
+	if (audit_share_open(&w->share, audit_rec_dir, w->user, err, errlen) !=
+		0 ||
+	    audit_rec_room(w, 0, pty_record_bytes(w->rec), err, errlen) != 0) {
+		char e2[64], sha[65];
+		unsigned long long bytes;
+		bool complete;
+
+		(void)pty_record_close(w->rec, &bytes, sha, &complete, e2,
+				       sizeof e2);
+		w->rec = NULL;
+		(void)unlink(w->path);
+		audit_share_close(&w->share);
+		goto fail;
+	}
+	pty_record_set_room(w->rec, audit_rec_room, w);
 	(void)fcntl(chan, F_SETFL, fcntl(chan, F_GETFL) | O_NONBLOCK);
 	w->chan = chan;
 	(void)clock_gettime(CLOCK_MONOTONIC, &w->start);
@@ -133,27 +220,33 @@ static const char AUDIT_REC_NO_END[] =
     "it had queued)";
 
 /* The recording stopped: the audit record that says so, and the guard
- * told (a guard that is gone is not told). */
+ * told (a guard that is gone is not told).  rc says why, as pty_record_*
+ * answered: 1 record_max; PTY_RECORD_REFUSED, the room was refused (`why`
+ * says by what); -1, `why` could not be written, or AUDIT_REC_NO_END. */
 static void
-audit_rec_stopped(struct audit_rec_writer *w, struct pty_audit *a,
+audit_rec_stopped(struct audit_rec_writer *w, struct pty_audit *a, int rc,
 		  const char *why)
 {
 	struct pty_audit_event e;
-	char note[600], err[512];
+	char note[800], err[512];
 	size_t len = 0;
 
 	memset(&e, 0, sizeof e);
 	e.event = "recording_stopped";
-	if (why == NULL)
+	if (rc == 1)
 		(void)snprintf(note, sizeof note,
 			       "the recording reached record_max (%llu bytes)",
 			       audit_rec_max);
+	else if (rc == PTY_RECORD_REFUSED)
+		(void)snprintf(note, sizeof note,
+			       "the recording has no room: %s", why);
 	else if (why == AUDIT_REC_NO_END)
 		(void)snprintf(note, sizeof note, "%s", why);
 	else
 		(void)snprintf(note, sizeof note,
 			       "the recording could not be written: %s", why);
 	e.note = note;
+	w->stop_said = true;
 	if (audit_encode(&w->s, &e, a->body, AUDIT_BODY_MAX, &len, err,
 			 sizeof err) == 0)
 		(void)audit_append_body(a, a->body, len, err, sizeof err);
@@ -174,7 +267,7 @@ audit_rec_frame(struct audit_rec_writer *w, struct pty_audit *a, char kind,
 	rc = pty_record_event(w->rec, audit_rec_elapsed_us(w), kind, data, len,
 			      err, sizeof err);
 	if (rc != 0)
-		audit_rec_stopped(w, a, rc < 0 ? err : NULL);
+		audit_rec_stopped(w, a, rc, err);
 }
 
 /* Takes the whole frames at the start of w->in.  Returns false when the
@@ -187,22 +280,32 @@ audit_rec_frames(struct audit_rec_writer *w, struct pty_audit *a)
 
 	while (w->in_len - off >= sizeof(struct audit_rec_frame)) {
 		struct audit_rec_frame f;
+		unsigned cols, rows;
 
 		memcpy(&f, w->in + off, sizeof f);
 		if ((f.kind != 'o' && f.kind != 'i' && f.kind != 'r' &&
 		     f.kind != 'm' && f.kind != 'x' && f.kind != 'e') ||
 		    f.len > PTY_RECORD_CHUNK_MAX || w->ended ||
-		    ((f.kind == 'x' || f.kind == 'e') && f.len != 0)) {
+		    ((f.kind == 'x' || f.kind == 'e') && f.len != 0) ||
+		    (f.kind == 'r' && f.len > PTY_RECORD_SIZE_TEXT_MAX)) {
 			ok = false;
 			break;
 		}
 		if (w->in_len - off - sizeof f < f.len)
 			break;
+		/* a size is one the reader reads, or no frame: the guard
+		 * sends pty_record_size_format's */
+		if (f.kind == 'r' &&
+		    !pty_record_size_parse((const char *)w->in + off + sizeof f,
+					   f.len, &cols, &rows)) {
+			ok = false;
+			break;
+		}
 		if (f.kind == 'e') {
 			w->ended = true;
 		} else if (f.kind == 'x' && w->rec != NULL &&
 		    !pty_record_stopped(w->rec)) {
-			audit_rec_stopped(w, a,
+			audit_rec_stopped(w, a, -1,
 					  "the guard could not keep up (its "
 					  "queue overflowed)");
 			pty_record_stop(w->rec);
@@ -217,56 +320,28 @@ audit_rec_frames(struct audit_rec_writer *w, struct pty_audit *a)
 	return ok;
 }
 
-/* Closes the recording and keeps what session_end says of it. */
+/* Closes the recording and keeps what session_end says of it; what was
+ * buffered and had no room is said, as any stop is (once: a recording
+ * that had stopped before was said then, and its end is not complete
+ * anyway). */
 static void
-audit_rec_close(struct audit_rec_writer *w)
+audit_rec_close(struct audit_rec_writer *w, struct pty_audit *a)
 {
 	char err[512];
 
+	if (w->rec != NULL &&
+	    pty_record_close(w->rec, &w->bytes, w->sha256, &w->complete, err,
+			     sizeof err) == PTY_RECORD_REFUSED &&
+	    !w->stop_said)
+		audit_rec_stopped(w, a, PTY_RECORD_REFUSED, err);
 	if (w->chan >= 0)
 		(void)close(w->chan);
 	w->chan = -1;
+	audit_share_close(&w->share);
 	if (w->rec == NULL)
 		return;
-	(void)pty_record_close(w->rec, &w->bytes, w->sha256, &w->complete,
-			       err, sizeof err);
 	w->rec = NULL;
 	w->done = true;
-}
-
-/* The rules of the log's records for the recording's file system
- * (audit_reserve_reached, audit_reserve_charge): a user whose session
- * prints without end must not fill it, nor a user who starts session after
- * session, so that the recordings of others (and the log, when it shares
- * the file system) go on.  What each user wrote into the reserve is kept
- * in DIR/.recordings.reserve, forgotten once the file system is out of its
- * reserve again.  Returns 0, or -1 with err. */
-static int
-audit_rec_room(const struct audit_rec_writer *w, char *err, size_t errlen)
-{
-	unsigned long long mine = pty_record_bytes(w->rec), avail, reserve;
-	size_t len = pty_record_buffered(w->rec);
-	struct statvfs vfs;
-	char path[PATH_MAX + 32];
-
-	if (statvfs(audit_rec_dir, &vfs) != 0)
-		return 0;
-	(void)snprintf(path, sizeof path, "%s/.recordings.reserve",
-		       audit_rec_dir);
-	if (!audit_reserve_in(&vfs, len, &reserve, &avail)) {
-		(void)unlink(path);
-		return 0;
-	}
-	if (audit_reserve_reached(&vfs, mine, len, &avail)) {
-		audit_err(err, errlen,
-			  "its file system is down to its reserve (%llu KiB "
-			  "free), which is kept for sessions that wrote "
-			  "little: this one recorded %llu KiB",
-			  avail >> 10, (mine + len) >> 10);
-		return -1;
-	}
-	return audit_reserve_charge(path, w->user, len, reserve / 4,
-				    "the recordings", err, errlen);
 }
 
 void
@@ -275,6 +350,7 @@ audit_rec_read(struct audit_rec_writer *w, struct pty_audit *a)
 	char err[512];
 	ssize_t n;
 	size_t room;
+	int rc;
 
 	if (w->chan < 0)
 		return;
@@ -289,10 +365,10 @@ audit_rec_read(struct audit_rec_writer *w, struct pty_audit *a)
 		 * file lacks is unknown, so it is not complete */
 		if (!w->ended && w->rec != NULL &&
 		    !pty_record_stopped(w->rec)) {
-			audit_rec_stopped(w, a, AUDIT_REC_NO_END);
+			audit_rec_stopped(w, a, -1, AUDIT_REC_NO_END);
 			pty_record_stop(w->rec);
 		}
-		audit_rec_close(w);
+		audit_rec_close(w, a);
 		return;
 	}
 	w->in_len += (size_t)n;
@@ -300,24 +376,18 @@ audit_rec_read(struct audit_rec_writer *w, struct pty_audit *a)
 		/* nothing after a malformed frame can be read as frames:
 		 * dropped, and the recording stopped as incomplete */
 		if (!pty_record_stopped(w->rec)) {
-			audit_rec_stopped(w, a,
+			audit_rec_stopped(w, a, -1,
 					  "the guard sent a malformed frame");
 			pty_record_stop(w->rec);
 		}
 		w->in_len = 0;
 	}
 	/* the channel is drained (the read did not fill the room): to
-	 * disk, so that the file follows the session closely; not into the
-	 * reserve of the file system, once this recording is large */
+	 * disk, so that the file follows the session closely (each write
+	 * within its user's share: audit_rec_room) */
 	if ((size_t)n < room && w->rec != NULL && !pty_record_stopped(w->rec) &&
-	    audit_rec_room(w, err, sizeof err) != 0) {
-		audit_rec_stopped(w, a, err);
-		pty_record_stop(w->rec);
-	} else if ((size_t)n < room && w->rec != NULL &&
-		   !pty_record_stopped(w->rec) &&
-		   pty_record_flush(w->rec, err, sizeof err) != 0) {
-		audit_rec_stopped(w, a, err);
-	}
+	    (rc = pty_record_flush(w->rec, err, sizeof err)) != 0)
+		audit_rec_stopped(w, a, rc, err);
 }
 
 void
@@ -348,7 +418,7 @@ audit_rec_finish(struct audit_rec_writer *w, struct pty_audit *a)
 		}
 		audit_rec_read(w, a);
 	}
-	audit_rec_close(w);
+	audit_rec_close(w, a);
 }
 
 bool
@@ -415,6 +485,14 @@ pty_audit_rec_start(struct pty_audit *a, const struct pty_audit_session *s,
 	int sv[2];
 
 	*out = NULL;
+	if (!pty_record_size_valid(width, height)) {
+		audit_err(err, errlen,
+			  "recording: the terminal's size %ux%u is not %u to "
+			  "%u columns and rows",
+			  width, height, PTY_RECORD_SIZE_MIN,
+			  PTY_RECORD_SIZE_MAX);
+		return -1;
+	}
 	memcpy(msg, &st, sizeof st);
 	for (i = 0; i < AUDIT_REC_START_STRINGS; i++) {
 		size_t n = strnlen(strs[i], AUDIT_REC_STRING_MAX - 1);
@@ -450,6 +528,16 @@ pty_audit_rec_start(struct pty_audit *a, const struct pty_audit_session *s,
 	r->state = PTY_AUDIT_REC_ON;
 	*out = r;
 	return 0;
+}
+
+void
+pty_audit_rec_resize(struct pty_audit_rec *r, unsigned cols, unsigned rows)
+{
+	char size[PTY_RECORD_SIZE_LEN];
+	size_t n = pty_record_size_format(cols, rows, size);
+
+	if (n > 0)
+		pty_audit_rec_put(r, 'r', size, n);
 }
 
 /* Sends what the socket takes now. */

@@ -20,16 +20,17 @@
  *
  * The channel carries frames from the guard: a struct audit_rec_frame and
  * at most PTY_RECORD_CHUNK_MAX bytes ("o" output, "i" input, "r" a size
- * "COLSxROWS", "m" a marker's label; "x", empty: the guard's queue
+ * "COLSxROWS" as pty_record_size_parse reads it - any other is a
+ * malformed frame -, "m" a marker's label; "x", empty: the guard's queue
  * overflowed and what follows is not all there was, so the writer stops
  * the recording as incomplete; "e", empty: the end, queued last by
  * pty_audit_rec_end - a channel that closes without it (the guard
  * was killed: it runs as the user; or it gave up sending its queue)
  * leaves the recording incomplete, as output the guard showed may be
  * missing); the writer timestamps each when it reads it.  The writer sends back one byte, 'S', when the recording has
- * stopped (record_max reached, or a write failed): it has then appended
- * the audit record "recording_stopped", and the guard applies
- * on_record_failure.
+ * stopped (record_max reached, its user's share of the file system or of
+ * its reserve used, or a write failed): it has then appended the audit
+ * record "recording_stopped", and the guard applies on_record_failure.
  */
 #ifndef PTY_AUDIT_REC_H
 #define PTY_AUDIT_REC_H
@@ -39,12 +40,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Where a writer started after this call records sessions, and its
- * limit: called while the guard still holds the audit account, before
- * pty_audit_start_writer, so that the folder comes from the
+/* Where a writer started after this call records sessions, the limit of
+ * a recording (record_max), and the share of the folder's file system
+ * one user's open recordings may hold together (record_share; 0: an
+ * eighth of it): called while the guard still holds the audit account,
+ * before pty_audit_start_writer, so that the folder comes from the
  * configuration the privileged guard read and never from a message the
  * guard sends later (the user may control the guard by then). */
-void pty_audit_record_configure(const char *dir, unsigned long long max);
+void pty_audit_record_configure(const char *dir, unsigned long long max,
+				unsigned long long share);
 
 struct pty_audit_rec; /* the guard's end of a recording */
 
@@ -57,7 +61,9 @@ enum pty_audit_rec_state {
 /* Asks the writer of `a` to create the recording of session s
  * (DIR/ID.cast) with the terminal's size and the header's SHELL and
  * TERM, and waits for its answer.  Returns 0, or -1 with one line in
- * err (no recording: the session must not start). */
+ * err (no recording: the session must not start) - among the reasons,
+ * that the user's open recordings already hold their share of the
+ * file system. */
 int pty_audit_rec_start(struct pty_audit *a, const struct pty_audit_session *s,
 			unsigned width, unsigned height, const char *shell,
 			const char *term, struct pty_audit_rec **out,
@@ -67,6 +73,12 @@ int pty_audit_rec_start(struct pty_audit *a, const struct pty_audit_session *s,
  * Never blocks.  Dropped once the recording is not on. */
 void pty_audit_rec_put(struct pty_audit_rec *r, char kind, const void *data,
 		       size_t len);
+
+/* Queues the terminal's new size, cols x rows, as an "r" event: the size
+ * the session's shell was given (pty_record.h: each 1 to 65535; a size
+ * out of that range is not queued). */
+void pty_audit_rec_resize(struct pty_audit_rec *r, unsigned cols,
+			  unsigned rows);
 
 /* The channel's descriptor, for poll: POLLIN always (the writer's 'S'),
  * POLLOUT while pty_audit_rec_pending; -1 once the recording is not on. */

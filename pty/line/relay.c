@@ -490,13 +490,8 @@ pty_resize(void)
 
 	pty_terminal_winsize(STDIN_FILENO, &ws);
 	(void)ioctl(relay.child.master, TIOCSWINSZ, &ws);
-	if (relay.guard->rec != NULL) {
-		char size[32];
-		int k = snprintf(size, sizeof size, "%ux%u",
-				 (unsigned)ws.ws_col, (unsigned)ws.ws_row);
-
-		pty_audit_rec_put(relay.guard->rec, 'r', size, (size_t)k);
-	}
+	/* the size the shell was just given */
+	pty_audit_rec_resize(relay.guard->rec, ws.ws_col, ws.ws_row);
 	if (relay.state == PTY_PROMPT)
 		pty_prompt_resize();
 }

@@ -176,9 +176,20 @@ pty_record_encode_event(uint64_t t_us, char kind, const void *data,
 	const unsigned char *s = data;
 	size_t n = len, kept = 0, o;
 
+	char size[PTY_RECORD_SIZE_LEN];
+	unsigned cols, rows;
+
 	if (len > PTY_RECORD_CHUNK_MAX ||
 	    (kind != 'o' && kind != 'i' && kind != 'r' && kind != 'm'))
 		return 0;
+	if (kind == 'r') {
+		/* a size, and only as the reader reads one */
+		if (!pty_record_size_parse(data, len, &cols, &rows) ||
+		    (n = pty_record_size_format(cols, rows, size)) == 0)
+			return 0;
+		s = (const unsigned char *)size;
+		carry = NULL;
+	}
 	if (carry != NULL && carry->n > 0) {
 		memcpy(joined, carry->b, carry->n);
 		if (len > 0)
@@ -196,5 +207,32 @@ pty_record_encode_event(uint64_t t_us, char kind, const void *data,
 		carry->n = kept;
 	}
 	memcpy(out + o, "\"]\n", 3);
+	return o + 3;
+}
+
+size_t
+pty_record_encode_header(const struct pty_record_header *h, char *out)
+{
+	const char *parts[3] = {h->shell, h->term, h->title};
+	const char *names[3] = {",\"env\":{\"SHELL\":\"", "\",\"TERM\":\"",
+				"\"},\"title\":\""};
+	size_t o, i;
+
+	if (!pty_record_size_valid(h->width, h->height))
+		return 0;
+	o = (size_t)snprintf(out, 128,
+			     "{\"version\":2,\"width\":%u,\"height\":%u,"
+			     "\"timestamp\":%lld",
+			     h->width, h->height, h->timestamp);
+	for (i = 0; i < 3; i++) {
+		size_t n = strnlen(parts[i], PTY_RECORD_HEADER_STRING_MAX),
+		       nl = strlen(names[i]);
+
+		memcpy(out + o, names[i], nl);
+		o += nl;
+		o += pty_record_encode_text((const unsigned char *)parts[i], n,
+					    false, NULL, out + o);
+	}
+	memcpy(out + o, "\"}\n", 3);
 	return o + 3;
 }

@@ -28,12 +28,22 @@
 #define RECORD_MAX_MIN ((unsigned long long)64 << 10)
 #define RECORD_STOP_LABEL "recording stopped: record_max reached"
 
+/* The header is encoded into the event buffer. */
+_Static_assert(PTY_RECORD_HEADER_MAX <= PTY_RECORD_EVENT_MAX,
+	       "the header must fit the event buffer");
+
 struct pty_record {
 	int fd;
-	unsigned long long max, bytes; /* bytes: handed to write(2) */
+	/* bytes: handed to write(2), and digested; what is buffered is
+	 * not yet (used) */
+	unsigned long long max, bytes;
 	crypto_hash_sha256_state sha;
 	struct pty_record_carry carry_o, carry_i;
-	bool stopped, limited, failed;
+	/* stopped: at the limit (limited), on a write error (failed), or
+	 * because the room was refused (refused) */
+	bool stopped, limited, failed, refused;
+	pty_record_room_fn room; /* NULL: every write may be */
+	void *room_ctx;
 	uint64_t last_us; /* of the last event */
 	size_t used; /* of buf */
 	char buf[RECORD_BUF];
@@ -60,6 +70,21 @@ pty_record_flush(struct pty_record *r, char *err, size_t errlen)
 {
 	size_t off = 0;
 
+	if (r->used == 0)
+		return 0;
+	if (r->room != NULL &&
+	    r->room(r->room_ctx, r->bytes, r->used, err, errlen) != 0) {
+		/* not written, not digested, not counted: the file ends
+		 * with what was written before */
+		r->stopped = r->refused = true;
+		r->used = 0;
+		return PTY_RECORD_REFUSED;
+	}
+	/* what is handed to write(2) is digested, written or not: a file
+	 * that a failed write left short does not match */
+	(void)crypto_hash_sha256_update(&r->sha, (const unsigned char *)r->buf,
+					r->used);
+	r->bytes += r->used;
 	while (off < r->used) {
 		ssize_t n = write(r->fd, r->buf + off, r->used - off);
 
@@ -78,27 +103,35 @@ pty_record_flush(struct pty_record *r, char *err, size_t errlen)
 	return 0;
 }
 
-/* Appends bytes to the file through the buffer, counted and digested. */
+/* Appends bytes to the file through the buffer.  Returns 0, or what
+ * pty_record_flush returned. */
 static int
 record_put(struct pty_record *r, const char *s, size_t n, char *err,
 	   size_t errlen)
 {
-	(void)crypto_hash_sha256_update(&r->sha, (const unsigned char *)s, n);
-	r->bytes += n;
+	int rc;
+
 	if (r->used + n > sizeof r->buf &&
-	    pty_record_flush(r, err, errlen) != 0)
-		return -1;
+	    (rc = pty_record_flush(r, err, errlen)) != 0)
+		return rc;
 	while (n > sizeof r->buf) { /* an event longer than the buffer */
 		memcpy(r->buf, s, sizeof r->buf);
 		r->used = sizeof r->buf;
-		if (pty_record_flush(r, err, errlen) != 0)
-			return -1;
+		if ((rc = pty_record_flush(r, err, errlen)) != 0)
+			return rc;
 		s += sizeof r->buf;
 		n -= sizeof r->buf;
 	}
 	memcpy(r->buf + r->used, s, n);
 	r->used += n;
 	return 0;
+}
+
+/* What the file holds, what is buffered included. */
+static unsigned long long
+record_size(const struct pty_record *r)
+{
+	return r->bytes + r->used;
 }
 
 /* The folder: opened without following a link, its owner this process
@@ -142,31 +175,18 @@ record_open_dir(const char *dir, char *err, size_t errlen)
 	return -1;
 }
 
-/* The header line: {"version":2,"width":W,"height":H,"timestamp":T,
- * "env":{"SHELL":..,"TERM":..},"title":..} */
+/* The header line (pty_record_encode_header). */
 static int
 record_header(struct pty_record *r, const struct pty_record_header *h,
 	      char *err, size_t errlen)
 {
-	const char *parts[3] = {h->shell, h->term, h->title};
-	const char *names[3] = {",\"env\":{\"SHELL\":\"", "\",\"TERM\":\"",
-				"\"},\"title\":\""};
-	size_t o, i;
+	size_t n = pty_record_encode_header(h, r->ev);
 
-	o = (size_t)snprintf(r->ev, 128,
-			     "{\"version\":2,\"width\":%u,\"height\":%u,"
-			     "\"timestamp\":%lld",
-			     h->width, h->height, h->timestamp);
-	for (i = 0; i < 3; i++) {
-		size_t n = strnlen(parts[i], 1024), nl = strlen(names[i]);
-
-		memcpy(r->ev + o, names[i], nl);
-		o += nl;
-		o += pty_record_encode_text((const unsigned char *)parts[i], n,
-					    false, NULL, r->ev + o);
+	if (n == 0) {
+		record_err(err, errlen, "recording: bad header");
+		return -1;
 	}
-	memcpy(r->ev + o, "\"}\n", 3);
-	return record_put(r, r->ev, o + 3, err, errlen);
+	return record_put(r, r->ev, n, err, errlen);
 }
 
 int
@@ -185,6 +205,14 @@ pty_record_open(const char *dir, const char *name, unsigned long long max,
 	}
 	if (max < RECORD_MAX_MIN || sodium_init() < 0) {
 		record_err(err, errlen, "recording: bad limit");
+		return -1;
+	}
+	if (!pty_record_size_valid(h->width, h->height)) {
+		record_err(err, errlen,
+			   "recording: the terminal's size %ux%u is not %u to "
+			   "%u columns and rows",
+			   h->width, h->height, PTY_RECORD_SIZE_MIN,
+			   PTY_RECORD_SIZE_MAX);
 		return -1;
 	}
 	if ((r = calloc(1, sizeof *r)) == NULL) {
@@ -227,9 +255,12 @@ record_stop(struct pty_record *r, uint64_t t_us, char *err, size_t errlen)
 					   strlen(RECORD_STOP_LABEL), NULL,
 					   r->ev);
 
+	int rc;
+
 	r->stopped = r->limited = true;
-	if (r->bytes + n <= r->max && record_put(r, r->ev, n, err, errlen) != 0)
-		return -1;
+	if (record_size(r) + n <= r->max &&
+	    (rc = record_put(r, r->ev, n, err, errlen)) != 0)
+		return rc;
 	return 1;
 }
 
@@ -240,6 +271,7 @@ pty_record_event(struct pty_record *r, uint64_t t_us, char kind,
 	const char *s = data;
 	struct pty_record_carry *carry =
 	    kind == 'o' ? &r->carry_o : kind == 'i' ? &r->carry_i : NULL;
+	int rc;
 
 	do {
 		size_t k = len < PTY_RECORD_CHUNK_MAX ? len
@@ -247,17 +279,19 @@ pty_record_event(struct pty_record *r, uint64_t t_us, char kind,
 		size_t n;
 
 		if (r->stopped)
-			return r->failed ? -1 : 1;
+			return r->failed    ? -1
+			       : r->refused ? PTY_RECORD_REFUSED
+					    : 1;
 		r->last_us = t_us;
 		n = pty_record_encode_event(t_us, kind, s, k, carry, r->ev);
 		if (n == 0) {
 			record_err(err, errlen, "recording: bad event");
 			return -1;
 		}
-		if (r->bytes + n > r->max - RECORD_RESERVE)
+		if (record_size(r) + n > r->max - RECORD_RESERVE)
 			return record_stop(r, t_us, err, errlen);
-		if (record_put(r, r->ev, n, err, errlen) != 0)
-			return -1;
+		if ((rc = record_put(r, r->ev, n, err, errlen)) != 0)
+			return rc;
 		s += k;
 		len -= k;
 	} while (len > 0);
@@ -270,10 +304,18 @@ pty_record_stop(struct pty_record *r)
 	r->stopped = true;
 }
 
+void
+pty_record_set_room(struct pty_record *r, pty_record_room_fn room,
+		    void *ctx)
+{
+	r->room = room;
+	r->room_ctx = ctx;
+}
+
 unsigned long long
 pty_record_bytes(const struct pty_record *r)
 {
-	return r->bytes - r->used;
+	return r->bytes;
 }
 
 size_t
@@ -301,7 +343,7 @@ record_unfinished(struct pty_record *r, char kind,
 	n = pty_record_encode_event(r->last_us, kind, carry->b, carry->n,
 				    NULL, r->ev);
 	carry->n = 0;
-	if (r->bytes + n <= r->max)
+	if (record_size(r) + n <= r->max)
 		(void)record_put(r, r->ev, n, err, errlen);
 }
 
@@ -310,14 +352,19 @@ pty_record_close(struct pty_record *r, unsigned long long *bytes,
 		 char sha256[65], bool *complete, char *err, size_t errlen)
 {
 	unsigned char d[crypto_hash_sha256_BYTES];
-	int rc = 0;
+	bool refused = r->refused;
+	int rc;
 
 	/* a character a stream left unfinished: U+FFFD, at the time of
 	 * the last event (an event, not dropped: the output ended so) */
 	record_unfinished(r, 'o', &r->carry_o, err, errlen);
 	record_unfinished(r, 'i', &r->carry_i, err, errlen);
-	if (pty_record_flush(r, err, errlen) != 0)
+	rc = pty_record_flush(r, err, errlen);
+	if (rc != 0 && rc != PTY_RECORD_REFUSED)
 		rc = -1;
+	if (rc == 0 && r->refused && !refused)
+		rc = PTY_RECORD_REFUSED; /* refused while the unfinished
+					  * characters went in */
 	if (fdatasync(r->fd) != 0 && rc == 0) {
 		record_err(err, errlen, "recording: fdatasync: %s",
 			   strerror(errno));

@@ -61,7 +61,8 @@ pty_guard_start_audit(struct pty_guard *g, bool privileged, char *err,
 				 : PTY_AUDIT_SYSLOG_ANCHORS);
 	/* the writer's recording folder: from this configuration, read
 	 * while privileged, never from a later message of the guard's */
-	pty_audit_record_configure(g->cfg.record, g->cfg.record_max);
+	pty_audit_record_configure(g->cfg.record, g->cfg.record_max,
+				   g->cfg.record_share);
 	if (g->cfg.audit_log[0] != '\0' &&
 	    pty_audit_start_writer(g->cfg.audit_log, g->cfg.audit_key,
 				   &g->audit, why, sizeof why) != 0) {

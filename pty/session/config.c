@@ -38,7 +38,7 @@ enum pty_config_kind {
 	/* one of two words, the second setting the bool field true:
 	 * landlock = auto | required, exec_decisions = required | optional */
 	PTY_CONFIG_CHOICE,
-	/* a size in bytes, with K, M or G (record_max) */
+	/* a size in bytes, with K, M or G (record_max, record_share) */
 	PTY_CONFIG_SIZE,
 };
 
@@ -59,6 +59,7 @@ enum pty_config_key_id {
 	PTY_CONFIG_KEY_RECORD,
 	PTY_CONFIG_KEY_RECORD_INPUT,
 	PTY_CONFIG_KEY_RECORD_MAX,
+	PTY_CONFIG_KEY_RECORD_SHARE,
 	PTY_CONFIG_KEY_ON_RECORD_FAILURE,
 	PTY_CONFIG_KEY_COUNT
 };
@@ -131,6 +132,9 @@ static const struct pty_config_key pty_config_keys[] = {
     [PTY_CONFIG_KEY_RECORD_MAX] = {"record_max", PTY_CONFIG_SIZE,
 				   offsetof(struct pty_config, record_max), 0,
 				   0, PTY_CONFIG_NO_WORDS},
+    [PTY_CONFIG_KEY_RECORD_SHARE] = {"record_share", PTY_CONFIG_SIZE,
+				     offsetof(struct pty_config, record_share),
+				     0, 0, PTY_CONFIG_NO_WORDS},
     [PTY_CONFIG_KEY_ON_RECORD_FAILURE] =
 	{"on_record_failure", PTY_CONFIG_AUDIT_FAILURE,
 	 offsetof(struct pty_config, on_record_failure), 0, 0,
@@ -684,8 +688,9 @@ pty_config_set_choice(struct pty_config_parse *p,
 			       k->words[0], k->words[1]);
 }
 
-/* record_max: decimal digits and an optional K, M or G (powers of 1024),
- * within PTY_CONFIG_RECORD_MAX_MIN..PTY_CONFIG_RECORD_MAX_MAX. */
+/* record_max, record_share: decimal digits and an optional K, M or G
+ * (powers of 1024), within PTY_CONFIG_RECORD_MAX_MIN..
+ * PTY_CONFIG_RECORD_MAX_MAX. */
 static int
 pty_config_set_size(struct pty_config_parse *p, const struct pty_config_key *k,
 		    unsigned long long *field, const char *v, size_t n)

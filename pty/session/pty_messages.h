@@ -193,13 +193,14 @@
 		       "start: %s"
 #define PTY_MSG_RECORDING_STOPPED                                              \
 	PTY_MSG_PREFIX "the recording of this session has stopped (it "       \
-		       "reached record_max, or could not be written): the "   \
-		       "programs it runs are ended, and every further "       \
-		       "command is refused; end the session with Ctrl-D"
+		       "reached record_max or your share of its disk, or "    \
+		       "could not be written): the programs it runs are "     \
+		       "ended, and every further command is refused; end "    \
+		       "the session with Ctrl-D"
 #define PTY_MSG_RECORDING_ENDS                                                 \
 	PTY_MSG_PREFIX "the recording of this session has stopped (it "       \
-		       "reached record_max, or could not be written): the "   \
-		       "session ends"
+		       "reached record_max or your share of its disk, or "    \
+		       "could not be written): the session ends"
 /* After a marker's line cut to its first 200 bytes (the recording). */
 #define PTY_MSG_MARK_CUT " [cut: %zu bytes more in the audit log]"
 #define PTY_MSG_RECORDING_REFUSES                                              \

@@ -57,6 +57,10 @@
  *   record_input = on | off              (default off: typed keys too)
  *   record_max = SIZE                    (bytes, or with K, M, G; default
  *                                         256M, from 1M to 64G)
+ *   record_share = SIZE                  (what one user's open recordings
+ *                                         may hold together; the same
+ *                                         bounds; default an eighth of
+ *                                         the recordings' file system)
  *   on_record_failure = deny | terminate (default deny: once the
  *                                         recording stops, every later
  *                                         line and exec is refused)
@@ -113,10 +117,11 @@ struct pty_config {
 	 * optional (pty_config_for_policy_only). */
 	bool exec_decisions_optional;
 	/* record = DIR ("" = none), record_input, record_max (bytes),
-	 * on_record_failure */
+	 * record_share (bytes; 0: an eighth of DIR's file system, which
+	 * only the audit writer knows), on_record_failure */
 	char record[PATH_MAX];
 	bool record_input;
-	unsigned long long record_max;
+	unsigned long long record_max, record_share;
 	enum pty_audit_failure on_record_failure;
 };
 

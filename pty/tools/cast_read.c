@@ -112,7 +112,8 @@ cast_json(struct pty_cast_reader *r, json_t **out)
 	return 1;
 }
 
-/* A header's width or height: an integer from 1 to PTY_CAST_SIZE_MAX. */
+/* A header's width or height: an integer from PTY_RECORD_SIZE_MIN to
+ * PTY_RECORD_SIZE_MAX, as the recorder writes one. */
 static int
 cast_size(struct pty_cast_reader *r, json_t *hdr, const char *key,
 	  unsigned *out)
@@ -120,9 +121,10 @@ cast_size(struct pty_cast_reader *r, json_t *hdr, const char *key,
 	json_t *v = json_object_get(hdr, key);
 	json_int_t n;
 
-	if (!json_is_integer(v) || (n = json_integer_value(v)) < 1 ||
-	    n > PTY_CAST_SIZE_MAX)
-		return cast_fail(r, PTY_MSG_CAST_SIZE, key, PTY_CAST_SIZE_MAX);
+	if (!json_is_integer(v) || (n = json_integer_value(v)) < 0 ||
+	    !pty_record_size_valid((unsigned long long)n, PTY_RECORD_SIZE_MIN))
+		return cast_fail(r, PTY_MSG_CAST_SIZE, key,
+				 PTY_RECORD_SIZE_MAX);
 	*out = (unsigned)n;
 	return 0;
 }
@@ -182,34 +184,6 @@ pty_cast_begin(struct pty_cast_reader *r, FILE *f, uint64_t max_bytes,
 	return rc;
 }
 
-/* "COLSxROWS", each 1 to PTY_CAST_SIZE_MAX, digits only. */
-static bool
-cast_resize(const char *s, size_t len, unsigned *cols, unsigned *rows)
-{
-	unsigned v[2] = {0, 0};
-	size_t i, k = 0, digits = 0;
-
-	for (i = 0; i < len; i++) {
-		char c = s[i];
-
-		if (c == 'x' && k == 0 && digits > 0) {
-			k = 1;
-			digits = 0;
-		} else if (c >= '0' && c <= '9' && digits < 6) {
-			v[k] = v[k] * 10 + (unsigned)(c - '0');
-			digits++;
-		} else {
-			return false;
-		}
-	}
-	if (k != 1 || digits == 0 || v[0] < 1 || v[1] < 1 ||
-	    v[0] > PTY_CAST_SIZE_MAX || v[1] > PTY_CAST_SIZE_MAX)
-		return false;
-	*cols = v[0];
-	*rows = v[1];
-	return true;
-}
-
 /* Reads one event line already parsed: 1 an event of a known code, 0 one
  * passed over, -1 refused. */
 static int
@@ -261,8 +235,9 @@ cast_event(struct pty_cast_reader *r, json_t *a, struct pty_cast_event *ev)
 	ev->len = json_string_length(d);
 	ev->lineno = r->lineno;
 	if (ev->code == PTY_CAST_RESIZE &&
-	    !cast_resize(ev->data, ev->len, &ev->cols, &ev->rows))
-		return cast_fail(r, PTY_MSG_CAST_BAD_RESIZE, PTY_CAST_SIZE_MAX);
+	    !pty_record_size_parse(ev->data, ev->len, &ev->cols, &ev->rows))
+		return cast_fail(r, PTY_MSG_CAST_BAD_RESIZE,
+				 PTY_RECORD_SIZE_MAX);
 	return 1;
 }
 

@@ -7,9 +7,14 @@
  * (at most PTY_CAST_LINE_MAX bytes), stops at max_bytes, and refuses what
  * the format does not allow with one sentence naming the line.  Codes the
  * format may gain later are passed over, as asciicast v2 asks of a player.
+ * A terminal's size (the header's, an "r" event's) is what the recorder
+ * says one is (pty_record.h, PTY_RECORD_SIZE_MAX): the reader refuses no
+ * size the recorder can write.
  */
 #ifndef PTY_CAST_H
 #define PTY_CAST_H
+
+#include "pty_record.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,8 +27,6 @@
 /* The largest file read by default: the recorder's largest record_max
  * (64G) and room for its last line. */
 #define PTY_CAST_FILE_MAX (((uint64_t)64 << 30) + PTY_CAST_LINE_MAX)
-/* The largest width or height of the terminal a file names. */
-#define PTY_CAST_SIZE_MAX 10000u
 /* The latest time an event may have, in seconds: a century. */
 #define PTY_CAST_TIME_MAX 3.2e9
 
