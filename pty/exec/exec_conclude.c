@@ -56,6 +56,8 @@ exec_say_refused(const struct pty_exec_request *r,
 		pty_say(fd, eol, PTY_MSG_EXEC_WHY, real);
 		return;
 	}
+	if (dec->never)
+		pty_say(fd, eol, PTY_MSG_EXEC_NEVER);
 	for (i = 0; i < dec->nreasons; i++) {
 		pty_printable(real, sizeof real, dec->reasons[i]);
 		pty_say(fd, eol, PTY_MSG_EXEC_DENY_REASON, real);
@@ -122,7 +124,9 @@ exec_conclude_one(struct pty_guard *g, const struct pty_exec_request *r,
 	    g, LOG_NOTICE, "exec denied user=%s session=%s path=%s: %s",
 	    g->who->user, g->asess.id, r->path[0] ? r->path : r->request,
 	    dec->verdict == PTY_EXEC_POLICY
-		? (dec->nreasons > 0 ? dec->reasons[0] : "no rule allows it")
+		? (dec->nreasons > 0 ? dec->reasons[0]
+		   : dec->never      ? "exec_never holds for it"
+				     : "no rule allows it")
 		: dec->error);
 	return pty_guard_refused(g, fd, eol);
 }

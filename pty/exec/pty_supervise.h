@@ -265,4 +265,68 @@ int pty_landlock_build(struct pty_decider *d, enum pty_mode mode,
 		       int *fd, char *note, size_t notelen, char *err,
 		       size_t errlen);
 
+/* ---- The files the kernel never executes (landlock_never.c) */
+
+/*
+ * exec_never(P) (pty_decide.h) names the programs a session never runs,
+ * whatever is asked.  When the session starts the guard decides it for
+ * every program it finds - the regular files with an execute bit in the
+ * folders of PATH, /bin, /sbin, /usr/bin, /usr/sbin, /usr/local/bin,
+ * /usr/local/sbin and the policy's exec_dir locations (each folder, not
+ * the ones below it), by resolved path - and for every path it names by
+ * itself, and leaves those files out of the session's Landlock ruleset:
+ * the kernel then refuses to execute them (EACCES), whatever a process
+ * does between the guard's check and the kernel's use of a path.
+ */
+/* The most files exec_never may hold for, the most rules a session's
+ * ruleset may have, and the deepest folder granted entry by entry: more
+ * is an error (no session), not a cut. */
+#define PTY_NEVER_FILES_MAX    4096
+#define PTY_LANDLOCK_RULES_MAX 65536
+#define PTY_NEVER_DEPTH_MAX    64
+
+struct pty_never_file {
+	dev_t dev;
+	ino_t ino;
+	nlink_t nlink; /* its names on its file system */
+	char *path;    /* resolved, where it was found */
+};
+
+struct pty_never_set {
+	struct pty_never_file *files;
+	size_t n, cap;
+	/* the folders on the way to them ("/" included), by identity */
+	struct {
+		dev_t dev;
+		ino_t ino;
+	} *way;
+	size_t nway;
+	size_t decided; /* the programs exec_never was decided for */
+};
+
+/* Fills *set (zeroed first) with the files exec_never holds for in
+ * session mode `mode`, looked for as said above, `dirs` (the exec_dir
+ * locations) among the folders.  Nothing when the policy does not define
+ * exec_never.  Returns 0, or -1 with one line in err (the policy failed,
+ * too many files or folders: the session must not start). */
+int pty_never_find(struct pty_decider *d, enum pty_mode mode,
+		   const char *const *dirs, size_t ndirs,
+		   struct pty_never_set *set, char *err, size_t errlen);
+void pty_never_set_free(struct pty_never_set *set);
+/* Whether the file dev/ino is one of the set's. */
+bool pty_never_set_has(const struct pty_never_set *set, dev_t dev, ino_t ino);
+
+/* Adds to `ruleset` the EXECUTE rules of `location` (absolute; links
+ * followed) but the files of `set` beneath it: the location's own rule
+ * when none is, else a rule for each entry of each folder on the way to
+ * one but the entry that leads to it (symbolic links, and anything that is
+ * such a file or folder under another name, get none).  A location that
+ * does not exist is left out; a never-run file as a location is left out
+ * too.  *rules counts the rules added.  Returns 0, or -1 with one line in
+ * err (a location that cannot be opened or read, neither a folder nor a
+ * regular file, not absolute; more than PTY_LANDLOCK_RULES_MAX rules). */
+int pty_landlock_grant(int ruleset, const char *location,
+		       const struct pty_never_set *set, size_t *rules,
+		       char *err, size_t errlen);
+
 #endif /* PTY_SUPERVISE_H */

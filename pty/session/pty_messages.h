@@ -233,6 +233,8 @@
 	"  run as a program by the dynamic loader %s"
 #define PTY_MSG_EXEC_WHY          "  %s"
 #define PTY_MSG_EXEC_DENY_REASON  "  deny_exec: %s"
+#define PTY_MSG_EXEC_NEVER                                                     \
+	"  exec_never: the policy never runs this program in a session"
 #define PTY_MSG_EXEC_MORE_REASONS "  (and %zu more)"
 
 /* -- maelys-pty test (tools/test.c): the policy's cases.  A case's line
