@@ -541,6 +541,8 @@ pty_exec_expand(const struct pty_exec_env *e, struct pty_exec_proc *p,
 		const struct pty_binfmt *bf;
 		size_t len = 0;
 
+		cur->dev = w->st.st_dev;
+		cur->ino = w->st.st_ino;
 		if (w->unsafe[0] != '\0')
 			return chain_refuse(err, errlen, PTY_EXEC_READ_UNSAFE,
 					    "it goes through %s, which you "

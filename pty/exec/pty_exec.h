@@ -72,6 +72,10 @@ struct pty_exec_request {
 	char parent[PATH_MAX];  /* exec_parent ("" if it cannot be named) */
 	enum pty_exec_via via;  /* exec_via */
 	char through[PATH_MAX]; /* exec_through ("" for execve) */
+	/* the file found for it (its walk's), which the process's executable
+	 * must be after the exec when it is the chain's (exec_verify.c) */
+	dev_t dev;
+	ino_t ino;
 	/* argv was not read: no rule reads exec_arg or exec_argc, and there
 	 * is no audit log (pty_supervise.h); argc is then 0, and neither
 	 * fact is supplied */

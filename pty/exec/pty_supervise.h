@@ -34,6 +34,7 @@
 
 #include "pty_exec.h"
 #include "pty_exec_chain.h"
+#include "pty_exec_verify.h"
 #include "pty_session.h"
 
 #include <stdbool.h>
@@ -70,6 +71,9 @@ struct pty_supervisor {
 	/* called around a message on out_fd (the prompt hides), or NULL */
 	void (*around_message)(bool before);
 	bool end_session; /* a refusal hit max_denials or the audit failed */
+	/* what each allowed exec must leave its process running, checked
+	 * once the exec is over (pty_exec_verify.h) */
+	struct pty_verify *verify;
 	/* the policy decides lines only, and exec_decisions = optional:
 	 * every program is recorded and runs (pty_supervise_execs_decided) */
 	bool execs_undecided;
@@ -90,6 +94,15 @@ enum pty_act pty_exec_conclude(struct pty_guard *g,
 			       const struct pty_exec_decision *dec,
 			       const maelys_datalog_input_edb_t *edb, int fd,
 			       const char *eol);
+
+/* Concludes a process found running another program than the exec the
+ * guard allowed (exec_verify.c), already ended: its audit record (event
+ * exec_mismatch), the message on fd, syslog, and a refusal counted toward
+ * max_denials.  Returns PTY_ACT_END when the session must end (the
+ * record failed with on_audit_failure = terminate, or max_denials). */
+enum pty_act pty_exec_conclude_mismatch(struct pty_guard *g,
+					const struct pty_exec_mismatch *m,
+					int fd, const char *eol);
 
 /* Whether this process may be a guard nested in a supervised session: it
  * runs with NO_NEW_PRIVS and a seccomp filter (/proc/self/status).  Only a
@@ -149,6 +162,16 @@ int pty_supervise_accept(struct pty_supervisor *s, char *err, size_t errlen);
 /* Answers one pending notification (call when the listener is readable).
  * Returns 0, or -1 when the listener is unusable (the session must end). */
 int pty_supervise_handle(struct pty_supervisor *s);
+
+/* The descriptor the loop waits on besides the listener: readable when a
+ * check of what a process runs after an exec is due (pty_exec_verify.h),
+ * or -1. */
+int pty_supervise_verify_fd(const struct pty_supervisor *s);
+
+/* Runs the checks that are due (call when that descriptor is readable);
+ * a mismatch is concluded as a refusal (pty_exec_conclude_mismatch), and
+ * may set s->end_session. */
+void pty_supervise_verify(struct pty_supervisor *s);
 
 /* Closes everything; safe after pty_supervise_init, however far the
  * preparation got. */

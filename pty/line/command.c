@@ -37,7 +37,11 @@ command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 	bool look = true; /* once before the first wait */
 
 	for (;;) {
-		struct pollfd pfd = {sup->listener, POLLIN, 0};
+		/* a negative descriptor is ignored: with neither, ppoll
+		 * waits for the signals alone */
+		struct pollfd pfd[2] = {{sup->listener, POLLIN, 0},
+					{pty_supervise_verify_fd(sup), POLLIN,
+					 0}};
 
 		if ((pass_on = pty_signals_take_end()) != 0)
 			(void)kill(pid, pass_on);
@@ -51,9 +55,15 @@ command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 				break;
 			}
 		}
-		if (ppoll(&pfd, sup->listener >= 0 ? 1 : 0, NULL, mask) <= 0)
+		if (ppoll(pfd, 2, NULL, mask) <= 0)
 			continue;
-		if (pfd.revents & POLLIN) {
+		if (pfd[1].revents & POLLIN) {
+			/* what a process runs after its exec, checked */
+			pty_supervise_verify(sup);
+			if (sup->end_session)
+				(void)kill(pid, SIGKILL);
+		}
+		if (pfd[0].revents & POLLIN) {
 			if (pty_supervise_handle(sup) != 0) {
 				pty_say(STDERR_FILENO, "\n",
 					PTY_MSG_SUPERVISOR_FAILED);
@@ -71,7 +81,7 @@ command_wait(struct pty_supervisor *sup, pid_t pid, const sigset_t *mask)
 			 * this guard is gone) */
 			if (sup->end_session)
 				(void)kill(pid, SIGKILL);
-		} else if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) {
+		} else if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) {
 			(void)close(sup->listener);
 			sup->listener = -1;
 		}

@@ -640,9 +640,9 @@ pty_relay_conclude_if_shell_over(void)
 
 /* What the loop waits on: each descriptor's index in fds, or -1. */
 struct pty_relay_poll {
-	struct pollfd fds[5];
+	struct pollfd fds[6];
 	nfds_t n;
-	int in, out, status, exec, rec;
+	int in, out, status, exec, rec, verify;
 };
 
 static int
@@ -663,7 +663,7 @@ pty_relay_wait_for_input(struct pty_relay_poll *p, const sigset_t *mask)
 	struct timespec tick = {0, 200 * 1000 * 1000};
 
 	memset(p, 0, sizeof *p);
-	p->in = p->out = p->status = p->exec = p->rec = -1;
+	p->in = p->out = p->status = p->exec = p->rec = p->verify = -1;
 	/* the user's keys wait in the terminal until bash is ready */
 	if (relay.state != PTY_STARTING)
 		p->in = pty_relay_poll_add(p, STDIN_FILENO);
@@ -680,6 +680,9 @@ pty_relay_wait_for_input(struct pty_relay_poll *p, const sigset_t *mask)
 		p->status = pty_relay_poll_add(p, relay.child.status_fd);
 	if (relay.sup.listener >= 0)
 		p->exec = pty_relay_poll_add(p, relay.sup.listener);
+	if (pty_supervise_verify_fd(&relay.sup) >= 0)
+		p->verify = pty_relay_poll_add(
+		    p, pty_supervise_verify_fd(&relay.sup));
 	return ppoll(p->fds, p->n, &tick, mask);
 }
 
@@ -747,6 +750,12 @@ pty_relay_serve(const struct pty_relay_poll *p)
 
 	if (p->exec >= 0 && f[p->exec].revents != 0)
 		pty_relay_exec(f[p->exec].revents);
+	if (p->verify >= 0 && (f[p->verify].revents & POLLIN)) {
+		/* what a process runs after its exec, checked */
+		pty_supervise_verify(&relay.sup);
+		if (relay.sup.end_session)
+			relay.guard_ended = true;
+	}
 	if (p->out >= 0 && (f[p->out].revents & POLLIN))
 		pty_relay_output();
 	if (p->status >= 0 && (f[p->status].revents & (POLLIN | POLLHUP)) &&

@@ -236,6 +236,17 @@
 #define PTY_MSG_EXEC_NEVER                                                     \
 	"  exec_never: the policy never runs this program in a session"
 #define PTY_MSG_EXEC_MORE_REASONS "  (and %zu more)"
+/* a process that, once an allowed exec was over, ran another program
+ * (exec/exec_verify.c): the first line without its prefix is the audit
+ * record's "error" */
+#define PTY_MSG_EXEC_MISMATCH                                                  \
+	"process %d runs %s, not the program allowed (%s): %s"
+#define PTY_MSG_EXEC_MISMATCH_ENDED  "it was ended"
+#define PTY_MSG_EXEC_MISMATCH_GONE   "it had ended already"
+#define PTY_MSG_EXEC_MISMATCH_UNNAMED "a program the kernel cannot name"
+#define PTY_MSG_EXEC_MISMATCH_WHY                                              \
+	"  what its exec named changed after the guard's check (it runs "     \
+	"device %llu:%llu, inode %llu)"
 
 /* -- maelys-pty test (tools/test.c): the policy's cases.  A case's line
  * is "FILE:LINE: CASE: got VERDICT (REASONS)" when it fails, and
