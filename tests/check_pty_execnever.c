@@ -353,6 +353,63 @@ START_TEST(test_execnever_a_hard_link_is_refused_too)
 }
 END_TEST
 
+/* A hard link in another folder of PATH is refused with it; one in a
+ * folder the guard does not read is said (the kernel would run it). */
+START_TEST(test_execnever_other_names_are_refused_or_said)
+{
+	char other[600], hidden[600], dir2[400], dir3[400], path_env[1200];
+	const char *paths[2];
+	int got[2], fd = -1;
+	char note[512], err[1024];
+	struct pty_never_set set;
+
+	require_landlock();
+	setup();
+	snprintf(dir2, sizeof dir2, "%s/more", world.dir);
+	snprintf(dir3, sizeof dir3, "%s/unread", world.dir);
+	ck_assert_int_eq(mkdir(dir2, 0755), 0);
+	ck_assert_int_eq(mkdir(dir3, 0755), 0);
+	snprintf(other, sizeof other, "%s/other", dir2);
+	ck_assert_int_eq(link(bin_halt, other), 0);
+	open_policy(ALLOW_ALL
+		    "exec_never(P) :- exec_path(P), suffix(P, \"/halt-x\").\n");
+	snprintf(path_env, sizeof path_env, "%s:%s:/usr/bin", tools, dir2);
+	d.path_env = path_env;
+	ck_assert_msg(pty_never_find(&d, PTY_MODE_INTERACTIVE, NULL, 0, &set,
+				     err, sizeof err) == 0,
+		      "%s", err);
+	ck_assert_uint_eq(set.n, 2); /* halt-x, and other by its file */
+	ck_assert_str_eq(set.unseen, "");
+	pty_never_set_free(&set);
+	ck_assert_msg(pty_landlock_build(&d, PTY_MODE_INTERACTIVE, NULL, 0,
+					 true, &fd, note, sizeof note, err,
+					 sizeof err) == 0,
+		      "%s", err);
+	ck_assert_str_eq(note, "");
+	paths[0] = other;
+	paths[1] = bin_ok;
+	exec_under(fd, paths, 2, got);
+	(void)close(fd);
+	ck_assert_int_eq(got[0], EACCES);
+	ck_assert_int_eq(got[1], 0);
+	/* a third name where no folder read shows it */
+	snprintf(hidden, sizeof hidden, "%s/hidden", dir3);
+	ck_assert_int_eq(link(bin_halt, hidden), 0);
+	ck_assert_int_eq(pty_never_find(&d, PTY_MODE_INTERACTIVE, NULL, 0,
+					&set, err, sizeof err),
+			 0);
+	ck_assert_str_ne(set.unseen, "");
+	pty_never_set_free(&set);
+	ck_assert_int_eq(pty_landlock_build(&d, PTY_MODE_INTERACTIVE, NULL, 0,
+					    true, &fd, note, sizeof note, err,
+					    sizeof err),
+			 0);
+	(void)close(fd);
+	ck_assert_msg(strstr(note, "hard link") != NULL, "%s", note);
+	teardown();
+}
+END_TEST
+
 /* With exec locations: inside a folder location, all but the never-run
  * files; a never-run file named as a location is left out; nothing
  * outside the locations (the shell, the guard and the loader aside). */
@@ -418,6 +475,65 @@ START_TEST(test_execnever_of_the_shell_is_no_session)
 }
 END_TEST
 
+/* --check says when allow_exec allows what exec_never refuses (explain
+ * says which decided), and when a never-run file has a name the guard
+ * does not read; the shipped policies have neither. */
+START_TEST(test_execnever_check_says_where_the_policy_disagrees)
+{
+	char text[1024], path[600], *out, *err;
+	const char *shipped[] = {"policies/level1.dl", "policies/bastion.dl"};
+	size_t i;
+
+	setup();
+	snprintf(path, sizeof path, "%s/check.dl", world.dir);
+	snprintf(text, sizeof text,
+		 ALLOW_ALL
+		 "exec_never(P) :- exec_path(P), suffix(P, \"/halt-x\").\n");
+	pts_write_file(path, text, 0644);
+	{
+		char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
+				"--check", "--policy", path, "--path", tools,
+				NULL};
+
+		(void)pts_run(argv, NULL, &out, &err);
+	}
+	ck_assert_msg(strstr(err, "allow_exec allows ") != NULL &&
+			  strstr(err, "/halt-x typed alone in interactive "
+				      "sessions, and exec_never holds for it") !=
+			      NULL,
+		      "%s", err);
+	free(out);
+	free(err);
+	/* explain says which of the two decided, and how exec_never held */
+	{
+		char exec[600];
+		char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
+				"explain", "--policy", path, "--exec", exec,
+				"--", "halt-x", NULL};
+
+		snprintf(exec, sizeof exec, "%s", bin_halt);
+		(void)pts_run(argv, NULL, &out, &err);
+		ck_assert_msg(strstr(out, "exec_never holds for '") != NULL &&
+				  strstr(out, "exec_never rows:") != NULL,
+			      "%s%s", out, err);
+		free(out);
+		free(err);
+	}
+	for (i = 0; i < 2; i++) {
+		char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
+				"--check", "--policy",
+				(char *)pts_source_path(shipped[i]), NULL};
+
+		(void)pts_run(argv, NULL, &out, &err);
+		ck_assert_msg(strstr(err, "exec_never") == NULL, "%s: %s",
+			      shipped[i], err);
+		free(out);
+		free(err);
+	}
+	teardown();
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -433,8 +549,10 @@ maelys_check_suite(void)
 	tcase_add_test(tc,
 		       test_execnever_the_kernel_refuses_never_run_files_alone);
 	tcase_add_test(tc, test_execnever_a_hard_link_is_refused_too);
+	tcase_add_test(tc, test_execnever_other_names_are_refused_or_said);
 	tcase_add_test(tc, test_execnever_subtracts_inside_the_locations);
 	tcase_add_test(tc, test_execnever_of_the_shell_is_no_session);
+	tcase_add_test(tc, test_execnever_check_says_where_the_policy_disagrees);
 	suite_add_tcase(s, tc);
 	return s;
 }

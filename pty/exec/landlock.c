@@ -262,6 +262,12 @@ pty_landlock_build(struct pty_decider *d, enum pty_mode mode,
 	    landlock_grant_extra(ruleset, loader, true, "the dynamic loader",
 				 &never, &rules, err, errlen) != 0)
 		goto out;
+	if (never.unseen[0] != '\0')
+		(void)snprintf(note, notelen,
+			       "exec_never holds for %s, which has a name "
+			       "(a hard link) in a folder the guard does not "
+			       "read: the kernel would execute it by that name",
+			       never.unseen);
 	*fd = ruleset;
 	ruleset = -1;
 	rc = 0;

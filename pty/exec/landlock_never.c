@@ -110,10 +110,17 @@ nomem:
 	return -1;
 }
 
-/* The candidates: resolved paths, read from the folders, then sorted so
- * that each is decided once. */
+/* A candidate: a program's resolved path and its file. */
+struct never_cand {
+	char *path;
+	dev_t dev;
+	ino_t ino;
+};
+
+/* The candidates, read from the folders, then sorted by path so that each
+ * is decided once. */
 struct never_found {
-	char **paths;
+	struct never_cand *c;
 	size_t n, cap;
 	/* the folders read, by device and inode */
 	struct {
@@ -125,19 +132,21 @@ struct never_found {
 };
 
 static int
-never_found_add(struct never_found *f, const char *path)
+never_found_add(struct never_found *f, const char *path, const struct stat *st)
 {
 	if (f->n == f->cap) {
 		size_t cap = f->cap != 0 ? f->cap * 2 : 1024;
-		char **p = reallocarray(f->paths, cap, sizeof *p);
+		struct never_cand *c = reallocarray(f->c, cap, sizeof *c);
 
-		if (p == NULL)
+		if (c == NULL)
 			return -1;
-		f->paths = p;
+		f->c = c;
 		f->cap = cap;
 	}
-	if ((f->paths[f->n] = strdup(path)) == NULL)
+	if ((f->c[f->n].path = strdup(path)) == NULL)
 		return -1;
+	f->c[f->n].dev = st->st_dev;
+	f->c[f->n].ino = st->st_ino;
 	f->n++;
 	return 0;
 }
@@ -148,8 +157,8 @@ never_found_free(struct never_found *f)
 	size_t i;
 
 	for (i = 0; i < f->n; i++)
-		free(f->paths[i]);
-	free(f->paths);
+		free(f->c[i].path);
+	free(f->c);
 }
 
 /* Reads the programs of folder `dir` (a folder already read, or one that
@@ -208,7 +217,7 @@ never_read_dir(struct never_found *f, const char *dir, char *err,
 		if (n < 0 || (size_t)n >= sizeof path ||
 		    realpath(path, real) == NULL)
 			continue;
-		if (never_found_add(f, real) != 0) {
+		if (never_found_add(f, real, &st) != 0) {
 			(void)closedir(d);
 			(void)snprintf(err, errlen,
 				       "no memory for the exec_never "
@@ -223,7 +232,48 @@ never_read_dir(struct never_found *f, const char *dir, char *err,
 static int
 never_cmp(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct never_cand *)a)->path,
+		      ((const struct never_cand *)b)->path);
+}
+
+/* Every other name the never-run files have among the candidates (a
+ * hard link in another folder read): refused with them, since a rule on
+ * the folder of one would grant the file.  Then the names they have that
+ * no folder read shows (st_nlink counts them): said in set->unseen. */
+static int
+never_other_names(struct pty_never_set *set, const struct never_found *f,
+		  char *err, size_t errlen)
+{
+	size_t i, j, n = set->n;
+
+	for (i = 0; i < f->n; i++) {
+		struct stat st;
+
+		if ((i > 0 && strcmp(f->c[i].path, f->c[i - 1].path) == 0) ||
+		    !pty_never_set_has(set, f->c[i].dev, f->c[i].ino))
+			continue;
+		memset(&st, 0, sizeof st);
+		st.st_dev = f->c[i].dev;
+		st.st_ino = f->c[i].ino;
+		for (j = 0; j < set->n; j++)
+			if (set->files[j].dev == st.st_dev &&
+			    set->files[j].ino == st.st_ino)
+				st.st_nlink = set->files[j].nlink;
+		if (never_add(set, f->c[i].path, &st, err, errlen) != 0)
+			return -1;
+	}
+	for (i = 0; i < n; i++) {
+		nlink_t names = 0;
+
+		for (j = 0; j < set->n; j++)
+			if (set->files[j].dev == set->files[i].dev &&
+			    set->files[j].ino == set->files[i].ino)
+				names++;
+		if (set->files[i].nlink > names && set->unseen[0] == '\0')
+			(void)snprintf(set->unseen, sizeof set->unseen, "%s",
+				       set->files[i].path);
+	}
+	return 0;
 }
 
 /* pty_never_named's visitor: a path the policy names by itself, kept
@@ -331,22 +381,23 @@ pty_never_find(struct pty_decider *d, enum pty_mode mode,
 		if (never_read_dir(&f, dirs[i], err, errlen) != 0)
 			goto out;
 	if (f.n > 1)
-		qsort(f.paths, f.n, sizeof *f.paths, never_cmp);
+		qsort(f.c, f.n, sizeof *f.c, never_cmp);
 	for (i = 0; i < f.n; i++) {
 		struct stat st;
 		bool never;
 
-		if (i > 0 && strcmp(f.paths[i], f.paths[i - 1]) == 0)
+		if (i > 0 && strcmp(f.c[i].path, f.c[i - 1].path) == 0)
 			continue;
 		set->decided++;
-		if (pty_never_ask(d, mode, f.paths[i], &never, err, errlen) !=
+		if (pty_never_ask(d, mode, f.c[i].path, &never, err, errlen) !=
 		    0)
 			goto out;
-		if (never && stat(f.paths[i], &st) == 0 &&
-		    never_add(set, f.paths[i], &st, err, errlen) != 0)
+		if (never && stat(f.c[i].path, &st) == 0 &&
+		    never_add(set, f.c[i].path, &st, err, errlen) != 0)
 			goto out;
 	}
 	if (pty_never_named(d, mode, never_visit_named, &nn, err, errlen) != 0 ||
+	    never_other_names(set, &f, err, errlen) != 0 ||
 	    never_note_way(set, err, errlen) != 0)
 		goto out;
 	rc = 0;

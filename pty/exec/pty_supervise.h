@@ -325,11 +325,15 @@ struct pty_never_set {
 	} *way;
 	size_t nway;
 	size_t decided; /* the programs exec_never was decided for */
+	/* one of them with a name (a hard link) in a folder the guard does
+	 * not read, which the kernel would execute by that name; "" when
+	 * there is none */
+	char unseen[PATH_MAX];
 };
 
 /* Fills *set (zeroed first) with the files exec_never holds for in
  * session mode `mode`, looked for as said above, `dirs` (the exec_dir
- * locations) among the folders.  Nothing when the policy does not define
+ * locations) among the folders, each by every name it has there.  Nothing when the policy does not define
  * exec_never.  Returns 0, or -1 with one line in err (the policy failed,
  * too many files or folders: the session must not start). */
 int pty_never_find(struct pty_decider *d, enum pty_mode mode,

@@ -279,6 +279,7 @@
 #define PTY_MSG_TEST_DENY_EXEC   "deny_exec: %s"
 #define PTY_MSG_TEST_NO_RULE     "no rule allows '%s'"
 #define PTY_MSG_TEST_NO_REASON   "no deny_exec reason"
+#define PTY_MSG_TEST_EXEC_NEVER  "exec_never holds"
 #define PTY_MSG_TEST_MORE        "and %zu more"
 #define PTY_MSG_TEST_SUMMARY     "%zu passed, %zu failed"
 #define PTY_MSG_TEST_POLICY      "%s: policy %s"
@@ -471,6 +472,9 @@
 #define PTY_MSG_EXPLAIN_ERROR       "denied: the policy could not be evaluated (%s)"
 #define PTY_MSG_EXPLAIN_EXEC_ALLOW  "allowed (allow_exec)"
 #define PTY_MSG_EXPLAIN_EXEC_POLICY "denied by policy: no rule allows '%s'"
+#define PTY_MSG_EXPLAIN_EXEC_NEVER                                             \
+	"denied by policy: exec_never holds for '%s' (in a session the "      \
+	"kernel never executes it)"
 /* the trees */
 #define PTY_MSG_EXPLAIN_ROWS        "%s rows:"
 #define PTY_MSG_EXPLAIN_NO_ROWS     "no %s row"

@@ -121,11 +121,13 @@ test_reasons(const struct pty_case *c, const struct pty_case_result *res,
 		case PTY_EXEC_RECORDED:
 			return;
 		}
-		if (x->nreasons == 0)
+		if (x->never)
+			test_add(out, cap, PTY_MSG_TEST_EXEC_NEVER);
+		if (x->nreasons == 0 && !x->never)
 			test_add(out, cap, PTY_MSG_TEST_NO_REASON);
 		for (i = 0; i < x->nreasons; i++)
 			test_add(out, cap, "%s" PTY_MSG_TEST_DENY_EXEC,
-				 i > 0 ? "; " : "", x->reasons[i]);
+				 i > 0 || x->never ? "; " : "", x->reasons[i]);
 		n = x->nreasons;
 		total = x->reasons_total;
 	} else {
