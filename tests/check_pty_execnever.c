@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -410,6 +412,50 @@ START_TEST(test_execnever_other_names_are_refused_or_said)
 }
 END_TEST
 
+/* A folder on the way to a never-run file, mounted a second time
+ * elsewhere (a bind mount): the file is refused there too.  The test's
+ * own mount namespace, so that nothing outside it sees the mount. */
+START_TEST(test_execnever_a_bind_mount_of_its_folder_is_refused_too)
+{
+	char alias[400], shown[600], note[512], err[1024];
+	const char *paths[3];
+	int got[3], fd = -1;
+
+	require_landlock();
+	setup();
+	if (unshare(CLONE_NEWNS) != 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) {
+		fprintf(stderr, "SKIP: no mount namespace here: %s\n",
+			strerror(errno));
+		teardown();
+		return;
+	}
+	/* beneath a folder that is not on the way, which gets a rule */
+	snprintf(alias, sizeof alias, "%s/deep", world.dir);
+	ck_assert_int_eq(mkdir(alias, 0755), 0);
+	snprintf(alias, sizeof alias, "%s/deep/alias", world.dir);
+	ck_assert_int_eq(mkdir(alias, 0755), 0);
+	ck_assert_int_eq(mount(tools, alias, NULL, MS_BIND, NULL), 0);
+	snprintf(shown, sizeof shown, "%s/halt-x", alias);
+	open_policy(ALLOW_ALL
+		    "exec_never(P) :- exec_path(P), suffix(P, \"/halt-x\").\n");
+	ck_assert_msg(pty_landlock_build(&d, PTY_MODE_INTERACTIVE, NULL, 0,
+					 true, &fd, note, sizeof note, err,
+					 sizeof err) == 0,
+		      "%s", err);
+	paths[0] = bin_halt;
+	paths[1] = shown;
+	paths[2] = bin_ok;
+	exec_under(fd, paths, 3, got);
+	(void)close(fd);
+	(void)umount2(alias, MNT_DETACH);
+	ck_assert_int_eq(got[0], EACCES);
+	ck_assert_int_eq(got[1], EACCES);
+	ck_assert_int_eq(got[2], 0);
+	teardown();
+}
+END_TEST
+
 /* With exec locations: inside a folder location, all but the never-run
  * files; a never-run file named as a location is left out; nothing
  * outside the locations (the shell, the guard and the loader aside). */
@@ -550,6 +596,8 @@ maelys_check_suite(void)
 		       test_execnever_the_kernel_refuses_never_run_files_alone);
 	tcase_add_test(tc, test_execnever_a_hard_link_is_refused_too);
 	tcase_add_test(tc, test_execnever_other_names_are_refused_or_said);
+	tcase_add_test(tc,
+		       test_execnever_a_bind_mount_of_its_folder_is_refused_too);
 	tcase_add_test(tc, test_execnever_subtracts_inside_the_locations);
 	tcase_add_test(tc, test_execnever_of_the_shell_is_no_session);
 	tcase_add_test(tc, test_execnever_check_says_where_the_policy_disagrees);

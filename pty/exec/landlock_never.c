@@ -29,6 +29,8 @@
 #define _GNU_SOURCE
 #include "pty_supervise.h"
 
+#include "pty_mountinfo.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -346,6 +348,115 @@ never_note_way(struct pty_never_set *set, char *err, size_t errlen)
 	return 0;
 }
 
+/* Whether the folder `st` is one on the way to a never-run file, by
+ * identity (a folder mounted elsewhere too is the same folder). */
+static bool
+never_on_the_way(const struct pty_never_set *set, const struct stat *st)
+{
+	size_t i;
+
+	for (i = 0; i < set->nway; i++)
+		if (set->way[i].dev == st->st_dev &&
+		    set->way[i].ino == st->st_ino)
+			return true;
+	return false;
+}
+
+/* Whether `dir` (a path) and the file or folder `st` are the same. */
+static bool
+never_same(const char *dir, const struct stat *st)
+{
+	struct stat ds;
+
+	return stat(dir, &ds) == 0 && ds.st_dev == st->st_dev &&
+	       ds.st_ino == st->st_ino;
+}
+
+/* The names a mount gives the never-run files besides theirs: a mount
+ * point whose mounted folder is one on the way to such a file (a bind
+ * mount of /usr/bin at /srv/bin), or the file itself, shows it beneath
+ * that point too; each such name is refused with it, and walked the same
+ * way (its own folders on the way, and mounts of them), a few rounds
+ * deep.  Returns 0, or -1 with err. */
+static int
+never_mount_names(struct pty_never_set *set, char *err, size_t errlen)
+{
+	char *text = NULL;
+	size_t len = 0, round;
+	int fd, rc = 0;
+
+	fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || pty_read_whole(fd, "/proc/self/mountinfo",
+				     PTY_NEVER_MOUNTINFO_MAX, &text, &len, err,
+				     errlen) != 0) {
+		if (fd < 0)
+			(void)snprintf(err, errlen, "/proc/self/mountinfo: %s",
+				       strerror(errno));
+		if (fd >= 0)
+			(void)close(fd);
+		return -1;
+	}
+	(void)close(fd);
+	for (round = 0; round < PTY_NEVER_MOUNT_ROUNDS && rc == 0; round++) {
+		size_t pos = 0, before = set->n;
+
+		while (pos < len && rc == 0) {
+			const char *line = text + pos;
+			const char *nl = memchr(line, '\n', len - pos);
+			size_t n = nl != NULL ? (size_t)(nl - line) : len - pos;
+			struct pty_mount m;
+			struct stat st;
+			size_t i;
+
+			pos += n + (nl != NULL);
+			if (pty_mountinfo_line(line, n, &m) != 0 ||
+			    stat(m.point, &st) != 0 ||
+			    (!never_on_the_way(set, &st) &&
+			     !pty_never_set_has(set, st.st_dev, st.st_ino)))
+				continue;
+			/* which file's path goes through what is mounted */
+			for (i = 0; i < before && rc == 0; i++) {
+				char at[PATH_MAX], alias[PATH_MAX];
+				const char *f = set->files[i].path;
+				size_t k = strlen(f);
+				struct stat fs;
+
+				for (;;) {
+					(void)snprintf(at, sizeof at, "%.*s",
+						       (int)(k > 0 ? k : 1), f);
+					if (strcmp(at, m.point) != 0 &&
+					    never_same(at, &st))
+						break;
+					if (k == 0)
+						break;
+					while (k > 0 && f[k - 1] != '/')
+						k--;
+					if (k > 0)
+						k--; /* the slash */
+				}
+				if (strcmp(at, m.point) == 0 ||
+				    !never_same(at, &st))
+					continue;
+				if (snprintf(alias, sizeof alias, "%s%s",
+					     strcmp(m.point, "/") == 0 ? ""
+								       : m.point,
+					     f + k) >= (int)sizeof alias ||
+				    stat(alias, &fs) != 0 ||
+				    fs.st_dev != set->files[i].dev ||
+				    fs.st_ino != set->files[i].ino)
+					continue;
+				rc = never_add(set, alias, &fs, err, errlen);
+			}
+		}
+		if (rc == 0 && set->n > before)
+			rc = never_note_way(set, err, errlen);
+		if (set->n == before)
+			break;
+	}
+	free(text);
+	return rc;
+}
+
 int
 pty_never_find(struct pty_decider *d, enum pty_mode mode,
 	       const char *const *dirs, size_t ndirs,
@@ -398,7 +509,8 @@ pty_never_find(struct pty_decider *d, enum pty_mode mode,
 	}
 	if (pty_never_named(d, mode, never_visit_named, &nn, err, errlen) != 0 ||
 	    never_other_names(set, &f, err, errlen) != 0 ||
-	    never_note_way(set, err, errlen) != 0)
+	    never_note_way(set, err, errlen) != 0 ||
+	    (set->n > 0 && never_mount_names(set, err, errlen) != 0))
 		goto out;
 	rc = 0;
 out:
@@ -444,20 +556,6 @@ never_rule(struct never_grant *g, int fd, const char *what)
 	}
 	(*g->rules)++;
 	return 0;
-}
-
-/* Whether the folder `st` is one on the way to a never-run file, by
- * identity (a folder mounted elsewhere too is the same folder). */
-static bool
-never_on_the_way(const struct pty_never_set *set, const struct stat *st)
-{
-	size_t i;
-
-	for (i = 0; i < set->nway; i++)
-		if (set->way[i].dev == st->st_dev &&
-		    set->way[i].ino == st->st_ino)
-			return true;
-	return false;
 }
 
 /* How `name`, an entry of the folder at `path` (resolved, no trailing

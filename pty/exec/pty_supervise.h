@@ -307,6 +307,10 @@ int pty_landlock_build(struct pty_decider *d, enum pty_mode mode,
 #define PTY_NEVER_FILES_MAX    4096
 #define PTY_LANDLOCK_RULES_MAX 65536
 #define PTY_NEVER_DEPTH_MAX    64
+/* How much of /proc/self/mountinfo is read, and how many rounds of mounts
+ * of mounts are followed, to find a never-run file's other names. */
+#define PTY_NEVER_MOUNTINFO_MAX ((size_t)16 << 20)
+#define PTY_NEVER_MOUNT_ROUNDS  4
 
 struct pty_never_file {
 	dev_t dev;
