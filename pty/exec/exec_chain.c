@@ -477,8 +477,9 @@ chain_loader(const struct pty_exec_env *e, struct pty_exec_chain *c,
 				    "program it runs cannot be told");
 	if (!la.has_program)
 		return 1; /* it prints its usage and exits */
-	/* under exec locations the kernel refuses any file outside them;
-	 * the loader, always among them, would map one without asking */
+	/* under a ruleset (exec locations, exec_never) the kernel refuses
+	 * some files; the loader, always granted, would map one without
+	 * asking */
 	if (e->landlocked)
 		return chain_refuse(err, errlen, PTY_EXEC_READ_UNSAFE,
 				    "under the exec locations (Landlock) the "

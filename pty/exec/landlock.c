@@ -4,7 +4,8 @@
  * which opens every location with its own rights; the child only calls
  * landlock_restrict_self(2) on it after NO_NEW_PRIVS.  The ruleset handles
  * one right, EXECUTE: everything else the session may do is left to the
- * user's own permissions.
+ * user's own permissions.  What exec_never names is left out of it
+ * (landlock_never.c).
  */
 #define _GNU_SOURCE
 #include "pty_supervise.h"

@@ -250,9 +250,11 @@ int pty_supervise_build_filter(void **prog, size_t *count, char *err,
  * the session's shell, the guard itself and the dynamic loader, without
  * which no session could start; allow_exec still decides each of them.
  *
- * A policy that names no location gets no ruleset: every exec is decided
- * by allow_exec alone, and the gap between the check and the kernel's use
- * of the path stays open (maelys-pty(1), THREAT MODEL).
+ * A policy that names no location gets a ruleset of every file but those
+ * exec_never names (below), or none when it names none either: every exec
+ * is then decided by allow_exec alone, and the gap between the check and
+ * the kernel's use of the path stays open but for the check after the
+ * exec (pty_exec_verify.h; maelys-pty(1), THREAT MODEL).
  */
 /* The most locations a policy may name (more is an error, not a cut). */
 #define PTY_LANDLOCK_PATHS_MAX 256
@@ -276,13 +278,17 @@ int pty_landlock_locations(struct pty_decider *d, enum pty_mode mode,
 			   pty_landlock_visit_fn visit, void *arg, size_t *n,
 			   char *err, size_t errlen);
 
-/* Builds the ruleset for the policy of `d` in session mode `mode`.
- * *fd is the ruleset (close-on-exec; the child applies it), or -1 when
- * none applies: the policy names no location, or the kernel has no
- * Landlock and `required` is false (`note` then says so, for syslog).
- * `extra` are always added.  Returns 0, or -1 with one line in err: a
- * location that cannot be opened, too many, a required ruleset that cannot
- * be made. */
+/* Builds the ruleset for the policy of `d` in session mode `mode`: its
+ * locations (or, without any, every file), but the files exec_never names
+ * (pty_never_find, pty_landlock_grant).  *fd is the ruleset (close-on-exec;
+ * the child applies it), or -1 when none applies: the policy names no
+ * location and no exec_never file, or the kernel has no Landlock and
+ * `required` is false (`note` then says so, for syslog; it also says when
+ * a never-run file has a name the guard does not read).  `extra` (the
+ * session's shell, then the guard) and the dynamic loader are always
+ * added, the guard but when exec_never names it.  Returns 0, or -1 with
+ * one line in err: a location that cannot be opened, too many, exec_never
+ * of the shell or the loader, a required ruleset that cannot be made. */
 int pty_landlock_build(struct pty_decider *d, enum pty_mode mode,
 		       const char *const *extra, size_t nextra, bool required,
 		       int *fd, char *note, size_t notelen, char *err,
