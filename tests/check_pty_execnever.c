@@ -20,10 +20,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -110,8 +110,8 @@ START_TEST(test_execnever_reading_a_request_fact_does_not_load)
 	    "exec_never(P) :- exec_path(P), command(\"x\").\n",
 	};
 	static const char *const reads[] = {
-	    "exec_arg", "exec_parent", "exec_cwd", "exec_request",
-	    "time_of_day", "command",
+	    "exec_arg",     "exec_parent", "exec_cwd",
+	    "exec_request", "time_of_day", "command",
 	};
 	maelys_datalog_session_t *s = NULL;
 	char text[1024], err[1024];
@@ -134,8 +134,7 @@ END_TEST
 
 START_TEST(test_execnever_the_path_and_the_session_load)
 {
-	static const char text[] =
-	    ALLOW_ALL
+	static const char text[] = ALLOW_ALL
 	    "exec_never(P) :- exec_path(P), suffix(P, \"/halt-x\"),\n"
 	    "    user(U), not(trusted_user(U)), session_mode(\"command\").\n"
 	    "exec_never(P) :- exec_path(P), session_shell(P),\n"
@@ -190,8 +189,8 @@ START_TEST(test_execnever_find_reads_path_and_named_files)
 				       &never, err, sizeof err),
 			 0);
 	ck_assert(never);
-	ck_assert_int_eq(pty_never_ask(&d, PTY_MODE_INTERACTIVE, bin_ok,
-				       &never, err, sizeof err),
+	ck_assert_int_eq(pty_never_ask(&d, PTY_MODE_INTERACTIVE, bin_ok, &never,
+				       err, sizeof err),
 			 0);
 	ck_assert(!never);
 	teardown();
@@ -397,8 +396,8 @@ START_TEST(test_execnever_other_names_are_refused_or_said)
 	/* a third name where no folder read shows it */
 	snprintf(hidden, sizeof hidden, "%s/hidden", dir3);
 	ck_assert_int_eq(link(bin_halt, hidden), 0);
-	ck_assert_int_eq(pty_never_find(&d, PTY_MODE_INTERACTIVE, NULL, 0,
-					&set, err, sizeof err),
+	ck_assert_int_eq(pty_never_find(&d, PTY_MODE_INTERACTIVE, NULL, 0, &set,
+					err, sizeof err),
 			 0);
 	ck_assert_str_ne(set.unseen, "");
 	pty_never_set_free(&set);
@@ -499,13 +498,12 @@ START_TEST(test_execnever_of_the_shell_is_no_session)
 
 	require_landlock();
 	setup();
-	snprintf(text, sizeof text,
-		 ALLOW_ALL "exec_never(\"%s\").\n", bin_ok);
+	snprintf(text, sizeof text, ALLOW_ALL "exec_never(\"%s\").\n", bin_ok);
 	open_policy(text);
 	extra[0] = bin_ok;
 	ck_assert_int_eq(pty_landlock_build(&d, PTY_MODE_INTERACTIVE, extra, 2,
-					    false, &fd, note, sizeof note,
-					    err, sizeof err),
+					    false, &fd, note, sizeof note, err,
+					    sizeof err),
 			 -1);
 	ck_assert_int_eq(fd, -1);
 	ck_assert_msg(strstr(err, "the session's shell") != NULL, "%s", err);
@@ -538,24 +536,34 @@ START_TEST(test_execnever_check_says_where_the_policy_disagrees)
 	pts_write_file(path, text, 0644);
 	{
 		char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
-				"--check", "--policy", path, "--path", tools,
+				"--check",
+				"--policy",
+				path,
+				"--path",
+				tools,
 				NULL};
 
 		(void)pts_run(argv, NULL, &out, &err);
 	}
-	ck_assert_msg(strstr(err, "allow_exec allows ") != NULL &&
-			  strstr(err, "/halt-x typed alone in interactive "
-				      "sessions, and exec_never holds for it") !=
-			      NULL,
-		      "%s", err);
+	ck_assert_msg(
+	    strstr(err, "allow_exec allows ") != NULL &&
+		strstr(err, "/halt-x typed alone in interactive "
+			    "sessions, and exec_never holds for it") != NULL,
+	    "%s", err);
 	free(out);
 	free(err);
 	/* explain says which of the two decided, and how exec_never held */
 	{
 		char exec[600];
 		char *argv[] = {(char *)pts_build_path("pty/maelys-pty"),
-				"explain", "--policy", path, "--exec", exec,
-				"--", "halt-x", NULL};
+				"explain",
+				"--policy",
+				path,
+				"--exec",
+				exec,
+				"--",
+				"halt-x",
+				NULL};
 
 		snprintf(exec, sizeof exec, "%s", bin_halt);
 		(void)pts_run(argv, NULL, &out, &err);
@@ -596,11 +604,12 @@ maelys_check_suite(void)
 		       test_execnever_the_kernel_refuses_never_run_files_alone);
 	tcase_add_test(tc, test_execnever_a_hard_link_is_refused_too);
 	tcase_add_test(tc, test_execnever_other_names_are_refused_or_said);
-	tcase_add_test(tc,
-		       test_execnever_a_bind_mount_of_its_folder_is_refused_too);
+	tcase_add_test(
+	    tc, test_execnever_a_bind_mount_of_its_folder_is_refused_too);
 	tcase_add_test(tc, test_execnever_subtracts_inside_the_locations);
 	tcase_add_test(tc, test_execnever_of_the_shell_is_no_session);
-	tcase_add_test(tc, test_execnever_check_says_where_the_policy_disagrees);
+	tcase_add_test(tc,
+		       test_execnever_check_says_where_the_policy_disagrees);
 	suite_add_tcase(s, tc);
 	return s;
 }

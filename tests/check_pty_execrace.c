@@ -117,8 +117,8 @@ use_level1(void)
 {
 	char policy[PATH_MAX], path[PATH_MAX + 32];
 
-	snprintf(policy, sizeof policy, "%s/share/maelys-pty/policies/level1.dl",
-		 bastion.prefix);
+	snprintf(policy, sizeof policy,
+		 "%s/share/maelys-pty/policies/level1.dl", bastion.prefix);
 	snprintf(path, sizeof path, "%s:/usr/bin:/bin", tools);
 	bastion_configure_path(&bastion, policy, path,
 			       "landlock = auto\nmax_denials = 0\n");
@@ -178,8 +178,7 @@ race(const char *mode, const char *b, bool hold)
 	bastion_home_remove(&bastion, ALICE, "RACE-MARKER");
 	if (strcmp(mode, "path") == 0)
 		snprintf(cmd, sizeof cmd,
-			 "exec_race %s-m %s path " TRIES
-			 " %s/race-a/x %s/%s/x",
+			 "exec_race %s-m %s path " TRIES " %s/race-a/x %s/%s/x",
 			 hold ? "-h " : "", marker, tools, tools, b);
 	else
 		snprintf(cmd, sizeof cmd,
@@ -234,19 +233,17 @@ never_runs(const char *mode)
 	struct raced r;
 
 	r = race(mode, "race-h", false);
-	ck_assert_msg(r.target == 0 && r.killed == 0 &&
-			  marked(pids, 16) == 0,
-		      "%s: halt-fake ran %ld times", mode,
-		      r.target + r.killed);
+	ck_assert_msg(r.target == 0 && r.killed == 0 && marked(pids, 16) == 0,
+		      "%s: halt-fake ran %ld times", mode, r.target + r.killed);
 	ck_assert_int_eq(r.tries, 300);
 	ck_assert_int_gt(r.allowed, 0);
 	ck_assert_int_gt(r.eacces, 0);
 	snprintf(path, sizeof path, "%s/halt-fake\"", tools);
-	ck_assert_int_eq(bastion_log_count_user(
-			     &bastion, since, ALICE,
-			     (const char *[]){EV("exec"), DEC("allow"), path,
-					      NULL}),
-			 0);
+	ck_assert_int_eq(
+	    bastion_log_count_user(
+		&bastion, since, ALICE,
+		(const char *[]){EV("exec"), DEC("allow"), path, NULL}),
+	    0);
 	bastion_assert_log_verifies(&bastion);
 }
 
@@ -277,12 +274,11 @@ every_win_ended(const char *mode, const char *folder, const char *name)
 	ck_assert_uint_le(n, (size_t)r.killed);
 	for (i = 0; i < n; i++) {
 		snprintf(pid, sizeof pid, "\"pid\":%ld,", pids[i]);
-		ck_assert_msg(bastion_log_count_user(
-				  &bastion, since, ALICE,
-				  (const char *[]){EV("exec_mismatch"), pid,
-						   NULL}) == 1,
-			      "%s: pid %ld ran %s unrecorded", mode, pids[i],
-			      name);
+		ck_assert_msg(
+		    bastion_log_count_user(
+			&bastion, since, ALICE,
+			(const char *[]){EV("exec_mismatch"), pid, NULL}) == 1,
+		    "%s: pid %ld ran %s unrecorded", mode, pids[i], name);
 	}
 	/* the race was won: this is not a test that cannot fail */
 	ck_assert_int_gt(r.killed, 0);
@@ -337,10 +333,11 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_execrace_level1_never_run_program_never_runs);
 	tcase_add_test(tc,
 		       test_execrace_level1_interpreter_won_by_a_race_is_ended);
-	tcase_add_test(tc,
-		       test_execrace_bastion_program_outside_locations_never_runs);
 	tcase_add_test(
-	    tc, test_execrace_bastion_program_refused_for_its_arguments_is_ended);
+	    tc, test_execrace_bastion_program_outside_locations_never_runs);
+	tcase_add_test(
+	    tc,
+	    test_execrace_bastion_program_refused_for_its_arguments_is_ended);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -182,8 +182,7 @@ never_runs(const char *mode)
 
 	setup();
 	r = race(mode, "race-a", "race-h", false);
-	ck_assert_msg(r.target == 0 && r.killed == 0 &&
-			  marked(pids, 16) == 0,
+	ck_assert_msg(r.target == 0 && r.killed == 0 && marked(pids, 16) == 0,
 		      "%s: the never-run program ran %ld times", mode,
 		      r.target + r.killed);
 	ck_assert_int_eq(r.tries, 300);
@@ -236,21 +235,20 @@ every_win_ended(const char *mode)
 	log = pts_slurp(log_path);
 	records = pts_count_lines(
 	    log, (const char *[]){"\"event\":\"exec_mismatch\"",
-				  "\"decision\":\"mismatch\"",
-				  "/python3.99\"", "\"exec_ran_ino\":", NULL});
-	ck_assert_msg(records == r.killed, "%s: %ld killed, %d records",
-		      mode, r.killed, records);
+				  "\"decision\":\"mismatch\"", "/python3.99\"",
+				  "\"exec_ran_ino\":", NULL});
+	ck_assert_msg(records == r.killed, "%s: %ld killed, %d records", mode,
+		      r.killed, records);
 	/* each run that got as far as its marker is one of them */
 	n = marked(pids, 512);
 	ck_assert_uint_le(n, (size_t)r.killed);
 	for (i = 0; i < n; i++) {
 		snprintf(pid, sizeof pid, "\"pid\":%ld,", pids[i]);
-		ck_assert_msg(pts_count_lines(
-				  log, (const char *[]){
-					   "\"event\":\"exec_mismatch\"", pid,
-					   NULL}) == 1,
-			      "%s: pid %ld ran python3.99 unrecorded", mode,
-			      pids[i]);
+		ck_assert_msg(
+		    pts_count_lines(
+			log, (const char *[]){"\"event\":\"exec_mismatch\"",
+					      pid, NULL}) == 1,
+		    "%s: pid %ld ran python3.99 unrecorded", mode, pids[i]);
 	}
 	free(log);
 	/* and the race was won: this is not a test that cannot fail */
@@ -259,8 +257,7 @@ every_win_ended(const char *mode)
 	{
 		char *out, *err;
 
-		ck_assert_msg(pts_verify_log(config, log_path, &out, &err) ==
-				  0,
+		ck_assert_msg(pts_verify_log(config, log_path, &out, &err) == 0,
 			      "%s%s", out, err);
 		free(out);
 		free(err);
@@ -299,18 +296,17 @@ START_TEST(test_execverify_ordinary_execs_are_left_alone)
 	snprintf(path, sizeof path, "%s/noshebang", tools);
 	pts_write_file(path, "echo from-the-script\n", 0755);
 	snprintf(script, sizeof script, "%s/ordinary.sh", tools);
-	snprintf(
-	    text, sizeof text,
-	    "i=0\nwhile [ $i -lt 20 ]; do\n"
-	    "  sh -c 'exec sh -c \"exec /usr/bin/true\"'\n"
-	    "  env true\n"
-	    "  python3 -c 'import threading, os; t = threading.Thread("
-	    "target=lambda: os.execv(\"/usr/bin/true\", [\"true\"])); "
-	    "t.start(); t.join()'\n"
-	    "  %s\n"
-	    "  i=$((i + 1))\n"
-	    "done\necho end\n",
-	    path);
+	snprintf(text, sizeof text,
+		 "i=0\nwhile [ $i -lt 20 ]; do\n"
+		 "  sh -c 'exec sh -c \"exec /usr/bin/true\"'\n"
+		 "  env true\n"
+		 "  python3 -c 'import threading, os; t = threading.Thread("
+		 "target=lambda: os.execv(\"/usr/bin/true\", [\"true\"])); "
+		 "t.start(); t.join()'\n"
+		 "  %s\n"
+		 "  i=$((i + 1))\n"
+		 "done\necho end\n",
+		 path);
 	pts_write_file(script, text, 0755);
 	snprintf(cmd, sizeof cmd, "sh %s", script);
 	ck_assert_int_eq(pts_run_config(&world, config,
@@ -326,11 +322,11 @@ START_TEST(test_execverify_ordinary_execs_are_left_alone)
 	log = pts_slurp(log_path);
 	ck_assert_int_eq(
 	    pts_count_lines(log, (const char *[]){"exec_mismatch", NULL}), 0);
-	ck_assert_int_gt(pts_count_lines(log, (const char *[]){
-						   "\"event\":\"exec\"",
-						   "\"decision\":\"allow\"",
-						   NULL}),
-			 100);
+	ck_assert_int_gt(
+	    pts_count_lines(log,
+			    (const char *[]){"\"event\":\"exec\"",
+					     "\"decision\":\"allow\"", NULL}),
+	    100);
 	free(log);
 	teardown();
 }

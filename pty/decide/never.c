@@ -22,8 +22,7 @@ pty_never_defined(const struct pty_decider *d)
 }
 
 bool
-pty_never_in(const maelys_datalog_result_t *res, const char *path,
-	     size_t len)
+pty_never_in(const maelys_datalog_result_t *res, const char *path, size_t len)
 {
 	maelys_datalog_arg_t k = maelys_datalog_arg_symbol_n(path, len);
 	int yes = 1;

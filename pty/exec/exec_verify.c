@@ -298,8 +298,7 @@ static bool
 verify_same_image(const struct verify_entry *e, const struct verify_entry *f)
 {
 	return f->used && f->tgid == e->tgid &&
-	       f->before_dev == e->before_dev &&
-	       f->before_ino == e->before_ino;
+	       f->before_dev == e->before_dev && f->before_ino == e->before_ino;
 }
 
 /* Ends e's process and says what it runs. */
@@ -322,10 +321,11 @@ verify_mismatch(const struct pty_verify *v, struct verify_entry *e,
 	n = readlinkat(at, path, m.ran, sizeof m.ran - 1);
 	m.ran[n > 0 ? n : 0] = '\0';
 	/* through the pidfd the end cannot reach another process */
-	m.killed = syscall(SYS_pidfd_send_signal, e->pidfd, SIGKILL, NULL,
-			   0) == 0;
+	m.killed =
+	    syscall(SYS_pidfd_send_signal, e->pidfd, SIGKILL, NULL, 0) == 0;
 	if (!m.killed)
-		m.ran[0] = '\0'; /* ended meanwhile: the name may be another's */
+		m.ran[0] =
+		    '\0'; /* ended meanwhile: the name may be another's */
 	fn(ctx, &m);
 }
 
@@ -361,8 +361,7 @@ verify_check(struct pty_verify *v, struct verify_entry *e, bool asked,
 	}
 	/* over: the image it runs is the one before (the exec failed), or
 	 * what one of its execs from that image was allowed to run */
-	if (st.st_dev == e->before_dev && st.st_ino == e->before_ino &&
-	    asked) {
+	if (st.st_dev == e->before_dev && st.st_ino == e->before_ino && asked) {
 		verify_drop(v, e);
 		return;
 	}

@@ -46,8 +46,8 @@
 /* The folders every session's programs are looked for in, besides PATH's
  * and the exec_dir locations. */
 static const char *const never_system_dirs[] = {
-    "/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin",
-    "/usr/local/sbin",
+    "/bin",      "/sbin",          "/usr/bin",
+    "/usr/sbin", "/usr/local/bin", "/usr/local/sbin",
 };
 
 void
@@ -167,8 +167,7 @@ never_found_free(struct never_found *f)
  * cannot be opened, is skipped: it holds nothing the kernel could be
  * given that another folder does not).  0, or -1 with err. */
 static int
-never_read_dir(struct never_found *f, const char *dir, char *err,
-	       size_t errlen)
+never_read_dir(struct never_found *f, const char *dir, char *err, size_t errlen)
 {
 	struct dirent *de;
 	struct stat st;
@@ -293,7 +292,8 @@ never_visit_named(void *arg, const char *path, char *err, size_t errlen)
 
 	if (path[0] != '/') {
 		(void)snprintf(err, errlen,
-			       "exec_never(\"%s\"): not an absolute path", path);
+			       "exec_never(\"%s\"): not an absolute path",
+			       path);
 		return -1;
 	}
 	/* what does not exist cannot be executed: nothing to refuse */
@@ -386,9 +386,9 @@ never_mount_names(struct pty_never_set *set, char *err, size_t errlen)
 	int fd, rc = 0;
 
 	fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || pty_read_whole(fd, "/proc/self/mountinfo",
-				     PTY_NEVER_MOUNTINFO_MAX, &text, &len, err,
-				     errlen) != 0) {
+	if (fd < 0 ||
+	    pty_read_whole(fd, "/proc/self/mountinfo", PTY_NEVER_MOUNTINFO_MAX,
+			   &text, &len, err, errlen) != 0) {
 		if (fd < 0)
 			(void)snprintf(err, errlen, "/proc/self/mountinfo: %s",
 				       strerror(errno));
@@ -438,8 +438,9 @@ never_mount_names(struct pty_never_set *set, char *err, size_t errlen)
 				    !never_same(at, &st))
 					continue;
 				if (snprintf(alias, sizeof alias, "%s%s",
-					     strcmp(m.point, "/") == 0 ? ""
-								       : m.point,
+					     strcmp(m.point, "/") == 0
+						 ? ""
+						 : m.point,
 					     f + k) >= (int)sizeof alias ||
 				    stat(alias, &fs) != 0 ||
 				    fs.st_dev != set->files[i].dev ||
@@ -459,8 +460,8 @@ never_mount_names(struct pty_never_set *set, char *err, size_t errlen)
 
 int
 pty_never_find(struct pty_decider *d, enum pty_mode mode,
-	       const char *const *dirs, size_t ndirs,
-	       struct pty_never_set *set, char *err, size_t errlen)
+	       const char *const *dirs, size_t ndirs, struct pty_never_set *set,
+	       char *err, size_t errlen)
 {
 	struct never_found f;
 	struct never_named nn = {set};
@@ -507,7 +508,8 @@ pty_never_find(struct pty_decider *d, enum pty_mode mode,
 		    never_add(set, f.c[i].path, &st, err, errlen) != 0)
 			goto out;
 	}
-	if (pty_never_named(d, mode, never_visit_named, &nn, err, errlen) != 0 ||
+	if (pty_never_named(d, mode, never_visit_named, &nn, err, errlen) !=
+		0 ||
 	    never_other_names(set, &f, err, errlen) != 0 ||
 	    never_note_way(set, err, errlen) != 0 ||
 	    (set->n > 0 && never_mount_names(set, err, errlen) != 0))
@@ -562,8 +564,7 @@ never_rule(struct never_grant *g, int fd, const char *what)
  * slash but for "/"), leads to the never-run files: 2 when it is one of
  * them, 1 when it is a folder on the way to one, 0 otherwise. */
 static int
-never_leads(const struct pty_never_set *set, const char *path,
-	    const char *name)
+never_leads(const struct pty_never_set *set, const char *path, const char *name)
 {
 	size_t plen = strcmp(path, "/") == 0 ? 0 : strlen(path);
 	size_t nlen = strlen(name), i;
@@ -594,9 +595,8 @@ never_grant_dir(struct never_grant *g, int dir, const char *path, int depth)
 	DIR *d;
 
 	if (depth > PTY_NEVER_DEPTH_MAX) {
-		(void)snprintf(g->err, g->errlen,
-			       "%s: deeper than %d folders", path,
-			       PTY_NEVER_DEPTH_MAX);
+		(void)snprintf(g->err, g->errlen, "%s: deeper than %d folders",
+			       path, PTY_NEVER_DEPTH_MAX);
 		return -1;
 	}
 	fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -618,13 +618,11 @@ never_grant_dir(struct never_grant *g, int dir, const char *path, int depth)
 		leads = never_leads(g->set, path, de->d_name);
 		if (leads == 2)
 			continue; /* the never-run file itself */
-		e = openat(dir, de->d_name,
-			   O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		e = openat(dir, de->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		if (e < 0)
 			continue; /* gone since it was read */
 		(void)snprintf(sub, sizeof sub, "%s/%s",
-			       strcmp(path, "/") == 0 ? "" : path,
-			       de->d_name);
+			       strcmp(path, "/") == 0 ? "" : path, de->d_name);
 		if (fstat(e, &st) != 0) {
 			(void)close(e);
 			continue;

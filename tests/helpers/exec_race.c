@@ -56,12 +56,12 @@
 #define RACE_TRIES_MAX 100000L
 #define RACE_HOLD_S    20
 /* how a child whose exec failed exits: RACE_FAILED + the errno's slot */
-#define RACE_FAILED   100
-#define RACE_TARGET   77 /* exec_marker's status when it is not held */
-#define RACE_EPERM    (RACE_FAILED + 1)
-#define RACE_EACCES   (RACE_FAILED + 2)
-#define RACE_ENOENT   (RACE_FAILED + 3)
-#define RACE_OTHER    (RACE_FAILED + 4)
+#define RACE_FAILED    100
+#define RACE_TARGET    77 /* exec_marker's status when it is not held */
+#define RACE_EPERM     (RACE_FAILED + 1)
+#define RACE_EACCES    (RACE_FAILED + 2)
+#define RACE_ENOENT    (RACE_FAILED + 3)
+#define RACE_OTHER     (RACE_FAILED + 4)
 
 enum race_mode { RACE_PATH, RACE_CWD, RACE_DIRFD };
 
