@@ -280,14 +280,16 @@ verify_arm(struct pty_verify *v)
 	for (i = 0; i < v->top; i++)
 		if (v->e[i].used && (next == 0 || v->e[i].next < next))
 			next = v->e[i].next;
-	if (next != 0)
-		next += VERIFY_SLACK_NS;
+	/* with nothing pending the timer is left as it is: firing for
+	 * nothing once costs less than disarming it after every exec */
+	if (next == 0)
+		return;
+	next += VERIFY_SLACK_NS;
 	if (next == v->armed)
 		return;
 	memset(&it, 0, sizeof it);
 	it.it_value.tv_sec = (time_t)(next / 1000000000ull);
 	it.it_value.tv_nsec = (long)(next % 1000000000ull);
-	/* 0 disarms: nothing is pending */
 	(void)timerfd_settime(v->timer, TFD_TIMER_ABSTIME, &it, NULL);
 	v->armed = next;
 }
@@ -400,12 +402,11 @@ pty_verify_expect(struct pty_verify *v, const struct pty_verify_want *want,
 	(void)snprintf(e->request, sizeof e->request, "%s",
 		       want->request != NULL ? want->request : "");
 	/* its process: a thread that is not the leader takes the leader's
-	 * id when its exec succeeds (tgkill(TID, TID) finds the thread only
-	 * in its own group, so only a leader) */
+	 * id when its exec succeeds, and pidfd_open refuses it (EINVAL) */
 	e->tgid = e->tid;
-	if (syscall(SYS_tgkill, e->tid, e->tid, 0) != 0)
-		e->tgid = verify_tgid(e->tid);
-	if (e->tgid > 0)
+	e->pidfd = (int)syscall(SYS_pidfd_open, e->tid, 0);
+	if (e->pidfd < 0 && errno == EINVAL &&
+	    (e->tgid = verify_tgid(e->tid)) > 0)
 		e->pidfd = (int)syscall(SYS_pidfd_open, e->tgid, 0);
 	/* without the image before there is nothing to tell the exec's
 	 * end by: a process the guard cannot read (its reader refuses
