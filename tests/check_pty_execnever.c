@@ -158,7 +158,7 @@ END_TEST
 START_TEST(test_execnever_find_reads_path_and_named_files)
 {
 	char link[500], text[2048], err[1024];
-	struct pty_never_set set;
+	struct pty_landlock_never set;
 	bool never;
 
 	setup();
@@ -171,8 +171,8 @@ START_TEST(test_execnever_find_reads_path_and_named_files)
 		 "exec_never(\"/nonexistent/maelys-never\").\n",
 		 "/usr/bin/true");
 	open_policy(text);
-	ck_assert_msg(pty_never_find(&d, PTY_MODE_INTERACTIVE, NULL, 0, &set,
-				     err, sizeof err) == 0,
+	ck_assert_msg(pty_landlock_never_find(&d, PTY_MODE_INTERACTIVE, NULL, 0,
+					      &set, err, sizeof err) == 0,
 		      "%s", err);
 	/* halt-x by its rule, /usr/bin/true by name; the link is to ok,
 	 * and "reboot" is no rule of this policy; what does not exist is
@@ -183,7 +183,7 @@ START_TEST(test_execnever_find_reads_path_and_named_files)
 	ck_assert(strcmp(set.files[0].path, "/usr/bin/true") == 0 ||
 		  strcmp(set.files[1].path, "/usr/bin/true") == 0);
 	ck_assert_uint_ge(set.decided, 3);
-	pty_never_set_free(&set);
+	pty_landlock_never_free(&set);
 	/* one file's question, as a decision asks it */
 	ck_assert_int_eq(pty_never_ask(&d, PTY_MODE_INTERACTIVE, bin_halt,
 				       &never, err, sizeof err),
@@ -362,7 +362,7 @@ START_TEST(test_execnever_other_names_are_refused_or_said)
 	const char *paths[2];
 	int got[2], fd = -1;
 	char note[512], err[1024];
-	struct pty_never_set set;
+	struct pty_landlock_never set;
 
 	require_landlock();
 	setup();
@@ -376,12 +376,12 @@ START_TEST(test_execnever_other_names_are_refused_or_said)
 		    "exec_never(P) :- exec_path(P), suffix(P, \"/halt-x\").\n");
 	snprintf(path_env, sizeof path_env, "%s:%s:/usr/bin", tools, dir2);
 	d.path_env = path_env;
-	ck_assert_msg(pty_never_find(&d, PTY_MODE_INTERACTIVE, NULL, 0, &set,
-				     err, sizeof err) == 0,
+	ck_assert_msg(pty_landlock_never_find(&d, PTY_MODE_INTERACTIVE, NULL, 0,
+					      &set, err, sizeof err) == 0,
 		      "%s", err);
 	ck_assert_uint_eq(set.n, 2); /* halt-x, and other by its file */
 	ck_assert_str_eq(set.unseen, "");
-	pty_never_set_free(&set);
+	pty_landlock_never_free(&set);
 	ck_assert_msg(pty_landlock_build(&d, PTY_MODE_INTERACTIVE, NULL, 0,
 					 true, &fd, note, sizeof note, err,
 					 sizeof err) == 0,
@@ -396,11 +396,11 @@ START_TEST(test_execnever_other_names_are_refused_or_said)
 	/* a third name where no folder read shows it */
 	snprintf(hidden, sizeof hidden, "%s/hidden", dir3);
 	ck_assert_int_eq(link(bin_halt, hidden), 0);
-	ck_assert_int_eq(pty_never_find(&d, PTY_MODE_INTERACTIVE, NULL, 0, &set,
-					err, sizeof err),
+	ck_assert_int_eq(pty_landlock_never_find(&d, PTY_MODE_INTERACTIVE, NULL,
+						 0, &set, err, sizeof err),
 			 0);
 	ck_assert_str_ne(set.unseen, "");
-	pty_never_set_free(&set);
+	pty_landlock_never_free(&set);
 	ck_assert_int_eq(pty_landlock_build(&d, PTY_MODE_INTERACTIVE, NULL, 0,
 					    true, &fd, note, sizeof note, err,
 					    sizeof err),

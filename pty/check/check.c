@@ -420,16 +420,16 @@ check_allows_alone(struct check_ctx *c, enum pty_mode mode, const char *path,
 	return yes != 0;
 }
 
-/* exec_never, as each kind of session finds it (pty_never_find): a file
- * it holds for that also has a name no folder the guard reads shows (the
- * kernel would execute it by that name), and one that allow_exec allows
+/* exec_never, as each kind of session finds it (pty_landlock_never_find):
+ * a file it holds for that also has a name no folder the guard reads shows
+ * (the kernel would execute it by that name), and one that allow_exec allows
  * typed alone (the two disagree: exec_never wins, and the program never
  * runs).  What cannot be found is pty_landlock_build's to say. */
 static void
 check_never(struct check_ctx *c)
 {
 	struct pty_exec_request *r;
-	struct pty_never_set set;
+	struct pty_landlock_never set;
 	char err[1024];
 	size_t i, k;
 
@@ -439,8 +439,8 @@ check_never(struct check_ctx *c)
 	if (r == NULL)
 		return;
 	for (i = 0; i < CHECK_MODES; i++) {
-		if (pty_never_find(&c->decider, check_modes[i], NULL, 0, &set,
-				   err, sizeof err) != 0)
+		if (pty_landlock_never_find(&c->decider, check_modes[i], NULL,
+					    0, &set, err, sizeof err) != 0)
 			continue;
 		if (set.unseen[0] != '\0')
 			check_report(c, CHECK_WARNING,
@@ -460,7 +460,7 @@ check_never(struct check_ctx *c)
 					     "exec_never wins, it never runs",
 					     c->policy_path, set.files[k].path,
 					     pty_mode_name(check_modes[i]));
-		pty_never_set_free(&set);
+		pty_landlock_never_free(&set);
 	}
 	free(r);
 }

@@ -42,7 +42,7 @@
 /* The first look, the longest wait between two, and how long an entry
  * waits at most (ns); and how late the timer may come after a look is
  * due: a look due while execs are being decided is taken with the next
- * one (pty_verify_due), so that a session that runs many programs is not
+ * one (pty_exec_verify_due), so that a session that runs many programs is not
  * woken once more for each. */
 #define VERIFY_FIRST_NS  (1000 * 1000ull)
 #define VERIFY_SLACK_NS  (1000 * 1000ull)
@@ -67,13 +67,13 @@ struct verify_entry {
 	uint64_t since, next, delay;
 };
 
-struct pty_verify {
+struct pty_exec_verify {
 	int proc;  /* /proc, kept open by the caller */
 	int timer; /* timerfd, armed for the earliest `next` */
 	uint64_t armed;
 	size_t n;   /* entries in use */
 	size_t top; /* entries [0, top) may be in use */
-	struct verify_entry e[PTY_VERIFY_MAX];
+	struct verify_entry e[PTY_EXEC_VERIFY_MAX];
 };
 
 static uint64_t
@@ -86,9 +86,10 @@ verify_now(void)
 }
 
 int
-pty_verify_open(struct pty_verify **out, int proc, char *err, size_t errlen)
+pty_exec_verify_open(struct pty_exec_verify **out, int proc, char *err,
+		     size_t errlen)
 {
-	struct pty_verify *v;
+	struct pty_exec_verify *v;
 	size_t i;
 
 	*out = NULL;
@@ -98,7 +99,7 @@ pty_verify_open(struct pty_verify **out, int proc, char *err, size_t errlen)
 		return -1;
 	}
 	v->proc = proc;
-	for (i = 0; i < PTY_VERIFY_MAX; i++)
+	for (i = 0; i < PTY_EXEC_VERIFY_MAX; i++)
 		v->e[i].pidfd = -1;
 	v->timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (v->timer < 0) {
@@ -112,7 +113,7 @@ pty_verify_open(struct pty_verify **out, int proc, char *err, size_t errlen)
 }
 
 static void
-verify_drop(struct pty_verify *v, struct verify_entry *e)
+verify_drop(struct pty_exec_verify *v, struct verify_entry *e)
 {
 	if (e->pidfd >= 0)
 		(void)close(e->pidfd);
@@ -124,7 +125,7 @@ verify_drop(struct pty_verify *v, struct verify_entry *e)
 }
 
 void
-pty_verify_close(struct pty_verify *v)
+pty_exec_verify_close(struct pty_exec_verify *v)
 {
 	size_t i;
 
@@ -139,13 +140,13 @@ pty_verify_close(struct pty_verify *v)
 }
 
 int
-pty_verify_fd(const struct pty_verify *v)
+pty_exec_verify_fd(const struct pty_exec_verify *v)
 {
 	return v != NULL ? v->timer : -1;
 }
 
 size_t
-pty_verify_pending(const struct pty_verify *v)
+pty_exec_verify_pending(const struct pty_exec_verify *v)
 {
 	return v != NULL ? v->n : 0;
 }
@@ -189,7 +190,7 @@ verify_alive(const struct verify_entry *e)
 /* NAME of e's process's /proc directory: in *at and path, for a call
  * of the *at family. */
 static void
-verify_path(const struct pty_verify *v, const struct verify_entry *e,
+verify_path(const struct pty_exec_verify *v, const struct verify_entry *e,
 	    const char *name, int *at, char *path, size_t cap)
 {
 	*at = v->proc >= 0 ? v->proc : AT_FDCWD;
@@ -200,7 +201,7 @@ verify_path(const struct pty_verify *v, const struct verify_entry *e,
 /* Opens NAME of e's process's /proc directory, or stats it (st not NULL):
  * the result of openat or fstatat, or -1. */
 static int
-verify_at(const struct pty_verify *v, const struct verify_entry *e,
+verify_at(const struct pty_exec_verify *v, const struct verify_entry *e,
 	  const char *name, struct stat *st)
 {
 	char path[64];
@@ -214,7 +215,7 @@ verify_at(const struct pty_verify *v, const struct verify_entry *e,
 /* The executable of e's process, when it still runs: 0, else -1 (ended,
  * or unreadable). */
 static int
-verify_exe(const struct pty_verify *v, const struct verify_entry *e,
+verify_exe(const struct pty_exec_verify *v, const struct verify_entry *e,
 	   struct stat *st)
 {
 	return verify_alive(e) && verify_at(v, e, "exe", st) == 0 &&
@@ -226,7 +227,7 @@ verify_exe(const struct pty_verify *v, const struct verify_entry *e,
 /* A digest (FNV-1a, 64 bits) of the process's auxiliary vector; false when
  * it cannot be read. */
 static bool
-verify_auxv(const struct pty_verify *v, const struct verify_entry *e,
+verify_auxv(const struct pty_exec_verify *v, const struct verify_entry *e,
 	    uint64_t *out)
 {
 	unsigned char buf[2048];
@@ -248,13 +249,13 @@ verify_auxv(const struct pty_verify *v, const struct verify_entry *e,
 
 /* The next free entry; the oldest is dropped when none is (said in *full). */
 static struct verify_entry *
-verify_slot(struct pty_verify *v, bool *full)
+verify_slot(struct pty_exec_verify *v, bool *full)
 {
 	struct verify_entry *old = NULL;
 	size_t i;
 
 	*full = false;
-	for (i = 0; i < PTY_VERIFY_MAX; i++) {
+	for (i = 0; i < PTY_EXEC_VERIFY_MAX; i++) {
 		if (!v->e[i].used) {
 			if (i >= v->top)
 				v->top = i + 1;
@@ -265,13 +266,13 @@ verify_slot(struct pty_verify *v, bool *full)
 	}
 	*full = true;
 	verify_drop(v, old);
-	v->top = PTY_VERIFY_MAX;
+	v->top = PTY_EXEC_VERIFY_MAX;
 	return old;
 }
 
 /* Arms the timer for the earliest look. */
 static void
-verify_arm(struct pty_verify *v)
+verify_arm(struct pty_exec_verify *v)
 {
 	struct itimerspec it;
 	uint64_t next = 0;
@@ -305,8 +306,8 @@ verify_same_image(const struct verify_entry *e, const struct verify_entry *f)
 
 /* Ends e's process and says what it runs. */
 static void
-verify_mismatch(const struct pty_verify *v, struct verify_entry *e,
-		const struct stat *st, pty_verify_found_fn fn, void *ctx)
+verify_mismatch(const struct pty_exec_verify *v, struct verify_entry *e,
+		const struct stat *st, pty_exec_verify_found_fn fn, void *ctx)
 {
 	struct pty_exec_mismatch m;
 	char path[64];
@@ -334,8 +335,8 @@ verify_mismatch(const struct pty_verify *v, struct verify_entry *e,
 /* Checks entry e now.  `asked`: its thread asks for another exec, so its
  * exec is over. */
 static void
-verify_check(struct pty_verify *v, struct verify_entry *e, bool asked,
-	     pty_verify_found_fn fn, void *ctx)
+verify_check(struct pty_exec_verify *v, struct verify_entry *e, bool asked,
+	     pty_exec_verify_found_fn fn, void *ctx)
 {
 	uint64_t now, auxv;
 	struct stat st;
@@ -380,8 +381,9 @@ verify_check(struct pty_verify *v, struct verify_entry *e, bool asked,
 }
 
 bool
-pty_verify_expect(struct pty_verify *v, const struct pty_verify_want *want,
-		  pty_verify_found_fn fn, void *ctx)
+pty_exec_verify_expect(struct pty_exec_verify *v,
+		       const struct pty_exec_verify_want *want,
+		       pty_exec_verify_found_fn fn, void *ctx)
 {
 	struct verify_entry *e;
 	struct stat st;
@@ -433,8 +435,8 @@ pty_verify_expect(struct pty_verify *v, const struct pty_verify_want *want,
 }
 
 void
-pty_verify_asked(struct pty_verify *v, pid_t tid, pty_verify_found_fn fn,
-		 void *ctx)
+pty_exec_verify_asked(struct pty_exec_verify *v, pid_t tid,
+		      pty_exec_verify_found_fn fn, void *ctx)
 {
 	size_t i;
 
@@ -447,7 +449,8 @@ pty_verify_asked(struct pty_verify *v, pid_t tid, pty_verify_found_fn fn,
 }
 
 void
-pty_verify_due(struct pty_verify *v, pty_verify_found_fn fn, void *ctx)
+pty_exec_verify_due(struct pty_exec_verify *v, pty_exec_verify_found_fn fn,
+		    void *ctx)
 {
 	uint64_t now;
 	size_t i;
@@ -462,7 +465,8 @@ pty_verify_due(struct pty_verify *v, pty_verify_found_fn fn, void *ctx)
 }
 
 void
-pty_verify_run(struct pty_verify *v, pty_verify_found_fn fn, void *ctx)
+pty_exec_verify_run(struct pty_exec_verify *v, pty_exec_verify_found_fn fn,
+		    void *ctx)
 {
 	uint64_t ticks;
 
@@ -470,6 +474,6 @@ pty_verify_run(struct pty_verify *v, pty_verify_found_fn fn, void *ctx)
 		return;
 	if (read(v->timer, &ticks, sizeof ticks) == (ssize_t)sizeof ticks)
 		v->armed = 0;
-	pty_verify_due(v, fn, ctx);
+	pty_exec_verify_due(v, fn, ctx);
 	verify_arm(v);
 }

@@ -160,7 +160,7 @@ landlock_list_free(struct landlock_list *l)
  * it again inside a session). */
 static int
 landlock_grant_extra(int ruleset, const char *path, bool needed,
-		     const char *what, const struct pty_never_set *set,
+		     const char *what, const struct pty_landlock_never *set,
 		     size_t *rules, char *err, size_t errlen)
 {
 	struct stat st;
@@ -168,7 +168,7 @@ landlock_grant_extra(int ruleset, const char *path, bool needed,
 	if (path == NULL || path[0] == '\0')
 		return 0;
 	if (needed && stat(path, &st) == 0 &&
-	    pty_never_set_has(set, st.st_dev, st.st_ino)) {
+	    pty_landlock_never_has(set, st.st_dev, st.st_ino)) {
 		(void)snprintf(err, errlen,
 			       "exec_never holds for %s %s: no session could "
 			       "start",
@@ -187,7 +187,7 @@ pty_landlock_build(struct pty_decider *d, enum pty_mode mode,
 	struct landlock_ruleset_attr attr;
 	struct landlock_list *locs = NULL;
 	const char *dirs[PTY_LANDLOCK_PATHS_MAX];
-	struct pty_never_set never;
+	struct pty_landlock_never never;
 	char loader[PATH_MAX];
 	size_t named = 0, ndirs = 0, rules = 0, i;
 	int ruleset = -1, rc = -1;
@@ -217,7 +217,8 @@ pty_landlock_build(struct pty_decider *d, enum pty_mode mode,
 	for (i = 0; i < locs->n; i++)
 		if (locs->dir[i])
 			dirs[ndirs++] = locs->path[i];
-	if (pty_never_find(d, mode, dirs, ndirs, &never, err, errlen) != 0)
+	if (pty_landlock_never_find(d, mode, dirs, ndirs, &never, err,
+				    errlen) != 0)
 		goto out;
 	if (locs->n == 0 && never.n == 0) {
 		rc = 0;
@@ -275,7 +276,7 @@ pty_landlock_build(struct pty_decider *d, enum pty_mode mode,
 out:
 	if (ruleset >= 0)
 		(void)close(ruleset);
-	pty_never_set_free(&never);
+	pty_landlock_never_free(&never);
 	if (locs != NULL)
 		landlock_list_free(locs);
 	free(locs);

@@ -51,7 +51,7 @@ static const char *const never_system_dirs[] = {
 };
 
 void
-pty_never_set_free(struct pty_never_set *set)
+pty_landlock_never_free(struct pty_landlock_never *set)
 {
 	size_t i;
 
@@ -63,7 +63,8 @@ pty_never_set_free(struct pty_never_set *set)
 }
 
 bool
-pty_never_set_has(const struct pty_never_set *set, dev_t dev, ino_t ino)
+pty_landlock_never_has(const struct pty_landlock_never *set, dev_t dev,
+		       ino_t ino)
 {
 	size_t i;
 
@@ -75,10 +76,10 @@ pty_never_set_has(const struct pty_never_set *set, dev_t dev, ino_t ino)
 
 /* Adds `path` (resolved) of the file `st` to the set.  0, or -1 with err. */
 static int
-never_add(struct pty_never_set *set, const char *path, const struct stat *st,
-	  char *err, size_t errlen)
+never_add(struct pty_landlock_never *set, const char *path,
+	  const struct stat *st, char *err, size_t errlen)
 {
-	struct pty_never_file *f;
+	struct pty_landlock_never_file *f;
 	size_t i;
 
 	for (i = 0; i < set->n; i++)
@@ -242,7 +243,7 @@ never_cmp(const void *a, const void *b)
  * the folder of one would grant the file.  Then the names they have that
  * no folder read shows (st_nlink counts them): said in set->unseen. */
 static int
-never_other_names(struct pty_never_set *set, const struct never_found *f,
+never_other_names(struct pty_landlock_never *set, const struct never_found *f,
 		  char *err, size_t errlen)
 {
 	size_t i, j, n = set->n;
@@ -251,7 +252,7 @@ never_other_names(struct pty_never_set *set, const struct never_found *f,
 		struct stat st;
 
 		if ((i > 0 && strcmp(f->c[i].path, f->c[i - 1].path) == 0) ||
-		    !pty_never_set_has(set, f->c[i].dev, f->c[i].ino))
+		    !pty_landlock_never_has(set, f->c[i].dev, f->c[i].ino))
 			continue;
 		memset(&st, 0, sizeof st);
 		st.st_dev = f->c[i].dev;
@@ -280,7 +281,7 @@ never_other_names(struct pty_never_set *set, const struct never_found *f,
 /* pty_never_named's visitor: a path the policy names by itself, kept
  * when it exists. */
 struct never_named {
-	struct pty_never_set *set;
+	struct pty_landlock_never *set;
 };
 
 static int
@@ -306,7 +307,7 @@ never_visit_named(void *arg, const char *path, char *err, size_t errlen)
 /* Notes the folders on the way to each never-run file (its path's
  * parents, "/" included) by identity.  0, or -1 with err. */
 static int
-never_note_way(struct pty_never_set *set, char *err, size_t errlen)
+never_note_way(struct pty_landlock_never *set, char *err, size_t errlen)
 {
 	size_t i, j;
 
@@ -351,7 +352,7 @@ never_note_way(struct pty_never_set *set, char *err, size_t errlen)
 /* Whether the folder `st` is one on the way to a never-run file, by
  * identity (a folder mounted elsewhere too is the same folder). */
 static bool
-never_on_the_way(const struct pty_never_set *set, const struct stat *st)
+never_on_the_way(const struct pty_landlock_never *set, const struct stat *st)
 {
 	size_t i;
 
@@ -379,7 +380,7 @@ never_same(const char *dir, const struct stat *st)
  * way (its own folders on the way, and mounts of them), a few rounds
  * deep.  Returns 0, or -1 with err. */
 static int
-never_mount_names(struct pty_never_set *set, char *err, size_t errlen)
+never_mount_names(struct pty_landlock_never *set, char *err, size_t errlen)
 {
 	char *text = NULL;
 	size_t len = 0, round;
@@ -412,7 +413,8 @@ never_mount_names(struct pty_never_set *set, char *err, size_t errlen)
 			if (pty_mountinfo_line(line, n, &m) != 0 ||
 			    stat(m.point, &st) != 0 ||
 			    (!never_on_the_way(set, &st) &&
-			     !pty_never_set_has(set, st.st_dev, st.st_ino)))
+			     !pty_landlock_never_has(set, st.st_dev,
+						     st.st_ino)))
 				continue;
 			/* which file's path goes through what is mounted */
 			for (i = 0; i < before && rc == 0; i++) {
@@ -459,9 +461,10 @@ never_mount_names(struct pty_never_set *set, char *err, size_t errlen)
 }
 
 int
-pty_never_find(struct pty_decider *d, enum pty_mode mode,
-	       const char *const *dirs, size_t ndirs, struct pty_never_set *set,
-	       char *err, size_t errlen)
+pty_landlock_never_find(struct pty_decider *d, enum pty_mode mode,
+			const char *const *dirs, size_t ndirs,
+			struct pty_landlock_never *set, char *err,
+			size_t errlen)
 {
 	struct never_found f;
 	struct never_named nn = {set};
@@ -518,7 +521,7 @@ pty_never_find(struct pty_decider *d, enum pty_mode mode,
 out:
 	never_found_free(&f);
 	if (rc != 0)
-		pty_never_set_free(set);
+		pty_landlock_never_free(set);
 	return rc;
 }
 
@@ -528,7 +531,7 @@ out:
 /* What granting one location needs. */
 struct never_grant {
 	int ruleset;
-	const struct pty_never_set *set;
+	const struct pty_landlock_never *set;
 	size_t *rules; /* rules added so far, over every location */
 	char *err;
 	size_t errlen;
@@ -564,7 +567,8 @@ never_rule(struct never_grant *g, int fd, const char *what)
  * slash but for "/"), leads to the never-run files: 2 when it is one of
  * them, 1 when it is a folder on the way to one, 0 otherwise. */
 static int
-never_leads(const struct pty_never_set *set, const char *path, const char *name)
+never_leads(const struct pty_landlock_never *set, const char *path,
+	    const char *name)
 {
 	size_t plen = strcmp(path, "/") == 0 ? 0 : strlen(path);
 	size_t nlen = strlen(name), i;
@@ -630,7 +634,8 @@ never_grant_dir(struct never_grant *g, int dir, const char *path, int depth)
 		if (leads == 1 && S_ISDIR(st.st_mode))
 			rc = never_grant_dir(g, e, sub, depth + 1);
 		else if ((S_ISREG(st.st_mode) &&
-			  !pty_never_set_has(g->set, st.st_dev, st.st_ino)) ||
+			  !pty_landlock_never_has(g->set, st.st_dev,
+						  st.st_ino)) ||
 			 (S_ISDIR(st.st_mode) &&
 			  !never_on_the_way(g->set, &st)))
 			rc = never_rule(g, e, sub);
@@ -645,8 +650,8 @@ never_grant_dir(struct never_grant *g, int dir, const char *path, int depth)
 
 int
 pty_landlock_grant(int ruleset, const char *location,
-		   const struct pty_never_set *set, size_t *rules, char *err,
-		   size_t errlen)
+		   const struct pty_landlock_never *set, size_t *rules,
+		   char *err, size_t errlen)
 {
 	struct never_grant g = {ruleset, set, rules, err, errlen};
 	char real[PATH_MAX];
@@ -689,7 +694,7 @@ pty_landlock_grant(int ruleset, const char *location,
 	}
 	if (S_ISREG(st.st_mode)) {
 		/* a never-run file is no location */
-		rc = pty_never_set_has(set, st.st_dev, st.st_ino)
+		rc = pty_landlock_never_has(set, st.st_dev, st.st_ino)
 			 ? 0
 			 : never_rule(&g, fd, location);
 		(void)close(fd);

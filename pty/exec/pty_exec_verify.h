@@ -44,10 +44,10 @@
 
 /* The most execs awaiting their check at once; past it the oldest is
  * dropped unchecked (and syslog says so). */
-#define PTY_VERIFY_MAX 512
+#define PTY_EXEC_VERIFY_MAX 512
 
 /* What one allowed exec must leave the process running. */
-struct pty_verify_want {
+struct pty_exec_verify_want {
 	pid_t tid; /* the thread that asked (the notification's pid) */
 	dev_t dev; /* the executable's file */
 	ino_t ino;
@@ -67,40 +67,43 @@ struct pty_exec_mismatch {
 };
 
 /* Called with each mismatch found, after the process was ended. */
-typedef void (*pty_verify_found_fn)(void *ctx,
-				    const struct pty_exec_mismatch *m);
+typedef void (*pty_exec_verify_found_fn)(void *ctx,
+					 const struct pty_exec_mismatch *m);
 
-struct pty_verify;
+struct pty_exec_verify;
 
 /* The checks' state: the table, and a timer whose descriptor is readable
  * when a check is due; `proc` is /proc, kept open by the caller for as long
  * as the state lives.  Returns 0, or -1 with one line in err. */
-int pty_verify_open(struct pty_verify **out, int proc, char *err,
-		    size_t errlen);
-void pty_verify_close(struct pty_verify *v); /* NULL is allowed */
+int pty_exec_verify_open(struct pty_exec_verify **out, int proc, char *err,
+			 size_t errlen);
+void pty_exec_verify_close(struct pty_exec_verify *v); /* NULL is allowed */
 
-/* The descriptor to wait on (readable: call pty_verify_run), or -1. */
-int pty_verify_fd(const struct pty_verify *v);
+/* The descriptor to wait on (readable: call pty_exec_verify_run), or -1. */
+int pty_exec_verify_fd(const struct pty_exec_verify *v);
 
 /* Before CONTINUE is answered: notes what the process runs and must run
  * (above); its earlier execs from another image are checked first (fn is
  * told of a mismatch).  A process whose executable cannot be read is not
  * noted (the exec's reader refuses those).  Returns true when the table
  * was full and the oldest entry was dropped unchecked. */
-bool pty_verify_expect(struct pty_verify *v, const struct pty_verify_want *want,
-		       pty_verify_found_fn fn, void *ctx);
+bool pty_exec_verify_expect(struct pty_exec_verify *v,
+			    const struct pty_exec_verify_want *want,
+			    pty_exec_verify_found_fn fn, void *ctx);
 
 /* A notification of thread `tid` arrived: its earlier exec is over, and
  * checked now. */
-void pty_verify_asked(struct pty_verify *v, pid_t tid, pty_verify_found_fn fn,
-		      void *ctx);
+void pty_exec_verify_asked(struct pty_exec_verify *v, pid_t tid,
+			   pty_exec_verify_found_fn fn, void *ctx);
 
 /* Runs the checks whose time has come. */
-void pty_verify_due(struct pty_verify *v, pty_verify_found_fn fn, void *ctx);
+void pty_exec_verify_due(struct pty_exec_verify *v, pty_exec_verify_found_fn fn,
+			 void *ctx);
 /* The same when the descriptor is readable (the timer fired). */
-void pty_verify_run(struct pty_verify *v, pty_verify_found_fn fn, void *ctx);
+void pty_exec_verify_run(struct pty_exec_verify *v, pty_exec_verify_found_fn fn,
+			 void *ctx);
 
 /* How many execs await their check (for tests). */
-size_t pty_verify_pending(const struct pty_verify *v);
+size_t pty_exec_verify_pending(const struct pty_exec_verify *v);
 
 #endif /* PTY_EXEC_VERIFY_H */

@@ -73,7 +73,7 @@ struct pty_supervisor {
 	bool end_session; /* a refusal hit max_denials or the audit failed */
 	/* what each allowed exec must leave its process running, checked
 	 * once the exec is over (pty_exec_verify.h) */
-	struct pty_verify *verify;
+	struct pty_exec_verify *verify;
 	/* the policy decides lines only, and exec_decisions = optional:
 	 * every program is recorded and runs (pty_supervise_execs_decided) */
 	bool execs_undecided;
@@ -280,9 +280,10 @@ int pty_landlock_locations(struct pty_decider *d, enum pty_mode mode,
 
 /* Builds the ruleset for the policy of `d` in session mode `mode`: its
  * locations (or, without any, every file), but the files exec_never names
- * (pty_never_find, pty_landlock_grant).  *fd is the ruleset (close-on-exec;
- * the child applies it), or -1 when none applies: the policy names no
- * location and no exec_never file, or the kernel has no Landlock and
+ * (pty_landlock_never_find, pty_landlock_grant).  *fd is the ruleset
+ * (close-on-exec; the child applies it), or -1 when none applies: the
+ * policy names no location and no exec_never file, or the kernel has no
+ * Landlock and
  * `required` is false (`note` then says so, for syslog; it also says when
  * a never-run file has a name the guard does not read).  `extra` (the
  * session's shell, then the guard) and the dynamic loader are always
@@ -318,15 +319,15 @@ int pty_landlock_build(struct pty_decider *d, enum pty_mode mode,
 #define PTY_NEVER_MOUNTINFO_MAX ((size_t)16 << 20)
 #define PTY_NEVER_MOUNT_ROUNDS  4
 
-struct pty_never_file {
+struct pty_landlock_never_file {
 	dev_t dev;
 	ino_t ino;
 	nlink_t nlink; /* its names on its file system */
 	char *path;    /* resolved, where it was found */
 };
 
-struct pty_never_set {
-	struct pty_never_file *files;
+struct pty_landlock_never {
+	struct pty_landlock_never_file *files;
 	size_t n, cap;
 	/* the folders on the way to them ("/" included), by identity */
 	struct {
@@ -346,12 +347,14 @@ struct pty_never_set {
  * locations) among the folders, each by every name it has there.  Nothing when the policy does not define
  * exec_never.  Returns 0, or -1 with one line in err (the policy failed,
  * too many files or folders: the session must not start). */
-int pty_never_find(struct pty_decider *d, enum pty_mode mode,
-		   const char *const *dirs, size_t ndirs,
-		   struct pty_never_set *set, char *err, size_t errlen);
-void pty_never_set_free(struct pty_never_set *set);
+int pty_landlock_never_find(struct pty_decider *d, enum pty_mode mode,
+			    const char *const *dirs, size_t ndirs,
+			    struct pty_landlock_never *set, char *err,
+			    size_t errlen);
+void pty_landlock_never_free(struct pty_landlock_never *set);
 /* Whether the file dev/ino is one of the set's. */
-bool pty_never_set_has(const struct pty_never_set *set, dev_t dev, ino_t ino);
+bool pty_landlock_never_has(const struct pty_landlock_never *set, dev_t dev,
+			    ino_t ino);
 
 /* Adds to `ruleset` the EXECUTE rules of `location` (absolute; links
  * followed) but the files of `set` beneath it: the location's own rule
@@ -363,7 +366,7 @@ bool pty_never_set_has(const struct pty_never_set *set, dev_t dev, ino_t ino);
  * err (a location that cannot be opened or read, neither a folder nor a
  * regular file, not absolute; more than PTY_LANDLOCK_RULES_MAX rules). */
 int pty_landlock_grant(int ruleset, const char *location,
-		       const struct pty_never_set *set, size_t *rules,
+		       const struct pty_landlock_never *set, size_t *rules,
 		       char *err, size_t errlen);
 
 #endif /* PTY_SUPERVISE_H */

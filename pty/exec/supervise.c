@@ -230,7 +230,7 @@ pty_supervise_prepare(struct pty_supervisor *s, int landlock_fd, char *err,
 		return -1;
 	}
 	if (pty_exec_env_prepare(&s->env, err, errlen) != 0 ||
-	    pty_verify_open(&s->verify, s->env.proc, err, errlen) != 0)
+	    pty_exec_verify_open(&s->verify, s->env.proc, err, errlen) != 0)
 		return -1;
 	s->env.landlocked = landlock_fd >= 0;
 	return 0;
@@ -406,13 +406,13 @@ supervise_found(void *ctx, const struct pty_exec_mismatch *m)
 int
 pty_supervise_verify_fd(const struct pty_supervisor *s)
 {
-	return pty_verify_fd(s->verify);
+	return pty_exec_verify_fd(s->verify);
 }
 
 void
 pty_supervise_verify(struct pty_supervisor *s)
 {
-	pty_verify_run(s->verify, supervise_found, s);
+	pty_exec_verify_run(s->verify, supervise_found, s);
 }
 
 /* Before the chain of the pending request may run: what its process must
@@ -423,7 +423,7 @@ static void
 supervise_expect(struct pty_supervisor *s)
 {
 	const struct pty_exec_chain *c = &s->chain;
-	struct pty_verify_want want;
+	struct pty_exec_verify_want want;
 	size_t k = c->n;
 
 	while (k > 1 && c->rq[k - 1]->via == PTY_EXEC_VIA_LOADER)
@@ -435,12 +435,12 @@ supervise_expect(struct pty_supervisor *s)
 	want.ino = c->rq[k - 1]->ino;
 	want.path = c->rq[k - 1]->path;
 	want.request = c->rq[0]->request;
-	if (pty_verify_expect(s->verify, &want, supervise_found, s) &&
+	if (pty_exec_verify_expect(s->verify, &want, supervise_found, s) &&
 	    s->guard != NULL)
 		pty_guard_log(s->guard, LOG_WARNING,
 			      "session %s: more than %d execs await their "
 			      "check: the oldest is no longer checked",
-			      s->guard->asess.id, PTY_VERIFY_MAX);
+			      s->guard->asess.id, PTY_EXEC_VERIFY_MAX);
 }
 
 /* Answers the notification: CONTINUE, or the error `e`. */
@@ -535,7 +535,8 @@ supervise_handle_one(struct pty_supervisor *s)
 		return supervise_answer(s, false, EPERM);
 	/* the thread's earlier exec is over: what it left running is
 	 * checked before anything else is decided */
-	pty_verify_asked(s->verify, (pid_t)s->req->pid, supervise_found, s);
+	pty_exec_verify_asked(s->verify, (pid_t)s->req->pid, supervise_found,
+			      s);
 	why[0] = '\0';
 	if (s->first != NULL && s->child_pid > 0 &&
 	    (pid_t)s->req->pid == s->child_pid) {
@@ -585,7 +586,7 @@ pty_supervise_handle(struct pty_supervisor *s)
 
 	/* the other checks that are due, once the process waits no more:
 	 * a session that runs many programs is not woken for each */
-	pty_verify_due(s->verify, supervise_found, s);
+	pty_exec_verify_due(s->verify, supervise_found, s);
 	return rc;
 }
 
@@ -614,7 +615,7 @@ pty_supervise_close(struct pty_supervisor *s)
 	}
 	s->chain.n = 0;
 	pty_exec_env_free(&s->env);
-	pty_verify_close(s->verify);
+	pty_exec_verify_close(s->verify);
 	s->verify = NULL;
 	free(s->first);
 	s->first = NULL;
