@@ -37,7 +37,8 @@ static const char fuzz_policy[] =
     "allow_exec(P) :- exec_path(P), exec_arg(0, \"x\"), exec_cwd(\"/\").\n"
     "allow_exec(P) :- exec_path(P), exec_via(\"shebang\"),\n"
     "    exec_parent(Q), session_shell(Q).\n"
-    "deny_exec(P, \"no\") :- exec_path(P), not(allow_exec(P)).\n";
+    "deny_exec(P, \"no\") :- exec_path(P), not(allow_exec(P)).\n"
+    "exec_never(P) :- exec_path(P), user(\"bob\"), suffix(P, \"/x\").\n";
 
 /* What one reading found: a digest to compare two readings by. */
 struct fuzz_reading {
@@ -131,13 +132,22 @@ fuzz_read(const char *text, size_t len, struct pty_case_reader *r,
 		if (c.kind == PTY_CASE_EXEC) {
 			fuzz_check_request(rq);
 			after_deny = c.want_exec == PTY_EXEC_POLICY;
+		} else if (c.kind == PTY_CASE_NEVER) {
+			if (c.value[0] != '/')
+				abort();
+			after_deny = false;
 		} else {
 			after_deny = c.want == PTY_VERDICT_POLICY;
 		}
 		if (d == NULL)
 			continue;
-		(void)pty_case_decide(d, &r->ctx, &c, rq, res);
-		if (c.kind == PTY_CASE_EXEC
+		if (pty_case_decide(d, &r->ctx, &c, rq, res) &&
+		    c.kind == PTY_CASE_NEVER &&
+		    (res->never_error[0] != '\0' ||
+		     res->never != c.want_never))
+			abort(); /* held, yet not what it expected */
+		if (c.kind == PTY_CASE_NEVER ? false
+		    : c.kind == PTY_CASE_EXEC
 			? strcmp(pty_case_exec_verdict_name(res->xdec.verdict),
 				 "?") == 0
 			: strcmp(pty_case_verdict_name(res->dec.verdict),

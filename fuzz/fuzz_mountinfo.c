@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz target for the mountinfo reader of --check (pty/check/mountinfo.c): the
+ * Fuzz target for the mountinfo reader (pty/exec/mountinfo.c): the
  * input is a whole /proc/self/mountinfo text, any bytes.
  *
  *   - every line either parses or is refused; a parsed mount point is

@@ -2120,6 +2120,96 @@ START_TEST(test_api_policy_reads_tells_which_inputs_rules_use)
 }
 END_TEST
 
+START_TEST(test_api_policy_reads_sees_inputs_read_in_an_aggregate)
+{
+	maelys_datalog_policy_t *policy = dltest_load(
+	    NULL, SOURCE,
+	    ".decl in(x)\n.input in\n.decl key(x)\n.input key\n"
+	    ".decl out(x, n:number)\n"
+	    "out(K, N) :- key(K), N = count : { in(K) }.\n");
+	int reads = -1;
+
+	ck_assert_int_eq(maelys_datalog_policy_reads(policy, "in", 1, &reads),
+			 MAELYS_DATALOG_STATUS_OK);
+	ck_assert_int_eq(reads, 1); /* read only inside the count */
+	(void)maelys_datalog_policy_free(policy);
+}
+END_TEST
+
+/* policy_depends: what a relation's tuples can be derived from, however
+ * deep - through helpers, negation and aggregates - and nothing else. */
+START_TEST(test_api_policy_depends_follows_rules_to_their_inputs)
+{
+	maelys_datalog_policy_t *policy = dltest_load(
+	    NULL, SOURCE,
+	    ".decl a(x)\n.input a\n.decl b(x)\n.input b\n"
+	    ".decl c(x)\n.input c\n.decl d(x)\n.input d\n"
+	    ".decl e(x)\n.input e\n"
+	    ".decl h1(x)\n.decl h2(x)\n.decl h3(x, n:number)\n"
+	    ".decl top(x)\n.decl other(x)\n.decl rec(x)\n"
+	    "h1(X) :- a(X), not(b(X)).\n"
+	    "h2(X) :- h1(X).\n"
+	    "h3(X, N) :- h2(X), N = count : { c(X) }.\n"
+	    "top(X) :- h3(X, _).\n"
+	    "other(X) :- d(X), top(X).\n"
+	    "rec(X) :- a(X).\n"
+	    "rec(X) :- rec(X), e(X).\n");
+	static const struct {
+		const char *pred, *on;
+		size_t arity;
+		int depends;
+	} rows[] = {
+	    {"top", "a", 1, 1},   /* three rules down */
+	    {"top", "b", 1, 1},   /* negated */
+	    {"top", "c", 1, 1},   /* in an aggregate */
+	    {"top", "d", 1, 0},   /* read by a rule that reads top */
+	    {"top", "e", 1, 0},   /* unrelated */
+	    {"other", "c", 1, 1}, /* through top */
+	    {"h1", "h2", 1, 0},   /* the other way */
+	    {"rec", "e", 1, 1},   /* recursion */
+	    {"rec", "rec", 1, 1}, /* a relation read by its own rule */
+	    {"h1", "h1", 1, 0},   /* ... and one that is not */
+	};
+	size_t i;
+	int depends;
+
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		depends = -1;
+		ck_assert_int_eq(maelys_datalog_policy_depends(
+				     policy, rows[i].pred, 1, rows[i].on,
+				     rows[i].arity, &depends),
+				 MAELYS_DATALOG_STATUS_OK);
+		ck_assert_msg(depends == rows[i].depends,
+			      "%s on %s: %d, expected %d", rows[i].pred,
+			      rows[i].on, depends, rows[i].depends);
+	}
+	depends = -1;
+	ck_assert_int_eq(
+	    maelys_datalog_policy_depends(policy, "nope", 1, "a", 1, &depends),
+	    MAELYS_DATALOG_STATUS_UNDECLARED);
+	ck_assert_int_eq(depends, 0);
+	ck_assert_int_eq(
+	    maelys_datalog_policy_depends(policy, "top", 1, "nope", 1, &depends),
+	    MAELYS_DATALOG_STATUS_UNDECLARED);
+	ck_assert_int_eq(
+	    maelys_datalog_policy_depends(policy, "top", 2, "a", 1, &depends),
+	    MAELYS_DATALOG_STATUS_ARITY);
+	ck_assert_int_eq(
+	    maelys_datalog_policy_depends(policy, "top", 1, "a", 3, &depends),
+	    MAELYS_DATALOG_STATUS_ARITY);
+	ck_assert_int_eq(
+	    maelys_datalog_policy_depends(NULL, "top", 1, "a", 1, &depends),
+	    MAELYS_DATALOG_STATUS_INVALID_ARGUMENT);
+	ck_assert_int_eq(
+	    maelys_datalog_policy_depends(policy, "top", 1, NULL, 1, &depends),
+	    MAELYS_DATALOG_STATUS_INVALID_ARGUMENT);
+	ck_assert_int_eq(
+	    maelys_datalog_policy_depends(policy, "top", 1, "a", 1, NULL),
+	    MAELYS_DATALOG_STATUS_INVALID_ARGUMENT);
+	(void)maelys_datalog_policy_free(policy);
+}
+END_TEST
+
 START_TEST(test_api_policy_defines_tells_facts_and_rule_heads)
 {
 	maelys_datalog_policy_t *policy = dltest_load(
@@ -2224,6 +2314,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_api_directives_of_standalone_program_in_order);
 	tcase_add_test(tc, test_api_directives_of_domain_policy_are_none);
 	tcase_add_test(tc, test_api_policy_reads_tells_which_inputs_rules_use);
+	tcase_add_test(tc, test_api_policy_reads_sees_inputs_read_in_an_aggregate);
+	tcase_add_test(tc, test_api_policy_depends_follows_rules_to_their_inputs);
 	tcase_add_test(tc, test_api_policy_defines_tells_facts_and_rule_heads);
 	suite_add_tcase(s, tc);
 	return s;

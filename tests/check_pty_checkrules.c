@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The rules of --check that are functions of what they are given, without
- * root: the mountinfo reader (pty/check/mountinfo.c: fields, escapes, malformed
+ * root: the mountinfo reader (pty/exec/mountinfo.c: fields, escapes, malformed
  * lines, which mount holds a path) and the guard binary's mode
  * (pty_check_guard_mode, for every installation the deployments make).
  * check_pty_check.c runs the whole --check as root.

@@ -289,6 +289,9 @@ shipped(const char *name, size_t least)
 				 PTY_TEXT_MAX, "%s", c.value);
 			continue;
 		}
+		/* exec_never cases ask no decision decide answers */
+		if (c.kind == PTY_CASE_NEVER)
+			continue;
 		ncases++;
 		/* decide resolves "exec" as the supervisor resolves what the
 		 * kernel opened; a case's path is taken as written.  A path

@@ -509,9 +509,10 @@ START_TEST(test_policycases_runner_exec_reports_every_failure_with_its_line)
 	static const char *const expect[] = {
 	    "/cases/p.case:3: exec-deny /usr/bin/ls ls: got ALLOW\n",
 	    ("/cases/p.case:7: because nothing like this: got POLICY "
-	     "(deny_exec: "),
+	     "(exec_never holds; deny_exec: "),
 	    ("/cases/p.case:8: exec-allow /usr/bin/curl curl: got POLICY "
-	     "(deny_exec: curl is restricted to trusted users)\n"),
+	     "(exec_never holds; deny_exec: curl is restricted to trusted "
+	     "users)\n"),
 	    ("/cases/p.case:11: because trusted: got POLICY (deny(shutdown): "
 	     "command is forbidden by policy)\n"),
 	    "1 passed, 4 failed\n"};

@@ -180,29 +180,128 @@ maelys_datalog_policy_get_directive(const maelys_datalog_policy_t *policy,
 	return MAELYS_DATALOG_STATUS_OK;
 }
 
+/* Calls f with the predicate of each atom rule `rule` reads - of its body,
+ * positive or negated, and of the bodies of its aggregates - until f
+ * returns true; returns whether it did. */
+static bool
+dl_rule_each_read(const struct dl_rule *rule,
+		  bool (*f)(void *ctx, uint32_t pred), void *ctx)
+{
+	uint32_t i, a;
+
+	for (i = 0; i < rule->nbody; i++)
+		if (rule->body[i].kind == DL_LIT_ATOM &&
+		    f(ctx, rule->body[i].pred))
+			return true;
+	for (a = 0; a < rule->naggs; a++)
+		for (i = 0; i < rule->aggs[a].nbody; i++)
+			if (rule->aggs[a].body[i].kind == DL_LIT_ATOM &&
+			    f(ctx, rule->aggs[a].body[i].pred))
+				return true;
+	return false;
+}
+
+static bool
+dl_is_pred(void *ctx, uint32_t pred)
+{
+	return pred == *(const uint32_t *)ctx;
+}
+
+/* The predicate predicate/arity of the policy in *pid; OK, or the status
+ * policy_reads and policy_depends answer for a name they cannot use. */
+static maelys_datalog_status_t
+dl_policy_pred(const maelys_datalog_policy_t *policy, const char *predicate,
+	       size_t arity, uint32_t *pid)
+{
+	const struct dl_program *prog = policy->prog;
+
+	*pid = dl_program_find_pred(prog, predicate, strlen(predicate));
+	if (*pid == DL_NONE)
+		return MAELYS_DATALOG_STATUS_UNDECLARED;
+	if (prog->preds[*pid].arity != arity)
+		return MAELYS_DATALOG_STATUS_ARITY;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
 MAELYS_DATALOG_API maelys_datalog_status_t
 maelys_datalog_policy_reads(const maelys_datalog_policy_t *policy,
 			    const char *predicate, size_t arity, int *reads)
 {
-	const struct dl_program *prog;
+	maelys_datalog_status_t st;
 	uint32_t pid;
-	size_t r, i;
+	size_t r;
 
 	if (reads != NULL)
 		*reads = 0;
 	if (policy == NULL || predicate == NULL || reads == NULL)
 		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	if ((st = dl_policy_pred(policy, predicate, arity, &pid)) !=
+	    MAELYS_DATALOG_STATUS_OK)
+		return st;
+	for (r = 0; r < policy->prog->nrules && !*reads; r++)
+		if (dl_rule_each_read(&policy->prog->rules[r], dl_is_pred, &pid))
+			*reads = 1;
+	return MAELYS_DATALOG_STATUS_OK;
+}
+
+/* policy_depends' walk: the predicates reached, whether the last rule
+ * added one, and the one looked for. */
+struct dl_reach {
+	bool *reached;
+	bool grew;
+	uint32_t on;
+};
+
+/* Marks pred reached; true (stop) when it is the one looked for. */
+static bool
+dl_reach_pred(void *ctx, uint32_t pred)
+{
+	struct dl_reach *w = ctx;
+
+	if (!w->reached[pred])
+		w->grew = w->reached[pred] = true;
+	return pred == w->on;
+}
+
+MAELYS_DATALOG_API maelys_datalog_status_t
+maelys_datalog_policy_depends(const maelys_datalog_policy_t *policy,
+			      const char *predicate, size_t arity,
+			      const char *on, size_t on_arity, int *depends)
+{
+	const struct dl_program *prog;
+	maelys_datalog_status_t st;
+	struct dl_reach w;
+	uint32_t pid;
+	size_t r;
+
+	if (depends != NULL)
+		*depends = 0;
+	if (policy == NULL || predicate == NULL || on == NULL ||
+	    depends == NULL)
+		return MAELYS_DATALOG_STATUS_INVALID_ARGUMENT;
+	if ((st = dl_policy_pred(policy, predicate, arity, &pid)) !=
+		MAELYS_DATALOG_STATUS_OK ||
+	    (st = dl_policy_pred(policy, on, on_arity, &w.on)) !=
+		MAELYS_DATALOG_STATUS_OK)
+		return st;
 	prog = policy->prog;
-	pid = dl_program_find_pred(prog, predicate, strlen(predicate));
-	if (pid == DL_NONE)
-		return MAELYS_DATALOG_STATUS_UNDECLARED;
-	if (prog->preds[pid].arity != arity)
-		return MAELYS_DATALOG_STATUS_ARITY;
-	for (r = 0; r < prog->nrules && !*reads; r++)
-		for (i = 0; i < prog->rules[r].nbody; i++)
-			if (prog->rules[r].body[i].kind == DL_LIT_ATOM &&
-			    prog->rules[r].body[i].pred == pid)
-				*reads = 1;
+	w.reached = dl_calloc(prog->npreds, sizeof *w.reached);
+	if (w.reached == NULL)
+		return MAELYS_DATALOG_STATUS_NO_MEMORY;
+	/* the predicates the tuples of `predicate` are derived from, grown
+	 * rule by rule until a pass adds none: every predicate a rule of a
+	 * reached one reads is reached */
+	w.reached[pid] = true;
+	w.grew = true;
+	while (w.grew && !*depends) {
+		w.grew = false;
+		for (r = 0; r < prog->nrules && !*depends; r++)
+			if (w.reached[dl_rule_owner(&prog->rules[r])] &&
+			    dl_rule_each_read(&prog->rules[r], dl_reach_pred,
+					      &w))
+				*depends = 1;
+	}
+	dl_free(w.reached);
 	return MAELYS_DATALOG_STATUS_OK;
 }
 

@@ -227,6 +227,15 @@ dl_program_compile(const struct dl_ast *ast,
 		   maelys_datalog_diagnostic_t *diag);
 void dl_program_free(struct dl_program *prog);
 
+/* The predicate a rule belongs to: its head's, or for a rule that prunes
+ * a relation, that relation's (the rule's head is the hidden a$dom,
+ * filled only while that relation's stratum runs). */
+static inline uint32_t
+dl_rule_owner(const struct dl_rule *rule)
+{
+	return rule->prunes ? rule->body[0].pred : rule->head_pred;
+}
+
 /* The predicate called `name` with any arity, or DL_NONE. */
 uint32_t dl_program_find_pred(const struct dl_program *prog, const char *name,
 			      size_t len);

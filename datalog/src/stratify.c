@@ -76,15 +76,6 @@ dl_agg_add_edge(void *ctx, const struct dl_cagg *a, const struct dl_clit *l)
 	e->lit = (uint32_t)(l - a->body);
 }
 
-/* The predicate a rule belongs to: its head's, or for a rule that prunes
- * a relation, that relation's (the rule's head is the hidden a$dom,
- * filled only while that relation's stratum runs). */
-static uint32_t
-dl_rule_owner(const struct dl_rule *rule)
-{
-	return rule->prunes ? rule->body[0].pred : rule->head_pred;
-}
-
 static int
 dl_graph_build(const struct dl_program *prog, struct dl_graph *g)
 {

@@ -383,6 +383,29 @@ audit_put_exec(struct audit_buf *b, const struct pty_audit_event *e,
 	return 0;
 }
 
+/* What an exec_mismatch record adds (pty_audit.h). */
+static void
+audit_put_mismatch(struct audit_buf *b, const struct pty_audit_event *e)
+{
+	const struct pty_audit_mismatch *m = e->mismatch;
+	char num[48];
+
+	audit_put_field(b, "exec_path", m->path.s, m->path.len);
+	audit_put_field(b, "exec_request", m->request.s, m->request.len);
+	audit_put_field(b, "exec_ran", m->ran.s, m->ran.len);
+	(void)snprintf(num, sizeof num, "%llu:%llu", m->ran_major,
+		       m->ran_minor);
+	audit_put_cstr(b, "exec_ran_dev", num);
+	(void)snprintf(num, sizeof num, "%llu", m->ran_ino);
+	audit_puts(b, ",\"exec_ran_ino\":");
+	audit_puts(b, num);
+	(void)snprintf(num, sizeof num, "%ld", (long)m->pid);
+	audit_puts(b, ",\"pid\":");
+	audit_puts(b, num);
+	audit_put_cstr(b, "decision", e->outcome);
+	audit_put_text(b, "error", m->error);
+}
+
 /* Builds the record into a->rec.  Returns 0 (*len set), 1 when it does
  * not fit in PTY_AUDIT_LINE_MAX, -1 when the HMAC fails. */
 int
@@ -416,7 +439,9 @@ audit_encode_body(const struct pty_audit_session *s,
 	}
 	if (e->exec != NULL && audit_put_exec(&b, e, compact) != 0)
 		return -1;
-	if (e->decision != NULL)
+	if (e->mismatch != NULL)
+		audit_put_mismatch(&b, e);
+	else if (e->decision != NULL)
 		audit_put_decision(&b, e->decision, !hashed && !compact,
 				   e->outcome);
 	else if (e->exec == NULL)
@@ -521,6 +546,14 @@ audit_encode(const struct pty_audit_session *s, const struct pty_audit_event *e,
 	if (s == NULL || e == NULL || e->event == NULL ||
 	    (e->line == NULL && e->line_len != 0) ||
 	    !audit_decision_ok(e->decision) || !audit_exec_ok(e->exec) ||
+	    (e->mismatch != NULL &&
+	     (e->exec != NULL || e->decision != NULL ||
+	      !audit_texts_ok(&e->mismatch->path, 1) ||
+	      !audit_texts_ok(&e->mismatch->request, 1) ||
+	      !audit_texts_ok(&e->mismatch->ran, 1) ||
+	      !audit_texts_ok(&e->mismatch->error, 1) ||
+	      e->mismatch->path.s == NULL || e->mismatch->request.s == NULL ||
+	      e->mismatch->ran.s == NULL)) ||
 	    (e->end != NULL && e->end->has_status &&
 	     (e->end->exit_status < 0 || e->end->exit_status > 255))) {
 		audit_err(err, errlen, "audit log: invalid argument");

@@ -55,6 +55,9 @@ enum audit_key {
 	AUDIT_K_EXEC_PARENT,
 	AUDIT_K_EXEC_VIA,
 	AUDIT_K_EXEC_THROUGH,
+	AUDIT_K_EXEC_RAN,
+	AUDIT_K_EXEC_RAN_DEV,
+	AUDIT_K_EXEC_RAN_INO,
 	AUDIT_K_PID,
 	AUDIT_K_TOKENS,
 	AUDIT_K_METACHARS,
@@ -110,6 +113,9 @@ static const struct {
     [AUDIT_K_EXEC_PARENT] = {"exec_parent", AUDIT_T_STRING, false},
     [AUDIT_K_EXEC_VIA] = {"exec_via", AUDIT_T_STRING, false},
     [AUDIT_K_EXEC_THROUGH] = {"exec_through", AUDIT_T_STRING, false},
+    [AUDIT_K_EXEC_RAN] = {"exec_ran", AUDIT_T_STRING, false},
+    [AUDIT_K_EXEC_RAN_DEV] = {"exec_ran_dev", AUDIT_T_STRING, false},
+    [AUDIT_K_EXEC_RAN_INO] = {"exec_ran_ino", AUDIT_T_NUMBER, false},
     [AUDIT_K_PID] = {"pid", AUDIT_T_NUMBER, false},
     [AUDIT_K_TOKENS] = {"tokens", AUDIT_T_STRINGS, false},
     [AUDIT_K_METACHARS] = {"metachars", AUDIT_T_STRINGS, false},
@@ -453,7 +459,8 @@ audit_read_value(struct audit_reader *r, enum audit_key k,
 
 	switch (audit_keys[k].type) {
 	case AUDIT_T_NUMBER: {
-		uint64_t other; /* exec_argc, pid: checked, not kept */
+		/* exec_argc, exec_ran_ino, pid: checked, not kept */
+		uint64_t other;
 
 		return audit_read_number(r, k == AUDIT_K_V     ? &rec->v
 					    : k == AUDIT_K_SEQ ? &rec->seq

@@ -94,7 +94,8 @@
  *   event, line (or line_sha256 when the line was refused for its size),
  *   exec_path,
  *   exec_request, exec_argv (array; or exec_argv_sha256), exec_argc,
- *   exec_cwd, exec_parent, exec_via, exec_through, pid, tokens (array),
+ *   exec_cwd, exec_parent, exec_via, exec_through, exec_ran,
+ *   exec_ran_dev, exec_ran_ino, pid, tokens (array),
  *   metachars (array of class names), decision, reasons (array of
  *   {"op","reason"}), refusal, error, log_reason, confirm_prompt, facts
  *   (or facts_sha256), exit_status, signal, decisions, refusals, execs,
@@ -136,6 +137,13 @@
  *   deny_exec reason}), and error for "error" and "refused".
  *   exec_argv_sha256 (SHA-256 of every argument followed by a NUL byte)
  *   replaces exec_argv when the record would otherwise be too long.
+ * - An exec_mismatch record (event "exec_mismatch": a process that, once
+ *   an exec the guard allowed was over, ran another program than the one
+ *   decided, and that the guard ended) has exec_path and exec_request (what
+ *   was decided), exec_ran (the executable the process runs, as the kernel
+ *   names it: /proc/PID/exe), exec_ran_dev ("MAJOR:MINOR") and
+ *   exec_ran_ino (its device and inode), pid, decision ("mismatch") and
+ *   error (the sentence the user was shown).
  * - facts, in a decision record (line, command, confirm, exec) whose
  *   decision the policy was asked for: every input fact the policy was
  *   given, in the order they were added to the input EDB, each an array
@@ -317,6 +325,18 @@ struct pty_audit_exec {
 	const struct pty_audit_facts *facts;
 };
 
+/* What an exec_mismatch event records. */
+struct pty_audit_mismatch {
+	/* "exec_path", "exec_request": what was decided */
+	struct pty_audit_text path, request;
+	/* "exec_ran", "exec_ran_dev" ("MAJOR:MINOR"), "exec_ran_ino": what
+	 * the process runs */
+	struct pty_audit_text ran;
+	unsigned long long ran_major, ran_minor, ran_ino;
+	pid_t pid;
+	struct pty_audit_text error; /* "error" */
+};
+
 /* What a session's end adds (event "session_end"). */
 struct pty_audit_end {
 	/* "exit_status" (0-255) when has_status; "signal" ("SIGKILL") when
@@ -331,7 +351,7 @@ struct pty_audit_end {
 /* One event to record. */
 struct pty_audit_event {
 	/* "session_start", "line", "command", "confirm", "exec",
-	 * "session_end" */
+	 * "exec_mismatch", "session_end" */
 	const char *event;
 	const char *line; /* the raw line (may be NULL for session events) */
 	size_t line_len;
@@ -346,6 +366,9 @@ struct pty_audit_event {
 	const struct pty_audit_exec *exec;
 	/* event "session_end": the session's counts and exit, or NULL */
 	const struct pty_audit_end *end;
+	/* event "exec_mismatch": what ran instead of what was decided, or
+	 * NULL */
+	const struct pty_audit_mismatch *mismatch;
 };
 
 /* Opens the log in this process (creating it with mode 0600 if missing)

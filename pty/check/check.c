@@ -21,9 +21,12 @@
 #include <fcntl.h>
 #include <pwd.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <maelys/datalog_builders.h>
 
 /* The two kinds of session, each decided on its own (session_mode). */
 static const enum pty_mode check_modes[] = {PTY_MODE_INTERACTIVE,
@@ -384,12 +387,91 @@ check_landlock(struct check_ctx *c)
 	check_landlock_missing(c);
 }
 
+/* Whether the policy's allow_exec allows `path` typed alone at the
+ * prompt (argv its last name, started by the session's shell): what --list
+ * asks of a line, asked of a program. */
+static bool
+check_allows_alone(struct check_ctx *c, enum pty_mode mode, const char *path,
+		   struct pty_exec_request *r)
+{
+	maelys_datalog_result_t *res = NULL;
+	struct pty_exec_decision dec;
+	const char *base = strrchr(path, '/');
+	maelys_datalog_arg_t k;
+	int yes = 0;
+
+	base = base != NULL ? base + 1 : path;
+	memset(r, 0, offsetof(struct pty_exec_request, bytes));
+	(void)snprintf(r->path, sizeof r->path, "%s", path);
+	(void)snprintf(r->request, sizeof r->request, "%s", path);
+	(void)snprintf(r->parent, sizeof r->parent, "%s", c->shell);
+	(void)snprintf(r->cwd, sizeof r->cwd, "%s", c->decider.cwd);
+	(void)snprintf(r->bytes, sizeof r->bytes, "%s", base);
+	r->argv[0] = r->bytes;
+	r->argv_len[0] = strlen(r->bytes);
+	r->argc = 1;
+	pty_exec_decide_keep(&c->decider, r, mode, &dec, &res);
+	k = maelys_datalog_arg_symbol_n(path, strlen(path));
+	if (res == NULL ||
+	    maelys_datalog_result_query(res, "allow_exec", &k, 1, &yes) !=
+		MAELYS_DATALOG_STATUS_OK)
+		yes = 0;
+	(void)maelys_datalog_result_free(res);
+	return yes != 0;
+}
+
+/* exec_never, as each kind of session finds it (pty_landlock_never_find):
+ * a file it holds for that also has a name no folder the guard reads shows
+ * (the kernel would execute it by that name), and one that allow_exec allows
+ * typed alone (the two disagree: exec_never wins, and the program never
+ * runs).  What cannot be found is pty_landlock_build's to say. */
+static void
+check_never(struct check_ctx *c)
+{
+	struct pty_exec_request *r;
+	struct pty_landlock_never set;
+	char err[1024];
+	size_t i, k;
+
+	if (!c->have_decider || !pty_never_defined(&c->decider))
+		return;
+	r = malloc(sizeof *r);
+	if (r == NULL)
+		return;
+	for (i = 0; i < CHECK_MODES; i++) {
+		if (pty_landlock_never_find(&c->decider, check_modes[i], NULL,
+					    0, &set, err, sizeof err) != 0)
+			continue;
+		if (set.unseen[0] != '\0')
+			check_report(c, CHECK_WARNING,
+				     "%s: exec_never holds for %s, which has a "
+				     "name (a hard link) in a folder the guard "
+				     "does not read: the kernel would execute "
+				     "it by that name in %s sessions",
+				     c->policy_path, set.unseen,
+				     pty_mode_name(check_modes[i]));
+		for (k = 0; k < set.n; k++)
+			if (check_allows_alone(c, check_modes[i],
+					       set.files[k].path, r))
+				check_report(c, CHECK_WARNING,
+					     "%s: allow_exec allows %s typed "
+					     "alone in %s sessions, and "
+					     "exec_never holds for it: "
+					     "exec_never wins, it never runs",
+					     c->policy_path, set.files[k].path,
+					     pty_mode_name(check_modes[i]));
+		pty_landlock_never_free(&set);
+	}
+	free(r);
+}
+
 /* The checks, in order; each reads what the ones before it established
  * (check_internal.h) and reports through check_report.  A new check is
  * one function and one entry. */
 static void (*const check_table[])(struct check_ctx *) = {
     check_configuration, check_policy,       check_shell,     check_shell_start,
-    check_landlock,      check_audit_folder, check_audit_log, check_audit_key,
+    check_landlock,      check_never,        check_audit_folder,
+    check_audit_log,     check_audit_key,
     check_audit_verify_key,
     check_guard,         check_mounts,       check_yama,      check_links,
     check_log_disk,      check_record_folder,

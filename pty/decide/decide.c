@@ -140,12 +140,9 @@ pty_decider_unnamed_cwd(struct pty_decider *d, const char *why)
 	pty_copy(d->cwd_unnamed, sizeof d->cwd_unnamed, why, strlen(why));
 }
 
-/* Where the shell would find `cmd` (PATH resolution, or the path itself when
- * it has a slash, made absolute against the shell's directory).  Returns
- * false when no executable file is there. */
-static bool
-pty_command_path(const struct pty_decider *d, const char *cmd, size_t len,
-		 char *out, size_t cap)
+bool
+pty_decider_command_path(const struct pty_decider *d, const char *cmd,
+			 size_t len, char *out, size_t cap)
 {
 	char name[PATH_MAX];
 	const char *p;
@@ -276,7 +273,7 @@ pty_build_edb(struct pty_decider *d, const struct scan_result *scan,
 	if (d->cwd[0] != '\0')
 		PTY_TRY(st, pty_fact_add_string(edb, "cwd", d->cwd, diag));
 	if (d->reads_command_path &&
-	    pty_command_path(d, t[0].text, t[0].len, buf, sizeof buf))
+	    pty_decider_command_path(d, t[0].text, t[0].len, buf, sizeof buf))
 		PTY_TRY(st,
 			pty_fact_add_string(edb, "command_path", buf, diag));
 	for (m = 0; m < SCAN_META_COUNT; m++)

@@ -31,9 +31,12 @@
  * QUERY: allow(C), deny(Op, Reason), deny_any(Op), allow_with_log(C, R),
  * require_confirm(C, Prompt); allow_exec(P), deny_exec(P, Reason); and, once
  * when the session starts, exec_dir(D) and exec_file(F)
- * (pty/exec/pty_supervise.h: queries, so that a location may be derived).  A
- * policy declares its own helpers with .decl. There is no atom vocabulary: the
- * policy is the administrator's.
+ * (pty/exec/pty_supervise.h: queries, so that a location may be derived) and
+ * exec_never(P), the programs the kernel must never execute in the session
+ * whatever is asked (pty_decide.h, never.c): a relation of exec_path and
+ * the session facts alone, which the load checks (pty_policy_never_inputs).
+ * A policy declares its own helpers with .decl. There is no atom vocabulary:
+ * the policy is the administrator's.
  */
 #include "pty_decide.h"
 
@@ -81,6 +84,7 @@ static const maelys_datalog_predicate_t pty_predicates[] = {
     {"deny_exec", 2, QUERY},
     {"exec_dir", 1, QUERY},
     {"exec_file", 1, QUERY},
+    {"exec_never", 1, QUERY},
 };
 
 static const maelys_datalog_domain_t pty_domain = {
@@ -117,6 +121,71 @@ pty_policy_decides_execs(const maelys_datalog_policy_t *policy)
 	    MAELYS_DATALOG_STATUS_OK)
 		return true;
 	return defines != 0;
+}
+
+/* The inputs exec_never may be derived from: the program's path and what
+ * stays the same for the whole session (the session facts but the time of
+ * day, the shell and the guard), since it is decided once, when the
+ * session starts, for the kernel to hold for all of it (never.c). */
+static const char *const pty_never_inputs[] = {
+    "exec_path", "user", "group", "host", "remote_addr", "session_mode",
+    "session_shell", "guard_program",
+};
+
+/* Whether input predicate `name` is one exec_never may read. */
+static bool
+pty_never_may_read(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof pty_never_inputs / sizeof pty_never_inputs[0];
+	     i++)
+		if (strcmp(pty_never_inputs[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* The load's check of exec_never: when the policy defines it, none of the
+ * inputs it may not read may reach it through any rule (policy_depends).
+ * Returns 0, or -1 with one line in err. */
+static int
+pty_policy_check_never(const maelys_datalog_policy_t *policy,
+		       const char *name, bool *defines, char *err,
+		       size_t errlen)
+{
+	int def = 1;
+	size_t i;
+
+	*defines = false;
+	if (maelys_datalog_policy_defines(policy, "exec_never", 1, &def) !=
+		MAELYS_DATALOG_STATUS_OK ||
+	    def == 0)
+		return 0;
+	*defines = true;
+	for (i = 0; i < PTY_NPREDICATES; i++) {
+		int depends = 1;
+
+		if (pty_predicates[i].role != EDB ||
+		    pty_never_may_read(pty_predicates[i].name))
+			continue;
+		if (maelys_datalog_policy_depends(
+			policy, "exec_never", 1, pty_predicates[i].name,
+			pty_predicates[i].arity,
+			&depends) != MAELYS_DATALOG_STATUS_OK ||
+		    depends != 0) {
+			(void)snprintf(
+			    err, errlen,
+			    "policy %s: exec_never depends on %s: it is "
+			    "decided once, when the session starts, from a "
+			    "program's path and the session facts but "
+			    "time_of_day alone, and the kernel holds it for "
+			    "the whole session (maelys-policy(5), EXEC "
+			    "DECISIONS)",
+			    name, pty_predicates[i].name);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* Which input predicates the policy's rules read (on any doubt: read). */
@@ -157,6 +226,7 @@ pty_policy_load(const char *name, const char *text, size_t len,
 	maelys_datalog_diagnostic_t diag = MAELYS_DATALOG_DIAGNOSTIC_INIT;
 	maelys_datalog_policy_t *policy = NULL;
 	maelys_datalog_status_t st;
+	bool never = false;
 
 	*out = NULL;
 	if (keep != NULL)
@@ -170,9 +240,16 @@ pty_policy_load(const char *name, const char *text, size_t len,
 							   &policy, &diag);
 	if (reads != NULL)
 		memset(reads, 0, sizeof *reads); /* not known: every fact */
+	if (st == MAELYS_DATALOG_STATUS_OK &&
+	    pty_policy_check_never(policy, name, &never, err, errlen) != 0) {
+		(void)maelys_datalog_policy_free(policy);
+		return -1;
+	}
 	if (st == MAELYS_DATALOG_STATUS_OK) {
-		if (reads != NULL)
+		if (reads != NULL) {
 			pty_policy_note_reads(policy, reads);
+			reads->exec_never = never;
+		}
 		st = maelys_datalog_session_create(policy, flags, out);
 	}
 	if (st == MAELYS_DATALOG_STATUS_OK &&

@@ -41,6 +41,10 @@ struct pty_policy_reads {
 	 * records every program without deciding it (maelys-policy(5),
 	 * "LEVEL 1 POLICIES"). */
 	bool execs_undecided;
+	/* the policy defines exec_never (a rule or a fact), which the load
+	 * checked reads nothing but exec_path and the session facts that
+	 * stay the same for a whole session (never.c) */
+	bool exec_never;
 };
 
 /* Whether the policy defines allow_exec (a rule or a fact): whether it
@@ -246,6 +250,12 @@ void pty_decider_set_cwd(struct pty_decider *d, const char *cwd);
  * is forgotten.  pty_decider_init starts so when getcwd(3) fails. */
 void pty_decider_unnamed_cwd(struct pty_decider *d, const char *why);
 
+/* Where the shell would find `cmd` (`len` bytes): PATH resolution, or the
+ * path itself when it has a slash, made absolute against d->cwd; what
+ * command_path(P) says.  Returns false when no executable file is there. */
+bool pty_decider_command_path(const struct pty_decider *d, const char *cmd,
+			      size_t len, char *out, size_t cap);
+
 /* For a decider whose decisions are recorded: every fact a candidate
  * policy could read is computed, not only those this policy reads, so a
  * record's "facts" decide it again under any policy (`maelys-pty log
@@ -350,6 +360,45 @@ void pty_decide_confirmed(struct pty_decider *d, const char *line, size_t len,
 void pty_decide_edb(struct pty_decider *d, const char *cmd, size_t cmdlen,
 		    int confirmed, struct pty_decision *out);
 
+/* ---- exec_never (never.c): the programs the policy never runs in a
+ * session, whatever is asked.  A policy that defines exec_never(P) says
+ * that the kernel must never execute P while the session lasts; the load
+ * allows it to read only exec_path, user, group, host, remote_addr,
+ * session_mode, session_shell and guard_program (policy.c), so it is
+ * decided once for a file, when the session starts (pty/exec's Landlock
+ * ruleset leaves the files it names out), and asked again at every exec
+ * (an exec of such a program is refused whatever allow_exec says). */
+
+/* Whether exec_never may hold for some program: the policy defines it, or
+ * what it reads is not known. */
+bool pty_never_defined(const struct pty_decider *d);
+
+/* Whether exec_never(path) (len bytes) holds in a result; true when it
+ * cannot be read (fail closed). */
+bool pty_never_in(const maelys_datalog_result_t *res, const char *path,
+		  size_t len);
+
+/* Whether exec_never(path) holds in session mode `mode`, solved with what
+ * it may read: exec_path(path), the session facts, and session_shell and
+ * guard_program when d has them.  Returns 0 with *never, or -1 with one
+ * line in err (*never is then true). */
+int pty_never_ask(struct pty_decider *d, enum pty_mode mode, const char *path,
+		  bool *never, char *err, size_t errlen);
+
+/* Called with each path exec_never names by itself; returns 0 to go on, or
+ * -1 with one line in err to stop. */
+typedef int (*pty_never_visit)(void *arg, const char *path, char *err,
+			       size_t errlen);
+
+/* Calls visit for each P of exec_never(P) that holds without any exec_path
+ * fact (a fact of the policy, or a rule on the session facts alone): the
+ * files the policy names by themselves, wherever they are.  Returns 0, or
+ * -1 with one line in err (the policy failed, a row is not a path, or
+ * what visit said). */
+int pty_never_named(struct pty_decider *d, enum pty_mode mode,
+		    pty_never_visit visit, void *arg, char *err,
+		    size_t errlen);
+
 /* ---- What may I run (runnable.c): the guard's `help` and --list, and
  * the prompt's Tab completion of the first word.  Each executable name of
  * the session's PATH is decided as the line of just that name would be,
@@ -384,7 +433,8 @@ struct pty_runnable {
 
 /* Fills *out (zeroed first) with the names that a line of just that name
  * would be allowed to run in `mode`: allowed, allowed once logged, or
- * allowed once confirmed.  A name is a regular file with an execute bit
+ * allowed once confirmed; a name whose program (resolved) the policy never
+ * runs (exec_never) is left out, since its exec would be refused.  A name is a regular file with an execute bit
  * that this process may execute, in a directory of d->path_env; a name
  * found in several directories is one entry (the shell runs the first,
  * and command_path says that one); a directory named twice is read once.  A name the shell would not read as a

@@ -55,7 +55,8 @@ runnable_add_name(struct pty_runnable *r, struct runnable_found *f,
 
 /* Whether `name` in the open directory is what the shell would run: a
  * regular file (through a symbolic link, as exec follows it) with an
- * execute bit, that this process may execute (pty_command_path's test). */
+ * execute bit, that this process may execute (pty_decider_command_path's
+ * test). */
 static bool
 runnable_is_program(DIR *dir, const char *name)
 {
@@ -138,6 +139,25 @@ runnable_read_path(const char *path, struct pty_runnable *r,
 	return 0;
 }
 
+/* Whether the program the shell would run for `name` is one the policy
+ * never runs (exec_never of its resolved path): its line may be allowed,
+ * its exec is not.  True on any doubt. */
+static bool
+runnable_never(struct pty_decider *d, enum pty_mode mode, const char *name,
+	       size_t len)
+{
+	char found[PATH_MAX], real[PATH_MAX], err[256];
+	bool never = true;
+
+	if (!pty_never_defined(d))
+		return false;
+	if (!pty_decider_command_path(d, name, len, found, sizeof found) ||
+	    realpath(found, real) == NULL ||
+	    pty_never_ask(d, mode, real, &never, err, sizeof err) != 0)
+		return true;
+	return never;
+}
+
 static int
 runnable_cmp(const void *a, const void *b)
 {
@@ -196,9 +216,10 @@ pty_runnable_list(struct pty_decider *d, enum pty_mode mode,
 		if (!runnable_is_bare_name(name, len))
 			continue;
 		pty_decide(d, name, len, mode, dec);
-		if (dec->verdict != PTY_VERDICT_ALLOW &&
-		    dec->verdict != PTY_VERDICT_ALLOW_LOG &&
-		    dec->verdict != PTY_VERDICT_CONFIRM)
+		if ((dec->verdict != PTY_VERDICT_ALLOW &&
+		     dec->verdict != PTY_VERDICT_ALLOW_LOG &&
+		     dec->verdict != PTY_VERDICT_CONFIRM) ||
+		    runnable_never(d, mode, name, len))
 			continue;
 		out->entries[out->n].name = name;
 		out->entries[out->n].verdict = dec->verdict;

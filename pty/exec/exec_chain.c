@@ -483,8 +483,9 @@ chain_loader(const struct pty_exec_env *e, struct pty_exec_chain *c,
 				    "program it runs cannot be told");
 	if (!la.has_program)
 		return 1; /* it prints its usage and exits */
-	/* under exec locations the kernel refuses any file outside them;
-	 * the loader, always among them, would map one without asking */
+	/* under a ruleset (exec locations, exec_never) the kernel refuses
+	 * some files; the loader, always granted, would map one without
+	 * asking */
 	if (e->landlocked)
 		return chain_refuse(err, errlen, PTY_EXEC_READ_UNSAFE,
 				    "under the exec locations (Landlock) the "
@@ -549,6 +550,8 @@ pty_exec_expand(const struct pty_exec_env *e, struct pty_exec_proc *p,
 		const struct pty_binfmt *bf;
 		size_t len = 0;
 
+		cur->dev = w->st.st_dev;
+		cur->ino = w->st.st_ino;
 		if (w->unsafe[0] != '\0')
 			return chain_refuse(err, errlen, PTY_EXEC_READ_UNSAFE,
 					    "it goes through %s, which you "

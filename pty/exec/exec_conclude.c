@@ -10,7 +10,9 @@
 #include "pty_messages.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <syslog.h>
 
 /* What the user sees of a refused exec, lines ending in eol:
@@ -56,6 +58,8 @@ exec_say_refused(const struct pty_exec_request *r,
 		pty_say(fd, eol, PTY_MSG_EXEC_WHY, real);
 		return;
 	}
+	if (dec->never)
+		pty_say(fd, eol, PTY_MSG_EXEC_NEVER);
 	for (i = 0; i < dec->nreasons; i++) {
 		pty_printable(real, sizeof real, dec->reasons[i]);
 		pty_say(fd, eol, PTY_MSG_EXEC_DENY_REASON, real);
@@ -122,7 +126,9 @@ exec_conclude_one(struct pty_guard *g, const struct pty_exec_request *r,
 	    g, LOG_NOTICE, "exec denied user=%s session=%s path=%s: %s",
 	    g->who->user, g->asess.id, r->path[0] ? r->path : r->request,
 	    dec->verdict == PTY_EXEC_POLICY
-		? (dec->nreasons > 0 ? dec->reasons[0] : "no rule allows it")
+		? (dec->nreasons > 0 ? dec->reasons[0]
+		   : dec->never      ? "exec_never holds for it"
+				     : "no rule allows it")
 		: dec->error);
 	return pty_guard_refused(g, fd, eol);
 }
@@ -137,4 +143,51 @@ pty_exec_conclude(struct pty_guard *g, const struct pty_exec_request *r,
 
 	pty_guard_exec_concluded(g, dec->verdict != PTY_EXEC_RECORDED);
 	return act;
+}
+
+enum pty_act
+pty_exec_conclude_mismatch(struct pty_guard *g,
+			   const struct pty_exec_mismatch *m, int fd,
+			   const char *eol)
+{
+	struct pty_audit_mismatch am;
+	struct pty_audit_event e;
+	char text[3 * PATH_MAX + 128], ran[PATH_MAX], path[PATH_MAX],
+	    err[512];
+	enum pty_act act;
+
+	pty_printable(ran, sizeof ran,
+		      m->ran[0] != '\0' ? m->ran
+					 : PTY_MSG_EXEC_MISMATCH_UNNAMED);
+	pty_printable(path, sizeof path, m->path);
+	(void)snprintf(text, sizeof text, PTY_MSG_EXEC_MISMATCH, (int)m->pid,
+		       ran, path,
+		       m->killed ? PTY_MSG_EXEC_MISMATCH_ENDED
+				 : PTY_MSG_EXEC_MISMATCH_GONE);
+	memset(&am, 0, sizeof am);
+	am.path = pty_audit_text_of(m->path, PATH_MAX);
+	am.request = pty_audit_text_of(m->request, PATH_MAX);
+	am.ran = pty_audit_text_of(m->ran, sizeof m->ran);
+	am.ran_major = major(m->dev);
+	am.ran_minor = minor(m->dev);
+	am.ran_ino = (unsigned long long)m->ino;
+	am.pid = m->pid;
+	am.error = pty_audit_text_of(text, sizeof text);
+	memset(&e, 0, sizeof e);
+	e.event = "exec_mismatch";
+	e.outcome = "mismatch";
+	e.mismatch = &am;
+	act = pty_guard_write_record(g, &e, fd, eol, err, sizeof err);
+	if (act == PTY_ACT_END)
+		return act;
+	pty_say(fd, eol, PTY_MSG_PREFIX "%s", text);
+	pty_say(fd, eol, PTY_MSG_EXEC_MISMATCH_WHY,
+		(unsigned long long)major(m->dev),
+		(unsigned long long)minor(m->dev), (unsigned long long)m->ino);
+	pty_guard_log(g, LOG_WARNING,
+		      "exec mismatch user=%s session=%s pid=%d allowed=%s "
+		      "ran=%s%s",
+		      g->who->user, g->asess.id, (int)m->pid, path, ran,
+		      act == PTY_ACT_DENY ? " (not recorded)" : "");
+	return pty_guard_refused(g, fd, eol);
 }

@@ -73,7 +73,7 @@ exec_build_edb(struct pty_decider *d, const struct pty_exec_request *r,
 
 /* The queries of an exec's decision over d->edb, once its input facts are
  * in it (st: how building them went): allow_exec(P) for P = exec_path,
- * else the deny_exec(P, Reason) rows.  The one owner: a program a process
+ * unless exec_never(P) holds, else the deny_exec(P, Reason) rows.  The one owner: a program a process
  * asks for (exec_decide_with) and a recorded one (pty_exec_decide_edb)
  * both end here.  `keep`: where to hand back the result of the solve
  * (NULL: freed here). */
@@ -91,10 +91,14 @@ exec_decide_solved(struct pty_decider *d, const char *path, size_t pathlen,
 	if (st == MAELYS_DATALOG_STATUS_OK)
 		st = pty_decider_solve_ask(d, "allow_exec", path, pathlen, &res,
 					   &allowed, diag);
+	/* exec_never wins over allow_exec: the kernel refuses such a file
+	 * whatever is asked (landlock_never.c), and so does the decision */
+	if (st == MAELYS_DATALOG_STATUS_OK && pty_never_defined(d))
+		out->never = pty_never_in(res, path, pathlen);
 	if (st != MAELYS_DATALOG_STATUS_OK) {
 		out->verdict = PTY_EXEC_ERROR;
 		pty_status_text(st, diag, out->error, sizeof out->error);
-	} else if (allowed) {
+	} else if (allowed && !out->never) {
 		out->verdict = PTY_EXEC_ALLOW;
 	} else {
 		out->verdict = PTY_EXEC_POLICY;

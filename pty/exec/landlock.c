@@ -4,7 +4,8 @@
  * which opens every location with its own rights; the child only calls
  * landlock_restrict_self(2) on it after NO_NEW_PRIVS.  The ruleset handles
  * one right, EXECUTE: everything else the session may do is left to the
- * user's own permissions.
+ * user's own permissions.  What exec_never names is left out of it
+ * (landlock_never.c).
  */
 #define _GNU_SOURCE
 #include "pty_supervise.h"
@@ -19,6 +20,7 @@
 #include <linux/landlock.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -31,47 +33,6 @@ pty_landlock_abi(void)
 			 LANDLOCK_CREATE_RULESET_VERSION);
 
 	return v > 0 ? (int)v : 0;
-}
-
-/* Adds one location.  Returns 0 (added, or absent: left out), -1 with err. */
-static int
-landlock_add(int ruleset, const char *path, char *err, size_t errlen)
-{
-	struct landlock_path_beneath_attr pb;
-	struct stat st;
-	int fd;
-
-	if (path[0] != '/') {
-		(void)snprintf(err, errlen,
-			       "exec location '%s' is not an absolute path",
-			       path);
-		return -1;
-	}
-	fd = open(path, O_PATH | O_CLOEXEC);
-	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
-		return 0;
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		(void)snprintf(err, errlen, "exec location %s: %s", path,
-			       strerror(errno));
-		if (fd >= 0)
-			(void)close(fd);
-		return -1;
-	}
-	memset(&pb, 0, sizeof pb);
-	pb.allowed_access = LANDLOCK_ACCESS_FS_EXECUTE;
-	pb.parent_fd = fd;
-	if ((S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) &&
-	    syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH,
-		    &pb, 0) == 0) {
-		(void)close(fd);
-		return 0;
-	}
-	(void)snprintf(err, errlen, "exec location %s: %s", path,
-		       S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)
-			   ? strerror(errno)
-			   : "neither a directory nor a regular file");
-	(void)close(fd);
-	return -1;
 }
 
 /* Calls visit for every row of pred/1 of the result; counts them in *n. */
@@ -153,13 +114,68 @@ pty_landlock_locations(struct pty_decider *d, enum pty_mode mode,
 	return rc;
 }
 
-/* pty_landlock_locations' visitor of the ruleset: each location added. */
+/* The locations of a policy, as pty_landlock_build collects them. */
+struct landlock_list {
+	char *path[PTY_LANDLOCK_PATHS_MAX];
+	bool dir[PTY_LANDLOCK_PATHS_MAX]; /* exec_dir, else exec_file */
+	size_t n;
+};
+
+/* pty_landlock_locations' visitor of the ruleset: each location kept. */
 static int
-landlock_visit_add(void *arg, const char *pred, const char *path, char *err,
-		   size_t errlen)
+landlock_visit_keep(void *arg, const char *pred, const char *path, char *err,
+		    size_t errlen)
 {
-	(void)pred;
-	return landlock_add(*(const int *)arg, path, err, errlen);
+	struct landlock_list *l = arg;
+
+	if (path[0] != '/') {
+		(void)snprintf(err, errlen,
+			       "exec location '%s' is not an absolute path",
+			       path);
+		return -1;
+	}
+	if (l->n == PTY_LANDLOCK_PATHS_MAX ||
+	    (l->path[l->n] = strdup(path)) == NULL) {
+		(void)snprintf(err, errlen,
+			       "no memory for the exec locations");
+		return -1;
+	}
+	l->dir[l->n++] = strcmp(pred, "exec_dir") == 0;
+	return 0;
+}
+
+static void
+landlock_list_free(struct landlock_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->path[i]);
+	l->n = 0;
+}
+
+/* The session's shell, the guard and the dynamic loader, added to every
+ * ruleset: a session cannot start without the shell and the loader, so
+ * exec_never may not name them (the guard it may: nothing needs to start
+ * it again inside a session). */
+static int
+landlock_grant_extra(int ruleset, const char *path, bool needed,
+		     const char *what, const struct pty_landlock_never *set,
+		     size_t *rules, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (path == NULL || path[0] == '\0')
+		return 0;
+	if (needed && stat(path, &st) == 0 &&
+	    pty_landlock_never_has(set, st.st_dev, st.st_ino)) {
+		(void)snprintf(err, errlen,
+			       "exec_never holds for %s %s: no session could "
+			       "start",
+			       what, path);
+		return -1;
+	}
+	return pty_landlock_grant(ruleset, path, set, rules, err, errlen);
 }
 
 int
@@ -169,12 +185,16 @@ pty_landlock_build(struct pty_decider *d, enum pty_mode mode,
 		   size_t errlen)
 {
 	struct landlock_ruleset_attr attr;
+	struct landlock_list *locs = NULL;
+	const char *dirs[PTY_LANDLOCK_PATHS_MAX];
+	struct pty_landlock_never never;
 	char loader[PATH_MAX];
-	size_t named = 0, i;
-	int ruleset;
+	size_t named = 0, ndirs = 0, rules = 0, i;
+	int ruleset = -1, rc = -1;
 
 	*fd = -1;
 	note[0] = '\0';
+	memset(&never, 0, sizeof never);
 	if (pty_landlock_abi() < 1) {
 		if (required) {
 			(void)snprintf(err, errlen,
@@ -187,6 +207,33 @@ pty_landlock_build(struct pty_decider *d, enum pty_mode mode,
 			       "decided by the policy alone");
 		return 0;
 	}
+	if ((locs = calloc(1, sizeof *locs)) == NULL) {
+		(void)snprintf(err, errlen, "no memory for the exec locations");
+		return -1;
+	}
+	if (pty_landlock_locations(d, mode, landlock_visit_keep, locs, &named,
+				   err, errlen) != 0)
+		goto out;
+	for (i = 0; i < locs->n; i++)
+		if (locs->dir[i])
+			dirs[ndirs++] = locs->path[i];
+	if (pty_landlock_never_find(d, mode, dirs, ndirs, &never, err,
+				    errlen) != 0)
+		goto out;
+	if (locs->n == 0 && never.n == 0) {
+		rc = 0;
+		if (required) {
+			(void)snprintf(err, errlen,
+				       "landlock = required, and the policy "
+				       "names no exec_dir or exec_file%s",
+				       pty_never_defined(d)
+					   ? ", and exec_never holds for no "
+					     "program"
+					   : "");
+			rc = -1;
+		}
+		goto out;
+	}
 	memset(&attr, 0, sizeof attr);
 	attr.handled_access_fs = LANDLOCK_ACCESS_FS_EXECUTE;
 	ruleset =
@@ -194,34 +241,44 @@ pty_landlock_build(struct pty_decider *d, enum pty_mode mode,
 	if (ruleset < 0) {
 		(void)snprintf(err, errlen, "Landlock ruleset: %s",
 			       strerror(errno));
-		return -1;
+		goto out;
 	}
 	(void)fcntl(ruleset, F_SETFD, FD_CLOEXEC);
-	if (pty_landlock_locations(d, mode, landlock_visit_add, &ruleset,
-				   &named, err, errlen) != 0)
-		goto fail;
-	if (named == 0) {
-		(void)close(ruleset);
-		if (required) {
-			(void)snprintf(err, errlen,
-				       "landlock = required, and the policy "
-				       "names no exec_dir or exec_file");
-			return -1;
-		}
-		return 0;
-	}
+	/* the locations, or without any every file: but the never-run */
+	for (i = 0; i < locs->n; i++)
+		if (pty_landlock_grant(ruleset, locs->path[i], &never, &rules,
+				       err, errlen) != 0)
+			goto out;
+	if (locs->n == 0 &&
+	    pty_landlock_grant(ruleset, "/", &never, &rules, err, errlen) != 0)
+		goto out;
 	for (i = 0; i < nextra; i++)
-		if (extra[i] != NULL && extra[i][0] != '\0' &&
-		    landlock_add(ruleset, extra[i], err, errlen) != 0)
-			goto fail;
+		if (landlock_grant_extra(ruleset, extra[i], i == 0,
+					 i == 0 ? "the session's shell"
+						: "the guard",
+					 &never, &rules, err, errlen) != 0)
+			goto out;
 	/* without it no dynamic program could start; run as a program, it
 	 * is decided with what it runs (pty_exec_chain.h) */
 	if (pty_exec_own_loader(loader, sizeof loader) == 0 &&
-	    landlock_add(ruleset, loader, err, errlen) != 0)
-		goto fail;
+	    landlock_grant_extra(ruleset, loader, true, "the dynamic loader",
+				 &never, &rules, err, errlen) != 0)
+		goto out;
+	if (never.unseen[0] != '\0')
+		(void)snprintf(note, notelen,
+			       "exec_never holds for %s, which has a name "
+			       "(a hard link) in a folder the guard does not "
+			       "read: the kernel would execute it by that name",
+			       never.unseen);
 	*fd = ruleset;
-	return 0;
-fail:
-	(void)close(ruleset);
-	return -1;
+	ruleset = -1;
+	rc = 0;
+out:
+	if (ruleset >= 0)
+		(void)close(ruleset);
+	pty_landlock_never_free(&never);
+	if (locs != NULL)
+		landlock_list_free(locs);
+	free(locs);
+	return rc;
 }

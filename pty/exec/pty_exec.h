@@ -28,7 +28,8 @@
  *                       (resolved); absent for "execve"
  * plus the session facts of every line: user, group, host, remote_addr,
  * session_mode, time_of_day.  Queried: allow_exec(P) for P = exec_path
- * (the program runs only then) and deny_exec(P, Reason) (the reasons shown).
+ * (the program runs only then, and never when exec_never(P) holds:
+ * pty_decide.h) and deny_exec(P, Reason) (the reasons shown).
  */
 #ifndef PTY_EXEC_H
 #define PTY_EXEC_H
@@ -78,6 +79,10 @@ struct pty_exec_request {
 	char parent[PATH_MAX];  /* exec_parent ("" if it cannot be named) */
 	enum pty_exec_via via;  /* exec_via */
 	char through[PATH_MAX]; /* exec_through ("" for execve) */
+	/* the file found for it (its walk's), which the process's executable
+	 * must be after the exec when it is the chain's (exec_verify.c) */
+	dev_t dev;
+	ino_t ino;
 	/* argv was not read: no rule reads exec_arg or exec_argc, and there
 	 * is no audit log (pty_supervise.h); argc is then 0, and neither
 	 * fact is supplied */
@@ -109,6 +114,9 @@ struct pty_exec_decision {
 	size_t reasons_total; /* ... of how many */
 	char reasons[PTY_REASONS_MAX][PTY_TEXT_MAX];
 	char error[600]; /* ERROR and UNREADABLE: why */
+	/* exec_never(P) holds: POLICY whatever allow_exec says (the kernel
+	 * refuses such a file too, pty_supervise.h) */
+	bool never;
 	/* the policy was given the decider's input EDB (d->edb): it holds
 	 * this decision's facts until the decider's next decision */
 	bool asked;

@@ -32,9 +32,9 @@ struct pty_exec_env {
 	/* the enabled binfmt_misc entries */
 	struct pty_binfmt *binfmt;
 	size_t nbinfmt;
-	/* the session runs under a Landlock ruleset: the loader, which every
-	 * ruleset lets run, is not run as a program (what it would map is
-	 * beyond the kernel's check) */
+	/* the session runs under a Landlock ruleset (exec locations or
+	 * exec_never): the loader, which every ruleset lets run, is not run
+	 * as a program (what it would map is beyond the kernel's check) */
 	bool landlocked;
 	/* kept open for every request: "/" (where an absolute path's walk
 	 * starts), /proc (where each process's entry is opened), and

@@ -34,6 +34,7 @@
 
 #include "pty_exec.h"
 #include "pty_exec_chain.h"
+#include "pty_exec_verify.h"
 #include "pty_session.h"
 
 #include <stdbool.h>
@@ -70,6 +71,9 @@ struct pty_supervisor {
 	/* called around a message on out_fd (the prompt hides), or NULL */
 	void (*around_message)(bool before);
 	bool end_session; /* a refusal hit max_denials or the audit failed */
+	/* what each allowed exec must leave its process running, checked
+	 * once the exec is over (pty_exec_verify.h) */
+	struct pty_exec_verify *verify;
 	/* the policy decides lines only, and exec_decisions = optional:
 	 * every program is recorded and runs (pty_supervise_execs_decided) */
 	bool execs_undecided;
@@ -90,6 +94,15 @@ enum pty_act pty_exec_conclude(struct pty_guard *g,
 			       const struct pty_exec_decision *dec,
 			       const maelys_datalog_input_edb_t *edb, int fd,
 			       const char *eol);
+
+/* Concludes a process found running another program than the exec the
+ * guard allowed (exec_verify.c), already ended: its audit record (event
+ * exec_mismatch), the message on fd, syslog, and a refusal counted toward
+ * max_denials.  Returns PTY_ACT_END when the session must end (the
+ * record failed with on_audit_failure = terminate, or max_denials). */
+enum pty_act pty_exec_conclude_mismatch(struct pty_guard *g,
+					const struct pty_exec_mismatch *m,
+					int fd, const char *eol);
 
 /* Whether this process may be a guard nested in a supervised session: it
  * runs with NO_NEW_PRIVS and a seccomp filter (/proc/self/status).  Only a
@@ -149,6 +162,16 @@ int pty_supervise_accept(struct pty_supervisor *s, char *err, size_t errlen);
 /* Answers one pending notification (call when the listener is readable).
  * Returns 0, or -1 when the listener is unusable (the session must end). */
 int pty_supervise_handle(struct pty_supervisor *s);
+
+/* The descriptor the loop waits on besides the listener: readable when a
+ * check of what a process runs after an exec is due (pty_exec_verify.h),
+ * or -1. */
+int pty_supervise_verify_fd(const struct pty_supervisor *s);
+
+/* Runs the checks that are due (call when that descriptor is readable);
+ * a mismatch is concluded as a refusal (pty_exec_conclude_mismatch), and
+ * may set s->end_session. */
+void pty_supervise_verify(struct pty_supervisor *s);
 
 /* Closes everything; safe after pty_supervise_init, however far the
  * preparation got. */
@@ -231,9 +254,11 @@ int pty_supervise_build_filter(void **prog, size_t *count, char *err,
  * the session's shell, the guard itself and the dynamic loader, without
  * which no session could start; allow_exec still decides each of them.
  *
- * A policy that names no location gets no ruleset: every exec is decided
- * by allow_exec alone, and the gap between the check and the kernel's use
- * of the path stays open (maelys-pty(1), THREAT MODEL).
+ * A policy that names no location gets a ruleset of every file but those
+ * exec_never names (below), or none when it names none either: every exec
+ * is then decided by allow_exec alone, and the gap between the check and
+ * the kernel's use of the path stays open but for the check after the
+ * exec (pty_exec_verify.h; maelys-pty(1), THREAT MODEL).
  */
 /* The most locations a policy may name (more is an error, not a cut). */
 #define PTY_LANDLOCK_PATHS_MAX 256
@@ -257,16 +282,95 @@ int pty_landlock_locations(struct pty_decider *d, enum pty_mode mode,
 			   pty_landlock_visit_fn visit, void *arg, size_t *n,
 			   char *err, size_t errlen);
 
-/* Builds the ruleset for the policy of `d` in session mode `mode`.
- * *fd is the ruleset (close-on-exec; the child applies it), or -1 when
- * none applies: the policy names no location, or the kernel has no
- * Landlock and `required` is false (`note` then says so, for syslog).
- * `extra` are always added.  Returns 0, or -1 with one line in err: a
- * location that cannot be opened, too many, a required ruleset that cannot
- * be made. */
+/* Builds the ruleset for the policy of `d` in session mode `mode`: its
+ * locations (or, without any, every file), but the files exec_never names
+ * (pty_landlock_never_find, pty_landlock_grant).  *fd is the ruleset
+ * (close-on-exec; the child applies it), or -1 when none applies: the
+ * policy names no location and no exec_never file, or the kernel has no
+ * Landlock and
+ * `required` is false (`note` then says so, for syslog; it also says when
+ * a never-run file has a name the guard does not read).  `extra` (the
+ * session's shell, then the guard) and the dynamic loader are always
+ * added, the guard but when exec_never names it.  Returns 0, or -1 with
+ * one line in err: a location that cannot be opened, too many, exec_never
+ * of the shell or the loader, a required ruleset that cannot be made. */
 int pty_landlock_build(struct pty_decider *d, enum pty_mode mode,
 		       const char *const *extra, size_t nextra, bool required,
 		       int *fd, char *note, size_t notelen, char *err,
 		       size_t errlen);
+
+/* ---- The files the kernel never executes (landlock_never.c) */
+
+/*
+ * exec_never(P) (pty_decide.h) names the programs a session never runs,
+ * whatever is asked.  When the session starts the guard decides it for
+ * every program it finds - the regular files with an execute bit in the
+ * folders of PATH, /bin, /sbin, /usr/bin, /usr/sbin, /usr/local/bin,
+ * /usr/local/sbin and the policy's exec_dir locations (each folder, not
+ * the ones below it), by resolved path - and for every path it names by
+ * itself, and leaves those files out of the session's Landlock ruleset:
+ * the kernel then refuses to execute them (EACCES), whatever a process
+ * does between the guard's check and the kernel's use of a path.
+ */
+/* The most files exec_never may hold for, the most rules a session's
+ * ruleset may have, and the deepest folder granted entry by entry: more
+ * is an error (no session), not a cut. */
+#define PTY_NEVER_FILES_MAX    4096
+#define PTY_LANDLOCK_RULES_MAX 65536
+#define PTY_NEVER_DEPTH_MAX    64
+/* How much of /proc/self/mountinfo is read, and how many rounds of mounts
+ * of mounts are followed, to find a never-run file's other names. */
+#define PTY_NEVER_MOUNTINFO_MAX ((size_t)16 << 20)
+#define PTY_NEVER_MOUNT_ROUNDS  4
+
+struct pty_landlock_never_file {
+	dev_t dev;
+	ino_t ino;
+	nlink_t nlink; /* its names on its file system */
+	char *path;    /* resolved, where it was found */
+};
+
+struct pty_landlock_never {
+	struct pty_landlock_never_file *files;
+	size_t n, cap;
+	/* the folders on the way to them ("/" included), by identity */
+	struct {
+		dev_t dev;
+		ino_t ino;
+	} *way;
+	size_t nway;
+	size_t decided; /* the programs exec_never was decided for */
+	/* one of them with a name (a hard link) in a folder the guard does
+	 * not read, which the kernel would execute by that name; "" when
+	 * there is none */
+	char unseen[PATH_MAX];
+};
+
+/* Fills *set (zeroed first) with the files exec_never holds for in
+ * session mode `mode`, looked for as said above, `dirs` (the exec_dir
+ * locations) among the folders, each by every name it has there.  Nothing when the policy does not define
+ * exec_never.  Returns 0, or -1 with one line in err (the policy failed,
+ * too many files or folders: the session must not start). */
+int pty_landlock_never_find(struct pty_decider *d, enum pty_mode mode,
+			    const char *const *dirs, size_t ndirs,
+			    struct pty_landlock_never *set, char *err,
+			    size_t errlen);
+void pty_landlock_never_free(struct pty_landlock_never *set);
+/* Whether the file dev/ino is one of the set's. */
+bool pty_landlock_never_has(const struct pty_landlock_never *set, dev_t dev,
+			    ino_t ino);
+
+/* Adds to `ruleset` the EXECUTE rules of `location` (absolute; links
+ * followed) but the files of `set` beneath it: the location's own rule
+ * when none is, else a rule for each entry of each folder on the way to
+ * one but the entry that leads to it (symbolic links, and anything that is
+ * such a file or folder under another name, get none).  A location that
+ * does not exist is left out; a never-run file as a location is left out
+ * too.  *rules counts the rules added.  Returns 0, or -1 with one line in
+ * err (a location that cannot be opened or read, neither a folder nor a
+ * regular file, not absolute; more than PTY_LANDLOCK_RULES_MAX rules). */
+int pty_landlock_grant(int ruleset, const char *location,
+		       const struct pty_landlock_never *set, size_t *rules,
+		       char *err, size_t errlen);
 
 #endif /* PTY_SUPERVISE_H */

@@ -237,7 +237,8 @@ pty_supervise_prepare(struct pty_supervisor *s, int landlock_fd, char *err,
 			       "no memory for the exec supervisor");
 		return -1;
 	}
-	if (pty_exec_env_prepare(&s->env, err, errlen) != 0)
+	if (pty_exec_env_prepare(&s->env, err, errlen) != 0 ||
+	    pty_exec_verify_open(&s->verify, s->env.proc, err, errlen) != 0)
 		return -1;
 	s->env.landlocked = landlock_fd >= 0;
 	return 0;
@@ -392,6 +393,64 @@ pty_supervise_accept(struct pty_supervisor *s, char *err, size_t errlen)
 	return -1;
 }
 
+/* A process that runs another program than the exec allowed: already
+ * ended, concluded as a refusal (pty_exec_verify.h). */
+static void
+supervise_found(void *ctx, const struct pty_exec_mismatch *m)
+{
+	struct pty_supervisor *s = ctx;
+
+	if (s->guard == NULL)
+		return;
+	if (s->around_message != NULL)
+		s->around_message(true);
+	if (pty_exec_conclude_mismatch(s->guard, m, s->out_fd, s->eol) ==
+	    PTY_ACT_END)
+		s->end_session = true;
+	if (s->around_message != NULL)
+		s->around_message(false);
+}
+
+int
+pty_supervise_verify_fd(const struct pty_supervisor *s)
+{
+	return pty_exec_verify_fd(s->verify);
+}
+
+void
+pty_supervise_verify(struct pty_supervisor *s)
+{
+	pty_exec_verify_run(s->verify, supervise_found, s);
+}
+
+/* Before the chain of the pending request may run: what its process must
+ * run once the exec is over - the chain's executable, the last program
+ * the kernel itself loads (the dynamic loader's program is mapped by the
+ * loader, which is what runs). */
+static void
+supervise_expect(struct pty_supervisor *s)
+{
+	const struct pty_exec_chain *c = &s->chain;
+	struct pty_exec_verify_want want;
+	size_t k = c->n;
+
+	while (k > 1 && c->rq[k - 1]->via == PTY_EXEC_VIA_LOADER)
+		k--;
+	if (k == 0)
+		return;
+	want.tid = (pid_t)s->req->pid;
+	want.dev = c->rq[k - 1]->dev;
+	want.ino = c->rq[k - 1]->ino;
+	want.path = c->rq[k - 1]->path;
+	want.request = c->rq[0]->request;
+	if (pty_exec_verify_expect(s->verify, &want, supervise_found, s) &&
+	    s->guard != NULL)
+		pty_guard_log(s->guard, LOG_WARNING,
+			      "session %s: more than %d execs await their "
+			      "check: the oldest is no longer checked",
+			      s->guard->asess.id, PTY_EXEC_VERIFY_MAX);
+}
+
 /* Answers the notification: CONTINUE, or the error `e`. */
 static int
 supervise_answer(struct pty_supervisor *s, bool allow, int e)
@@ -446,7 +505,8 @@ supervise_decide_one(struct pty_supervisor *s, struct pty_exec_request *r,
  * read, with why.  The fence stays: no new privileges, and the filter's
  * refused system calls. */
 static int
-supervise_record_only(struct pty_supervisor *s, int rc, const char *why)
+supervise_record_only(struct pty_supervisor *s, int rc, const char *why,
+		      bool own)
 {
 	struct pty_exec_chain *c = &s->chain;
 	bool partial = rc == PTY_EXEC_READ_REFUSE || rc == PTY_EXEC_READ_UNSAFE;
@@ -456,14 +516,17 @@ supervise_record_only(struct pty_supervisor *s, int rc, const char *why)
 		if (!supervise_decide_one(s, c->rq[k], PTY_EXEC_RECORDED,
 					  partial && k == c->n - 1 ? why : ""))
 			return supervise_answer(s, false, EPERM);
+	if (!partial && !own)
+		supervise_expect(s);
 	return supervise_answer(s, true, 0);
 }
 
-int
-pty_supervise_handle(struct pty_supervisor *s)
+static int
+supervise_handle_one(struct pty_supervisor *s)
 {
 	struct pty_exec_chain *c = &s->chain;
 	char why[PATH_MAX + 512];
+	bool own = false;
 	size_t k;
 	int rc;
 
@@ -478,6 +541,10 @@ pty_supervise_handle(struct pty_supervisor *s)
 	}
 	if (s->req->data.nr != SYS_execve && s->req->data.nr != SYS_execveat)
 		return supervise_answer(s, false, EPERM);
+	/* the thread's earlier exec is over: what it left running is
+	 * checked before anything else is decided */
+	pty_exec_verify_asked(s->verify, (pid_t)s->req->pid, supervise_found,
+			      s);
 	why[0] = '\0';
 	if (s->first != NULL && s->child_pid > 0 &&
 	    (pid_t)s->req->pid == s->child_pid) {
@@ -489,6 +556,9 @@ pty_supervise_handle(struct pty_supervisor *s)
 		s->first = NULL;
 		c->n = 1;
 		rc = 0;
+		/* the guard's own child, its request the guard's: nothing
+		 * of the user's runs yet to change it, nothing to check */
+		own = true;
 	} else {
 		rc = pty_exec_read(s->listener, s->req, &s->env, s->need, c,
 				   why, sizeof why);
@@ -498,7 +568,7 @@ pty_supervise_handle(struct pty_supervisor *s)
 	if (rc > 0)
 		return supervise_answer(s, false, rc);
 	if (s->execs_undecided)
-		return supervise_record_only(s, rc, why);
+		return supervise_record_only(s, rc, why, own);
 	if (rc == PTY_EXEC_READ_REFUSE || rc == PTY_EXEC_READ_UNSAFE) {
 		(void)supervise_decide_one(s, c->rq[c->n - 1],
 					   rc == PTY_EXEC_READ_UNSAFE
@@ -512,7 +582,20 @@ pty_supervise_handle(struct pty_supervisor *s)
 	for (k = 0; k < c->n; k++)
 		if (!supervise_decide_one(s, c->rq[k], PTY_EXEC_ALLOW, ""))
 			return supervise_answer(s, false, EPERM);
+	if (!own)
+		supervise_expect(s);
 	return supervise_answer(s, true, 0);
+}
+
+int
+pty_supervise_handle(struct pty_supervisor *s)
+{
+	int rc = supervise_handle_one(s);
+
+	/* the other checks that are due, once the process waits no more:
+	 * a session that runs many programs is not woken for each */
+	pty_exec_verify_due(s->verify, supervise_found, s);
+	return rc;
 }
 
 void
@@ -540,6 +623,8 @@ pty_supervise_close(struct pty_supervisor *s)
 	}
 	s->chain.n = 0;
 	pty_exec_env_free(&s->env);
+	pty_exec_verify_close(s->verify);
+	s->verify = NULL;
 	free(s->first);
 	s->first = NULL;
 }

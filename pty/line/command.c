@@ -45,10 +45,13 @@ command_wait(struct pty_supervisor *sup, struct pty_termout *out, pid_t pid,
 	bool look = true; /* once before the first wait */
 
 	for (;;) {
-		struct pollfd fds[2] = {{sup->listener, POLLIN, 0},
+		/* a negative descriptor is ignored: with none, ppoll waits
+		 * for the signals alone */
+		struct pollfd fds[3] = {{sup->listener, POLLIN, 0},
+					{pty_supervise_verify_fd(sup), POLLIN,
+					 0},
 					{pty_termout_fd(out), POLLOUT, 0}};
 		struct pollfd *pfd = &fds[0];
-		nfds_t n = 0;
 
 		if ((pass_on = pty_signals_take_end()) != 0)
 			(void)kill(pid, pass_on);
@@ -62,16 +65,18 @@ command_wait(struct pty_supervisor *sup, struct pty_termout *out, pid_t pid,
 				break;
 			}
 		}
-		if (sup->listener >= 0)
-			n = 1;
-		else
-			fds[0].fd = -1; /* not polled */
-		if (pty_termout_pending(out))
-			n = 2;
-		if (ppoll(fds, n, NULL, mask) <= 0)
+		if (!pty_termout_pending(out))
+			fds[2].fd = -1; /* nothing waits: not polled */
+		if (ppoll(fds, 3, NULL, mask) <= 0)
 			continue;
-		if (fds[1].revents != 0)
+		if (fds[2].revents != 0)
 			(void)pty_termout_flush(out);
+		if (fds[1].revents & POLLIN) {
+			/* what a process runs after its exec, checked */
+			pty_supervise_verify(sup);
+			if (sup->end_session)
+				(void)kill(pid, SIGKILL);
+		}
 		if (pfd->revents & POLLIN) {
 			if (pty_supervise_handle(sup) != 0) {
 				pty_say(STDERR_FILENO, "\n",

@@ -741,9 +741,9 @@ pty_relay_conclude_if_shell_over(void)
 
 /* What the loop waits on: each descriptor's index in fds, or -1. */
 struct pty_relay_poll {
-	struct pollfd fds[6];
+	struct pollfd fds[7];
 	nfds_t n;
-	int in, out, status, exec, rec, term;
+	int in, out, status, exec, rec, term, verify;
 };
 
 static int
@@ -768,7 +768,8 @@ pty_relay_wait_for_input(struct pty_relay_poll *p, const sigset_t *mask)
 	 * write when the terminal takes it */
 	pty_termout_flush_queued(&relay.out);
 	memset(p, 0, sizeof *p);
-	p->in = p->out = p->status = p->exec = p->rec = p->term = -1;
+	p->in = p->out = p->status = p->exec = p->rec = p->term =
+	    p->verify = -1;
 	/* the user's keys wait in the terminal until bash is ready, and
 	 * while the job's pty has not taken the last ones */
 	if (relay.state != PTY_STARTING && !pty_keys_waiting(&relay.keys))
@@ -796,6 +797,9 @@ pty_relay_wait_for_input(struct pty_relay_poll *p, const sigset_t *mask)
 		    pty_relay_poll_add(p, relay.child.status_fd, POLLIN);
 	if (relay.sup.listener >= 0)
 		p->exec = pty_relay_poll_add(p, relay.sup.listener, POLLIN);
+	if (pty_supervise_verify_fd(&relay.sup) >= 0)
+		p->verify = pty_relay_poll_add(
+		    p, pty_supervise_verify_fd(&relay.sup), POLLIN);
 	return ppoll(p->fds, p->n, &tick, mask);
 }
 
@@ -865,6 +869,12 @@ pty_relay_serve(const struct pty_relay_poll *p)
 		(void)pty_termout_flush(&relay.out);
 	if (p->exec >= 0 && f[p->exec].revents != 0)
 		pty_relay_exec(f[p->exec].revents);
+	if (p->verify >= 0 && (f[p->verify].revents & POLLIN)) {
+		/* what a process runs after its exec, checked */
+		pty_supervise_verify(&relay.sup);
+		if (relay.sup.end_session)
+			relay.guard_ended = true;
+	}
 	if (p->out >= 0 && (f[p->out].revents & POLLOUT))
 		pty_keys_out(&relay.keys, relay.child.master);
 	if (p->out >= 0 && (f[p->out].revents & POLLIN))

@@ -252,7 +252,20 @@
 	"  run as a program by the dynamic loader %s"
 #define PTY_MSG_EXEC_WHY          "  %s"
 #define PTY_MSG_EXEC_DENY_REASON  "  deny_exec: %s"
+#define PTY_MSG_EXEC_NEVER                                                     \
+	"  exec_never: the policy never runs this program in a session"
 #define PTY_MSG_EXEC_MORE_REASONS "  (and %zu more)"
+/* a process that, once an allowed exec was over, ran another program
+ * (exec/exec_verify.c): the first line without its prefix is the audit
+ * record's "error" */
+#define PTY_MSG_EXEC_MISMATCH                                                  \
+	"process %d runs %s, not the program allowed (%s): %s"
+#define PTY_MSG_EXEC_MISMATCH_ENDED  "it was ended"
+#define PTY_MSG_EXEC_MISMATCH_GONE   "it had ended already"
+#define PTY_MSG_EXEC_MISMATCH_UNNAMED "a program the kernel cannot name"
+#define PTY_MSG_EXEC_MISMATCH_WHY                                              \
+	"  what its exec named changed after the guard's check (it runs "     \
+	"device %llu:%llu, inode %llu)"
 
 /* -- maelys-pty test (tools/test.c): the policy's cases.  A case's line
  * is "FILE:LINE: CASE: got VERDICT (REASONS)" when it fails, and
@@ -285,6 +298,7 @@
 #define PTY_MSG_TEST_DENY_EXEC   "deny_exec: %s"
 #define PTY_MSG_TEST_NO_RULE     "no rule allows '%s'"
 #define PTY_MSG_TEST_NO_REASON   "no deny_exec reason"
+#define PTY_MSG_TEST_EXEC_NEVER  "exec_never holds"
 #define PTY_MSG_TEST_MORE        "and %zu more"
 #define PTY_MSG_TEST_SUMMARY     "%zu passed, %zu failed"
 #define PTY_MSG_TEST_POLICY      "%s: policy %s"
@@ -480,6 +494,9 @@
 #define PTY_MSG_EXPLAIN_ERROR       "denied: the policy could not be evaluated (%s)"
 #define PTY_MSG_EXPLAIN_EXEC_ALLOW  "allowed (allow_exec)"
 #define PTY_MSG_EXPLAIN_EXEC_POLICY "denied by policy: no rule allows '%s'"
+#define PTY_MSG_EXPLAIN_EXEC_NEVER                                             \
+	"denied by policy: exec_never holds for '%s' (in a session the "      \
+	"kernel never executes it)"
 
 #define PTY_MSG_EXPLAIN_NO_CWD                                                 \
 	"denied before solving: the working directory cannot be named (%s), "  \

@@ -46,6 +46,25 @@ static const struct {
     {"exec-deny", PTY_EXEC_POLICY},
 };
 
+/* The cases of exec_never: whether it holds for a path, decided with the
+ * session alone (pty_never_ask, what a session's start asks of every
+ * program it finds). */
+static const struct {
+	const char *word;
+	bool never;
+} cases_never_expects[] = {
+    {"exec-never", true},
+    {"exec-not-never", false},
+};
+
+const char *
+pty_case_never_name(const struct pty_case_result *res)
+{
+	if (res->never_error[0] != '\0')
+		return "ERROR";
+	return res->never ? "NEVER" : "NOT NEVER";
+}
+
 const char *
 pty_case_verdict_name(enum pty_verdict v)
 {
@@ -459,6 +478,23 @@ cases_line(struct pty_case_reader *r, struct pty_case *c,
 		r->after_deny = c->want_exec == PTY_EXEC_POLICY;
 		return 1;
 	}
+	for (i = 0;
+	     i < sizeof cases_never_expects / sizeof cases_never_expects[0];
+	     i++) {
+		if (!cases_is(kw, n, cases_never_expects[i].word))
+			continue;
+		/* the program: everything after the blanks, verbatim */
+		if (c->value[0] != '/')
+			CASES_BAD("'%s' needs an absolute path",
+				  cases_never_expects[i].word);
+		if (c->len >= PATH_MAX)
+			CASES_BAD("'%s': the path is too long",
+				  cases_never_expects[i].word);
+		c->kind = PTY_CASE_NEVER;
+		c->keyword = cases_never_expects[i].word;
+		c->want_never = cases_never_expects[i].never;
+		return 1;
+	}
 	for (i = 0; i < sizeof cases_expects / sizeof cases_expects[0]; i++) {
 		if (!cases_is(kw, n, cases_expects[i].word))
 			continue;
@@ -540,15 +576,29 @@ pty_case_decide(struct pty_decider *d, const struct pty_case_context *ctx,
 {
 	cases_apply(d, ctx);
 	res->held = false;
-	if (c->kind == PTY_CASE_EXEC) {
+	if (c->kind == PTY_CASE_EXEC || c->kind == PTY_CASE_NEVER) {
 		if (pty_exec_set_programs(d, ctx->shell, ctx->guard) != 0) {
 			/* the context's paths fit the decider's: not reached */
 			memset(&res->xdec, 0, sizeof res->xdec);
 			res->xdec.verdict = PTY_EXEC_ERROR;
 			(void)snprintf(res->xdec.error, sizeof res->xdec.error,
 				       "%s", "shell or guard path too long");
+			(void)snprintf(res->never_error,
+				       sizeof res->never_error, "%s",
+				       res->xdec.error);
 			return false;
 		}
+	}
+	if (c->kind == PTY_CASE_NEVER) {
+		res->never_error[0] = '\0';
+		if (pty_never_ask(d, ctx->mode, c->value, &res->never,
+				  res->never_error,
+				  sizeof res->never_error) != 0)
+			return false;
+		res->held = res->never == c->want_never;
+		return res->held;
+	}
+	if (c->kind == PTY_CASE_EXEC) {
 		pty_exec_decide(d, rq, ctx->mode, &res->xdec);
 		res->held = res->xdec.verdict == c->want_exec;
 		return res->held;

@@ -219,8 +219,9 @@ explain_line(struct explain_ctx *c)
 static int
 explain_exec(struct explain_ctx *c)
 {
-	static const char *const rels[] = {"allow_exec", "deny_exec"};
-	static const size_t arity[] = {1, 2};
+	static const char *const rels[] = {"allow_exec", "deny_exec",
+					   "exec_never"};
+	static const size_t arity[] = {1, 2, 1};
 	static const char *const heads[] = {"allow_exec"};
 	struct pty_exec_request *r = malloc(sizeof *r);
 	struct pty_exec_decision dec;
@@ -291,7 +292,10 @@ explain_exec(struct explain_ctx *c)
 		}
 		printf(PTY_MSG_EXPLAIN_VERDICT, "");
 		pty_printable(buf, sizeof buf, r->path);
-		printf(PTY_MSG_EXPLAIN_EXEC_POLICY "\n", buf);
+		if (dec.never)
+			printf(PTY_MSG_EXPLAIN_EXEC_NEVER "\n", buf);
+		else
+			printf(PTY_MSG_EXPLAIN_EXEC_POLICY "\n", buf);
 		if (decided < 0)
 			printf(PTY_MSG_EXPLAIN_EXECS_REFUSED "\n");
 		break;
@@ -302,8 +306,9 @@ explain_exec(struct explain_ctx *c)
 		break;
 	}
 	if (res != NULL)
-		explain_trees(c, res, rels, arity, 2, r->path, heads, 1,
-			      dec.verdict == PTY_EXEC_POLICY);
+		explain_trees(c, res, rels, arity,
+			      pty_never_defined(&c->d) ? 3 : 2, r->path, heads,
+			      1, dec.verdict == PTY_EXEC_POLICY);
 	(void)maelys_datalog_result_free(res);
 	free(r);
 	return rc;

@@ -173,6 +173,10 @@ log_record_is_refusal(const struct log_record *r)
 					 "declined"};
 	size_t i;
 
+	/* a process ended for running what was not allowed: a refusal,
+	 * counted as one */
+	if (strcmp(r->event, "exec_mismatch") == 0)
+		return true;
 	if (!log_record_is_decision(r))
 		return false;
 	for (i = 0; i < sizeof no / sizeof no[0]; i++)

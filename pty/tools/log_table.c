@@ -252,7 +252,8 @@ log_table_row(FILE *f, const struct log_record *r)
 			(void)fputs("  ", f);
 		log_safe_write(f, r->note, strlen(r->note));
 	}
-	if (log_record_is_decision(r))
+	/* an exec_mismatch says in its error what ran instead */
+	if (log_record_is_decision(r) || strcmp(r->event, "exec_mismatch") == 0)
 		log_reasons(f, r);
 	(void)fputc('\n', f);
 }

@@ -55,6 +55,7 @@ enum pty_case_kind {
 	PTY_CASE_LINE,    /* allow, log, confirm, confirm-yes, deny, refuse */
 	PTY_CASE_EXEC,    /* exec-allow, exec-deny */
 	PTY_CASE_BECAUSE, /* because TEXT, under a deny or exec-deny case */
+	PTY_CASE_NEVER,   /* exec-never, exec-not-never */
 };
 
 /* One case as read.  `value` points into the reader's copy of its line
@@ -68,6 +69,7 @@ struct pty_case {
 	enum pty_verdict want;           /* LINE */
 	bool confirm_yes;                /* LINE: confirm, then allow */
 	enum pty_exec_verdict want_exec; /* EXEC */
+	bool want_never;                 /* NEVER: exec_never(value) holds */
 };
 
 struct pty_case_reader {
@@ -97,12 +99,16 @@ struct pty_case_result {
 	bool held;
 	struct pty_decision dec;       /* LINE */
 	struct pty_exec_decision xdec; /* EXEC */
+	/* NEVER: whether exec_never held, or why it could not be asked
+	 * (never_error != "") */
+	bool never;
+	char never_error[600];
 };
 
-/* Decides case c (LINE or EXEC, read with r->ctx and rq) with d, whose
- * session facts are set from the context first: pty_decide (and
- * pty_decide_confirmed for confirm-yes) or pty_exec_decide, the guard's
- * own deciders.  Returns res->held. */
+/* Decides case c (LINE, EXEC or NEVER, read with r->ctx and rq) with d,
+ * whose session facts are set from the context first: pty_decide (and
+ * pty_decide_confirmed for confirm-yes), pty_exec_decide or pty_never_ask,
+ * the guard's own deciders.  Returns res->held. */
 bool pty_case_decide(struct pty_decider *d, const struct pty_case_context *ctx,
 		     const struct pty_case *c,
 		     const struct pty_exec_request *rq,
@@ -118,6 +124,8 @@ bool pty_case_because(enum pty_case_kind last,
 /* The word of a verdict, as the report shows it ("ALLOW", "POLICY"...). */
 const char *pty_case_verdict_name(enum pty_verdict v);
 const char *pty_case_exec_verdict_name(enum pty_exec_verdict v);
+/* ... of a NEVER case's result: "NEVER", "NOT NEVER" or "ERROR". */
+const char *pty_case_never_name(const struct pty_case_result *res);
 
 /* ---- maelys-pty test (test.c) */
 

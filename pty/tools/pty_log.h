@@ -76,7 +76,8 @@ void log_record_free(struct log_record *r);
 /* Whether the record is a decision (event line, command, confirm, exec). */
 bool log_record_is_decision(const struct log_record *r);
 
-/* Whether its decision is a refusal: deny, refused, error, declined. */
+/* Whether it is a refusal: a decision deny, refused, error or declined,
+ * or an exec_mismatch (a process ended for what it ran). */
 bool log_record_is_refusal(const struct log_record *r);
 
 /* What a decision was decided on, read out of "facts". */

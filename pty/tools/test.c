@@ -102,6 +102,10 @@ test_reasons(const struct pty_case *c, const struct pty_case_result *res,
 	size_t i, n, total;
 
 	out[0] = '\0';
+	if (c->kind == PTY_CASE_NEVER) {
+		test_add(out, cap, "%s", res->never_error);
+		return;
+	}
 	if (c->kind == PTY_CASE_EXEC) {
 		const struct pty_exec_decision *x = &res->xdec;
 
@@ -117,11 +121,13 @@ test_reasons(const struct pty_case *c, const struct pty_case_result *res,
 		case PTY_EXEC_RECORDED:
 			return;
 		}
-		if (x->nreasons == 0)
+		if (x->never)
+			test_add(out, cap, PTY_MSG_TEST_EXEC_NEVER);
+		if (x->nreasons == 0 && !x->never)
 			test_add(out, cap, PTY_MSG_TEST_NO_REASON);
 		for (i = 0; i < x->nreasons; i++)
 			test_add(out, cap, "%s" PTY_MSG_TEST_DENY_EXEC,
-				 i > 0 ? "; " : "", x->reasons[i]);
+				 i > 0 || x->never ? "; " : "", x->reasons[i]);
 		n = x->nreasons;
 		total = x->reasons_total;
 	} else {
@@ -177,7 +183,8 @@ test_report(struct test_run *t, const char *file, size_t lineno,
 	if (reasons[0] != '\0')
 		test_add(suffix, sizeof suffix, PTY_MSG_TEST_REASONS, reasons);
 	(void)snprintf(verdict, sizeof verdict, "%s%s",
-		       c->kind == PTY_CASE_EXEC
+		       c->kind == PTY_CASE_NEVER ? pty_case_never_name(res)
+		       : c->kind == PTY_CASE_EXEC
 			   ? pty_case_exec_verdict_name(res->xdec.verdict)
 			   : pty_case_verdict_name(res->dec.verdict),
 		       c->kind == PTY_CASE_LINE && res->dec.confirmed

@@ -324,11 +324,25 @@ MAELYS_DATALOG_API maelys_datalog_status_t
 maelys_datalog_policy_free(maelys_datalog_policy_t *policy);
 
 /* *reads = 1 when some rule of the policy uses predicate/arity in its body
- * (positively or negated), else 0: a host can skip computing input facts no
- * rule can see.  Returns OK, INVALID_ARGUMENT (NULL), UNDECLARED, ARITY. */
+ * (positively, negated, or in an aggregate's body), else 0: a host can skip
+ * computing input facts no rule can see.  Returns OK, INVALID_ARGUMENT
+ * (NULL), UNDECLARED, ARITY. */
 MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
 maelys_datalog_policy_reads(const maelys_datalog_policy_t *policy,
 			    const char *predicate, size_t arity, int *reads);
+
+/* *depends = 1 when the tuples of predicate/arity can depend on those of
+ * on/on_arity, else 0: a rule of `predicate`, or of a predicate such a
+ * rule reads (and so on, however deep), reads `on` in its body
+ * (positively, negated, or in an aggregate's body).  A host that means to
+ * evaluate a relation with only some input facts asks it of every other
+ * input.  A predicate depends on itself only through a rule that reads it.
+ * Returns OK, INVALID_ARGUMENT (NULL), UNDECLARED, ARITY (either
+ * predicate), NO_MEMORY. */
+MAELYS_DATALOG_API MAELYS_DATALOG_NODISCARD maelys_datalog_status_t
+maelys_datalog_policy_depends(const maelys_datalog_policy_t *policy,
+			      const char *predicate, size_t arity,
+			      const char *on, size_t on_arity, int *depends);
 
 /* *defines = 1 when the policy gives predicate/arity a fact or a rule (a
  * rule's head), else 0: a host can tell a policy that decides something

@@ -2,7 +2,9 @@
 /*
  * Reading /proc/self/mountinfo (proc(5)): which mount holds a path, and
  * whether it is mounted noexec.  --check asks it of the places users write
- * (their homes, /tmp, /var/tmp, /dev/shm).  Pure functions over the text:
+ * (their homes, /tmp, /var/tmp, /dev/shm); a session's Landlock ruleset
+ * asks where each folder is mounted, to find the second places a bind
+ * mount shows a never-run file at (landlock_never.c).  Pure functions over the text:
  * the caller reads the file (bounded), so the parser can be fuzzed.
  *
  * A line is
