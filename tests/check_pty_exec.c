@@ -840,7 +840,7 @@ START_TEST(test_exec_loader_as_program_refused_under_landlock)
 	    p.out);
 	ck_assert(pts_wait_prompt(&p, T));
 	ck_assert_msg(strstr(p.out, "\nloaded") == NULL, "%s", p.out);
-	ck_assert_int_eq(log_count("under the exec locations (Landlock)",
+	ck_assert_int_eq(log_count("under the session's Landlock ruleset",
 				   "\"decision\":\"refused\""),
 			 1);
 	end_session(&p);

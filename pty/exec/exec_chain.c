@@ -488,7 +488,7 @@ chain_loader(const struct pty_exec_env *e, struct pty_exec_chain *c,
 	 * asking */
 	if (e->landlocked)
 		return chain_refuse(err, errlen, PTY_EXEC_READ_UNSAFE,
-				    "under the exec locations (Landlock) the "
+				    "under the session's Landlock ruleset the "
 				    "dynamic loader does not run programs: it "
 				    "would run '%s' past the kernel's check",
 				    prev->argv[la.program]);
