@@ -165,6 +165,13 @@ pty_prompt_show(const char *prompt)
 }
 
 void
+pty_prompt_set(const char *prompt)
+{
+	if (prompt_state.installed)
+		(void)rl_set_prompt(prompt);
+}
+
+void
 pty_prompt_hide(void)
 {
 	if (!prompt_state.installed)

@@ -37,6 +37,9 @@ void pty_prompt_init(FILE *out, const char *history_path,
 void pty_prompt_end(void);
 /* Draws the prompt and starts reading a line. */
 void pty_prompt_show(const char *prompt);
+/* The prompt drawn for the next line while one is read (after a line
+ * that did not run). */
+void pty_prompt_set(const char *prompt);
 /* Stops reading (a job starts); the terminal is left to the caller. */
 void pty_prompt_hide(void);
 bool pty_prompt_active(void);

@@ -273,6 +273,18 @@ pty_relay_record_line(const char *line, size_t len)
 
 static void pty_relay_shell_cwd(void);
 
+/* A line that did not run leaves the line editor at the prompt: drawn
+ * again with the directory named for that line (it may have been removed
+ * or renamed since the prompt was drawn), never the one before. */
+static void
+pty_relay_prompt_again(void)
+{
+	if (relay.state != PTY_PROMPT)
+		return;
+	pty_make_prompt();
+	pty_prompt_set(relay.prompt);
+}
+
 /* Takes a typed line: the line editor accepted it (readline callback). */
 static void
 pty_on_line(char *line)
@@ -300,6 +312,7 @@ pty_on_line(char *line)
 					  pty_relay_width()),
 			   line, len);
 		free(line);
+		pty_relay_prompt_again();
 		return;
 	}
 	/* a refusal points into the line as it stands after the prompt */
@@ -311,6 +324,7 @@ pty_on_line(char *line)
 		   line, len);
 	relay.guard->prompt = NULL;
 	free(line);
+	pty_relay_prompt_again();
 }
 
 /* The shell's working directory, learnt from the kernel afresh for each
