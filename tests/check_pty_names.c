@@ -2,13 +2,20 @@
 /*
  * The names the guard takes from the file system, on the product as it is
  * deployed (tests/bastion.h: the installed setuid guard, bastion.dl, a
- * real sshd, the audit log, an unprivileged user): the shell's directory,
- * removed under it: the kernel still names it by its old name with
- * " (deleted)" after it - a name another folder may have (the user makes
- * one) - and the guard takes no such name: the line is refused saying why
- * (bastion.dl reads cwd), and a program's exec is refused naming the
- * program (a policy that reads no cwd), never decided, recorded or shown
- * with that name.
+ * real sshd, the audit log, two unprivileged users):
+ *   - the shell's directory, removed under it: the kernel still names it
+ *     by its old name with " (deleted)" after it - a name another folder
+ *     may have (the user makes one) - and the guard takes no such name:
+ *     the line is refused saying why (bastion.dl reads cwd), and a
+ *     program's exec is refused naming the program (a policy that reads
+ *     no cwd), never decided, recorded or shown with that name;
+ *   - names chosen by another user, with control characters (ESC, a C1
+ *     CSI) and a bidirectional override in them: a folder bob named, where
+ *     alice's shell goes, is shown in her prompt as every name the guard
+ *     shows, with '?' for each such character; file names bob put in his
+ *     folder are not completed by Tab (listed, they would drive alice's
+ *     terminal; in a line, it could not run), and those that are shown
+ *     are.
  * The folders are made by the test as the users (bastion.dl has no mkdir),
  * outside any session.  Root only: otherwise SKIP (exit 77).
  */
@@ -190,6 +197,75 @@ START_TEST(test_names_removed_directory_is_no_exec_cwd)
 }
 END_TEST
 
+/* ── Names another user chose ────────────────────────────────────────── */
+
+/* bob's folder ~bob/pub is a link to a folder whose name holds ESC
+ * sequences (a title, a screen clear), a bidirectional override and a
+ * newline; alice goes there.  Her prompt shows its name with '?' for each
+ * of them, and none of those bytes reaches her terminal.
+ * Before: the prompt wrote the name as it is - the escape sequences drove
+ * alice's terminal, the override reversed what followed it. */
+START_TEST(test_names_prompt_shows_another_users_folder_printable)
+{
+	struct pts p;
+	char line[600];
+
+	as_user(BOB, "chmod 755 . && mkdir \"$(printf "
+		     "'x\\033]0;OWNED\\007\\033[2J\\342\\200\\256y\\nz')\" && "
+		     "ln -s \"$(printf "
+		     "'x\\033]0;OWNED\\007\\033[2J\\342\\200\\256y\\nz')\" "
+		     "pub");
+	bastion_login(&bastion, &p, ALICE, T);
+	snprintf(line, sizeof line, "cd %s",
+		 bastion_home(&bastion, BOB, "pub"));
+	pts_type(&p, line);
+	pts_type(&p, "\r");
+	bastion_expect(&p, ALICE, "/x?]0;OWNED??[2J?y?z$ ", T);
+	ck_assert_msg(strstr(p.out, "\033]0;OWNED") == NULL &&
+			  strstr(p.out, "\033[2J") == NULL &&
+			  strstr(p.out, "\342\200\256") == NULL,
+		      "the folder's name reached the terminal as it is:\n%s",
+		      p.out);
+	bastion_logout(&p, ALICE, 0, T);
+}
+END_TEST
+
+/* bob's folder holds files whose names have a C1 control (U+009B, CSI to
+ * a UTF-8 terminal) and a bidirectional override, and two plain ones;
+ * alice, there, asks Tab for the names starting "zz": only the plain ones
+ * are listed, and a name of the others alone is not completed.
+ * Before: readline listed them as they are (it shows only C0 controls as
+ * ^X), so bob's names drove alice's terminal. */
+START_TEST(test_names_completion_offers_only_names_shown_whole)
+{
+	struct pts p;
+	char line[600];
+
+	as_user(BOB, "chmod 755 . && mkdir pub && cd pub && "
+		     "touch \"$(printf 'zz\\302\\2332Jc')\" "
+		     "\"$(printf 'zz\\342\\200\\256b')\" zzgood zzfine "
+		     "\"$(printf 'yy\\302\\2332J')\"");
+	bastion_login(&bastion, &p, ALICE, T);
+	snprintf(line, sizeof line, "cd %s",
+		 bastion_home(&bastion, BOB, "pub"));
+	bastion_line(&p, ALICE, line, T);
+	pts_type(&p, "cat zz\t\t");
+	bastion_expect(&p, ALICE, "zzfine", T);
+	bastion_expect(&p, ALICE, "$ cat zz", T);
+	/* the one name starting "yy" is not offered */
+	pts_type(&p, "\x03");
+	bastion_expect_prompt(&p, ALICE, T);
+	pts_type(&p, "cat yy\t\t\r");
+	bastion_expect(&p, ALICE, "cat: yy: No such file or directory", T);
+	bastion_expect_prompt(&p, ALICE, T);
+	ck_assert_msg(strstr(p.out, "\302\233") == NULL &&
+			  strstr(p.out, "\342\200\256") == NULL,
+		      "a file name reached the terminal as it is:\n%s", p.out);
+	ck_assert_msg(strstr(p.out, "zzgood") != NULL, "%s", p.out);
+	bastion_logout(&p, ALICE, 0, T);
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -201,6 +277,9 @@ maelys_check_suite(void)
 	tcase_add_checked_fixture(tc, each_setup, each_teardown);
 	tcase_add_test(tc, test_names_removed_directory_is_not_named);
 	tcase_add_test(tc, test_names_removed_directory_is_no_exec_cwd);
+	tcase_add_test(tc,
+		       test_names_prompt_shows_another_users_folder_printable);
+	tcase_add_test(tc, test_names_completion_offers_only_names_shown_whole);
 	suite_add_tcase(s, tc);
 	return s;
 }

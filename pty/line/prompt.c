@@ -13,9 +13,12 @@
  */
 #include "pty_prompt.h"
 
+#include "pty_messages.h"
+
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +116,52 @@ pty_prompt_complete(const char *text, int start, int end)
 	return rl_completion_matches(text, pty_prompt_command_gen);
 }
 
+/* Whether a name is shown as it is (pty_printable leaves it whole). */
+static bool
+pty_prompt_shown_whole(const char *name)
+{
+	char shown[PATH_MAX];
+
+	pty_printable(shown, sizeof shown, name);
+	return strcmp(shown, name) == 0;
+}
+
+/* File names that cannot be shown as they are - a control character (C0,
+ * DEL, C1), a bidirectional or invisible character, as another user may
+ * put in a name of a folder anyone reads - are not completed: listed,
+ * they would drive the user's terminal or read otherwise than they are
+ * (readline shows C0 as ^X, but C1 and the rest as they come); put in the
+ * line, it could not run anyway (the scanner refuses them).  Readline's
+ * rl_ignore_some_completions_function: matches[0] is what the matches
+ * share, or the one match when matches[1] is NULL; readline frees the
+ * array when matches[0] is left NULL, and works out again what the
+ * matches kept share. */
+static int
+pty_prompt_ignore_unshown(char **matches)
+{
+	size_t i, kept = 1;
+
+	if (matches[1] == NULL) {
+		if (!pty_prompt_shown_whole(matches[0])) {
+			free(matches[0]);
+			matches[0] = NULL;
+		}
+		return 0;
+	}
+	for (i = 1; matches[i] != NULL; i++) {
+		if (pty_prompt_shown_whole(matches[i]))
+			matches[kept++] = matches[i];
+		else
+			free(matches[i]);
+	}
+	matches[kept] = NULL;
+	if (kept == 1) {
+		free(matches[0]);
+		matches[0] = NULL;
+	}
+	return 0;
+}
+
 static void
 pty_prompt_accept(char *line)
 {
@@ -139,6 +188,7 @@ pty_prompt_init(FILE *out, const char *history_path,
 	rl_prep_term_function = pty_prompt_prep;
 	rl_deprep_term_function = pty_prompt_deprep;
 	rl_attempted_completion_function = pty_prompt_complete;
+	rl_ignore_some_completions_function = pty_prompt_ignore_unshown;
 	rl_bind_key(3, pty_prompt_cancel); /* Ctrl-C */
 	/* a paste arrives as one edit, newlines and all, instead of as
 	 * lines accepted one by one (the scanner refuses the newline) */

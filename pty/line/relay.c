@@ -114,23 +114,26 @@ pty_put(const char *s)
 
 /* "alice@host:~/src$ ", as bash's default prompt reads; the directory is
  * the cwd fact's, and "?" while the shell's cannot be named (never
- * another). */
+ * another).  Its name is the file system's, chosen by whoever named the
+ * folders (another user's too): shown as every name the guard shows
+ * (pty_printable), never driving the terminal or reading otherwise. */
 static void
 pty_make_prompt(void)
 {
 	const char *cwd = relay.decider->cwd;
 	size_t hl = strlen(relay.home);
 	const char *shown = cwd[0] != '\0' ? cwd : "?";
-	char tilde[PTY_CWD_MAX + 2];
+	char tilde[PTY_CWD_MAX + 2], printable[PTY_CWD_MAX + 2];
 
 	if (hl > 1 && strncmp(cwd, relay.home, hl) == 0 &&
 	    (cwd[hl] == '\0' || cwd[hl] == '/')) {
 		(void)snprintf(tilde, sizeof tilde, "~%s", cwd + hl);
 		shown = tilde;
 	}
+	pty_printable(printable, sizeof printable, shown);
 	(void)snprintf(relay.prompt, sizeof relay.prompt, "%s@%s:%s%s ",
-		       relay.decider->who.user, relay.decider->who.host, shown,
-		       getuid() == 0 ? "#" : "$");
+		       relay.decider->who.user, relay.decider->who.host,
+		       printable, getuid() == 0 ? "#" : "$");
 }
 
 static void
