@@ -472,8 +472,17 @@ pty_relay_input(void)
 	ssize_t n;
 
 	if (relay.state == PTY_PROMPT) {
+		unsigned long long left_out;
+
 		(void)clock_gettime(CLOCK_MONOTONIC, &relay.last_key);
-		pty_prompt_feed();
+		if (!pty_prompt_feed(&left_out))
+			return false;
+		if (left_out > 0) {
+			pty_prompt_before_output();
+			pty_say(STDOUT_FILENO, "\r\n", PTY_MSG_PASTE_LEFT_OUT,
+				left_out, SCAN_LINE_MAX);
+			pty_prompt_after_output();
+		}
 		return true;
 	}
 	/* no more than the job's keys have room for (none wait when the
