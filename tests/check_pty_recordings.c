@@ -16,7 +16,11 @@
  *     bob's session, which has recorded more than a quarter of the
  *     reserve with ordinary output, stays open; alice's sessions are
  *     stopped at her share, with records that say so, and bob's session
- *     records on, and his lines run.
+ *     records on, and his lines run;
+ *   - nor take the files: on a file system of the recordings' own with
+ *     32 files, alice's sessions, each leaving its recording, stop
+ *     starting once the reserve of files is reached, and bob's session
+ *     starts and is recorded.
  * Root only (users, sshd, mounts): otherwise the program says SKIP and
  * exits 77.
  */
@@ -482,6 +486,66 @@ START_TEST(test_recordings_one_users_flood_does_not_stop_anothers)
 }
 END_TEST
 
+/* One user's many sessions cannot take the files (inodes) every other
+ * user's recording needs.  The recordings get a file system of their own
+ * with room for bytes but only 32 files: a reserve of 8, of which each
+ * user may make 2.  alice logs in and out again and again, each session
+ * leaving its recording (a small file); once the file system is down to
+ * that reserve, her next sessions after two more do not start, and say
+ * why.  bob's session then starts, is recorded, and runs his lines.
+ * (Before, alice's sessions took every file, and bob's session did not
+ * start: "the session cannot be recorded ... No space left on device",
+ * with the file system's bytes nearly all free.) */
+START_TEST(test_recordings_one_users_sessions_leave_files_for_others)
+{
+	char dir[500], path[1200], opts[64];
+	char *mount_argv[] = {"/usr/bin/mount", "-t", "tmpfs", "-o", opts,
+			      RECORDINGS_FS, dir, NULL};
+	const char *const complete[] = {"\"event\":\"session_end\"",
+					"\"recording_complete\":true", NULL};
+	struct stat logdir;
+	struct statvfs vfs;
+	struct pts a, b;
+	int i;
+
+	record_into(dir, sizeof dir, NULL);
+	unmount_records();
+	snprintf(opts, sizeof opts, "size=8m,nr_inodes=32,mode=0700");
+	ck_assert_int_eq(root_run(mount_argv), 0);
+	ck_assert_int_eq(stat(bastion.logdir, &logdir), 0);
+	ck_assert_int_eq(chown(dir, logdir.st_uid, logdir.st_gid), 0);
+	for (i = 0; i < 40; i++) {
+		bastion_ssh_tt(&bastion, &a, ALICE);
+		if (!pts_wait_prompt(&a, T))
+			break; /* her session did not start */
+		pts_type(&a, "\x04");
+		ck_assert_int_ne(pts_wait(&a, T), -1);
+		pts_close(&a);
+	}
+	ck_assert_msg(i < 40, "alice's 40 sessions all started");
+	ck_assert_int_ne(pts_wait(&a, T), -1);
+	ck_assert_msg(strstr(a.out, "the session cannot be recorded, so "
+				    "it does not start: the recordings: "
+				    "its file system is down to its "
+				    "reserve of files") != NULL,
+		      "alice's session %d: %s", i, a.out);
+	pts_close(&a);
+	/* bob's session starts, and is recorded */
+	bastion_login(&bastion, &b, BOB, T);
+	pts_type(&b, "id -un\r");
+	bastion_expect(&b, BOB, "\n" BOB "\r", T);
+	bastion_expect_prompt(&b, BOB, T);
+	bastion_logout(&b, BOB, 0, T);
+	ck_assert_int_eq(bastion_log_count_user(&bastion, mark, BOB, complete),
+			 1);
+	recording_of(dir, BOB, path, sizeof path);
+	ck_assert_int_eq(statvfs(dir, &vfs), 0);
+	ck_assert_msg(vfs.f_favail > 0, "no file left");
+	bastion_assert_log_verifies(&bastion);
+	unmount_records();
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -494,6 +558,8 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_recordings_any_terminal_size_reads_to_the_end);
 	tcase_add_test(tc,
 		       test_recordings_one_users_flood_does_not_stop_anothers);
+	tcase_add_test(
+	    tc, test_recordings_one_users_sessions_leave_files_for_others);
 	suite_add_tcase(s, tc);
 	return s;
 }
