@@ -20,7 +20,9 @@
  *   - nor take the files: on a file system of the recordings' own with
  *     32 files, alice's sessions, each leaving its recording, stop
  *     starting once the reserve of files is reached, and bob's session
- *     starts and is recorded.
+ *     starts and is recorded;
+ *   - what a session shows reaches the terminal through the guard alone:
+ *     no program of the session opens the user's terminal by its name.
  * Root only (users, sshd, mounts): otherwise the program says SKIP and
  * exits 77.
  */
@@ -546,6 +548,57 @@ START_TEST(test_recordings_one_users_sessions_leave_files_for_others)
 }
 END_TEST
 
+/* What a session shows reaches the user's terminal through the guard
+ * alone, and so is in the recording.  sshd makes the terminal the user's,
+ * and a program of the session (cp, under a policy that allows it) could
+ * open it by its name and write a file's text to it, shown and never
+ * recorded, or read the keys meant for the guard's prompt.  Now neither
+ * opens it: "Permission denied", and the text is shown nowhere.
+ * (Before, the file's text appeared on alice's terminal, and the
+ * recording did not have it.) */
+START_TEST(test_recordings_nothing_reaches_the_terminal_past_the_guard)
+{
+	struct bastion_tools tools;
+	char dir[500], text[600], policy[PATH_MAX], line[700], link[64];
+	char term[64];
+	struct pts a;
+	pid_t guard;
+	ssize_t n;
+
+	record_into(dir, sizeof dir, NULL);
+	bastion_tools_install(&bastion, &tools);
+	bastion_use_attack_policy(&bastion, &tools, true);
+	snprintf(policy, sizeof policy, "%s/share/maelys-pty/policies/%s",
+		 bastion.prefix, "attacks.dl");
+	snprintf(text, sizeof text, "record = %s\n", dir);
+	bastion_configure_path(&bastion, policy, tools.path, text);
+	bastion_home_file(&bastion, ALICE, "past.txt", "shown-past-the-guard\n",
+			  0644);
+	bastion_login(&bastion, &a, ALICE, T);
+	/* the terminal sshd gave the session, as root sees it */
+	guard = bastion_only_guard(&bastion, ALICE);
+	snprintf(link, sizeof link, "/proc/%d/fd/0", (int)guard);
+	n = readlink(link, term, sizeof term - 1);
+	ck_assert_int_gt(n, 0);
+	term[n] = '\0';
+	ck_assert_msg(strncmp(term, "/dev/pts/", 9) == 0, "%s", term);
+	snprintf(line, sizeof line, "cp past.txt %s\r", term);
+	pts_type(&a, line);
+	expect(&a, ALICE, "Permission denied", T);
+	expect_prompt(&a, ALICE, T);
+	snprintf(line, sizeof line, "cat %s\r", term);
+	pts_type(&a, line);
+	expect(&a, ALICE, "Permission denied", T);
+	expect_prompt(&a, ALICE, T);
+	ck_assert_msg(strstr(a.out, "shown-past-the-guard") == NULL,
+		      "a program wrote to alice's terminal past the guard: "
+		      "...%s",
+		      tail_of(&a));
+	bastion_logout(&a, ALICE, 0, T);
+	bastion_home_remove(&bastion, ALICE, "past.txt");
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -560,6 +613,8 @@ maelys_check_suite(void)
 		       test_recordings_one_users_flood_does_not_stop_anothers);
 	tcase_add_test(
 	    tc, test_recordings_one_users_sessions_leave_files_for_others);
+	tcase_add_test(
+	    tc, test_recordings_nothing_reaches_the_terminal_past_the_guard);
 	suite_add_tcase(s, tc);
 	return s;
 }

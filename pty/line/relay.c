@@ -656,6 +656,9 @@ pty_relay_start(struct pty_guard *g, struct pty_decider *decider,
 		pty_signals_restore(sig);
 		return -1;
 	}
+	/* the terminal is the guard's alone from here to the end: no
+	 * process of the session opens it again (pty_terminal.h) */
+	pty_terminal_seal(&relay.term);
 	/* read and written only when ppoll says so: never waited on */
 	(void)fcntl(relay.child.master, F_SETFL,
 		    fcntl(relay.child.master, F_GETFL) | O_NONBLOCK);
