@@ -298,6 +298,41 @@ START_TEST(test_cwdname_folder_above_that_cannot_be_read_is_said)
 }
 END_TEST
 
+/* A directory the kernel names, removed while the guard holds it, has no
+ * name either: the kernel's is the old one with " (deleted)" after it,
+ * which another folder - made here - may be called, and the process is
+ * not in it.  That folder, open itself, is named as it is. */
+START_TEST(test_cwdname_removed_short_folder_has_no_name)
+{
+	char top[64], path[PATH_MAX], got[PTY_CWD_MAX], why[256];
+	int gone, other;
+
+	top_make(top, sizeof top);
+	(void)snprintf(path, sizeof path, "%s/d", top);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	gone = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(gone, 0);
+	ck_assert_int_eq(
+	    pty_exec_cwd_name(-1, gone, got, sizeof got, why, sizeof why), 0);
+	ck_assert_str_eq(got, path);
+	ck_assert_int_eq(rmdir(path), 0);
+	(void)snprintf(path, sizeof path, "%s/d (deleted)", top);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	ck_assert_int_eq(
+	    pty_exec_cwd_name(-1, gone, got, sizeof got, why, sizeof why), -1);
+	ck_assert_str_eq(got, "");
+	ck_assert_str_eq(why, "it was removed");
+	other = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(other, 0);
+	ck_assert_int_eq(
+	    pty_exec_cwd_name(-1, other, got, sizeof got, why, sizeof why), 0);
+	ck_assert_str_eq(got, path);
+	(void)close(other);
+	(void)close(gone);
+	top_remove(top);
+}
+END_TEST
+
 /* A deep directory removed while the guard holds it has no name: "it was
  * removed", not the name it had. */
 START_TEST(test_cwdname_removed_folder_has_no_name)
@@ -653,6 +688,7 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_cwdname_folder_past_the_bound_is_not_named);
 	tcase_add_test(tc,
 		       test_cwdname_folder_above_that_cannot_be_read_is_said);
+	tcase_add_test(tc, test_cwdname_removed_short_folder_has_no_name);
 	tcase_add_test(tc, test_cwdname_removed_folder_has_no_name);
 	if (geteuid() == 0)
 		tcase_add_test(tc,

@@ -16,7 +16,13 @@
  *     bob's session, which has recorded more than a quarter of the
  *     reserve with ordinary output, stays open; alice's sessions are
  *     stopped at her share, with records that say so, and bob's session
- *     records on, and his lines run.
+ *     records on, and his lines run;
+ *   - nor take the files: on a file system of the recordings' own with
+ *     32 files, alice's sessions, each leaving its recording, stop
+ *     starting once the reserve of files is reached, and bob's session
+ *     starts and is recorded;
+ *   - what a session shows reaches the terminal through the guard alone:
+ *     no program of the session opens the user's terminal by its name.
  * Root only (users, sshd, mounts): otherwise the program says SKIP and
  * exits 77.
  */
@@ -482,6 +488,117 @@ START_TEST(test_recordings_one_users_flood_does_not_stop_anothers)
 }
 END_TEST
 
+/* One user's many sessions cannot take the files (inodes) every other
+ * user's recording needs.  The recordings get a file system of their own
+ * with room for bytes but only 32 files: a reserve of 8, of which each
+ * user may make 2.  alice logs in and out again and again, each session
+ * leaving its recording (a small file); once the file system is down to
+ * that reserve, her next sessions after two more do not start, and say
+ * why.  bob's session then starts, is recorded, and runs his lines.
+ * (Before, alice's sessions took every file, and bob's session did not
+ * start: "the session cannot be recorded ... No space left on device",
+ * with the file system's bytes nearly all free.) */
+START_TEST(test_recordings_one_users_sessions_leave_files_for_others)
+{
+	char dir[500], path[1200], opts[64];
+	char *mount_argv[] = {"/usr/bin/mount", "-t", "tmpfs", "-o", opts,
+			      RECORDINGS_FS, dir, NULL};
+	const char *const complete[] = {"\"event\":\"session_end\"",
+					"\"recording_complete\":true", NULL};
+	struct stat logdir;
+	struct statvfs vfs;
+	struct pts a, b;
+	int i;
+
+	record_into(dir, sizeof dir, NULL);
+	unmount_records();
+	snprintf(opts, sizeof opts, "size=8m,nr_inodes=32,mode=0700");
+	ck_assert_int_eq(root_run(mount_argv), 0);
+	ck_assert_int_eq(stat(bastion.logdir, &logdir), 0);
+	ck_assert_int_eq(chown(dir, logdir.st_uid, logdir.st_gid), 0);
+	for (i = 0; i < 40; i++) {
+		bastion_ssh_tt(&bastion, &a, ALICE);
+		if (!pts_wait_prompt(&a, T))
+			break; /* her session did not start */
+		pts_type(&a, "\x04");
+		ck_assert_int_ne(pts_wait(&a, T), -1);
+		pts_close(&a);
+	}
+	ck_assert_msg(i < 40, "alice's 40 sessions all started");
+	ck_assert_int_ne(pts_wait(&a, T), -1);
+	ck_assert_msg(strstr(a.out, "the session cannot be recorded, so "
+				    "it does not start: the recordings: "
+				    "its file system is down to its "
+				    "reserve of files") != NULL,
+		      "alice's session %d: %s", i, a.out);
+	pts_close(&a);
+	/* bob's session starts, and is recorded */
+	bastion_login(&bastion, &b, BOB, T);
+	pts_type(&b, "id -un\r");
+	bastion_expect(&b, BOB, "\n" BOB "\r", T);
+	bastion_expect_prompt(&b, BOB, T);
+	bastion_logout(&b, BOB, 0, T);
+	ck_assert_int_eq(bastion_log_count_user(&bastion, mark, BOB, complete),
+			 1);
+	recording_of(dir, BOB, path, sizeof path);
+	ck_assert_int_eq(statvfs(dir, &vfs), 0);
+	ck_assert_msg(vfs.f_favail > 0, "no file left");
+	bastion_assert_log_verifies(&bastion);
+	unmount_records();
+}
+END_TEST
+
+/* What a session shows reaches the user's terminal through the guard
+ * alone, and so is in the recording.  sshd makes the terminal the user's,
+ * and a program of the session (cp, under a policy that allows it) could
+ * open it by its name and write a file's text to it, shown and never
+ * recorded, or read the keys meant for the guard's prompt.  Now neither
+ * opens it: "Permission denied", and the text is shown nowhere.
+ * (Before, the file's text appeared on alice's terminal, and the
+ * recording did not have it.) */
+START_TEST(test_recordings_nothing_reaches_the_terminal_past_the_guard)
+{
+	struct bastion_tools tools;
+	char dir[500], text[600], policy[PATH_MAX], line[700], link[64];
+	char term[64];
+	struct pts a;
+	pid_t guard;
+	ssize_t n;
+
+	record_into(dir, sizeof dir, NULL);
+	bastion_tools_install(&bastion, &tools);
+	bastion_use_attack_policy(&bastion, &tools, true);
+	snprintf(policy, sizeof policy, "%s/share/maelys-pty/policies/%s",
+		 bastion.prefix, "attacks.dl");
+	snprintf(text, sizeof text, "record = %s\n", dir);
+	bastion_configure_path(&bastion, policy, tools.path, text);
+	bastion_home_file(&bastion, ALICE, "past.txt", "shown-past-the-guard\n",
+			  0644);
+	bastion_login(&bastion, &a, ALICE, T);
+	/* the terminal sshd gave the session, as root sees it */
+	guard = bastion_only_guard(&bastion, ALICE);
+	snprintf(link, sizeof link, "/proc/%d/fd/0", (int)guard);
+	n = readlink(link, term, sizeof term - 1);
+	ck_assert_int_gt(n, 0);
+	term[n] = '\0';
+	ck_assert_msg(strncmp(term, "/dev/pts/", 9) == 0, "%s", term);
+	snprintf(line, sizeof line, "cp past.txt %s\r", term);
+	pts_type(&a, line);
+	expect(&a, ALICE, "Permission denied", T);
+	expect_prompt(&a, ALICE, T);
+	snprintf(line, sizeof line, "cat %s\r", term);
+	pts_type(&a, line);
+	expect(&a, ALICE, "Permission denied", T);
+	expect_prompt(&a, ALICE, T);
+	ck_assert_msg(strstr(a.out, "shown-past-the-guard") == NULL,
+		      "a program wrote to alice's terminal past the guard: "
+		      "...%s",
+		      tail_of(&a));
+	bastion_logout(&a, ALICE, 0, T);
+	bastion_home_remove(&bastion, ALICE, "past.txt");
+}
+END_TEST
+
 Suite *
 maelys_check_suite(void)
 {
@@ -494,6 +611,10 @@ maelys_check_suite(void)
 	tcase_add_test(tc, test_recordings_any_terminal_size_reads_to_the_end);
 	tcase_add_test(tc,
 		       test_recordings_one_users_flood_does_not_stop_anothers);
+	tcase_add_test(
+	    tc, test_recordings_one_users_sessions_leave_files_for_others);
+	tcase_add_test(
+	    tc, test_recordings_nothing_reaches_the_terminal_past_the_guard);
 	suite_add_tcase(s, tc);
 	return s;
 }

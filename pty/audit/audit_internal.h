@@ -169,17 +169,31 @@ bool audit_reserve_in(const struct statvfs *vfs, unsigned long long len,
 bool audit_reserve_reached(const struct statvfs *vfs, unsigned long long mine,
 			   unsigned long long len, unsigned long long *avail);
 
-/* Charges `len` bytes written into a file system's reserve to `user` in
- * the reserve file `path` (AUDIT_RESERVE_USERS slots of {uid + 1, bytes},
- * read and rewritten under its own flock(2), the writer's own 0600
- * file): 0 when the user's bytes in the reserve, these included, are at
- * most `most`; -1 with err (beginning with `what`) when they would be
- * more, or the file cannot be kept: then the write is refused, the
- * reserve is for the others.  Counted per user across sessions, since a
- * user who starts session after session would otherwise drain it: one
- * rule for the log (audit_writer.c) and the recordings (audit_rec.c). */
+/* Whether a file system (vfs) would be down to the reserve of files
+ * (inodes) the writers keep on it (a quarter of them, at most
+ * AUDIT_RESERVE_FILES_MAX) once one more file is made: fewer than the
+ * reserve left after it.  *reserve: its size, in files.  A file system
+ * that counts no files has none. */
+#define AUDIT_RESERVE_FILES_MAX 16384ULL
+bool audit_reserve_files_in(const struct statvfs *vfs,
+			    unsigned long long *reserve);
+
+/* What a reserve counts: bytes written into it, or files made in it. */
+enum audit_reserve_unit { AUDIT_RESERVE_BYTES, AUDIT_RESERVE_FILES };
+
+/* Charges `len` bytes written (or files made) into a file system's
+ * reserve to `user` in the reserve file `path` (AUDIT_RESERVE_USERS slots
+ * of {uid + 1, count}, read and rewritten under its own flock(2), the
+ * writer's own 0600 file): 0 when the user's count in the reserve, these
+ * included, is at most `most`; -1 with err (beginning with `what`) when it
+ * would be more, or the file cannot be kept: then the write (or the file)
+ * is refused, the reserve is for the others.  Counted per user across
+ * sessions, since a user who starts session after session would otherwise
+ * drain it: one rule for the log (audit_writer.c) and the recordings
+ * (audit_rec.c: their bytes, and the files they are). */
 int audit_reserve_charge(const char *path, uid_t user, unsigned long long len,
-			 unsigned long long most, const char *what, char *err,
+			 unsigned long long most, const char *what,
+			 enum audit_reserve_unit unit, char *err,
 			 size_t errlen);
 
 /* 2n lower-case hex digits into n bytes.  0, or -1 when not hex. */

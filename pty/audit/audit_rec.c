@@ -111,7 +111,44 @@ audit_rec_room(void *ctx, unsigned long long written, size_t n, char *err,
 		return 0;
 	}
 	return audit_reserve_charge(path, w->user, n, reserve / 4,
-				    "the recordings", err, errlen);
+				    "the recordings", AUDIT_RESERVE_BYTES, err,
+				    errlen);
+}
+
+/* The room for the file a new recording is: once the recordings' file
+ * system is down to its reserve of files (a quarter of its inodes, at
+ * most AUDIT_RESERVE_FILES_MAX: audit_reserve_files_in), each user may
+ * make at most a quarter of that reserve's files, over all their
+ * sessions (counted in DIR/.recordings.files, forgotten once the file
+ * system is out of that reserve again).  A recording that has ended
+ * stays a file until the administrator moves it, and the bytes' share
+ * and reserve do not count files: a user who starts session after
+ * session, each leaving a small file, would otherwise take the last
+ * inode, and no other user's session could start.  Returns 0, or -1 with
+ * err (the session does not start). */
+static int
+audit_rec_file_room(const struct audit_rec_writer *w, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 32];
+	unsigned long long reserve;
+	struct statvfs vfs;
+
+	if (statvfs(audit_rec_dir, &vfs) != 0) {
+		audit_err(err, errlen,
+			  "the recordings' file system cannot be asked for its "
+			  "room: %s",
+			  strerror(errno));
+		return -1;
+	}
+	(void)snprintf(path, sizeof path, "%s/.recordings.files",
+		       audit_rec_dir);
+	if (!audit_reserve_files_in(&vfs, &reserve)) {
+		(void)unlink(path);
+		return 0;
+	}
+	return audit_reserve_charge(path, w->user, 1, reserve / 4,
+				    "the recordings", AUDIT_RESERVE_FILES, err,
+				    errlen);
 }
 
 static uint64_t
@@ -182,10 +219,12 @@ audit_rec_begin(struct audit_rec_writer *w, const char *msg, size_t len,
 	h.shell = w->strs[7];
 	h.term = w->strs[8];
 	h.title = title;
-	/* the file (in a folder pty_record_open has checked), then its slot
-	 * in the shares, its header counted there: a session whose user
-	 * has no room left does not start, and leaves no file */
-	if (pty_record_open(audit_rec_dir, name, audit_rec_max, &h, &w->rec,
+	/* the room for its file, the file (in a folder pty_record_open has
+	 * checked), then its slot in the shares, its header counted there:
+	 * a session whose user has no room left does not start, and leaves
+	 * no file */
+	if (audit_rec_file_room(w, err, errlen) != 0 ||
+	    pty_record_open(audit_rec_dir, name, audit_rec_max, &h, &w->rec,
 			    err, errlen) != 0)
 		goto fail;
 	if (audit_share_open(&w->share, audit_rec_dir, w->user, err, errlen) !=

@@ -162,6 +162,17 @@ audit_reserve_in(const struct statvfs *vfs, unsigned long long len,
 }
 
 bool
+audit_reserve_files_in(const struct statvfs *vfs, unsigned long long *reserve)
+{
+	unsigned long long files = (unsigned long long)vfs->f_files;
+
+	*reserve = files / 4 < AUDIT_RESERVE_FILES_MAX
+		       ? files / 4
+		       : AUDIT_RESERVE_FILES_MAX;
+	return files != 0 && (unsigned long long)vfs->f_favail < *reserve + 1;
+}
+
+bool
 audit_reserve_reached(const struct statvfs *vfs, unsigned long long mine,
 		      unsigned long long len, unsigned long long *avail)
 {
@@ -201,8 +212,8 @@ writer_reserve_path(const char *log_path, char *out, size_t cap)
 
 int
 audit_reserve_charge(const char *path, uid_t user, unsigned long long len,
-		     unsigned long long most, const char *what, char *err,
-		     size_t errlen)
+		     unsigned long long most, const char *what,
+		     enum audit_reserve_unit unit, char *err, size_t errlen)
 {
 	struct audit_reserve_slot slot[AUDIT_RESERVE_USERS];
 	struct stat st;
@@ -237,15 +248,21 @@ audit_reserve_charge(const char *path, uid_t user, unsigned long long len,
 			at = i;
 	}
 	if (at == AUDIT_RESERVE_USERS || slot[at].bytes + len > most) {
-		audit_err(err, errlen,
-			  "%s: its file system is down to its reserve, "
-			  "which is kept for users who wrote little: uid %lu "
-			  "wrote %llu KiB into it",
-			  what, (unsigned long)user,
-			  (unsigned long long)(at == AUDIT_RESERVE_USERS
-						   ? most
-						   : slot[at].bytes) >>
-			      10);
+		unsigned long long had =
+		    at == AUDIT_RESERVE_USERS ? most : slot[at].bytes;
+
+		if (unit == AUDIT_RESERVE_FILES)
+			audit_err(err, errlen,
+				  "%s: its file system is down to its reserve "
+				  "of files, which is kept for users who made "
+				  "few: uid %lu made %llu files in it",
+				  what, (unsigned long)user, had);
+		else
+			audit_err(err, errlen,
+				  "%s: its file system is down to its reserve, "
+				  "which is kept for users who wrote little: "
+				  "uid %lu wrote %llu KiB into it",
+				  what, (unsigned long)user, had >> 10);
 		goto out;
 	}
 	slot[at].uid1 = (uint64_t)user + 1;
@@ -306,7 +323,8 @@ writer_room(const struct pty_audit *a, uid_t user, unsigned long long mine,
 		return -1;
 	}
 	return audit_reserve_charge(path, user, len + AUDIT_FRAME_MAX,
-				    reserve / 4, "audit log", err, errlen);
+				    reserve / 4, "audit log",
+				    AUDIT_RESERVE_BYTES, err, errlen);
 }
 
 /* Receives one request, and the descriptor passed with it (or -1).

@@ -23,8 +23,10 @@
  * What cannot be named so is not named, and why is said in words a user
  * reads: a path of PTY_CWD_MAX bytes or more; a folder on the way whose
  * entries cannot be read (a name is found among them); a directory
- * removed, or moved while it was named; more than CWD_ENTRIES_MAX
- * entries to read.  No other name is ever given instead - an older one,
+ * removed (the kernel still names it, by its old name with " (deleted)"
+ * after it: a folder of that name may exist, and the process is not in
+ * it), or moved while it was named; more than CWD_ENTRIES_MAX entries to
+ * read.  No other name is ever given instead - an older one,
  * a part of it, or a guess.
  */
 #define _GNU_SOURCE
@@ -108,6 +110,21 @@ static bool
 cwd_same(const struct stat *a, const struct stat *b)
 {
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Whether the directory open at `dir`, whose name the kernel gave as
+ * `name`, was removed: it has no links left, or its name is the one it
+ * had, " (deleted)" after it - which another folder may be called, so
+ * such a name must lead to the directory itself. */
+static bool
+cwd_removed(int dir, const char *name)
+{
+	struct stat st, named;
+
+	if (fstat(dir, &st) != 0 || st.st_nlink == 0)
+		return true;
+	return pty_exec_name_deleted(name) &&
+	       (stat(name, &named) != 0 || !cwd_same(&named, &st));
 }
 
 /* Whether `a` and `b` are the same directory seen through the same mount
@@ -312,8 +329,12 @@ pty_exec_cwd_name(int selffd, int dir, char *out, size_t cap, char *why,
 	why[0] = '\0';
 	if (cap > PTY_CWD_MAX)
 		cap = PTY_CWD_MAX;
-	if (cwd_kernel_name(selffd, dir, out, cap) == 0)
-		return 0;
+	if (cwd_kernel_name(selffd, dir, out, cap) == 0) {
+		if (!cwd_removed(dir, out))
+			return 0;
+		out[0] = '\0';
+		return cwd_fail(&c, "it was removed");
+	}
 	if (errno != ENAMETOOLONG)
 		return cwd_fail(&c, "it cannot be named (%s)", strerror(errno));
 	if (fstat(dir, &st) != 0)

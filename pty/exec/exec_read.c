@@ -130,8 +130,10 @@ pty_exec_proc_cwd_name(struct pty_exec_proc *p)
 	if (p->named || p->cwd_why[0] != '\0')
 		return p->named ? p->cwd_name : NULL;
 	/* the kernel's name, without opening the directory; past the
-	 * length it prints, made from the directory itself */
-	if (exec_proc_link(p, "cwd", p->cwd_name, sizeof p->cwd_name) == 0) {
+	 * length it prints, or where the kernel marks it removed (a folder
+	 * may be called so too), named from the directory itself */
+	if (exec_proc_link(p, "cwd", p->cwd_name, sizeof p->cwd_name) == 0 &&
+	    !pty_exec_name_deleted(p->cwd_name)) {
 		p->named = true;
 		return p->cwd_name;
 	}

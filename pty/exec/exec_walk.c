@@ -342,8 +342,8 @@ pty_exec_walk_fd(int file, struct pty_exec_walk *out)
 	return 0;
 }
 
-static bool
-walk_ends_deleted(const char *path)
+bool
+pty_exec_name_deleted(const char *path)
 {
 	static const char tail[] = " (deleted)";
 	size_t n = strlen(path);
@@ -379,7 +379,7 @@ pty_exec_walk_name(int selffd, const struct pty_exec_walk *w, char *path,
 	 * real file's name may too, so such a name must lead back to the
 	 * very file; any other name is the dentry's current path */
 	if (path[0] != '/' || w->st.st_nlink == 0 ||
-	    (walk_ends_deleted(path) &&
+	    (pty_exec_name_deleted(path) &&
 	     (stat(path, &pst) != 0 || pst.st_dev != w->st.st_dev ||
 	      pst.st_ino != w->st.st_ino))) {
 		path[0] = '\0';

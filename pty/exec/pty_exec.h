@@ -209,15 +209,23 @@ int pty_exec_walk_fd(int file, struct pty_exec_walk *out);
 int pty_exec_walk_name(int selffd, const struct pty_exec_walk *w, char *path,
 		       size_t cap, char *err, size_t errlen);
 
+/* Whether a name the kernel gave for an open file or directory ends in
+ * " (deleted)": its mark for one whose name was removed - which a real
+ * name may end in too, so such a name is taken only if it still leads to
+ * that very file. */
+bool pty_exec_name_deleted(const char *path);
+
 /* The name of the directory open at `dir` (O_PATH will do) into out (cap
  * bytes; a longer name is not taken, nor one of PTY_CWD_MAX bytes or
  * more): the kernel's own, read in /proc/self/fd (`selffd` a descriptor
  * of it kept open, or -1 to go by its path), and past the length the
  * kernel prints, one made from the directory up and checked to lead back
  * to it (exec_cwd.c says how).  The shell's cwd fact and exec_cwd are
- * named so.  Returns 0, or -1 with out "" and in why one phrase a user
- * reads ("its path is longer than 8191 bytes", "a folder above it cannot
- * be read (Permission denied)"). */
+ * named so.  A directory that was removed has no name (the kernel's is
+ * its old one, " (deleted)" after it).  Returns 0, or -1 with out "" and
+ * in why one phrase a user reads ("its path is longer than 8191 bytes",
+ * "a folder above it cannot be read (Permission denied)", "it was
+ * removed"). */
 int pty_exec_cwd_name(int selffd, int dir, char *out, size_t cap, char *why,
 		      size_t whylen);
 

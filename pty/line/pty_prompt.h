@@ -6,7 +6,8 @@
  * completion of the command names of PATH that the policy allows as a
  * bare command (the list `help` shows) and of file names in the shell's
  * directory, Ctrl-C to cancel the line and Ctrl-D on an empty line to end
- * the session.  Readline never sees a key while a job runs.
+ * the session.  Readline never sees a key while a job runs, nor a
+ * bracketed paste's text (prompt.c reads it, bounded, never waiting).
  */
 #ifndef PTY_PROMPT_H
 #define PTY_PROMPT_H
@@ -37,11 +38,19 @@ void pty_prompt_init(FILE *out, const char *history_path,
 void pty_prompt_end(void);
 /* Draws the prompt and starts reading a line. */
 void pty_prompt_show(const char *prompt);
+/* The prompt drawn for the next line while one is read (after a line
+ * that did not run). */
+void pty_prompt_set(const char *prompt);
 /* Stops reading (a job starts); the terminal is left to the caller. */
 void pty_prompt_hide(void);
 bool pty_prompt_active(void);
-/* Reads one key from the terminal into the line editor. */
-void pty_prompt_feed(void);
+/* Reads from the terminal into the line editor, never waiting: one key,
+ * or, while a bracketed paste is read, what the terminal has of it (the
+ * paste goes into the line as one edit once it ends; one that a line
+ * cannot hold - SCAN_LINE_MAX bytes or more, or a NUL - is left out
+ * whole, and *left_out says how many bytes it had, for the caller to
+ * say; 0 otherwise).  Returns false when the terminal is gone. */
+bool pty_prompt_feed(unsigned long long *left_out);
 /* Session output arrived while the prompt is shown: clears the prompt
  * line, lets the caller write, then redraws. */
 void pty_prompt_before_output(void);

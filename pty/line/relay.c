@@ -114,23 +114,26 @@ pty_put(const char *s)
 
 /* "alice@host:~/src$ ", as bash's default prompt reads; the directory is
  * the cwd fact's, and "?" while the shell's cannot be named (never
- * another). */
+ * another).  Its name is the file system's, chosen by whoever named the
+ * folders (another user's too): shown as every name the guard shows
+ * (pty_printable), never driving the terminal or reading otherwise. */
 static void
 pty_make_prompt(void)
 {
 	const char *cwd = relay.decider->cwd;
 	size_t hl = strlen(relay.home);
 	const char *shown = cwd[0] != '\0' ? cwd : "?";
-	char tilde[PTY_CWD_MAX + 2];
+	char tilde[PTY_CWD_MAX + 2], printable[PTY_CWD_MAX + 2];
 
 	if (hl > 1 && strncmp(cwd, relay.home, hl) == 0 &&
 	    (cwd[hl] == '\0' || cwd[hl] == '/')) {
 		(void)snprintf(tilde, sizeof tilde, "~%s", cwd + hl);
 		shown = tilde;
 	}
+	pty_printable(printable, sizeof printable, shown);
 	(void)snprintf(relay.prompt, sizeof relay.prompt, "%s@%s:%s%s ",
-		       relay.decider->who.user, relay.decider->who.host, shown,
-		       getuid() == 0 ? "#" : "$");
+		       relay.decider->who.user, relay.decider->who.host,
+		       printable, getuid() == 0 ? "#" : "$");
 }
 
 static void
@@ -273,6 +276,18 @@ pty_relay_record_line(const char *line, size_t len)
 
 static void pty_relay_shell_cwd(void);
 
+/* A line that did not run leaves the line editor at the prompt: drawn
+ * again with the directory named for that line (it may have been removed
+ * or renamed since the prompt was drawn), never the one before. */
+static void
+pty_relay_prompt_again(void)
+{
+	if (relay.state != PTY_PROMPT)
+		return;
+	pty_make_prompt();
+	pty_prompt_set(relay.prompt);
+}
+
 /* Takes a typed line: the line editor accepted it (readline callback). */
 static void
 pty_on_line(char *line)
@@ -300,6 +315,7 @@ pty_on_line(char *line)
 					  pty_relay_width()),
 			   line, len);
 		free(line);
+		pty_relay_prompt_again();
 		return;
 	}
 	/* a refusal points into the line as it stands after the prompt */
@@ -311,6 +327,7 @@ pty_on_line(char *line)
 		   line, len);
 	relay.guard->prompt = NULL;
 	free(line);
+	pty_relay_prompt_again();
 }
 
 /* The shell's working directory, learnt from the kernel afresh for each
@@ -455,8 +472,17 @@ pty_relay_input(void)
 	ssize_t n;
 
 	if (relay.state == PTY_PROMPT) {
+		unsigned long long left_out;
+
 		(void)clock_gettime(CLOCK_MONOTONIC, &relay.last_key);
-		pty_prompt_feed();
+		if (!pty_prompt_feed(&left_out))
+			return false;
+		if (left_out > 0) {
+			pty_prompt_before_output();
+			pty_say(STDOUT_FILENO, "\r\n", PTY_MSG_PASTE_LEFT_OUT,
+				left_out, SCAN_LINE_MAX);
+			pty_prompt_after_output();
+		}
 		return true;
 	}
 	/* no more than the job's keys have room for (none wait when the
@@ -630,6 +656,9 @@ pty_relay_start(struct pty_guard *g, struct pty_decider *decider,
 		pty_signals_restore(sig);
 		return -1;
 	}
+	/* the terminal is the guard's alone from here to the end: no
+	 * process of the session opens it again (pty_terminal.h) */
+	pty_terminal_seal(&relay.term);
 	/* read and written only when ppoll says so: never waited on */
 	(void)fcntl(relay.child.master, F_SETFL,
 		    fcntl(relay.child.master, F_GETFL) | O_NONBLOCK);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int
@@ -45,10 +46,24 @@ pty_terminal_raw(const struct pty_terminal *t)
 }
 
 void
+pty_terminal_seal(struct pty_terminal *t)
+{
+	struct stat st;
+
+	if (t->sealed || fstat(t->fd, &st) != 0 || !S_ISCHR(st.st_mode) ||
+	    st.st_uid != geteuid() || fchmod(t->fd, 0) != 0)
+		return;
+	t->mode = st.st_mode & 07777;
+	t->sealed = true;
+}
+
+void
 pty_terminal_restore(const struct pty_terminal *t)
 {
 	if (t->saved)
 		(void)pty_terminal_apply(t, &t->original);
+	if (t->sealed)
+		(void)fchmod(t->fd, t->mode);
 }
 
 void

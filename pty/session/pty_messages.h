@@ -218,6 +218,9 @@
 	PTY_MSG_PREFIX "standard input is not a terminal (use -c COMMAND)"
 #define PTY_MSG_CONFIRM_QUESTION "%s [y/N] "
 #define PTY_MSG_IDLE PTY_MSG_PREFIX "idle at the prompt: the session ends"
+#define PTY_MSG_PASTE_LEFT_OUT                                                 \
+	PTY_MSG_PREFIX "a paste of %llu bytes was left out: a line holds "    \
+		       "fewer than %zu bytes, and no NUL"
 #define PTY_MSG_SUPERVISOR_FAILED                                              \
 	PTY_MSG_PREFIX "the exec supervisor failed: the session ends"
 #define PTY_MSG_SHELL_EXITED                                                   \
