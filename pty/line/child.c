@@ -15,6 +15,8 @@
 #define _GNU_SOURCE
 #include "pty_child.h"
 
+#include "pty_decide.h"
+#include "pty_exec.h"
 #include "pty_session.h"
 #include "pty_spawn.h"
 
@@ -162,4 +164,28 @@ void
 pty_child_close_input(struct pty_child *c)
 {
 	child_close(&c->cmd_fd);
+}
+
+void
+pty_child_learn_cwd(const struct pty_child *c, struct pty_decider *d)
+{
+	char link[64], dir[PTY_CWD_MAX], why[sizeof d->cwd_unnamed];
+	int fd;
+
+	(void)snprintf(link, sizeof link, "/proc/%d/cwd", (int)c->pid);
+	fd = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		(void)snprintf(why, sizeof why, "it cannot be opened (%s)",
+			       strerror(errno));
+		pty_decider_unnamed_cwd(d, why);
+		(void)chdir("/");
+		return;
+	}
+	if (pty_exec_cwd_name(-1, fd, dir, sizeof dir, why, sizeof why) == 0)
+		pty_decider_set_cwd(d, dir);
+	else
+		pty_decider_unnamed_cwd(d, why);
+	if (fchdir(fd) != 0)
+		(void)chdir("/");
+	(void)close(fd);
 }

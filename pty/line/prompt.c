@@ -332,6 +332,24 @@ pty_prompt_init(FILE *out, const char *history_path,
 }
 
 void
+pty_prompt_text(char *out, size_t cap, const char *user, const char *host,
+		const char *home, const char *cwd, bool root)
+{
+	size_t hl = strlen(home);
+	const char *shown = cwd[0] != '\0' ? cwd : "?";
+	char tilde[PTY_CWD_MAX + 2], printable[PTY_CWD_MAX + 2];
+
+	if (hl > 1 && strncmp(cwd, home, hl) == 0 &&
+	    (cwd[hl] == '\0' || cwd[hl] == '/')) {
+		(void)snprintf(tilde, sizeof tilde, "~%s", cwd + hl);
+		shown = tilde;
+	}
+	pty_printable(printable, sizeof printable, shown);
+	(void)snprintf(out, cap, "%s@%s:%s%s ", user, host, printable,
+		       root ? "#" : "$");
+}
+
+void
 pty_prompt_show(const char *prompt)
 {
 	rl_callback_handler_install(prompt, pty_prompt_accept);

@@ -47,6 +47,18 @@ struct pty_child_config {
 int pty_child_spawn(const struct pty_child_config *cfg, struct pty_child *c,
 		    char *err, size_t errlen);
 
+/* The shell's working directory, learnt from the kernel afresh for each
+ * prompt and each line (pty_exec_cwd_name: /proc/PID/cwd of bash, the
+ * guard's own child, and past the length the kernel prints, named from
+ * the directory up), never from the status report: $PWD is a variable a
+ * line may set ("time PWD=/etc"), and the cwd fact must not follow it.
+ * One that cannot be named is not named (pty_decider_unnamed_cwd): the
+ * previous name is a directory the shell may have left.  The guard goes
+ * into the directory itself, so that Tab completes file names there,
+ * named or not (into "/" when even that fails: never a directory the
+ * shell has left). */
+void pty_child_learn_cwd(const struct pty_child *c, struct pty_decider *d);
+
 /* Ends the shell's input: bash exits as on Ctrl-D. */
 void pty_child_close_input(struct pty_child *c);
 

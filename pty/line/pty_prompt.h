@@ -36,6 +36,15 @@ void pty_prompt_init(FILE *out, const char *history_path,
 /* Stops reading a line, and gives stdio its stderr back (before the
  * stream is closed). */
 void pty_prompt_end(void);
+/* The prompt's text, "alice@host:~/src$ ", as bash's default prompt
+ * reads, into out (cap bytes): the directory cwd, with home as "~", and
+ * "?" when cwd is "" (the shell's cannot be named: never another); "#"
+ * for root.  The directory's name is the file system's, chosen by
+ * whoever named the folders (another user's too): shown as every name
+ * the guard shows (pty_printable), never driving the terminal. */
+void pty_prompt_text(char *out, size_t cap, const char *user,
+		     const char *host, const char *home, const char *cwd,
+		     bool root);
 /* Draws the prompt and starts reading a line. */
 void pty_prompt_show(const char *prompt);
 /* The prompt drawn for the next line while one is read (after a line

@@ -33,6 +33,7 @@
 #define _GNU_SOURCE /* ppoll */
 #include "pty_line.h"
 
+#include "pty_answer.h"
 #include "pty_child.h"
 #include "pty_decide.h"
 #include "pty_keys.h"
@@ -42,6 +43,7 @@
 #include "pty_session.h"
 #include "pty_signals.h"
 #include "pty_spawn.h"
+#include "pty_status.h"
 #include "pty_supervise.h"
 #include "pty_terminal.h"
 #include "pty_termout.h"
@@ -54,7 +56,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/wait.h>
 #include <syslog.h>
 #include <time.h>
@@ -77,18 +78,14 @@ static struct pty_relay {
 	struct pty_decider *decider;
 	struct pty_guard *guard;
 	struct timespec last_key; /* of the last key at the prompt */
-	char answer[8];           /* CONFIRM: what was typed so far */
-	size_t answer_len;
+	struct pty_answer answer; /* CONFIRM: what was typed so far */
 	/* JOB: keys the session's pty has not taken yet; dropped with the
 	 * job (typeahead, as below) */
 	struct pty_keys keys;
-	bool guard_ended;   /* lockout, idle, or the audit log */
-	bool hangup;        /* the user's terminal is gone: as SIGHUP */
-	char status[16384]; /* unparsed status-pipe bytes */
-	size_t status_len;
-	/* the report being read: its status, then its $PWD, skipped */
-	char status_code[16];
-	bool status_in_pwd;
+	bool guard_ended; /* lockout, idle, or the audit log */
+	bool hangup;      /* the user's terminal is gone: as SIGHUP */
+	/* bash's reports on the status channel (fd 3) */
+	struct pty_status_reader status;
 	bool child_gone;
 	/* JOB: its status came; the prompt follows once the job's output is
 	 * read (it may wait for the terminal: pty_relay_prompt_due) */
@@ -112,28 +109,13 @@ pty_put(const char *s)
 	(void)pty_write_all(STDOUT_FILENO, s, strlen(s));
 }
 
-/* "alice@host:~/src$ ", as bash's default prompt reads; the directory is
- * the cwd fact's, and "?" while the shell's cannot be named (never
- * another).  Its name is the file system's, chosen by whoever named the
- * folders (another user's too): shown as every name the guard shows
- * (pty_printable), never driving the terminal or reading otherwise. */
+/* The prompt for the shell's directory as the cwd fact has it. */
 static void
 pty_make_prompt(void)
 {
-	const char *cwd = relay.decider->cwd;
-	size_t hl = strlen(relay.home);
-	const char *shown = cwd[0] != '\0' ? cwd : "?";
-	char tilde[PTY_CWD_MAX + 2], printable[PTY_CWD_MAX + 2];
-
-	if (hl > 1 && strncmp(cwd, relay.home, hl) == 0 &&
-	    (cwd[hl] == '\0' || cwd[hl] == '/')) {
-		(void)snprintf(tilde, sizeof tilde, "~%s", cwd + hl);
-		shown = tilde;
-	}
-	pty_printable(printable, sizeof printable, shown);
-	(void)snprintf(relay.prompt, sizeof relay.prompt, "%s@%s:%s%s ",
-		       relay.decider->who.user, relay.decider->who.host,
-		       printable, getuid() == 0 ? "#" : "$");
+	pty_prompt_text(relay.prompt, sizeof relay.prompt,
+			relay.decider->who.user, relay.decider->who.host,
+			relay.home, relay.decider->cwd, getuid() == 0);
 }
 
 static void
@@ -181,7 +163,7 @@ pty_ask_confirmation(void)
 {
 	pty_prompt_hide();
 	relay.state = PTY_CONFIRM;
-	relay.answer_len = 0;
+	pty_answer_start(&relay.answer);
 	(void)clock_gettime(CLOCK_MONOTONIC, &relay.last_key);
 	pty_say(STDOUT_FILENO, "", PTY_MSG_CONFIRM_QUESTION,
 		pty_guard_question(relay.guard));
@@ -236,26 +218,16 @@ pty_confirm_answer(bool yes)
 static void
 pty_confirm_keys(const char *buf, size_t n)
 {
+	enum pty_answer_step step;
+	char echo[4];
 	size_t i;
 
 	for (i = 0; i < n && relay.state == PTY_CONFIRM; i++) {
-		char c = buf[i];
-
-		if (c == 3 || c == 4) {
-			pty_confirm_answer(false);
-		} else if (c == '\r' || c == '\n') {
-			relay.answer[relay.answer_len] = '\0';
-			pty_confirm_answer(strcasecmp(relay.answer, "y") == 0 ||
-					   strcasecmp(relay.answer, "yes") ==
-					       0);
-		} else if ((c == 127 || c == 8) && relay.answer_len > 0) {
-			relay.answer_len--;
-			pty_put("\b \b");
-		} else if (c >= 0x20 && c < 0x7f &&
-			   relay.answer_len + 1 < sizeof relay.answer) {
-			relay.answer[relay.answer_len++] = c;
-			(void)pty_write_all(STDOUT_FILENO, &c, 1);
-		}
+		step = pty_answer_key(&relay.answer, buf[i], echo);
+		if (step != PTY_ANSWER_MORE)
+			pty_confirm_answer(step == PTY_ANSWER_YES);
+		else if (echo[0] != '\0')
+			pty_put(echo);
 	}
 }
 
@@ -273,8 +245,6 @@ pty_relay_record_line(const char *line, size_t len)
 	pty_audit_rec_put(rec, 'o', line, len);
 	pty_audit_rec_put(rec, 'o', "\r\n", 2);
 }
-
-static void pty_relay_shell_cwd(void);
 
 /* A line that did not run leaves the line editor at the prompt: drawn
  * again with the directory named for that line (it may have been removed
@@ -307,7 +277,7 @@ pty_on_line(char *line)
 	pty_relay_record_line(line, len);
 	/* decided where the shell is now: a folder above it may have been
 	 * renamed since the prompt was drawn */
-	pty_relay_shell_cwd();
+	pty_child_learn_cwd(&relay.child, relay.decider);
 	if (strcmp(line, PTY_HELP_LINE) == 0) {
 		/* the guard's question, never bash's builtin (pty_mayrun.h) */
 		pty_act_on(pty_guard_help(relay.guard, relay.decider,
@@ -330,92 +300,21 @@ pty_on_line(char *line)
 	pty_relay_prompt_again();
 }
 
-/* The shell's working directory, learnt from the kernel afresh for each
- * prompt and each line (pty_exec_cwd_name: /proc/PID/cwd of bash, the
- * guard's own child, and past the length the kernel prints, named from
- * the directory up), never from the status report: $PWD is a variable a
- * line may set ("time PWD=/etc"), and the cwd fact must not follow it.
- * One that cannot be named is not named (pty_decider_unnamed_cwd): the
- * previous name is a directory the shell may have left.  The guard goes
- * into the directory itself, so that Tab completes file names there,
- * named or not (into "/" when even that fails: never a directory the
- * shell has left). */
-static void
-pty_relay_shell_cwd(void)
-{
-	char link[64], dir[PTY_CWD_MAX], why[sizeof relay.decider->cwd_unnamed];
-	int fd;
-
-	(void)snprintf(link, sizeof link, "/proc/%d/cwd", (int)relay.child.pid);
-	fd = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		(void)snprintf(why, sizeof why, "it cannot be opened (%s)",
-			       strerror(errno));
-		pty_decider_unnamed_cwd(relay.decider, why);
-		(void)chdir("/");
-		return;
-	}
-	if (pty_exec_cwd_name(-1, fd, dir, sizeof dir, why, sizeof why) == 0)
-		pty_decider_set_cwd(relay.decider, dir);
-	else
-		pty_decider_unnamed_cwd(relay.decider, why);
-	if (fchdir(fd) != 0)
-		(void)chdir("/");
-	(void)close(fd);
-}
-
-/* A report of bash's is complete (its status in relay.status_code): the
- * prompt comes back.  Returns -1 when the lock-down failed. */
+/* A report of bash's is complete (pty_status_feed): the prompt comes
+ * back.  Returns -1 when the lock-down failed. */
 static int
-pty_on_report(void)
+pty_on_report(void *arg, const char *code)
 {
-	pty_relay_shell_cwd();
+	(void)arg;
+	pty_child_learn_cwd(&relay.child, relay.decider);
 	if (relay.state == PTY_STARTING) {
-		if (strcmp(relay.status_code, "0") != 0)
+		if (strcmp(code, "0") != 0)
 			return -1;
 		pty_enter_prompt();
 	} else if (relay.state == PTY_JOB) {
 		/* after what the job printed: pty_relay_prompt_due */
 		relay.prompt_due = true;
 	}
-	return 0;
-}
-
-/* Parses bash's reports, "status\0$PWD\0" each (spawn.c's PROMPT_COMMAND).
- * The status is kept; the $PWD is skipped as it comes, however long it
- * is (the guard names the directory itself: pty_relay_shell_cwd), so what
- * stays in relay.status is at most a status not yet ended.  Returns -1
- * when the lock-down failed, or a status is longer than any. */
-static int
-pty_on_status(void)
-{
-	size_t off = 0;
-
-	while (off < relay.status_len) {
-		const char *p = relay.status + off;
-		size_t left = relay.status_len - off;
-		const char *nul = memchr(p, '\0', left);
-		size_t n = nul != NULL ? (size_t)(nul - p) : left;
-
-		if (relay.status_in_pwd) {
-			off += nul != NULL ? n + 1 : n;
-			if (nul == NULL)
-				break;
-			relay.status_in_pwd = false;
-			if (pty_on_report() != 0)
-				return -1;
-			continue;
-		}
-		if (n >= sizeof relay.status_code)
-			return -1;
-		if (nul == NULL)
-			break; /* the rest of the status is still to come */
-		memcpy(relay.status_code, p, n + 1);
-		off += n + 1;
-		relay.status_in_pwd = true;
-	}
-	memmove(relay.status, relay.status + off, relay.status_len - off);
-	relay.status_len -= off;
 	return 0;
 }
 
@@ -631,8 +530,8 @@ pty_relay_start(struct pty_guard *g, struct pty_decider *decider,
 	/* what is said on stderr, the same terminal, waits in order too */
 	(void)pty_termout_also(&relay.out, STDERR_FILENO);
 	pty_terminal_winsize(STDIN_FILENO, &ws);
-	if (pty_guard_record_start(g, ws.ws_col, ws.ws_row, getenv("TERM"),
-				   err, sizeof err) != 0) {
+	if (pty_guard_record_start(g, ws.ws_col, ws.ws_row, getenv("TERM"), err,
+				   sizeof err) != 0) {
 		pty_termout_close(&relay.out);
 		pty_say(STDERR_FILENO, "\n", PTY_MSG_RECORDING_CANNOT_START,
 			err);
@@ -797,8 +696,8 @@ pty_relay_wait_for_input(struct pty_relay_poll *p, const sigset_t *mask)
 	 * write when the terminal takes it */
 	pty_termout_flush_queued(&relay.out);
 	memset(p, 0, sizeof *p);
-	p->in = p->out = p->status = p->exec = p->rec = p->term =
-	    p->verify = -1;
+	p->in = p->out = p->status = p->exec = p->rec = p->term = p->verify =
+	    -1;
 	/* the user's keys wait in the terminal until bash is ready, and
 	 * while the job's pty has not taken the last ones */
 	if (relay.state != PTY_STARTING && !pty_keys_waiting(&relay.keys))
@@ -838,16 +737,18 @@ pty_relay_wait_for_input(struct pty_relay_poll *p, const sigset_t *mask)
 static bool
 pty_relay_take_status(void)
 {
-	ssize_t n = read(relay.child.status_fd, relay.status + relay.status_len,
-			 sizeof relay.status - relay.status_len);
+	char buf[4096];
+	ssize_t n = read(relay.child.status_fd, buf, sizeof buf);
 
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return true;
 	if (n <= 0) {
 		(void)close(relay.child.status_fd);
 		relay.child.status_fd = -1;
 		return true;
 	}
-	relay.status_len += (size_t)n;
-	if (pty_on_status() == 0 && relay.status_len < sizeof relay.status)
+	if (pty_status_feed(&relay.status, buf, (size_t)n, pty_on_report,
+			    NULL) == 0)
 		return true;
 	(void)pty_write_all(STDERR_FILENO, "\r\n", 2);
 	pty_say(STDERR_FILENO, "\r\n", PTY_MSG_SHELL_NOT_LOCKED);
